@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+/**
+ * Catalogue payloads of spec sections 3 and 7. Money is integer pence.
+ * Every list of products carries whole products with their stocks, since a product card needs them.
+ */
+
+export const MAX_RANDOM_COUNT = 36;
+export const DEFAULT_PAGE_SIZE = 36;
+export const MAX_PAGE_SIZE = 100;
+export const MAX_FILTER_IDS = 50;
+export const MAX_KEYWORD_LENGTH = 100;
+export const TOP_LEVEL_PARENT_ID = -1;
+
+/** A positive database id given in a path or query string. */
+export const idParam = z.coerce
+  .number({ error: 'must be a whole number' })
+  .int('must be a whole number')
+  .min(1, 'must be 1 or more')
+  .max(2_147_483_647, 'is too large');
+
+export interface ProductType {
+  id: number;
+  name: string;
+  parentId: number;
+  childTypes: ProductType[];
+}
+export const productTypeSchema: z.ZodType<ProductType> = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  parentId: z.number().int(),
+  get childTypes() {
+    return z.array(productTypeSchema);
+  },
+});
+export const productTypeTreeSchema = z.array(productTypeSchema);
+
+export const brandSchema = z.object({ id: z.number().int(), name: z.string() });
+export type Brand = z.infer<typeof brandSchema>;
+export const brandListSchema = z.array(brandSchema);
+
+export const countrySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  isoCode: z.string().length(2),
+});
+export type Country = z.infer<typeof countrySchema>;
+export const countryListSchema = z.array(countrySchema);
+
+export const titleSchema = z.object({ id: z.number().int(), name: z.string() });
+export type Title = z.infer<typeof titleSchema>;
+export const titleListSchema = z.array(titleSchema);
+
+export const productStockSchema = z.object({
+  id: z.number().int(),
+  /** The same as id; the spec names it both ways. */
+  productStockId: z.number().int(),
+  productId: z.number().int(),
+  productSizeName: z.string(),
+  productTitle: z.string(),
+  /** Units available to buy now. */
+  stock: z.number().int().min(0),
+  price: z.number().int().min(0),
+  /** Percent, 0 when not discounted. */
+  priceReduction: z.number().int().min(0).max(100),
+  priceWithoutDiscount: z.number().int().min(0),
+});
+export type ProductStock = z.infer<typeof productStockSchema>;
+
+export const productImageSchema = z.object({ imageUrl: z.string() });
+
+export const productSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  urlKey: z.string(),
+  brandId: z.number().int(),
+  brandName: z.string(),
+  productTypeId: z.number().int(),
+  productTypeName: z.string(),
+  description: z.string(),
+  defaultImageUrl: z.string(),
+  images: z.array(productImageSchema),
+  seoTitle: z.string(),
+  seoKeywords: z.string(),
+  seoDescription: z.string(),
+  stocks: z.array(productStockSchema),
+});
+export type Product = z.infer<typeof productSchema>;
+export const productListSchema = z.array(productSchema);
+
+/** A basket line's product details, looked up by stock id (GET /api/product-stock). */
+export const stockDetailSchema = productStockSchema.extend({
+  urlKey: z.string(),
+  imageUrl: z.string(),
+});
+export type StockDetail = z.infer<typeof stockDetailSchema>;
+export const stockDetailListSchema = z.array(stockDetailSchema);
+
+export const offerSchema = z.object({
+  productId: z.number().int(),
+  productStockId: z.number().int(),
+  description: z.string(),
+  priceReduction: z.number().int(),
+  price: z.number().int(),
+  priceWithoutDiscount: z.number().int(),
+});
+export type Offer = z.infer<typeof offerSchema>;
+export const offerListSchema = z.array(offerSchema);
+
+const idList = z.array(z.number().int().min(1).max(2_147_483_647)).max(MAX_FILTER_IDS, `at most ${MAX_FILTER_IDS} ids`);
+
+/** POST /api/search body. Unknown keys (the answer's own fields sent back) are ignored. */
+export const searchRequestSchema = z.object({
+  title: z.string().trim().max(MAX_KEYWORD_LENGTH, `at most ${MAX_KEYWORD_LENGTH} characters`).default(''),
+  brandId: idList.default([]),
+  typeId: idList.default([]),
+  pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  pageNumber: z.number().int().min(1).max(100_000).default(1),
+});
+export type SearchRequest = z.input<typeof searchRequestSchema>;
+export type SearchQuery = z.output<typeof searchRequestSchema>;
+
+export const searchResponseSchema = z.object({
+  title: z.string(),
+  brandId: z.array(z.number().int()),
+  typeId: z.array(z.number().int()),
+  pageSize: z.number().int(),
+  pageNumber: z.number().int(),
+  totalResults: z.number().int(),
+  isNextPage: z.boolean(),
+  results: productListSchema,
+});
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
+
+export const productKeyParams = z.object({
+  key: z.string().min(1).max(200),
+});
+export const randomByTypeParams = z.object({
+  typeId: idParam,
+  count: idParam.max(MAX_RANDOM_COUNT, `must be at most ${MAX_RANDOM_COUNT}`),
+});
+export const randomByBrandParams = z.object({
+  brandId: idParam,
+  count: idParam.max(MAX_RANDOM_COUNT, `must be at most ${MAX_RANDOM_COUNT}`),
+});
+export const relatedParams = z.object({
+  key: z.string().min(1).max(200),
+  count: idParam.max(MAX_RANDOM_COUNT, `must be at most ${MAX_RANDOM_COUNT}`),
+});
+export const productStockQuery = z.object({
+  id: z.preprocess(
+    (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+    z.array(idParam).min(1, 'at least one id is required').max(100, 'at most 100 ids'),
+  ),
+});
+export const offersParams = z.object({ productId: idParam });

@@ -1,0 +1,197 @@
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { toFts5Query, toTsQuery } from './search-terms.ts';
+
+/** All of the catalogue's SQL. Rows come back in the database's shape; the service maps them. */
+
+export interface ProductRow {
+  id: number;
+  url_key: string;
+  title: string;
+  brand_id: number;
+  brand_name: string;
+  product_type_id: number;
+  product_type_name: string;
+  description: string;
+  seo_title: string;
+  seo_keywords: string;
+  seo_description: string;
+}
+
+export interface StockRow {
+  id: number;
+  product_id: number;
+  size_name: string;
+  price: number;
+  price_reduction: number;
+  price_without_discount: number;
+  stock: number;
+}
+
+export interface ImageRow {
+  product_id: number;
+  image_url: string;
+}
+
+export interface SearchFilter {
+  keyword: string;
+  typeIds: number[];
+  brandIds: number[];
+  limit: number;
+  offset: number;
+}
+
+export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) {
+  const random = sql`random()`;
+
+  return {
+    listProductTypes() {
+      return db
+        .selectFrom('product_types')
+        .select(['id', 'name', 'parent_id'])
+        .orderBy('sort_order')
+        .orderBy('id')
+        .execute();
+    },
+
+    listBrands() {
+      return db.selectFrom('brands').select(['id', 'name']).orderBy('name').execute();
+    },
+
+    listCountries() {
+      return db.selectFrom('countries').select(['id', 'name', 'iso_code']).orderBy('name').execute();
+    },
+
+    listTitles() {
+      return db.selectFrom('titles').select(['id', 'name']).orderBy('sort_order').execute();
+    },
+
+    async brandExists(id: number): Promise<boolean> {
+      return (await db.selectFrom('brands').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    },
+
+    async findProductId(
+      key: { id: number } | { urlKey: string },
+    ): Promise<{ id: number; product_type_id: number } | undefined> {
+      const query = db.selectFrom('products').select(['id', 'product_type_id']);
+      return 'id' in key
+        ? query.where('id', '=', key.id).executeTakeFirst()
+        : query.where('url_key', '=', key.urlKey).executeTakeFirst();
+    },
+
+    async loadProducts(ids: number[]): Promise<{ products: ProductRow[]; stocks: StockRow[]; images: ImageRow[] }> {
+      if (ids.length === 0) return { products: [], stocks: [], images: [] };
+      const [products, stocks, images] = await Promise.all([
+        db
+          .selectFrom('products as p')
+          .innerJoin('brands as b', 'b.id', 'p.brand_id')
+          .innerJoin('product_types as t', 't.id', 'p.product_type_id')
+          .select([
+            'p.id',
+            'p.url_key',
+            'p.title',
+            'p.brand_id',
+            'b.name as brand_name',
+            'p.product_type_id',
+            't.name as product_type_name',
+            'p.description',
+            'p.seo_title',
+            'p.seo_keywords',
+            'p.seo_description',
+          ])
+          .where('p.id', 'in', ids)
+          .execute(),
+        db
+          .selectFrom('product_stocks')
+          .select(['id', 'product_id', 'size_name', 'price', 'price_reduction', 'price_without_discount', 'stock'])
+          .where('product_id', 'in', ids)
+          .orderBy('sort_order')
+          .orderBy('id')
+          .execute(),
+        db
+          .selectFrom('product_images')
+          .select(['product_id', 'image_url'])
+          .where('product_id', 'in', ids)
+          .orderBy('sort_order')
+          .orderBy('id')
+          .execute(),
+      ]);
+      return { products, stocks, images };
+    },
+
+    async randomProductIds(
+      filter: { typeIds?: number[]; brandId?: number; excludeId?: number },
+      count: number,
+    ): Promise<number[]> {
+      let query = db.selectFrom('products').select('id');
+      if (filter.typeIds) query = query.where('product_type_id', 'in', filter.typeIds);
+      if (filter.brandId !== undefined) query = query.where('brand_id', '=', filter.brandId);
+      if (filter.excludeId !== undefined) query = query.where('id', '<>', filter.excludeId);
+      const rows = await query.orderBy(random).limit(count).execute();
+      return rows.map((row) => row.id);
+    },
+
+    async searchProductIds(filter: SearchFilter): Promise<{ ids: number[]; total: number }> {
+      const conditions = [];
+      if (filter.typeIds.length > 0) conditions.push(sql`p.product_type_id in (${sql.join(filter.typeIds)})`);
+      if (filter.brandIds.length > 0) conditions.push(sql`p.brand_id in (${sql.join(filter.brandIds)})`);
+
+      let from = sql`products p`;
+      let order = sql`p.id`;
+      const ftsQuery = dialect === 'sqlite' ? toFts5Query(filter.keyword) : toTsQuery(filter.keyword);
+      if (ftsQuery !== undefined && dialect === 'sqlite') {
+        // bm25() cannot sit beside a window function, so the ranked matches come first.
+        // A title match weighs most, then what the product is (type, brand), then its description.
+        from = sql`(select rowid as id, bm25(products_fts, 10.0, 5.0, 1.0) as rank from products_fts
+          where products_fts match ${ftsQuery}) m join products p on p.id = m.id`;
+        order = sql`m.rank, p.id`;
+      } else if (ftsQuery !== undefined) {
+        conditions.unshift(sql`p.search_vector @@ to_tsquery('english', ${ftsQuery})`);
+        order = sql`ts_rank(p.search_vector, to_tsquery('english', ${ftsQuery})) desc, p.id`;
+      }
+      const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+
+      // The window count gives the total with the page in one pass.
+      const page = await sql<{ id: number; total: number | string }>`
+        select p.id, count(*) over () as total from ${from} ${where}
+        order by ${order} limit ${filter.limit} offset ${filter.offset}`.execute(db);
+      const first = page.rows[0];
+      if (first) return { ids: page.rows.map((row) => row.id), total: Number(first.total) };
+      if (filter.offset === 0) return { ids: [], total: 0 };
+      const counted = await sql<{ total: number | string }>`select count(*) as total from ${from} ${where}`.execute(db);
+      return { ids: [], total: Number(counted.rows[0]?.total ?? 0) };
+    },
+
+    async loadStocks(ids: number[]) {
+      if (ids.length === 0) return [];
+      return db
+        .selectFrom('product_stocks as s')
+        .innerJoin('products as p', 'p.id', 's.product_id')
+        .select([
+          's.id',
+          's.product_id',
+          's.size_name',
+          's.price',
+          's.price_reduction',
+          's.price_without_discount',
+          's.stock',
+          'p.title',
+          'p.url_key',
+          (eb) =>
+            eb
+              .selectFrom('product_images as i')
+              .select('i.image_url')
+              .whereRef('i.product_id', '=', 'p.id')
+              .orderBy('i.sort_order')
+              .orderBy('i.id')
+              .limit(1)
+              .as('image_url'),
+        ])
+        .where('s.id', 'in', ids)
+        .execute();
+    },
+  };
+}
+
+export type CatalogRepository = ReturnType<typeof createCatalogRepository>;

@@ -1,0 +1,230 @@
+import type {
+  Brand,
+  Country,
+  Offer,
+  Product,
+  ProductType,
+  SearchQuery,
+  SearchResponse,
+  StockDetail,
+  Title,
+} from '../../contract/catalog.ts';
+import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog.ts';
+import { NotFoundError } from '../errors.ts';
+import type { CatalogRepository, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
+
+/** The catalogue's rules: type trees, random and related picks, search paging, product shapes. */
+
+function toProduct(row: ProductRow, stocks: StockRow[], images: ImageRow[]): Product {
+  const imageUrls = images.map((image) => image.image_url);
+  return {
+    id: row.id,
+    title: row.title,
+    urlKey: row.url_key,
+    brandId: row.brand_id,
+    brandName: row.brand_name,
+    productTypeId: row.product_type_id,
+    productTypeName: row.product_type_name,
+    description: row.description,
+    defaultImageUrl: imageUrls[0] ?? '',
+    images: imageUrls.map((imageUrl) => ({ imageUrl })),
+    seoTitle: row.seo_title,
+    seoKeywords: row.seo_keywords,
+    seoDescription: row.seo_description,
+    stocks: stocks.map((stock) => ({
+      id: stock.id,
+      productStockId: stock.id,
+      productId: stock.product_id,
+      productSizeName: stock.size_name,
+      productTitle: row.title,
+      stock: stock.stock,
+      price: stock.price,
+      priceReduction: stock.price_reduction,
+      priceWithoutDiscount: stock.price_without_discount,
+    })),
+  };
+}
+
+function groupBy<T extends { product_id: number }>(rows: T[]): Map<number, T[]> {
+  const groups = new Map<number, T[]>();
+  for (const row of rows) {
+    const group = groups.get(row.product_id);
+    if (group) group.push(row);
+    else groups.set(row.product_id, [row]);
+  }
+  return groups;
+}
+
+/** A key in a path is an id when it is all digits, otherwise a URL key. */
+function parseProductKey(key: string): { id: number } | { urlKey: string } {
+  return /^\d{1,10}$/.test(key) ? { id: Number(key) } : { urlKey: key };
+}
+
+export function createCatalogService(repository: CatalogRepository) {
+  async function productsInOrder(ids: number[]): Promise<Product[]> {
+    const { products, stocks, images } = await repository.loadProducts(ids);
+    const stocksOf = groupBy(stocks);
+    const imagesOf = groupBy(images);
+    const byId = new Map(products.map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row ? [toProduct(row, stocksOf.get(id) ?? [], imagesOf.get(id) ?? [])] : [];
+    });
+  }
+
+  async function typeTree(): Promise<ProductType[]> {
+    const rows = await repository.listProductTypes();
+    const nodes = new Map<number, ProductType>(
+      rows.map((row) => [row.id, { id: row.id, name: row.name, parentId: row.parent_id, childTypes: [] }]),
+    );
+    const roots: ProductType[] = [];
+    for (const node of nodes.values()) {
+      const parent = nodes.get(node.parentId);
+      if (parent) parent.childTypes.push(node);
+      else roots.push(node);
+    }
+    return roots;
+  }
+
+  /** The given types with every descendant: filtering by a parent includes its children. */
+  async function withDescendants(typeIds: number[]): Promise<{ ids: number[]; unknown: number[] }> {
+    const rows = await repository.listProductTypes();
+    const known = new Set(rows.map((row) => row.id));
+    const result = new Set<number>();
+    const pending = typeIds.filter((id) => known.has(id));
+    while (pending.length > 0) {
+      const id = pending.pop() as number;
+      if (result.has(id)) continue;
+      result.add(id);
+      for (const row of rows) if (row.parent_id === id) pending.push(row.id);
+    }
+    return { ids: [...result], unknown: typeIds.filter((id) => !known.has(id)) };
+  }
+
+  return {
+    productTypes: typeTree,
+
+    async brands(): Promise<Brand[]> {
+      return repository.listBrands();
+    },
+
+    async countries(): Promise<Country[]> {
+      return (await repository.listCountries()).map((row) => ({ id: row.id, name: row.name, isoCode: row.iso_code }));
+    },
+
+    async titles(): Promise<Title[]> {
+      return repository.listTitles();
+    },
+
+    async product(key: string): Promise<Product> {
+      const found = await repository.findProductId(parseProductKey(key));
+      const [product] = found ? await productsInOrder([found.id]) : [];
+      if (!product) throw new NotFoundError('No such product');
+      return product;
+    },
+
+    async randomByType(typeId: number, count: number): Promise<Product[]> {
+      const types = await withDescendants([typeId]);
+      if (types.ids.length === 0) throw new NotFoundError('No such product type');
+      return productsInOrder(await repository.randomProductIds({ typeIds: types.ids }, count));
+    },
+
+    async randomByBrand(brandId: number, count: number): Promise<Product[]> {
+      if (!(await repository.brandExists(brandId))) throw new NotFoundError('No such brand');
+      return productsInOrder(await repository.randomProductIds({ brandId }, count));
+    },
+
+    /** Products like the given one: its own type first, then its parent's other types, then any. */
+    async related(key: string, count: number): Promise<Product[]> {
+      const product = await repository.findProductId(parseProductKey(key));
+      if (!product) throw new NotFoundError('No such product');
+      const picked = await repository.randomProductIds(
+        { typeIds: [product.product_type_id], excludeId: product.id },
+        count,
+      );
+      if (picked.length < count) {
+        const types = await repository.listProductTypes();
+        const parentId = types.find((t) => t.id === product.product_type_id)?.parent_id ?? TOP_LEVEL_PARENT_ID;
+        const siblings = types
+          .filter((t) => t.parent_id === parentId && parentId !== TOP_LEVEL_PARENT_ID)
+          .map((t) => t.id);
+        const more =
+          siblings.length > 0
+            ? await repository.randomProductIds({ typeIds: siblings, excludeId: product.id }, count)
+            : [];
+        const anything = await repository.randomProductIds({ excludeId: product.id }, count);
+        for (const id of [...more, ...anything]) {
+          if (picked.length >= count) break;
+          if (!picked.includes(id)) picked.push(id);
+        }
+      }
+      return productsInOrder(picked);
+    },
+
+    async search(query: SearchQuery): Promise<SearchResponse> {
+      const types = await withDescendants(query.typeId);
+      // Unknown type ids are kept in the answer but match nothing, like an unknown brand id does.
+      const typeIds = query.typeId.length > 0 && types.ids.length === 0 ? [0] : types.ids;
+      const { ids, total } = await repository.searchProductIds({
+        keyword: query.title,
+        typeIds,
+        brandIds: query.brandId,
+        limit: query.pageSize,
+        offset: (query.pageNumber - 1) * query.pageSize,
+      });
+      return {
+        title: query.title,
+        brandId: query.brandId,
+        typeId: query.typeId,
+        pageSize: query.pageSize,
+        pageNumber: query.pageNumber,
+        totalResults: total,
+        isNextPage: query.pageNumber * query.pageSize < total,
+        results: await productsInOrder(ids),
+      };
+    },
+
+    /** Basket lines' details by stock id, in the order asked; unknown ids are left out. */
+    async stockDetails(ids: number[]): Promise<StockDetail[]> {
+      const rows = await repository.loadStocks([...new Set(ids)]);
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return [...new Set(ids)].flatMap((id) => {
+        const row = byId.get(id);
+        if (!row) return [];
+        return [
+          {
+            id: row.id,
+            productStockId: row.id,
+            productId: row.product_id,
+            productSizeName: row.size_name,
+            productTitle: row.title,
+            stock: row.stock,
+            price: row.price,
+            priceReduction: row.price_reduction,
+            priceWithoutDiscount: row.price_without_discount,
+            urlKey: row.url_key,
+            imageUrl: row.image_url ?? '',
+          },
+        ];
+      });
+    },
+
+    /** Active promotions on a product: today, the discounted stock entries. */
+    async offers(productId: number): Promise<Offer[]> {
+      const [product] = await productsInOrder([productId]);
+      if (!product) throw new NotFoundError('No such product');
+      return product.stocks
+        .filter((stock) => stock.priceReduction > 0)
+        .map((stock) => ({
+          productId: product.id,
+          productStockId: stock.id,
+          description: `Save ${stock.priceReduction}% on ${product.title} (${stock.productSizeName})`,
+          priceReduction: stock.priceReduction,
+          price: stock.price,
+          priceWithoutDiscount: stock.priceWithoutDiscount,
+        }));
+    },
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;

@@ -1,0 +1,79 @@
+/**
+ * Turns a shopper's keyword into full-text queries for SQLite FTS5 and PostgreSQL tsquery.
+ * Each word matches as a prefix ("dho" finds dhol and dholak) together with the domain's
+ * transliterations and synonyms (DESIGN.md section 4); all words must match.
+ */
+
+/** Words that mean the same thing to a shopper. A word in a group also finds the others. */
+const synonymGroups: string[][] = [
+  ['harmonium', 'baja', 'vaja', 'peti', 'paeti', 'harmonia'],
+  ['dholak', 'dholki', 'dholaki', 'dholk'],
+  ['tabla', 'tabala', 'tablaa'],
+  ['dhol', 'dhool', 'dhole'],
+  ['tanpura', 'tambura', 'tamboora', 'tanpoora', 'tampura', 'tambora'],
+  ['sitar', 'sitaar', 'setar'],
+  ['shruti', 'sruti', 'shruthi'],
+  ['manjira', 'manjeera', 'jhanj', 'manjeeras'],
+  ['ghungroo', 'ghungru', 'ghunghroo', 'ghungroos'],
+  ['mridangam', 'mridang', 'mirdangam'],
+  ['bansuri', 'flute', 'bansri', 'bansooree'],
+  ['santoor', 'santur'],
+  ['sarangi', 'saarangi'],
+  ['kartal', 'khartal', 'kartaal'],
+  ['daf', 'duff', 'dafli'],
+  ['shehnai', 'shenai', 'shahnai'],
+  ['puri', 'skin', 'head'],
+];
+
+const synonymsOf = new Map<string, string[]>();
+for (const group of synonymGroups) {
+  for (const word of group) synonymsOf.set(word, group);
+}
+
+const MAX_WORDS = 8;
+const MAX_WORD_LENGTH = 40;
+
+/** The keyword's words: lower case, accents dropped, letters and digits only. */
+export function keywordWords(keyword: string): string[] {
+  return keyword
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0)
+    .slice(0, MAX_WORDS)
+    .map((word) => word.slice(0, MAX_WORD_LENGTH));
+}
+
+function alternativesFor(word: string): string[] {
+  return synonymsOf.get(word) ?? [word];
+}
+
+/** FTS5 MATCH expression, or undefined when the keyword has no searchable words. */
+export function toFts5Query(keyword: string): string | undefined {
+  const words = keywordWords(keyword);
+  if (words.length === 0) return undefined;
+  // Words are letters and digits only, so quoting them cannot break out of the string.
+  return words
+    .map(
+      (word) =>
+        `(${alternativesFor(word)
+          .map((alt) => `"${alt}"*`)
+          .join(' OR ')})`,
+    )
+    .join(' AND ');
+}
+
+/** PostgreSQL to_tsquery input, or undefined when the keyword has no searchable words. */
+export function toTsQuery(keyword: string): string | undefined {
+  const words = keywordWords(keyword);
+  if (words.length === 0) return undefined;
+  return words
+    .map(
+      (word) =>
+        `(${alternativesFor(word)
+          .map((alt) => `${alt}:*`)
+          .join(' | ')})`,
+    )
+    .join(' & ');
+}

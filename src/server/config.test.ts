@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('runs on embedded defaults with nothing set', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.databaseUrl).toBe('sqlite:data/shop.db');
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.paymentProvider).toBe('paypal');
+    expect(config.paypal.mode).toBe('local');
+    expect(config.shop.name).toBeTruthy();
+  });
+
+  it('reads the variables it is given', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATABASE_URL: 'postgres://shop@db/shop',
+      PUBLIC_URL: 'https://shop.example/',
+      PAYMENT_PROVIDER: 'opayo',
+      SHOP_NAME: 'Test Shop',
+    });
+    expect(config.port).toBe(8080);
+    expect(config.databaseUrl).toBe('postgres://shop@db/shop');
+    expect(config.publicUrl).toBe('https://shop.example');
+    expect(config.paymentProvider).toBe('opayo');
+    expect(config.shop.name).toBe('Test Shop');
+  });
+
+  it.each([
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['PUBLIC_URL', 'not a url'],
+    ['PAYMENT_PROVIDER', 'stripe'],
+    ['SEED_DEMO', 'maybe'],
+    ['SMTP_URL', 'http://mail'],
+    ['OPAYO_ENCRYPTION_PASSWORD', 'short'],
+    ['SESSION_SECRET', 'too-short'],
+  ])('stops with a message naming %s when it is %j', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n\\s+${name} `));
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '' }).port).toBe(3000);
+  });
+
+  it('refuses production without a session secret and public URL, and never a local sandbox', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_URL is required in production/);
+    const secrets = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://shop.example' };
+    expect(loadConfig(secrets).paypal.mode).toBe('live');
+    expect(() => loadConfig({ ...secrets, PAYPAL_MODE: 'local' })).toThrow(/PAYPAL_MODE the local payment sandbox/);
+  });
+});

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+
+/**
+ * Configuration from the environment (DESIGN.md section 8), parsed once at start.
+ * A bad value stops the process with a message naming the variable.
+ */
+
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be between 0 and 65535')
+      .max(65535, 'must be between 0 and 65535')
+      .default(3000),
+    HOST: z.string().min(1).default('localhost'),
+    PUBLIC_URL: httpUrl.optional(),
+    DATABASE_URL: z
+      .string()
+      .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or postgres://...')
+      .default('sqlite:data/shop.db'),
+    SEED_DEMO: boolean.default(true),
+    SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    MAIL_OUTBOX_DIR: z.string().min(1).default('data/outbox'),
+    PAYMENT_PROVIDER: z.enum(['paypal', 'opayo']).default('paypal'),
+    PAYPAL_MODE: z.enum(['local', 'sandbox', 'live']).optional(),
+    PAYPAL_BUSINESS_EMAIL: z.email('must be an e-mail address').default('payments@raag-instruments.example'),
+    OPAYO_MODE: z.enum(['local', 'test', 'live']).optional(),
+    OPAYO_VENDOR: z.string().min(1).max(15).default('raaglocal'),
+    OPAYO_ENCRYPTION_PASSWORD: z.string().length(16, 'must be exactly 16 characters').default('LocalSandboxKey1'),
+    RESERVATION_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(7 * 24 * 60)
+      .default(60),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    SHOP_NAME: z.string().min(1).max(80).default('Raag Instruments'),
+    SHOP_PHONE: z.string().min(1).max(40).default('0121 496 0742'),
+    SHOP_EMAIL: z.email('must be an e-mail address').default('hello@raag-instruments.example'),
+    SHOP_ADDRESS: z
+      .string()
+      .min(1)
+      .max(300)
+      .default('Unit 14, Queens Square Shopping Precinct, West Bromwich, West Midlands, B70 7NJ'),
+    SHOP_COMPANY_NUMBER: z.string().min(1).max(20).default('09876543'),
+    SHOP_FACEBOOK_URL: httpUrl.default('https://www.facebook.com/raaginstruments'),
+    SHOP_INSTAGRAM_URL: httpUrl.default('https://www.instagram.com/raaginstruments'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV !== 'production') return;
+    for (const name of ['SESSION_SECRET', 'PUBLIC_URL'] as const) {
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
+    }
+    if (env.PAYPAL_MODE === 'local' || env.OPAYO_MODE === 'local') {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.PAYPAL_MODE === 'local' ? 'PAYPAL_MODE' : 'OPAYO_MODE'],
+        message: 'the local payment sandbox is refused in production',
+      });
+    }
+  });
+
+export interface ShopIdentity {
+  name: string;
+  phone: string;
+  email: string;
+  address: string;
+  companyNumber: string;
+  facebookUrl: string;
+  instagramUrl: string;
+}
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string;
+  seedDemo: boolean;
+  sessionSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailOutboxDir: string;
+  paymentProvider: 'paypal' | 'opayo';
+  paypal: { mode: 'local' | 'sandbox' | 'live'; businessEmail: string };
+  opayo: { mode: 'local' | 'test' | 'live'; vendor: string; encryptionPassword: string };
+  reservationMinutes: number;
+  logLevel: string;
+  shop: ShopIdentity;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  // An empty variable means "not set", as it does in most shells and .env files.
+  const present = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'} ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const production = env.NODE_ENV === 'production';
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: env.DATABASE_URL,
+    seedDemo: env.SEED_DEMO,
+    sessionSecret: env.SESSION_SECRET,
+    smtpUrl: env.SMTP_URL,
+    mailOutboxDir: env.MAIL_OUTBOX_DIR,
+    paymentProvider: env.PAYMENT_PROVIDER,
+    paypal: { mode: env.PAYPAL_MODE ?? (production ? 'live' : 'local'), businessEmail: env.PAYPAL_BUSINESS_EMAIL },
+    opayo: {
+      mode: env.OPAYO_MODE ?? (production ? 'live' : 'local'),
+      vendor: env.OPAYO_VENDOR,
+      encryptionPassword: env.OPAYO_ENCRYPTION_PASSWORD,
+    },
+    reservationMinutes: env.RESERVATION_MINUTES,
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    shop: {
+      name: env.SHOP_NAME,
+      phone: env.SHOP_PHONE,
+      email: env.SHOP_EMAIL,
+      address: env.SHOP_ADDRESS,
+      companyNumber: env.SHOP_COMPANY_NUMBER,
+      facebookUrl: env.SHOP_FACEBOOK_URL,
+      instagramUrl: env.SHOP_INSTAGRAM_URL,
+    },
+  };
+}

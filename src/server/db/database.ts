@@ -1,0 +1,76 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+} from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  destroy(): Promise<void>;
+}
+
+/**
+ * SQLite transactions start with BEGIN IMMEDIATE so a transaction takes the write lock at once:
+ * a deferred one that reads first and writes later can fail with SQLITE_BUSY when another process
+ * (a second instance, `npm run db:migrate`) wrote in between, and busy_timeout cannot help it.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+export interface OpenOptions {
+  /** PostgreSQL schema to use instead of public (tests give each file its own). */
+  pgSchema?: string;
+  poolSize?: number;
+}
+
+export function dialectOf(databaseUrl: string): Dialect {
+  return databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+}
+
+export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db {
+  if (dialectOf(databaseUrl) === 'sqlite') {
+    const path = databaseUrl.slice('sqlite:'.length);
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    const sqlite = new SqliteDatabase(path, { timeout: 10_000 });
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('synchronous = NORMAL');
+    const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+    return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
+  }
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: options.poolSize ?? 10,
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+  });
+  // A dropped idle connection must not take the process down; the pool replaces it.
+  pool.on('error', () => {});
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { kysely, dialect: 'postgres', destroy: () => kysely.destroy() };
+}

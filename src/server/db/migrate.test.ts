@@ -1,0 +1,82 @@
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runScript } from '../../../test/helpers/run-process.ts';
+import { createEmptyDatabase, type TestDatabase } from '../../../test/helpers/test-db.ts';
+import { migrateToLatest } from './migrate.ts';
+
+describe('migrations', () => {
+  let database: TestDatabase | undefined;
+  afterEach(async () => {
+    await database?.drop();
+    database = undefined;
+  });
+
+  it('build the catalogue tables from an empty database, and do nothing the second time', async () => {
+    database = await createEmptyDatabase();
+    const db = database.connect();
+    expect(await migrateToLatest(db)).toEqual(['0001-catalogue']);
+    expect(await migrateToLatest(db)).toEqual([]);
+    const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
+    for (const table of [
+      'product_types',
+      'brands',
+      'products',
+      'product_images',
+      'product_stocks',
+      'countries',
+      'titles',
+    ]) {
+      expect(tables).toContain(table);
+    }
+  });
+
+  it('are applied once when several instances start at the same moment', async () => {
+    database = await createEmptyDatabase();
+    const runs = await Promise.all(
+      [1, 2, 3].map(() => runScript('src/server/db/cli/migrate.ts', { DATABASE_URL: database!.processUrl })),
+    );
+    for (const run of runs) expect(run, run.stderr).toMatchObject({ code: 0 });
+    expect(runs.filter((run) => run.stdout.includes('Applied: 0001-catalogue'))).toHaveLength(1);
+    const db = database.connect();
+    const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
+    expect(Number(rows.rows[0]?.n)).toBe(1);
+  });
+
+  it('leave stock unable to go below zero', async () => {
+    database = await createEmptyDatabase();
+    const db = database.connect();
+    await migrateToLatest(db);
+    await db.kysely.insertInto('product_types').values({ id: 1, name: 'T', parent_id: -1, sort_order: 0 }).execute();
+    await db.kysely.insertInto('brands').values({ id: 1, name: 'B' }).execute();
+    const product = await db.kysely
+      .insertInto('products')
+      .values({
+        url_key: 'p',
+        title: 'P',
+        brand_id: 1,
+        product_type_id: 1,
+        description: '',
+        seo_title: '',
+        seo_keywords: '',
+        seo_description: '',
+        search_tags: '',
+        search_text: '',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await expect(
+      db.kysely
+        .insertInto('product_stocks')
+        .values({
+          product_id: product.id,
+          size_name: 'S',
+          price: 100,
+          price_reduction: 0,
+          price_without_discount: 100,
+          stock: -1,
+          sort_order: 0,
+        })
+        .execute(),
+    ).rejects.toThrow();
+  });
+});

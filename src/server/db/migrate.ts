@@ -1,0 +1,46 @@
+import { sql, type Kysely } from 'kysely';
+import type { Db, Dialect } from './database.ts';
+import * as m0001 from './migrations/0001-catalogue.ts';
+
+interface Migration {
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>;
+}
+
+/** Every migration, in order. A new one is appended here; landed ones are never edited. */
+const migrations: ReadonlyArray<[name: string, migration: Migration]> = [['0001-catalogue', m0001]];
+
+/** Same key for every instance, so two starting at once queue behind one lock. */
+const PG_MIGRATION_LOCK = 7_311_2024;
+
+/**
+ * Applies pending migrations in one transaction. Safe when several processes start together:
+ * PostgreSQL queues them on an advisory lock; SQLite's BEGIN IMMEDIATE (see database.ts) lets one
+ * writer in while the others wait on busy_timeout, then finds nothing left to do.
+ */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const applied: string[] = [];
+  await db.kysely.transaction().execute(async (trx) => {
+    if (db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${PG_MIGRATION_LOCK})`.execute(trx);
+    await trx.schema
+      .createTable('schema_migrations')
+      .ifNotExists()
+      .addColumn('name', 'varchar(200)', (c) => c.primaryKey())
+      .addColumn('applied_at', 'varchar(40)', (c) => c.notNull())
+      .execute();
+    const done = new Set(
+      (await (trx as Kysely<any>).selectFrom('schema_migrations').select('name').execute()).map(
+        (row: { name: string }) => row.name,
+      ),
+    );
+    for (const [name, migration] of migrations) {
+      if (done.has(name)) continue;
+      await migration.up(trx as Kysely<any>, db.dialect);
+      await (trx as Kysely<any>)
+        .insertInto('schema_migrations')
+        .values({ name, applied_at: new Date().toISOString() })
+        .execute();
+      applied.push(name);
+    }
+  });
+  return applied;
+}

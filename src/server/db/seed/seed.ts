@@ -1,0 +1,100 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Db } from '../database.ts';
+import type { Database } from '../schema.ts';
+import { demoBrands, demoCountries, demoTitles, demoTypes } from './catalogue-data.ts';
+import { DEMO_PRODUCT_COUNT, generateProduct } from './generate-products.ts';
+
+const PG_SEED_LOCK = 73_112_025;
+const BATCH = 500;
+
+export interface SeedResult {
+  seeded: boolean;
+  products: number;
+}
+
+/**
+ * Seeds the demo catalogue into an empty database (no product types yet), in one transaction
+ * under a lock, so two instances starting together seed it once. `products` above the demo count
+ * generates a larger catalogue for benchmarks.
+ */
+export async function seedIfEmpty(db: Db, options: { products?: number } = {}): Promise<SeedResult> {
+  const products = options.products ?? DEMO_PRODUCT_COUNT;
+  return db.kysely.transaction().execute(async (trx) => {
+    if (db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${PG_SEED_LOCK})`.execute(trx);
+    const existing = await trx.selectFrom('product_types').select('id').limit(1).executeTakeFirst();
+    if (existing) return { seeded: false, products: 0 };
+    await insertReferenceData(trx);
+    await insertProducts(trx, products);
+    return { seeded: true, products };
+  });
+}
+
+async function insertReferenceData(trx: Transaction<Database>): Promise<void> {
+  await trx
+    .insertInto('product_types')
+    .values(demoTypes.map((t, i) => ({ id: t.id, name: t.name, parent_id: t.parentId, sort_order: i })))
+    .execute();
+  await trx
+    .insertInto('brands')
+    .values(demoBrands.map((b) => ({ id: b.id, name: b.name })))
+    .execute();
+  await trx
+    .insertInto('countries')
+    .values(demoCountries.map((c) => ({ id: c.id, name: c.name, iso_code: c.isoCode })))
+    .execute();
+  await trx
+    .insertInto('titles')
+    .values(demoTitles.map((t, i) => ({ id: t.id, name: t.name, sort_order: i })))
+    .execute();
+}
+
+async function insertProducts(trx: Kysely<Database>, count: number): Promise<void> {
+  for (let start = 0; start < count; start += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => generateProduct(start + i));
+    const inserted = await trx
+      .insertInto('products')
+      .values(
+        batch.map((p) => ({
+          url_key: p.urlKey,
+          title: p.title,
+          brand_id: p.brandId,
+          product_type_id: p.typeId,
+          description: p.description,
+          seo_title: p.seoTitle,
+          seo_keywords: p.seoKeywords,
+          seo_description: p.seoDescription,
+          search_tags: p.searchTags,
+          search_text: p.searchText,
+        })),
+      )
+      .returning(['id', 'url_key'])
+      .execute();
+    const idByKey = new Map(inserted.map((row) => [row.url_key, row.id]));
+    const stocks = batch.flatMap((p) =>
+      p.stocks.map((s, i) => ({
+        product_id: idByKey.get(p.urlKey) as number,
+        size_name: s.sizeName,
+        price: s.price,
+        price_reduction: s.priceReduction,
+        price_without_discount: s.priceWithoutDiscount,
+        stock: s.stock,
+        sort_order: i,
+      })),
+    );
+    const images = batch.flatMap((p) =>
+      p.images.map((url, i) => ({ product_id: idByKey.get(p.urlKey) as number, image_url: url, sort_order: i })),
+    );
+    for (let i = 0; i < stocks.length; i += BATCH) {
+      await trx
+        .insertInto('product_stocks')
+        .values(stocks.slice(i, i + BATCH))
+        .execute();
+    }
+    for (let i = 0; i < images.length; i += BATCH) {
+      await trx
+        .insertInto('product_images')
+        .values(images.slice(i, i + BATCH))
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { errorCodes, type ApiError } from '../../contract/errors.ts';
+import { NotFoundError } from '../errors.ts';
+
+/**
+ * One error shape for every answer (DESIGN.md section 3): bad input is a 400 naming each field,
+ * unknown things a 404, and a 500 only for bugs, logged with the request id and never detailed.
+ */
+
+function body(code: string, message: string, fields?: Array<{ field: string; message: string }>): ApiError {
+  return { error: { code, message, ...(fields ? { fields } : {}) } };
+}
+
+const statusCodes: Record<number, string> = {
+  400: errorCodes.validation,
+  404: errorCodes.notFound,
+  413: errorCodes.payloadTooLarge,
+  415: errorCodes.unsupportedMediaType,
+  429: errorCodes.tooManyRequests,
+};
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = error.validation.map((issue) => {
+        const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+        return { field: path || error.validationContext || 'body', message: issue.message ?? 'is invalid' };
+      });
+      const names = [...new Set(fields.map((f) => f.field))].join(', ');
+      return reply.status(400).send(body(errorCodes.validation, `Invalid ${names}`, fields));
+    }
+    if (error instanceof NotFoundError) {
+      return reply.status(404).send(body(errorCodes.notFound, error.message));
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return reply
+        .status(400)
+        .send(
+          body(errorCodes.badJson, 'The request body is not valid JSON', [{ field: 'body', message: error.message }]),
+        );
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.status(status).send(body(statusCodes[status] ?? error.code ?? 'BAD_REQUEST', error.message));
+    }
+    if (isResponseSerializationError(error))
+      request.log.error({ issues: error.cause.issues }, 'response did not match its schema');
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(body(errorCodes.internal, 'Something went wrong on our side. Please try again.'));
+  });
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig, type Config } from '../../src/server/config.ts';
+import type { Db } from '../../src/server/db/database.ts';
+import { seedIfEmpty } from '../../src/server/db/seed/seed.ts';
+import { createTestDb, type TestDatabase } from './test-db.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  database: TestDatabase;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** buildApp() on a fresh test database; `demo` seeds the demo catalogue first. */
+export async function createTestApp(options: { demo?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+  const { db, database } = await createTestDb();
+  if (options.demo) await seedIfEmpty(db);
+  const config = loadConfig({ NODE_ENV: 'test', ...options.env });
+  const app = await buildApp({ config, db });
+  await app.ready();
+  return {
+    app,
+    db,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
