@@ -18,7 +18,7 @@ describe('the demo catalogue', () => {
   it('has at least 150 products, in every leaf type', async () => {
     const products = await db.kysely.selectFrom('products').select(['product_type_id']).execute();
     expect(products.length).toBeGreaterThanOrEqual(150);
-    const parents = new Set(demoTypes.map((t) => t.parentId));
+    const parents = new Set<number>(demoTypes.map((t) => t.parentId));
     const leaves = demoTypes.filter((t) => !parents.has(t.id)).map((t) => t.id);
     for (const leaf of leaves) expect(products.some((p) => p.product_type_id === leaf)).toBe(true);
   });
