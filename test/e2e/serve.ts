@@ -1,0 +1,20 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Starts the real server for the browser tests on a fresh database and outbox of its own. */
+const dir = mkdtempSync(join(tmpdir(), 'shop-e2e-'));
+const child = spawn(process.execPath, ['src/server/main.ts'], {
+  stdio: 'inherit',
+  env: {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    PORT: process.env.E2E_PORT ?? '3555',
+    DATABASE_URL: `sqlite:${join(dir, 'shop.db')}`,
+    MAIL_OUTBOX_DIR: join(dir, 'outbox'),
+  },
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));
