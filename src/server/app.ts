@@ -28,7 +28,9 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
 
-  const catalog = createCatalogService(createCatalogRepository(db.kysely, db.dialect));
+  const catalog = createCatalogService(createCatalogRepository(db.kysely, db.dialect), {
+    searchCacheSeconds: config.searchCacheSeconds,
+  });
   await app.register(catalogRoutes, { prefix: '/api', catalog });
   await app.register(productImageRoutes);
   await registerWebApp(app);

@@ -36,6 +36,7 @@ const envSchema = z
     OPAYO_MODE: z.enum(['local', 'test', 'live']).optional(),
     OPAYO_VENDOR: z.string().min(1).max(15).default('raaglocal'),
     OPAYO_ENCRYPTION_PASSWORD: z.string().length(16, 'must be exactly 16 characters').default('LocalSandboxKey1'),
+    SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     RESERVATION_MINUTES: z.coerce
       .number()
       .int()
@@ -93,6 +94,8 @@ export interface Config {
   paypal: { mode: 'local' | 'sandbox' | 'live'; businessEmail: string };
   opayo: { mode: 'local' | 'test' | 'live'; vendor: string; encryptionPassword: string };
   reservationMinutes: number;
+  /** How long one instance reuses a search answer; 0 turns the cache off. */
+  searchCacheSeconds: number;
   logLevel: string;
   shop: ShopIdentity;
 }
@@ -127,6 +130,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       encryptionPassword: env.OPAYO_ENCRYPTION_PASSWORD,
     },
     reservationMinutes: env.RESERVATION_MINUTES,
+    searchCacheSeconds: env.SEARCH_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     shop: {
       name: env.SHOP_NAME,

@@ -138,29 +138,26 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
       if (filter.brandIds.length > 0) conditions.push(sql`p.brand_id in (${sql.join(filter.brandIds)})`);
 
       let from = sql`products p`;
-      let order = sql`p.id`;
+      let rank = sql`p.id`;
       const ftsQuery = dialect === 'sqlite' ? toFts5Query(filter.keyword) : toTsQuery(filter.keyword);
       if (ftsQuery !== undefined && dialect === 'sqlite') {
-        // bm25() cannot sit beside a window function, so the ranked matches come first.
+        from = sql`products_fts join products p on p.id = products_fts.rowid`;
+        conditions.unshift(sql`products_fts match ${ftsQuery}`);
         // A title match weighs most, then what the product is (type, brand), then its description.
-        from = sql`(select rowid as id, bm25(products_fts, 10.0, 5.0, 1.0) as rank from products_fts
-          where products_fts match ${ftsQuery}) m join products p on p.id = m.id`;
-        order = sql`m.rank, p.id`;
+        rank = sql`bm25(products_fts, 10.0, 5.0, 1.0), p.id`;
       } else if (ftsQuery !== undefined) {
         conditions.unshift(sql`p.search_vector @@ to_tsquery('english', ${ftsQuery})`);
-        order = sql`ts_rank(p.search_vector, to_tsquery('english', ${ftsQuery})) desc, p.id`;
+        rank = sql`ts_rank(p.search_vector, to_tsquery('english', ${ftsQuery})) desc, p.id`;
       }
       const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
 
-      // The window count gives the total with the page in one pass.
-      const page = await sql<{ id: number; total: number | string }>`
-        select p.id, count(*) over () as total from ${from} ${where}
-        order by ${order} limit ${filter.limit} offset ${filter.offset}`.execute(db);
-      const first = page.rows[0];
-      if (first) return { ids: page.rows.map((row) => row.id), total: Number(first.total) };
-      if (filter.offset === 0) return { ids: [], total: 0 };
-      const counted = await sql<{ total: number | string }>`select count(*) as total from ${from} ${where}`.execute(db);
-      return { ids: [], total: Number(counted.rows[0]?.total ?? 0) };
+      // Counting and ranking apart is cheaper than a window count, which would rank every match.
+      const [page, counted] = await Promise.all([
+        sql<{ id: number }>`select p.id from ${from} ${where} order by ${rank}
+          limit ${filter.limit} offset ${filter.offset}`.execute(db),
+        sql<{ total: number | string }>`select count(*) as total from ${from} ${where}`.execute(db),
+      ]);
+      return { ids: page.rows.map((row) => row.id), total: Number(counted.rows[0]?.total ?? 0) };
     },
 
     async loadStocks(ids: number[]) {

@@ -10,7 +10,9 @@ import type {
   Title,
 } from '../../contract/catalog.ts';
 import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog.ts';
+import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../errors.ts';
+import { keywordWords } from './search-terms.ts';
 import type { CatalogRepository, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
 
 /** The catalogue's rules: type trees, random and related picks, search paging, product shapes. */
@@ -60,7 +62,22 @@ function parseProductKey(key: string): { id: number } | { urlKey: string } {
   return /^\d{1,10}$/.test(key) ? { id: Number(key) } : { urlKey: key };
 }
 
-export function createCatalogService(repository: CatalogRepository) {
+export interface CatalogOptions {
+  /**
+   * Seconds one instance reuses a search page (docs/decisions/0002-search-cache.md). Product
+   * pages, stock look-ups and basket checks always read the database.
+   */
+  searchCacheSeconds: number;
+}
+
+type SearchPage = Pick<SearchResponse, 'totalResults' | 'isNextPage' | 'results'>;
+
+export function createCatalogService(repository: CatalogRepository, options: CatalogOptions) {
+  const searchCache =
+    options.searchCacheSeconds > 0
+      ? new LRUCache<string, SearchPage>({ max: 2000, ttl: options.searchCacheSeconds * 1000 })
+      : undefined;
+
   async function productsInOrder(ids: number[]): Promise<Product[]> {
     const { products, stocks, images } = await repository.loadProducts(ids);
     const stocksOf = groupBy(stocks);
@@ -99,6 +116,24 @@ export function createCatalogService(repository: CatalogRepository) {
       for (const row of rows) if (row.parent_id === id) pending.push(row.id);
     }
     return { ids: [...result], unknown: typeIds.filter((id) => !known.has(id)) };
+  }
+
+  async function searchPage(query: SearchQuery): Promise<SearchPage> {
+    const types = await withDescendants(query.typeId);
+    // Unknown type ids are kept in the answer but match nothing, like an unknown brand id does.
+    const typeIds = query.typeId.length > 0 && types.ids.length === 0 ? [0] : types.ids;
+    const { ids, total } = await repository.searchProductIds({
+      keyword: query.title,
+      typeIds,
+      brandIds: query.brandId,
+      limit: query.pageSize,
+      offset: (query.pageNumber - 1) * query.pageSize,
+    });
+    return {
+      totalResults: total,
+      isNextPage: query.pageNumber * query.pageSize < total,
+      results: await productsInOrder(ids),
+    };
   }
 
   return {
@@ -162,26 +197,27 @@ export function createCatalogService(repository: CatalogRepository) {
     },
 
     async search(query: SearchQuery): Promise<SearchResponse> {
-      const types = await withDescendants(query.typeId);
-      // Unknown type ids are kept in the answer but match nothing, like an unknown brand id does.
-      const typeIds = query.typeId.length > 0 && types.ids.length === 0 ? [0] : types.ids;
-      const { ids, total } = await repository.searchProductIds({
-        keyword: query.title,
-        typeIds,
-        brandIds: query.brandId,
-        limit: query.pageSize,
-        offset: (query.pageNumber - 1) * query.pageSize,
-      });
-      return {
+      const echo = {
         title: query.title,
         brandId: query.brandId,
         typeId: query.typeId,
         pageSize: query.pageSize,
         pageNumber: query.pageNumber,
-        totalResults: total,
-        isNextPage: query.pageNumber * query.pageSize < total,
-        results: await productsInOrder(ids),
       };
+      // Requests that differ only in case, spacing or filter order share one cached page.
+      const key = JSON.stringify([
+        keywordWords(query.title),
+        [...new Set(query.typeId)].sort((a, b) => a - b),
+        [...new Set(query.brandId)].sort((a, b) => a - b),
+        query.pageSize,
+        query.pageNumber,
+      ]);
+      let page = searchCache?.get(key);
+      if (!page) {
+        page = await searchPage(query);
+        searchCache?.set(key, page);
+      }
+      return { ...echo, ...page };
     },
 
     /** Basket lines' details by stock id, in the order asked; unknown ids are left out. */

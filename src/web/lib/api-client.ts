@@ -10,7 +10,11 @@ export class ApiRequestError extends Error {
 }
 
 /** GETs a JSON answer and parses it with the call's contract schema. */
-export async function getJson<T extends z.ZodType>(path: string, schema: T, signal?: AbortSignal): Promise<z.output<T>> {
+export async function getJson<T extends z.ZodType>(
+  path: string,
+  schema: T,
+  signal?: AbortSignal,
+): Promise<z.output<T>> {
   const response = await fetch(path, { headers: { accept: 'application/json' }, signal: signal ?? null });
   if (!response.ok) throw new ApiRequestError(response.status, `${path} answered ${response.status}`);
   return schema.parse(await response.json());

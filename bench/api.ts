@@ -1,0 +1,198 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { openDatabase } from '../src/server/db/database.ts';
+import { migrateToLatest } from '../src/server/db/migrate.ts';
+import { seedIfEmpty } from '../src/server/db/seed/seed.ts';
+
+/**
+ * API benchmark (npm run bench). Seeds a catalogue (default 10,000 products) into a fresh
+ * database, starts the server in its own process, and drives each route with autocannon,
+ * printing req/s, p50 and p99 and each route's throughput as a share of the ceiling route.
+ *
+ *   npm run bench -- --products 10000 --duration 10 --connections 50 [--database postgres://...]
+ */
+
+const { values } = parseArgs({
+  options: {
+    products: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    database: { type: 'string' },
+    port: { type: 'string', default: '3777' },
+  },
+});
+const products = Number(values.products);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const port = Number(values.port);
+
+const dir = mkdtempSync(join(tmpdir(), 'shop-bench-'));
+const databaseUrl = values.database ?? `sqlite:${join(dir, 'bench.db')}`;
+
+async function seed(): Promise<void> {
+  const db = openDatabase(databaseUrl);
+  await migrateToLatest(db);
+  const started = Date.now();
+  const result = await seedIfEmpty(db, { products });
+  console.log(
+    result.seeded
+      ? `seeded ${products} products in ${((Date.now() - started) / 1000).toFixed(1)} s`
+      : 'using the catalogue already in the database',
+  );
+  await db.destroy();
+}
+
+async function startServer(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['bench/server.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'b'.repeat(32),
+      PUBLIC_URL: `http://localhost:${port}`,
+      PAYPAL_MODE: 'sandbox',
+      OPAYO_MODE: 'test',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/bench/ceiling`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill();
+  throw new Error('the benchmark server did not start');
+}
+
+interface Row {
+  name: string;
+  requests: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function run(name: string, path: string, options: Partial<autocannon.Options> = {}): Promise<Row> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}${path}`,
+    connections,
+    duration,
+    ...options,
+  });
+  const errors = result.errors + result.timeouts + result.non2xx;
+  return { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+}
+
+function rotate<T>(items: T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length] as T;
+}
+
+await seed();
+const server = await startServer();
+try {
+  const keys: string[] = [];
+  const search = await fetch(`http://127.0.0.1:${port}/api/search`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ pageSize: 100 }),
+  });
+  for (const product of ((await search.json()) as { results: Array<{ urlKey: string }> }).results)
+    keys.push(product.urlKey);
+
+  const searches = rotate([
+    { title: 'dhol', typeId: [2010] },
+    { title: 'tabla', typeId: [1002] },
+    { title: 'harmonium', typeId: [1003] },
+    { title: 'sitar', typeId: [1001] },
+    { title: 'baja', typeId: [2017] },
+    { title: 'bansuri', typeId: [1004] },
+  ]);
+  const nextKey = rotate(keys);
+  const json = { 'content-type': 'application/json' };
+
+  // A short warm-up so the first route does not pay for cold caches.
+  await run('warm-up', '/api/products/random/2010/8', { duration: 2 });
+  const rows: Row[] = [];
+  rows.push(await run('ceiling (constant JSON)', '/bench/ceiling'));
+  rows.push(
+    await run('POST /api/search (keyword + type)', '/api/search', {
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/search',
+          headers: json,
+          setupRequest: (req) => ({ ...req, body: JSON.stringify(searches()) }),
+        },
+      ],
+    }),
+  );
+  // Every request a different keyword and page: what the search costs when no cache can help.
+  const words = [
+    'dhol',
+    'tabla',
+    'harmonium',
+    'sitar',
+    'baja',
+    'bansuri',
+    'wood',
+    'set',
+    'professional',
+    'student',
+    'case',
+    'copper',
+    'brass',
+    'folding',
+    'travel',
+    'strings',
+  ];
+  let miss = 0;
+  rows.push(
+    await run('POST /api/search, never cached', '/api/search', {
+      requests: [
+        {
+          method: 'POST',
+          headers: json,
+          setupRequest: (req) => {
+            miss++;
+            const title =
+              `${words[miss % words.length]} ${words[Math.floor(miss / words.length) % words.length]}`.slice(
+                0,
+                3 + (miss % 8),
+              );
+            return { ...req, body: JSON.stringify({ title, pageNumber: 1 + (miss % 50) }) };
+          },
+        },
+      ],
+    }),
+  );
+  rows.push(
+    await run('GET /api/products/{urlKey}', '/api/products', {
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/products/${nextKey()}` }) }],
+    }),
+  );
+  rows.push(await run('GET /api/products/random/2010/8', '/api/products/random/2010/8'));
+
+  const ceiling = rows[0]?.requests ?? 1;
+  console.log(
+    `\n${products} products, ${connections} connections, ${duration} s per route, ${databaseUrl.split(':')[0]}\n`,
+  );
+  console.log('| route | req/s | p50 ms | p99 ms | errors | share of ceiling |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    console.log(
+      `| ${row.name} | ${Math.round(row.requests)} | ${row.p50} | ${row.p99} | ${row.errors} | ${((row.requests / ceiling) * 100).toFixed(0)}% |`,
+    );
+  }
+} finally {
+  server.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,32 @@
+import { buildApp } from '../src/server/app.ts';
+import { loadConfig } from '../src/server/config.ts';
+import { openDatabase } from '../src/server/db/database.ts';
+import { migrateToLatest } from '../src/server/db/migrate.ts';
+
+/**
+ * The benchmark's server: the real app, plus a bare route answering a constant JSON body of the
+ * same size as a search answer. That route is the ceiling every other route is measured against.
+ */
+const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', SEED_DEMO: 'false' });
+const db = openDatabase(config.databaseUrl);
+await migrateToLatest(db);
+const app = await buildApp({ config, db });
+
+let constant: unknown = null;
+app.get('/bench/ceiling', () => constant);
+const sample = await app.inject({
+  method: 'POST',
+  url: '/api/search',
+  payload: { title: '', typeId: [], pageSize: 36 },
+});
+constant = sample.json();
+
+await app.listen({ port: config.port, host: '127.0.0.1' });
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .close()
+      .then(() => db.destroy())
+      .then(() => process.exit(0)),
+);
