@@ -38,13 +38,19 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
-  boundary(['src/contract/**'], ['**/server/**', '**/web/**'], 'contract/ is imported by both sides and imports neither.'),
+  boundary(
+    ['src/contract/**'],
+    ['**/server/**', '**/web/**'],
+    'contract/ is imported by both sides and imports neither.',
+  ),
   boundary(['src/server/**'], ['**/web/**'], 'The server never imports web code.'),
   boundary(['src/web/**'], ['**/server/**'], 'Web code talks to the server through the API and contract/ only.'),
   ...features.map((feature) =>
     boundary(
       [`${featuresDir}/${feature}/**`],
-      features.filter((other) => other !== feature).flatMap((other) => [`../${other}`, `../${other}/**`, `**/features/${other}/**`]),
+      features
+        .filter((other) => other !== feature)
+        .flatMap((other) => [`../${other}`, `../${other}/**`, `**/features/${other}/**`]),
       'Web features do not import each other; share through ui/ or lib/.',
     ),
   ),
