@@ -1,6 +1,8 @@
+import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  plugins: [react()],
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],

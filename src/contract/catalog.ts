@@ -1,16 +1,16 @@
 import { z } from 'zod';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_FILTER_IDS,
+  MAX_KEYWORD_LENGTH,
+  MAX_PAGE_SIZE,
+  MAX_RANDOM_COUNT,
+} from './catalog-rules.ts';
 
 /**
  * Catalogue payloads of spec sections 3 and 7. Money is integer pence.
  * Every list of products carries whole products with their stocks, since a product card needs them.
  */
-
-export const MAX_RANDOM_COUNT = 36;
-export const DEFAULT_PAGE_SIZE = 36;
-export const MAX_PAGE_SIZE = 100;
-export const MAX_FILTER_IDS = 50;
-export const MAX_KEYWORD_LENGTH = 100;
-export const TOP_LEVEL_PARENT_ID = -1;
 
 /** A positive database id given in a path or query string. */
 export const idParam = z.coerce

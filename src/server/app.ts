@@ -1,3 +1,4 @@
+import fastifyCompress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createCatalogRepository } from './catalog/catalog.repository.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
@@ -8,14 +9,18 @@ import type { Db } from './db/database.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerZod } from './http/zod.ts';
+import { createPageHead } from './seo/page-head.ts';
+import { seoRoutes } from './seo/seo.routes.ts';
 
 export interface AppDeps {
   config: Config;
   db: Db;
+  /** Where the built web app is; defaults to dist/web. */
+  webRoot?: string;
 }
 
 /** The whole HTTP application without a listening socket: tests drive it with app.inject(). */
-export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, db, webRoot }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 256 * 1024,
@@ -27,12 +32,19 @@ export async function buildApp({ config, db }: AppDeps): Promise<FastifyInstance
   // The API speaks JSON only; a text body is refused with a 415 rather than half-understood.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
+  // Answers over 1 kB are compressed for clients that ask; built assets come precompressed.
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
   const catalog = createCatalogService(createCatalogRepository(db.kysely, db.dialect), {
     searchCacheSeconds: config.searchCacheSeconds,
   });
   await app.register(catalogRoutes, { prefix: '/api', catalog });
   await app.register(productImageRoutes);
-  await registerWebApp(app);
+  await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
+  await registerWebApp(app, {
+    shop: config.shop,
+    ...(webRoot ? { root: webRoot } : {}),
+    pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl }),
+  });
   return app;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ShopIdentity } from '../contract/shop.ts';
 
 /**
  * Configuration from the environment (DESIGN.md section 8), parsed once at start.
@@ -55,6 +56,8 @@ const envSchema = z
     SHOP_COMPANY_NUMBER: z.string().min(1).max(20).default('09876543'),
     SHOP_FACEBOOK_URL: httpUrl.default('https://www.facebook.com/raaginstruments'),
     SHOP_INSTAGRAM_URL: httpUrl.default('https://www.instagram.com/raaginstruments'),
+    SHOP_MAP_LATITUDE: z.coerce.number().min(-90).max(90).default(52.5186),
+    SHOP_MAP_LONGITUDE: z.coerce.number().min(-180).max(180).default(-1.9946),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -69,16 +72,6 @@ const envSchema = z
       });
     }
   });
-
-export interface ShopIdentity {
-  name: string;
-  phone: string;
-  email: string;
-  address: string;
-  companyNumber: string;
-  facebookUrl: string;
-  instagramUrl: string;
-}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -140,6 +133,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       companyNumber: env.SHOP_COMPANY_NUMBER,
       facebookUrl: env.SHOP_FACEBOOK_URL,
       instagramUrl: env.SHOP_INSTAGRAM_URL,
+      mapLatitude: env.SHOP_MAP_LATITUDE,
+      mapLongitude: env.SHOP_MAP_LONGITUDE,
     },
   };
 }

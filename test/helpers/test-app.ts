@@ -14,11 +14,13 @@ export interface TestApp {
 }
 
 /** buildApp() on a fresh test database; `demo` seeds the demo catalogue first. */
-export async function createTestApp(options: { demo?: boolean; env?: Record<string, string> } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { demo?: boolean; env?: Record<string, string>; webRoot?: string } = {},
+): Promise<TestApp> {
   const { db, database } = await createTestDb();
   if (options.demo) await seedIfEmpty(db);
   const config = loadConfig({ NODE_ENV: 'test', ...options.env });
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, ...(options.webRoot ? { webRoot: options.webRoot } : {}) });
   await app.ready();
   return {
     app,

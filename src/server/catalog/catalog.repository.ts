@@ -160,6 +160,10 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
       return { ids: page.rows.map((row) => row.id), total: Number(counted.rows[0]?.total ?? 0) };
     },
 
+    listProductUrlKeys(limit: number) {
+      return db.selectFrom('products').select('url_key').orderBy('id').limit(limit).execute();
+    },
+
     async loadStocks(ids: number[]) {
       if (ids.length === 0) return [];
       return db

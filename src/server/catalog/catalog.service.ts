@@ -9,7 +9,7 @@ import type {
   StockDetail,
   Title,
 } from '../../contract/catalog.ts';
-import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog.ts';
+import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
 import { LRUCache } from 'lru-cache';
 import { NotFoundError } from '../errors.ts';
 import { keywordWords } from './search-terms.ts';
@@ -243,6 +243,10 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
           },
         ];
       });
+    },
+
+    async productUrlKeys(limit: number): Promise<string[]> {
+      return (await repository.listProductUrlKeys(limit)).map((row) => row.url_key);
     },
 
     /** Active promotions on a product: today, the discounted stock entries. */

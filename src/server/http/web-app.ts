@@ -4,33 +4,52 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorCodes } from '../../contract/errors.ts';
 import { isPageRoute } from '../../contract/routes.ts';
+import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
+import { escapeHtml, scriptJson, type PageHead } from '../seo/page-head.ts';
 
 export const webRoot = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
 
+export interface WebAppOptions {
+  shop: ShopIdentity;
+  /** The built app's folder; tests point it at a fixture. */
+  root?: string;
+  /** Head tags and status for a page path (product pages get theirs from the catalogue). */
+  pageHead: (path: string) => Promise<PageHead>;
+}
+
 /**
  * Serves the built web app (`npm run build`): hashed assets cached for a year, and index.html for
- * every page route, with a 404 status for paths that are no page. Without a build the API still
- * runs and page paths answer with a hint.
+ * every page route with the shop's identity and the page's head written in, and a 404 status for
+ * paths that are no page. Without a build the API still runs and page paths answer with a hint.
  */
-export async function registerWebApp(app: FastifyInstance): Promise<void> {
-  const indexPath = `${webRoot}index.html`;
+export async function registerWebApp(app: FastifyInstance, options: WebAppOptions): Promise<void> {
+  const root = options.root ?? webRoot;
+  const indexPath = `${root}index.html`;
   const built = existsSync(indexPath);
   if (built) {
     await app.register(fastifyStatic, {
-      root: webRoot,
+      root,
       index: false,
       wildcard: false,
-      setHeaders(res, path) {
-        res.header(
+      // scripts/compress-dist.ts wrote .br and .gz beside each asset at build time.
+      preCompressed: true,
+      setHeaders(reply, path) {
+        reply.header(
           'cache-control',
           path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
         );
       },
     });
   }
-  const indexHtml = built ? readFileSync(indexPath, 'utf8') : undefined;
+  const shopScript = `<script id="${SHOP_CONFIG_ELEMENT_ID}" type="application/json">${scriptJson(options.shop)}</script>`;
+  const indexHtml = built
+    ? readFileSync(indexPath, 'utf8').replace(
+        /<title>[^<]*<\/title>/,
+        `<title>${escapeHtml(options.shop.name)}</title>`,
+      )
+    : undefined;
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/');
     if (!wantsPage) {
@@ -38,10 +57,14 @@ export async function registerWebApp(app: FastifyInstance): Promise<void> {
         .status(404)
         .send({ error: { code: errorCodes.notFound, message: `No such address: ${request.method} ${path}` } });
     }
-    const status = isPageRoute(path) ? 200 : 404;
+    const head = isPageRoute(path) ? await options.pageHead(path) : { status: 404, tags: '' };
     if (!indexHtml) {
-      return reply.status(status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+      return reply.status(head.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.status(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+    // A product's own title replaces the default one rather than standing beside it.
+    const page = head.tags.includes('<title')
+      ? indexHtml.replace(/<title>[^<]*<\/title>/, '').replace('</head>', `${head.tags}${shopScript}</head>`)
+      : indexHtml.replace('</head>', `${head.tags}${shopScript}</head>`);
+    return reply.status(head.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
   });
 }

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+/**
+ * Field rules shared by forms and calls. An e-mail address may be up to 254 characters, with at
+ * most 64 before the @ (spec section 5, "Standard validators").
+ */
+export function emailField(requiredMessage: string, formatMessage = requiredMessage) {
+  return z
+    .string({ error: requiredMessage })
+    .trim()
+    .min(1, requiredMessage)
+    .max(254, formatMessage)
+    .pipe(z.email(formatMessage))
+    .refine((email) => (email.split('@')[0] ?? '').length <= 64, formatMessage);
+}
+
+export function requiredText(message: string, max: number) {
+  return z.string({ error: message }).trim().min(1, message).max(max, `at most ${max} characters`);
+}

@@ -1,0 +1,69 @@
+/**
+ * Every message a shopper reads, worded as the spec's section 8 words it (with the spelling
+ * fixes of DESIGN.md section 9). Used by both the web app and the server.
+ */
+export const messages = {
+  addToCart: {
+    selectSize: 'Select Size',
+    quantityRequired: 'Quantity Required',
+    onlyInStock: (n: number) => `Only ${n} items in stock`,
+    added: 'Added to Basket',
+    productAdded: 'Product added to Basket!',
+  },
+  cart: {
+    empty: 'Your Shopping Cart is empty',
+    itemOutOfStock: 'This item is now out of stock, please check back in a few days.',
+    itemStockChange: (n: number) => `There are now ${n} in stock`,
+    notEnoughStock: (n: number) => `There are only ${n} in stock. Please change quantity.`,
+    invalidQuantity: 'Please specify a valid quantity.',
+  },
+  address: {
+    title: 'Please select your Title',
+    firstname: 'Please provide your First Name',
+    lastname: 'Please provide your Last Name',
+    email: 'Please provide your Email Address',
+    contactNumber: 'Please provide your Contact Number',
+    line1: 'Please provide your Address Line 1',
+    line2: 'Please provide your Address Line 2',
+    postcode: 'Please provide your Post Code',
+    townCity: 'Please provide your Town / City',
+    country: 'Please select your Country',
+    deliveryOption: 'Please select a Delivery Option',
+  },
+  voucher: {
+    1: 'Voucher applied!',
+    2: 'Voucher is invalid',
+    3: 'Voucher has expired',
+    4: 'This voucher has a minimum spend',
+  } as Record<number, string>,
+  login: {
+    failed: 'Login failed, please check credentials and try again.',
+    email: 'Please provide your email address',
+    password: 'Please provide your password',
+  },
+  registration: {
+    1: 'Missing details, please ensure you have completed all fields.',
+    2: 'Invalid password, please provide a stronger password.',
+    3: 'Password confirmation failed, please re-enter and confirm your password.',
+    4: 'Email already in use, please check if you have already registered.',
+    other: 'Registration error, please try again.',
+    title: 'Please select your Title',
+    email: 'Please provide your Email Address',
+    firstname: 'Please provide your First Name',
+    lastname: 'Please provide your Last Name',
+    password: 'Please enter a Password',
+    confirm: 'Please confirm your Password',
+  },
+  contact: {
+    email: 'Please provide your Email Address',
+    emailFormat: 'Please provide a valid Email Address',
+    name: 'Please provide your Name',
+    phone: 'Please provide a contact number',
+    message: 'Please provide a Message',
+  },
+  payment: {
+    declined: 'Sorry but your Payment was declined. Please return to the basket and try again.',
+    failed: 'Something went wrong. Please ensure your card is valid and try again.',
+  },
+  notFound: 'OOPS! NOTHING WAS FOUND',
+} as const;

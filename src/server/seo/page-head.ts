@@ -1,0 +1,89 @@
+import type { Product } from '../../contract/catalog.ts';
+import { penceToDecimal } from '../../contract/money.ts';
+import type { ShopIdentity } from '../../contract/shop.ts';
+import type { CatalogService } from '../catalog/catalog.service.ts';
+import { NotFoundError } from '../errors.ts';
+
+/**
+ * What the server writes into the HTML head before the app starts, so crawlers and link previews
+ * see a product's title, description, canonical link, Open Graph tags and JSON-LD without
+ * JavaScript (issue 3, Head). The app removes these `data-server-head` tags and renders its own.
+ */
+
+export interface PageHead {
+  status: number;
+  tags: string;
+}
+
+const productPath = /^\/(?:products\/details|products|product)\/([^/]+)$/;
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** JSON inside a script element: `<` escaped so no value can close the element. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+function productTags(product: Product, shop: ShopIdentity, publicUrl: string): string {
+  const url = `${publicUrl}/products/${encodeURIComponent(product.urlKey)}`;
+  const image = product.defaultImageUrl ? `${publicUrl}${product.defaultImageUrl}` : '';
+  const prices = product.stocks.map((s) => s.price);
+  const inStock = product.stocks.some((s) => s.stock > 0);
+  const title = `${product.seoTitle} | ${shop.name}`;
+  const jsonLd = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: product.title,
+    description: product.seoDescription,
+    image: product.images.map((i) => `${publicUrl}${i.imageUrl}`),
+    sku: String(product.id),
+    brand: { '@type': 'Brand', name: product.brandName },
+    offers: {
+      '@type': 'AggregateOffer',
+      priceCurrency: 'GBP',
+      lowPrice: penceToDecimal(Math.min(...prices)),
+      highPrice: penceToDecimal(Math.max(...prices)),
+      offerCount: product.stocks.length,
+      availability: inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
+      url,
+    },
+  };
+  return [
+    `<title data-server-head>${escapeHtml(title)}</title>`,
+    `<meta data-server-head name="description" content="${escapeHtml(product.seoDescription)}">`,
+    `<meta data-server-head name="keywords" content="${escapeHtml(product.seoKeywords)}">`,
+    `<link data-server-head rel="canonical" href="${escapeHtml(url)}">`,
+    `<meta property="og:type" content="product">`,
+    `<meta property="og:title" content="${escapeHtml(title)}">`,
+    `<meta property="og:description" content="${escapeHtml(product.seoDescription)}">`,
+    `<meta property="og:url" content="${escapeHtml(url)}">`,
+    image ? `<meta property="og:image" content="${escapeHtml(image)}">` : '',
+    `<meta property="og:site_name" content="${escapeHtml(shop.name)}">`,
+    `<script type="application/ld+json">${scriptJson(jsonLd)}</script>`,
+  ].join('');
+}
+
+export function createPageHead(deps: { catalog: CatalogService; shop: ShopIdentity; publicUrl: string }) {
+  return async function pageHead(path: string): Promise<PageHead> {
+    const match = productPath.exec(path);
+    if (!match?.[1]) return { status: 200, tags: '' };
+    let key: string;
+    try {
+      key = decodeURIComponent(match[1]);
+    } catch {
+      return { status: 404, tags: '' };
+    }
+    try {
+      return { status: 200, tags: productTags(await deps.catalog.product(key), deps.shop, deps.publicUrl) };
+    } catch (error) {
+      // An unknown product: the app sends the shopper on to /search; crawlers get a 404.
+      if (error instanceof NotFoundError) return { status: 404, tags: '' };
+      throw error;
+    }
+  };
+}

@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+
+/** What the server writes into pages, and the crawler files, with a stand-in for the built app. */
+describe('pages, head tags, sitemap and robots', () => {
+  let t: TestApp;
+  let webRoot: string;
+  let product: { urlKey: string };
+  beforeAll(async () => {
+    webRoot = `${mkdtempSync(join(tmpdir(), 'shop-web-'))}/`;
+    mkdirSync(join(webRoot, 'assets'));
+    writeFileSync(
+      join(webRoot, 'index.html'),
+      '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
+    );
+    writeFileSync(join(webRoot, 'assets', 'app-abc123.js'), 'console.log(1)');
+    t = await createTestApp({ webRoot, env: { SHOP_NAME: 'Test </script> Shop', PUBLIC_URL: 'https://shop.example' } });
+    const make = catalogFactory(t.db);
+    const type = await make.type({ name: 'Tablas' });
+    const brand = await make.brand({ name: 'Taalwala' });
+    product = await make.product({
+      typeId: type.id,
+      brandId: brand.id,
+      title: 'Copper <b>Tabla</b> Set',
+      stocks: [
+        { price: 12999, stock: 0 },
+        { price: 15999, stock: 2 },
+      ],
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url });
+
+  it.each([
+    '/',
+    '/home',
+    '/search',
+    '/shoppingcart',
+    '/shopping-cart',
+    '/checkout-details',
+    '/order-recovery/abc',
+    '/verify-account/t1',
+    '/about',
+    '/termsandconditions',
+  ])('answers %s with the app and a 200', async (path) => {
+    const response = await get(path);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain('<div id="root">');
+  });
+
+  it.each(['/nothing-here', '/products', '/products/a/b/c', '/home/extra'])(
+    'answers %s with the app and a 404',
+    async (path) => {
+      const response = await get(path);
+      expect(response.statusCode).toBe(404);
+      expect(response.body).toContain('<div id="root">');
+    },
+  );
+
+  it('writes the shop identity into every page as inert JSON', async () => {
+    const body = (await get('/home')).body;
+    const json = /<script id="shop-config" type="application\/json">(.*?)<\/script>/.exec(body)?.[1] ?? '';
+    expect(json).not.toContain('</script>');
+    expect(JSON.parse(json)).toMatchObject({ name: 'Test </script> Shop', phone: expect.any(String) });
+    expect(body).toContain('<title>Test &#60;/script&#62; Shop</title>');
+  });
+
+  it('writes a product page head for crawlers: title, description, canonical, Open Graph and JSON-LD', async () => {
+    const response = await get(`/products/${product.urlKey}`);
+    expect(response.statusCode).toBe(200);
+    const body = response.body;
+    expect(body).toContain(
+      '<title data-server-head>Copper &#60;b&#62;Tabla&#60;/b&#62; Set | Test &#60;/script&#62; Shop</title>',
+    );
+    expect(body).toContain(
+      `<link data-server-head rel="canonical" href="https://shop.example/products/${product.urlKey}">`,
+    );
+    expect(body).toContain('<meta property="og:type" content="product">');
+    expect(body.match(/<title/g)).toHaveLength(1);
+    const ld = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/.exec(body)?.[1] ?? '{}');
+    expect(ld).toMatchObject({
+      '@type': 'Product',
+      name: 'Copper <b>Tabla</b> Set',
+      brand: { name: 'Taalwala' },
+      offers: {
+        priceCurrency: 'GBP',
+        lowPrice: '129.99',
+        highPrice: '159.99',
+        availability: 'https://schema.org/InStock',
+      },
+    });
+    for (const path of [`/product/${product.urlKey}`, `/products/details/${product.urlKey}`]) {
+      expect((await get(path)).body).toContain('"@type":"Product"');
+    }
+  });
+
+  it('answers an unknown product page with a 404 and no product head', async () => {
+    const response = await get('/products/no-such-product');
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('ld+json');
+    // A malformed address is refused before routing.
+    expect((await get('/products/%E0%A4%A')).statusCode).toBe(400);
+  });
+
+  it('serves hashed assets for a year and the page itself uncached', async () => {
+    expect((await get('/assets/app-abc123.js')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get('/home')).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('lists the shop pages and every product in /sitemap.xml, and points to it from /robots.txt', async () => {
+    const sitemap = await get('/sitemap.xml');
+    expect(sitemap.headers['content-type']).toMatch(/^application\/xml/);
+    expect(sitemap.body).toContain('<loc>https://shop.example/home</loc>');
+    expect(sitemap.body).toContain(`<loc>https://shop.example/products/${product.urlKey}</loc>`);
+    const robots = await get('/robots.txt');
+    expect(robots.body).toContain('Sitemap: https://shop.example/sitemap.xml');
+    expect(robots.body).toContain('Disallow: /api/');
+  });
+});

@@ -1,0 +1,60 @@
+import { lazy } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { Layout } from './layout/layout.tsx';
+
+/**
+ * The spec's route table (section 2.1, with DESIGN.md section 9's additions). Every page is its
+ * own lazily loaded module, so a page downloads only what it needs. React Router's declarative
+ * mode is used: the shop needs no loaders or actions, and it is 17 kB lighter than the data router.
+ */
+const HomePage = lazy(() => import('../features/home/home-page.tsx'));
+const SearchPage = lazy(() => import('../features/search/search-page.tsx'));
+const ProductPage = lazy(() => import('../features/product/product-page.tsx'));
+const CartPage = lazy(() => import('../features/pending/cart-page.tsx'));
+const AboutPage = lazy(() => import('../features/about/about-page.tsx'));
+const ContactPage = lazy(() => import('../features/contact/contact-page.tsx'));
+const TermsPage = lazy(() => import('../features/terms/terms-page.tsx'));
+const PendingPage = lazy(() => import('../features/pending/pending-page.tsx'));
+const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.tsx'));
+
+/** Screens that arrive with the checkout, payments and accounts issues. */
+const pendingPaths = [
+  'checkout',
+  'checkout-details',
+  'checkout-delivery',
+  'checkout-review',
+  'checkout-confirm',
+  'order-recovery/:id',
+  'login',
+  'register',
+  'forgotpassword',
+  'reset-password/:token',
+  'account-home',
+  'payment-success',
+  'payment-declined',
+  'verify-account/:token',
+];
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route index element={<Navigate to="/home" replace />} />
+        <Route path="home" element={<HomePage />} />
+        <Route path="search" element={<SearchPage />} />
+        <Route path="products/details/:key" element={<ProductPage />} />
+        <Route path="products/:key" element={<ProductPage />} />
+        <Route path="product/:key" element={<ProductPage />} />
+        <Route path="shoppingcart" element={<CartPage />} />
+        <Route path="shopping-cart" element={<CartPage />} />
+        <Route path="about" element={<AboutPage />} />
+        <Route path="contact" element={<ContactPage />} />
+        <Route path="termsandconditions" element={<TermsPage />} />
+        {pendingPaths.map((path) => (
+          <Route key={path} path={path} element={<PendingPage />} />
+        ))}
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}

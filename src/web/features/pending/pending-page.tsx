@@ -1,0 +1,32 @@
+import { useLocation } from 'react-router';
+import { PageMeta } from '../../lib/page-meta.tsx';
+
+/** Screens that arrive with the checkout, payments and accounts issues stand here until then. */
+const titles: Record<string, string> = {
+  checkout: 'Checkout',
+  'checkout-details': 'Order Delivery Details',
+  'checkout-delivery': 'Delivery Options',
+  'checkout-review': 'Review Your Order',
+  'checkout-confirm': 'Order Confirmation',
+  'order-recovery': 'Order Recovery',
+  login: 'Login',
+  register: 'Register',
+  forgotpassword: 'Forgotten Password',
+  'reset-password': 'Reset Password',
+  'account-home': 'My Account',
+  'payment-success': 'Payment Successful',
+  'payment-declined': 'Payment Declined',
+  'verify-account': 'Account Activated',
+};
+
+export default function PendingPage() {
+  const segment = useLocation().pathname.split('/')[1] ?? '';
+  const title = titles[segment] ?? 'Coming soon';
+  return (
+    <div className="container page">
+      <PageMeta title={title} />
+      <h1 className="page-title">{title}</h1>
+      <p>This part of the shop is being built. Please come back soon.</p>
+    </div>
+  );
+}

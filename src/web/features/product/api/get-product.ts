@@ -1,0 +1,20 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Product } from '../../../../contract/catalog.ts';
+import { RELATED_PRODUCT_COUNT } from '../../../../contract/catalog-rules.ts';
+import { requestJson } from '../../../lib/api.ts';
+
+export function useProduct(key: string) {
+  return useQuery({
+    queryKey: ['product', key],
+    queryFn: ({ signal }) => requestJson<Product>(`/api/products/${encodeURIComponent(key)}`, { signal }),
+    retry: false,
+  });
+}
+
+export function useRelatedProducts(productId: number | undefined) {
+  return useQuery({
+    queryKey: ['related-products', productId],
+    enabled: productId !== undefined,
+    queryFn: ({ signal }) => requestJson<Product[]>(`/api/products/${productId}/${RELATED_PRODUCT_COUNT}`, { signal }),
+  });
+}

@@ -1,0 +1,29 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import type { SearchRequest, SearchResponse } from '../../../../contract/catalog.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../../contract/catalog-rules.ts';
+import { requestJson } from '../../../lib/api.ts';
+
+export interface SearchFilters {
+  keyword: string;
+  typeIds: number[];
+  brandIds: number[];
+}
+
+/** POST /api/search, a page at a time; LOAD MORE fetches the next while isNextPage. */
+export function useProductSearch(filters: SearchFilters) {
+  return useInfiniteQuery({
+    queryKey: ['search', filters.keyword, filters.typeIds, filters.brandIds],
+    initialPageParam: 1,
+    queryFn: ({ pageParam, signal }) => {
+      const body: SearchRequest = {
+        title: filters.keyword,
+        typeId: filters.typeIds,
+        brandId: filters.brandIds,
+        pageSize: DEFAULT_PAGE_SIZE,
+        pageNumber: pageParam,
+      };
+      return requestJson<SearchResponse>('/api/search', { method: 'POST', body: JSON.stringify(body), signal });
+    },
+    getNextPageParam: (last) => (last.isNextPage ? last.pageNumber + 1 : undefined),
+  });
+}

@@ -1,0 +1,22 @@
+/** Thrown for any answer that is not 2xx; carries the status so callers can tell 404 from the rest. */
+export class ApiRequestError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * Calls the API and answers its JSON. The payload types come from src/contract, whose zod schemas
+ * the server checks its answers against; browsing pages skip parsing them again to stay small.
+ */
+export async function requestJson<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const headers = new Headers(init.headers);
+  headers.set('accept', 'application/json');
+  if (init.body !== undefined) headers.set('content-type', 'application/json');
+  const response = await fetch(path, { ...init, headers });
+  if (!response.ok)
+    throw new ApiRequestError(response.status, `${init.method ?? 'GET'} ${path} answered ${response.status}`);
+  return (await response.json()) as T;
+}

@@ -1,0 +1,83 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { StockDetail } from '../../../contract/catalog.ts';
+import { basketStore, basketSummary, parseSavedBasket, storageKeys } from './basket-store.ts';
+
+const detail = (id: number, price: number): StockDetail => ({
+  id,
+  productStockId: id,
+  productId: 1,
+  productSizeName: 'S',
+  productTitle: 'Tabla',
+  stock: 9,
+  price,
+  priceReduction: 0,
+  priceWithoutDiscount: price,
+  urlKey: 'tabla',
+  imageUrl: '',
+});
+
+describe('the basket store', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    basketStore.wipe();
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('replaces the quantity when a line is added again, and saves under the spec key', () => {
+    basketStore.add(7, 2, detail(7, 1500));
+    basketStore.add(7, 5, detail(7, 1500));
+    basketStore.add(8, 1, detail(8, 999));
+    const state = basketStore.getSnapshot();
+    expect(state.items).toEqual([
+      { productStockId: 7, requestedQty: 5 },
+      { productStockId: 8, requestedQty: 1 },
+    ]);
+    expect(basketSummary(state)).toEqual({ count: 6, total: 5 * 1500 + 999 });
+    expect(JSON.parse(localStorage.getItem(storageKeys.basket) ?? '')).toEqual({ items: state.items });
+  });
+
+  it('drops a removed line and its details, and wipes to empty', () => {
+    basketStore.add(7, 2, detail(7, 1500));
+    basketStore.add(8, 1, detail(8, 999));
+    basketStore.remove(7);
+    expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 8, requestedQty: 1 }]);
+    expect(basketStore.getSnapshot().details[7]).toBeUndefined();
+    basketStore.wipe();
+    expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 0, total: 0 });
+  });
+
+  it('restores a saved basket at start and looks its lines up, dropping lines whose product is gone', async () => {
+    localStorage.setItem(
+      storageKeys.basket,
+      JSON.stringify({
+        items: [
+          { productStockId: 7, requestedQty: 2 },
+          { productStockId: 9, requestedQty: 1 },
+        ],
+      }),
+    );
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(JSON.stringify([detail(7, 1200)])));
+    basketStore.start();
+    expect(basketStore.getSnapshot().items).toHaveLength(2);
+    await vi.waitFor(() => expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 7, requestedQty: 2 }]));
+    expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/product-stock?id=7&id=9');
+    expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 2, total: 2400 });
+  });
+
+  it.each([
+    ['not JSON', '{items: ['],
+    ['items not a list', '{"items": 5}'],
+    ['a fractional quantity', '{"items": [{"productStockId": 1, "requestedQty": 1.5}]}'],
+    ['a negative stock id', '{"items": [{"productStockId": -1, "requestedQty": 1}]}'],
+    ['a huge quantity', '{"items": [{"productStockId": 1, "requestedQty": 1e9}]}'],
+    ['a string id', '{"items": [{"productStockId": "1", "requestedQty": 1}]}'],
+  ])('discards a saved basket with %s', (_, text) => {
+    expect(parseSavedBasket(text)).toEqual([]);
+  });
+
+  it('keeps at most 100 lines of a saved basket', () => {
+    const items = Array.from({ length: 150 }, (_, i) => ({ productStockId: i + 1, requestedQty: 1 }));
+    expect(parseSavedBasket(JSON.stringify({ items }))).toHaveLength(100);
+  });
+});

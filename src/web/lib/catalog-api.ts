@@ -1,0 +1,40 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Brand, Product, ProductType, StockDetail } from '../../contract/catalog.ts';
+import { requestJson } from './api.ts';
+
+/** Catalogue calls that several features need (the layout, search, cards). */
+
+export function useProductTypes() {
+  return useQuery({
+    queryKey: ['product-types'],
+    queryFn: ({ signal }) => requestJson<ProductType[]>('/api/product-types', { signal }),
+    staleTime: 10 * 60_000,
+  });
+}
+
+export function useBrands() {
+  return useQuery({
+    queryKey: ['brands'],
+    queryFn: ({ signal }) => requestJson<Brand[]>('/api/brands', { signal }),
+    staleTime: 10 * 60_000,
+  });
+}
+
+export function fetchRandomProducts(typeId: number, count: number, signal?: AbortSignal): Promise<Product[]> {
+  return requestJson<Product[]>(`/api/products/random/${typeId}/${count}`, { signal: signal ?? null });
+}
+
+export function fetchStockDetails(ids: number[], signal?: AbortSignal): Promise<StockDetail[]> {
+  const query = ids.map((id) => `id=${encodeURIComponent(id)}`).join('&');
+  return requestJson<StockDetail[]>(`/api/product-stock?${query}`, { signal: signal ?? null });
+}
+
+/** A type's name by id, searching the whole tree. */
+export function findType(types: ProductType[] | undefined, id: number): ProductType | undefined {
+  for (const type of types ?? []) {
+    if (type.id === id) return type;
+    const child = findType(type.childTypes, id);
+    if (child) return child;
+  }
+  return undefined;
+}

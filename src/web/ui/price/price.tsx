@@ -1,0 +1,24 @@
+import { formatPence } from '../../lib/format.ts';
+import styles from './price.module.css';
+
+/** A price, with the price before discount struck through when there is one. */
+export function Price(props: { price: number; priceWithoutDiscount: number; large?: boolean }) {
+  const reduced = props.priceWithoutDiscount > props.price;
+  return (
+    <span className={`${styles.price} ${props.large ? styles.large : ''}`}>
+      <span className={styles.now}>{formatPence(props.price)}</span>
+      {reduced && (
+        <s className={styles.was}>
+          <span className="visually-hidden">was </span>
+          {formatPence(props.priceWithoutDiscount)}
+        </s>
+      )}
+    </span>
+  );
+}
+
+/** The percent-off badge, shown only above 0 (spec section 9). */
+export function DiscountBadge({ percent }: { percent: number }) {
+  if (percent <= 0) return null;
+  return <span className={styles.badge}>{percent}% off</span>;
+}

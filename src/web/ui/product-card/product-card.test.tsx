@@ -1,0 +1,105 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Product } from '../../../contract/catalog.ts';
+import { basketStore } from '../../lib/basket/basket-store.ts';
+import { ProductCard } from './product-card.tsx';
+
+function product(
+  stocks: Array<{ id: number; name: string; stock: number; price: number; reduction?: number }>,
+): Product {
+  return {
+    id: 1,
+    title: 'Bolt-Tuned Dhol',
+    urlKey: 'bolt-tuned-dhol',
+    brandId: 1,
+    brandName: 'Taalwala',
+    productTypeId: 2010,
+    productTypeName: 'Dhols',
+    description: '',
+    defaultImageUrl: '/images/products/dhol-1.svg',
+    images: [],
+    seoTitle: '',
+    seoKeywords: '',
+    seoDescription: '',
+    stocks: stocks.map((s) => ({
+      id: s.id,
+      productStockId: s.id,
+      productId: 1,
+      productSizeName: s.name,
+      productTitle: 'Bolt-Tuned Dhol',
+      stock: s.stock,
+      price: s.price,
+      priceReduction: s.reduction ?? 0,
+      priceWithoutDiscount: s.reduction ? Math.round((s.price * 100) / (100 - s.reduction)) : s.price,
+    })),
+  };
+}
+
+function renderCard(p: Product) {
+  return render(
+    <MemoryRouter>
+      <ProductCard product={p} />
+    </MemoryRouter>,
+  );
+}
+
+describe('the product card', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    basketStore.wipe();
+  });
+  afterEach(cleanup);
+
+  it('shows the highest reduction as its badge and the struck-through price', () => {
+    renderCard(
+      product([
+        { id: 1, name: 'Junior', stock: 3, price: 9000, reduction: 10 },
+        { id: 2, name: 'Standard', stock: 3, price: 8000, reduction: 20 },
+      ]),
+    );
+    expect(screen.getByText('20% off')).toBeTruthy();
+    expect(screen.getByText('£80.00')).toBeTruthy();
+    expect(screen.getByText('£100.00')).toBeTruthy();
+  });
+
+  it('goes from Add to cart to the choice panel and back on Cancel', async () => {
+    const user = userEvent.setup();
+    renderCard(product([{ id: 1, name: 'Standard', stock: 3, price: 9000 }]));
+    await user.click(screen.getByRole('button', { name: 'Add to cart' }));
+    expect(screen.getByLabelText('Quantity')).toBeTruthy();
+    // One stock entry: no size dropdown.
+    expect(screen.queryByLabelText('Size / Style')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByRole('button', { name: 'Add to cart' })).toBeTruthy();
+  });
+
+  it('validates the quantity on each key-up with the spec wording, and adds only when valid', async () => {
+    const user = userEvent.setup();
+    renderCard(
+      product([
+        { id: 11, name: 'Junior', stock: 2, price: 9000 },
+        { id: 12, name: 'Standard', stock: 5, price: 12000 },
+      ]),
+    );
+    await user.click(screen.getByRole('button', { name: 'Add to cart' }));
+    const options = screen.getAllByRole('option').map((o) => o.textContent);
+    expect(options).toEqual(['Junior - £90.00', 'Standard - £120.00']);
+    const quantity = screen.getByLabelText('Quantity');
+    await user.clear(quantity);
+    expect(screen.getByRole('alert').textContent).toBe('Quantity Required');
+    await user.type(quantity, '3');
+    expect(screen.getByRole('alert').textContent).toBe('Only 2 items in stock');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(basketStore.getSnapshot().items).toEqual([]);
+
+    await user.selectOptions(screen.getByLabelText('Size / Style'), '12');
+    expect(screen.getByRole('alert').textContent).toBe('');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(screen.getByText('Added to Basket')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'VIEW CART' }).getAttribute('href')).toBe('/shoppingcart');
+    expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 12, requestedQty: 3 }]);
+  });
+});
