@@ -4,8 +4,9 @@ import { App } from './app/app.tsx';
 import { basketStore } from './lib/basket/basket-store.ts';
 import './styles/global.css';
 
-// The server wrote a product's head for crawlers; the app now renders each page's own.
-for (const element of document.querySelectorAll('[data-server-head]')) element.remove();
+// The server wrote a default title, or a product's head for crawlers; the app now renders each
+// page's own (React places its <title> after any existing one, and the first one wins).
+for (const element of document.querySelectorAll('[data-server-head], head > title')) element.remove();
 
 basketStore.start();
 

@@ -8,8 +8,11 @@ import { TopBar } from './top-bar.tsx';
 /** The shared layout of every shop page (spec section 2.2). */
 export function Layout() {
   const { pathname } = useLocation();
-  // A new page starts at its top, as a page load would.
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  // A new page starts at its top, as a page load would. (Braces: newer browsers' scrollTo
+  // returns a promise, which React would take for a cleanup function.)
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
   return (
     <div className={styles.shell}>
       <a className={styles.skip} href="#main">

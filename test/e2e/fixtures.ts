@@ -1,0 +1,51 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * The browser tests' `test`: it fails on any console error the test did not expect, and gives
+ * an axe check that must find nothing (WCAG 2.2 A and AA).
+ */
+export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleErrors: string[] }>({
+  allowConsoleErrors: [[], { option: true }],
+  consoleErrors: [
+    async ({ page, allowConsoleErrors }, use) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !allowConsoleErrors.some((allowed) => allowed.test(message.text()))) {
+          errors.push(message.text());
+        }
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await use(errors);
+      expect(errors, 'console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+  );
+  expect(summary).toEqual([]);
+}
+
+/** A demo product that has more than one stock entry, all in stock, found through the API. */
+export async function productWithSizes(page: Page) {
+  const response = await page.request.post('/api/search', { data: { typeId: [2010], pageSize: 100 } });
+  const { results } = (await response.json()) as {
+    results: Array<{
+      title: string;
+      urlKey: string;
+      stocks: Array<{ id: number; stock: number; price: number; productSizeName: string }>;
+    }>;
+  };
+  const product = results.find((p) => p.stocks.length > 1 && p.stocks.every((s) => s.stock >= 2));
+  if (!product) throw new Error('the demo catalogue has no dhol with two sizes in stock');
+  return product;
+}

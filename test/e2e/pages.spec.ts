@@ -1,0 +1,115 @@
+import { expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
+
+test.describe('an unknown page', () => {
+  // The browser reports the page's own 404 status on the console.
+  test.use({ allowConsoleErrors: [/status of 404/] });
+  test('answers 404 and shows the 404 page inside the shop layout', async ({ page }) => {
+    const response = await page.goto('/no-such-page');
+    expect(response?.status()).toBe(404);
+    await expect(page).toHaveTitle(/^404 Page Not Found \| /);
+    await expect(page.getByRole('heading', { level: 1, name: '404' })).toBeVisible();
+    await expect(page.getByText('OOPS! NOTHING WAS FOUND')).toBeVisible();
+    await page.getByRole('main').getByRole('link', { name: 'HOME', exact: true }).click();
+    await expect(page).toHaveURL(/\/home$/);
+  });
+});
+
+test('the contact form shows each field message once touched and invalid', async ({ page }) => {
+  await page.goto('/contact');
+  await expect(page.getByRole('heading', { level: 1, name: 'CONTACT US' })).toBeVisible();
+  await expect(page.getByText('How can we help you?')).toBeVisible();
+  await page.getByRole('button', { name: 'SEND' }).click();
+  for (const message of [
+    'Please provide your Email Address',
+    'Please provide your Name',
+    'Please provide a contact number',
+    'Please provide a Message',
+  ]) {
+    await expect(page.getByText(message)).toBeVisible();
+  }
+  await page.getByLabel('Email Address').fill('not-an-email');
+  await page.getByLabel('Name').focus();
+  await expect(page.getByText('Please provide a valid Email Address')).toBeVisible();
+  await page.getByLabel('Email Address').fill('ravi@example.com');
+  await page.getByLabel('Name').fill('Ravi');
+  await expect(page.getByText('Please provide a valid Email Address')).toBeHidden();
+  await expect(page.getByText('Please provide your Name')).toBeHidden();
+});
+
+test('the terms page has every heading the spec lists', async ({ page }) => {
+  await page.goto('/termsandconditions');
+  await expect(page).toHaveTitle(/^Terms And Conditions \| /);
+  await expect(page.getByRole('heading', { level: 1, name: 'Terms Of Use' })).toBeVisible();
+  await expect(page.getByText('The small Print')).toBeVisible();
+  const headings = await page.getByRole('heading', { level: 2 }).allInnerTexts();
+  for (const heading of [
+    'Changes to these terms',
+    'Ordering',
+    'Delivery and returns',
+    'Exchanges',
+    'Non-returnable items',
+    'Incorrect and damaged goods',
+    'Delivery service',
+    'Export restrictions',
+    'Privacy notice',
+    'Security',
+    'Conditions of use',
+    'Copyright',
+    'Intellectual property',
+    'Indemnity',
+    'Third-party links',
+    'Limitation of liability',
+    'Licence and site access',
+    'Product descriptions',
+    'Prices',
+    'Data protection',
+    'Disclaimer',
+  ]) {
+    expect(headings).toContain(heading);
+  }
+  await expect(page.getByText(/20% restocking fee/)).toBeVisible();
+});
+
+test.describe('accessibility', () => {
+  for (const path of [
+    '/home',
+    '/search',
+    '/search?t=1002&b=4',
+    '/about',
+    '/contact',
+    '/termsandconditions',
+    '/shoppingcart',
+    '/no-such-page',
+    '/login',
+  ]) {
+    test.describe(path, () => {
+      test.use({ allowConsoleErrors: [/status of 404/] });
+      test(`axe finds nothing on ${path}`, async ({ page }) => {
+        await page.goto(path);
+        await page.waitForLoadState('networkidle');
+        await expectNoAxeViolations(page);
+      });
+    });
+  }
+
+  test('axe finds nothing on a product page, nor with a card open', async ({ page }) => {
+    const product = await productWithSizes(page);
+    await page.goto(`/products/${product.urlKey}`);
+    await page.waitForLoadState('networkidle');
+    await expectNoAxeViolations(page);
+    await page.goto(`/search?k=${encodeURIComponent(product.title)}`);
+    await page.getByRole('article', { name: product.title }).getByRole('button', { name: 'Add to cart' }).click();
+    await expectNoAxeViolations(page);
+  });
+
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 360, height: 740 } });
+    test('axe finds nothing on home and search', async ({ page }) => {
+      for (const path of ['/home', '/search']) {
+        await page.goto(path);
+        await page.waitForLoadState('networkidle');
+        await expectNoAxeViolations(page);
+      }
+    });
+  });
+});
