@@ -9,6 +9,8 @@ export default defineConfig({
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
+    // The server reads it to preload each page's own chunks (src/server/http/route-preloads.ts).
+    manifest: true,
     target: 'es2022',
   },
   server: {

@@ -6,6 +6,7 @@ import { errorCodes } from '../../contract/errors.ts';
 import { isPageRoute } from '../../contract/routes.ts';
 import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
 import { escapeHtml, scriptJson, type PageHead } from '../seo/page-head.ts';
+import { loadRoutePreloads } from './route-preloads.ts';
 
 export const webRoot = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
 
@@ -42,6 +43,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     });
   }
   const shopScript = `<script id="${SHOP_CONFIG_ELEMENT_ID}" type="application/json">${scriptJson(options.shop)}</script>`;
+  const preloadsFor = loadRoutePreloads(`${root}.vite/manifest.json`);
   const indexHtml = built
     ? readFileSync(indexPath, 'utf8').replace(
         /<title>[^<]*<\/title>/,
@@ -57,14 +59,18 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         .status(404)
         .send({ error: { code: errorCodes.notFound, message: `No such address: ${request.method} ${path}` } });
     }
-    const head = isPageRoute(path) ? await options.pageHead(path) : { status: 404, tags: '' };
+    const page = isPageRoute(path) ? await options.pageHead(path) : { status: 404, tags: '' };
+    const head = {
+      status: page.status,
+      tags: page.tags + preloadsFor(path.length > 1 ? path.replace(/\/+$/, '') : path),
+    };
     if (!indexHtml) {
       return reply.status(head.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
     // A product's own title replaces the default one rather than standing beside it.
-    const page = head.tags.includes('<title')
+    const html = head.tags.includes('<title')
       ? indexHtml.replace(/<title>[^<]*<\/title>/, '').replace('</head>', `${head.tags}${shopScript}</head>`)
       : indexHtml.replace('</head>', `${head.tags}${shopScript}</head>`);
-    return reply.status(head.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
+    return reply.status(head.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   });
 }

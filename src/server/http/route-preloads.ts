@@ -1,0 +1,75 @@
+import { existsSync, readFileSync } from 'node:fs';
+
+/**
+ * Each page's code is a lazy chunk the browser would only discover after the app's entry has run.
+ * From Vite's build manifest, the server lists a page's chunks (with their imports and styles) as
+ * preload links in the HTML, so they download alongside the entry.
+ */
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  imports?: string[];
+  css?: string[];
+  isEntry?: boolean;
+}
+
+/** Which page module serves which path (mirrors src/web/app/router.tsx). */
+const pageModules: Array<[RegExp, string]> = [
+  [/^\/home$/, 'features/home/home-page.tsx'],
+  [/^\/search$/, 'features/search/search-page.tsx'],
+  [/^\/(?:products\/details|products|product)\/[^/]+$/, 'features/product/product-page.tsx'],
+  [/^\/(?:shoppingcart|shopping-cart)$/, 'features/pending/cart-page.tsx'],
+  [/^\/about$/, 'features/about/about-page.tsx'],
+  [/^\/contact$/, 'features/contact/contact-page.tsx'],
+  [/^\/termsandconditions$/, 'features/terms/terms-page.tsx'],
+];
+
+export function loadRoutePreloads(manifestPath: string): (path: string) => string {
+  if (!existsSync(manifestPath)) return () => '';
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
+  const entryImports = new Set<string>();
+  for (const chunk of Object.values(manifest)) {
+    if (!chunk.isEntry) continue;
+    for (const name of [
+      chunk.file,
+      ...(chunk.css ?? []),
+      ...(chunk.imports ?? []).map((i) => manifest[i]?.file ?? ''),
+    ]) {
+      entryImports.add(name);
+    }
+  }
+  const cache = new Map<string, string>();
+
+  function linksFor(key: string): string {
+    const files = new Set<string>();
+    const styles = new Set<string>();
+    const visit = (name: string) => {
+      const chunk = manifest[name];
+      if (!chunk || files.has(chunk.file)) return;
+      files.add(chunk.file);
+      for (const css of chunk.css ?? []) styles.add(css);
+      for (const child of chunk.imports ?? []) visit(child);
+    };
+    visit(key);
+    return [
+      ...[...files]
+        .filter((file) => !entryImports.has(file))
+        .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`),
+      ...[...styles]
+        .filter((file) => !entryImports.has(file))
+        .map((file) => `<link rel="stylesheet" crossorigin href="/${file}">`),
+    ].join('');
+  }
+
+  return (path: string) => {
+    const module = pageModules.find(([pattern]) => pattern.test(path))?.[1];
+    if (!module) return '';
+    let links = cache.get(module);
+    if (links === undefined) {
+      links = linksFor(module);
+      cache.set(module, links);
+    }
+    return links;
+  };
+}
