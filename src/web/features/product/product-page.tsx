@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import type { Product } from '../../../contract/catalog.ts';
 import { messages } from '../../../contract/messages.ts';
 import { addToCartError } from '../../lib/add-to-cart-rules.ts';
-import { basketStore } from '../../lib/basket/basket-store.ts';
+import { basketStore, stockDetailOf } from '../../lib/basket/basket-store.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { ProductGrid } from '../../ui/product-grid/product-grid.tsx';
@@ -47,7 +47,7 @@ function ProductDetail({ product }: { product: Product }) {
     setError(problem);
     setAdded(false);
     if (problem || !stock) return;
-    basketStore.add(stock.id, Number(quantity.trim()));
+    basketStore.add(stock.id, Number(quantity.trim()), stockDetailOf(product, stock));
     setAdded(true);
   }
 

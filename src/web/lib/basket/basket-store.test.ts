@@ -65,6 +65,13 @@ describe('the basket store', () => {
     expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 2, total: 2400 });
   });
 
+  it('keeps the line when the look-up of its details fails', async () => {
+    vi.spyOn(globalThis, 'fetch').mockRejectedValue(new TypeError('offline'));
+    basketStore.add(5, 1);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 5, requestedQty: 1 }]);
+  });
+
   it.each([
     ['not JSON', '{items: ['],
     ['items not a list', '{"items": 5}'],

@@ -1,4 +1,4 @@
-import type { StockDetail } from '../../../contract/catalog.ts';
+import type { Product, ProductStock, StockDetail } from '../../../contract/catalog.ts';
 import { fetchStockDetails } from '../catalog-api.ts';
 
 /**
@@ -93,7 +93,8 @@ export const basketStore = {
       : [...state.items, { productStockId, requestedQty }];
     const details = detail ? { ...state.details, [productStockId]: detail } : state.details;
     setState({ items, details });
-    if (!detail) void basketStore.refreshDetails();
+    // Spec section 8: a failed look-up is not the shopper's problem; the next one may succeed.
+    if (!detail) void basketStore.refreshDetails().catch(() => undefined);
   },
 
   /** Removes a line and drops its cached details. */
@@ -131,6 +132,11 @@ export const basketStore = {
     });
   },
 };
+
+/** A basket line's details from a product the page already has, so adding needs no request. */
+export function stockDetailOf(product: Product, stock: ProductStock): StockDetail {
+  return { ...stock, urlKey: product.urlKey, imageUrl: product.defaultImageUrl };
+}
 
 /** Item count (the sum of quantities) and the items total in pence, from the looked-up prices. */
 export function basketSummary(basket: BasketState): { count: number; total: number } {

@@ -101,5 +101,10 @@ describe('the product card', () => {
     expect(screen.getByText('Added to Basket')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'VIEW CART' }).getAttribute('href')).toBe('/shoppingcart');
     expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 12, requestedQty: 3 }]);
+    expect(basketStore.getSnapshot().details[12]).toMatchObject({
+      price: 12000,
+      productSizeName: 'Standard',
+      urlKey: 'bolt-tuned-dhol',
+    });
   });
 });

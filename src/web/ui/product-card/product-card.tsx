@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { Product } from '../../../contract/catalog.ts';
 import { messages } from '../../../contract/messages.ts';
 import { addToCartError } from '../../lib/add-to-cart-rules.ts';
-import { basketStore } from '../../lib/basket/basket-store.ts';
+import { basketStore, stockDetailOf } from '../../lib/basket/basket-store.ts';
 import { formatPence, highestReduction } from '../../lib/format.ts';
 import { ProductImage } from '../product-image/product-image.tsx';
 import { DiscountBadge, Price } from '../price/price.tsx';
@@ -35,7 +35,7 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
     const problem = addToCartError(stock, quantity);
     setError(problem);
     if (problem || !stock) return;
-    basketStore.add(stock.id, Number(quantity.trim()));
+    basketStore.add(stock.id, Number(quantity.trim()), stockDetailOf(product, stock));
     setStage('added');
   }
 
