@@ -43,6 +43,25 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * Switches the file to WAL mode. The switch needs the database to itself and, unlike other
+ * statements, fails at once with SQLITE_BUSY rather than waiting, so when two instances open a new
+ * file together the second retries until the first is done (then finds WAL already set).
+ */
+function useWriteAheadLog(sqlite: SqliteDatabase.Database): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (sqlite.pragma('journal_mode', { simple: true }) === 'wal') return;
+      sqlite.pragma('journal_mode = WAL');
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= 100) throw error;
+      Atomics.wait(pause, 0, 0, 50);
+    }
+  }
+}
+
 export interface OpenOptions {
   /** PostgreSQL schema to use instead of public (tests give each file its own). */
   pgSchema?: string;
@@ -58,7 +77,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
     const path = databaseUrl.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const sqlite = new SqliteDatabase(path, { timeout: 10_000 });
-    sqlite.pragma('journal_mode = WAL');
+    useWriteAheadLog(sqlite);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
     const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
