@@ -9,6 +9,10 @@ import type { Db } from './db/database.ts';
 import { registerErrorHandling } from './http/errors.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerZod } from './http/zod.ts';
+import { basketRoutes } from './basket/basket.routes.ts';
+import { createBasketService } from './basket/basket.service.ts';
+import { ordersRoutes } from './orders/orders.routes.ts';
+import { createOrdersService, type OrdersService } from './orders/orders.service.ts';
 import { createPageHead } from './seo/page-head.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
 
@@ -39,6 +43,10 @@ export async function buildApp({ config, db, webRoot }: AppDeps): Promise<Fastif
     searchCacheSeconds: config.searchCacheSeconds,
   });
   await app.register(catalogRoutes, { prefix: '/api', catalog });
+  await app.register(basketRoutes, { prefix: '/api', basket: createBasketService(db.kysely) });
+  const orders = createOrdersService(db.kysely, { reservationMinutes: config.reservationMinutes });
+  await app.register(ordersRoutes, { prefix: '/api', orders });
+  scheduleReservationSweep(app, orders, config.env !== 'test');
   await app.register(productImageRoutes);
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
   await registerWebApp(app, {
@@ -47,4 +55,19 @@ export async function buildApp({ config, db, webRoot }: AppDeps): Promise<Fastif
     pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl }),
   });
   return app;
+}
+
+/** Every minute, unpaid orders past their reservation give their stock back (DESIGN.md section 4). */
+function scheduleReservationSweep(app: FastifyInstance, orders: OrdersService, enabled: boolean): void {
+  if (!enabled) return;
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      orders
+        .releaseExpiredReservations()
+        .catch((error: unknown) => app.log.error({ err: error }, 'reservation sweep failed'));
+    }, 60_000);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
 }

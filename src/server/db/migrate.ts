@@ -1,13 +1,17 @@
 import { sql, type Kysely } from 'kysely';
 import type { Db, Dialect } from './database.ts';
 import * as m0001 from './migrations/0001-catalogue.ts';
+import * as m0002 from './migrations/0002-orders.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
 }
 
 /** Every migration, in order. A new one is appended here; landed ones are never edited. */
-const migrations: ReadonlyArray<[name: string, migration: Migration]> = [['0001-catalogue', m0001]];
+const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
+  ['0001-catalogue', m0001],
+  ['0002-orders', m0002],
+];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */
 const PG_MIGRATION_LOCK = 7_311_2024;

@@ -60,6 +60,88 @@ export interface TitleTable {
   sort_order: number;
 }
 
+export interface DeliveryMethodTable {
+  id: number;
+  country_id: number;
+  name: string;
+  rate: number;
+  min_items_total: number | null;
+  max_items_total: number | null;
+  sort_order: number;
+  active: number;
+}
+
+export interface VoucherTable {
+  id: Generated<number>;
+  code: string;
+  kind: 'percent' | 'fixed';
+  amount: number;
+  min_spend: number;
+  valid_from: string;
+  valid_to: string;
+  usage_limit: number | null;
+  times_used: Generated<number>;
+  active: Generated<number>;
+}
+
+export interface CounterTable {
+  name: string;
+  value: number;
+}
+
+export type OrderStatus = 'pending_payment' | 'paid' | 'payment_failed' | 'expired' | 'cancelled';
+
+export interface OrderTable {
+  id: Generated<number>;
+  order_number: number;
+  order_code: string;
+  status: OrderStatus;
+  customer_id: number | null;
+  title_id: number;
+  firstname: string;
+  lastname: string;
+  email: string;
+  contact_number: string;
+  billing_line1: string;
+  billing_line2: string;
+  billing_line3: string;
+  billing_postcode: string;
+  billing_town_city: string;
+  billing_country_id: number;
+  billing_country_name: string;
+  delivery_line1: string;
+  delivery_line2: string;
+  delivery_line3: string;
+  delivery_postcode: string;
+  delivery_town_city: string;
+  delivery_country_id: number;
+  delivery_country_name: string;
+  delivery_method_id: number;
+  delivery_method_name: string;
+  delivery_price: number;
+  voucher_code: string | null;
+  items_total: number;
+  discount_amount: number;
+  total_vat: number;
+  total_excluding_delivery: number;
+  total_including_delivery: number;
+  created_at: string;
+  reserved_until: string;
+  updated_at: string;
+}
+
+export interface OrderLineTable {
+  id: Generated<number>;
+  order_id: number;
+  product_stock_id: number;
+  product_id: number;
+  title: string;
+  size_name: string;
+  unit_price: number;
+  quantity: number;
+  line_total: number;
+}
+
 export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
@@ -68,4 +150,9 @@ export interface Database {
   product_stocks: ProductStockTable;
   countries: CountryTable;
   titles: TitleTable;
+  delivery_methods: DeliveryMethodTable;
+  vouchers: VoucherTable;
+  counters: CounterTable;
+  orders: OrderTable;
+  order_lines: OrderLineTable;
 }

@@ -552,3 +552,59 @@ export const kindSearchWords: Record<ImageKind, string> = {
   accessory: 'accessory spare',
   stand: 'stand accessory',
 };
+
+/** UK delivery (issue 4): standard below £50, free standard from £50, express always. */
+export const demoDeliveryMethods = [
+  {
+    id: 1,
+    countryId: 1,
+    name: 'Standard delivery (3 working days)',
+    rate: 495,
+    minItemsTotal: null,
+    maxItemsTotal: 5000,
+  },
+  {
+    id: 2,
+    countryId: 1,
+    name: 'Free standard delivery (3 working days)',
+    rate: 0,
+    minItemsTotal: 5000,
+    maxItemsTotal: null,
+  },
+  {
+    id: 3,
+    countryId: 1,
+    name: 'Express delivery (next working day)',
+    rate: 995,
+    minItemsTotal: null,
+    maxItemsTotal: null,
+  },
+] as const;
+
+/** Demo vouchers covering every outcome; listed in the README. */
+export const demoVouchers = [
+  {
+    code: 'SAVE10',
+    kind: 'percent',
+    amount: 10,
+    minSpend: 10000,
+    validFrom: '2024-01-01T00:00:00.000Z',
+    validTo: '2099-12-31T23:59:59.999Z',
+  },
+  {
+    code: 'TENOFF',
+    kind: 'fixed',
+    amount: 1000,
+    minSpend: 0,
+    validFrom: '2024-01-01T00:00:00.000Z',
+    validTo: '2099-12-31T23:59:59.999Z',
+  },
+  {
+    code: 'DIWALI2023',
+    kind: 'percent',
+    amount: 15,
+    minSpend: 0,
+    validFrom: '2023-10-01T00:00:00.000Z',
+    validTo: '2023-11-30T23:59:59.999Z',
+  },
+] as const;

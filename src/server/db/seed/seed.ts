@@ -1,7 +1,14 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../database.ts';
 import type { Database } from '../schema.ts';
-import { demoBrands, demoCountries, demoTitles, demoTypes } from './catalogue-data.ts';
+import {
+  demoBrands,
+  demoCountries,
+  demoDeliveryMethods,
+  demoTitles,
+  demoTypes,
+  demoVouchers,
+} from './catalogue-data.ts';
 import { DEMO_PRODUCT_COUNT, generateProduct } from './generate-products.ts';
 
 const PG_SEED_LOCK = 73_112_025;
@@ -22,10 +29,13 @@ export async function seedIfEmpty(db: Db, options: { products?: number } = {}): 
   return db.kysely.transaction().execute(async (trx) => {
     if (db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${PG_SEED_LOCK})`.execute(trx);
     const existing = await trx.selectFrom('product_types').select('id').limit(1).executeTakeFirst();
-    if (existing) return { seeded: false, products: 0 };
-    await insertReferenceData(trx);
-    await insertProducts(trx, products);
-    return { seeded: true, products };
+    if (!existing) {
+      await insertReferenceData(trx);
+      await insertProducts(trx, products);
+    }
+    // Added by a later migration: seeded into a database that already had its catalogue too.
+    await insertDeliveryAndVouchers(trx);
+    return existing ? { seeded: false, products: 0 } : { seeded: true, products };
   });
 }
 
@@ -96,5 +106,41 @@ async function insertProducts(trx: Kysely<Database>, count: number): Promise<voi
         .values(images.slice(i, i + BATCH))
         .execute();
     }
+  }
+}
+
+async function insertDeliveryAndVouchers(trx: Transaction<Database>): Promise<void> {
+  if (!(await trx.selectFrom('delivery_methods').select('id').limit(1).executeTakeFirst())) {
+    await trx
+      .insertInto('delivery_methods')
+      .values(
+        demoDeliveryMethods.map((m, i) => ({
+          id: m.id,
+          country_id: m.countryId,
+          name: m.name,
+          rate: m.rate,
+          min_items_total: m.minItemsTotal,
+          max_items_total: m.maxItemsTotal,
+          sort_order: i,
+          active: 1,
+        })),
+      )
+      .execute();
+  }
+  if (!(await trx.selectFrom('vouchers').select('id').limit(1).executeTakeFirst())) {
+    await trx
+      .insertInto('vouchers')
+      .values(
+        demoVouchers.map((v) => ({
+          code: v.code,
+          kind: v.kind,
+          amount: v.amount,
+          min_spend: v.minSpend,
+          valid_from: v.validFrom,
+          valid_to: v.validTo,
+          usage_limit: null,
+        })),
+      )
+      .execute();
   }
 }

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { emailField, requiredText } from './fields.ts';
+import { messages } from './messages.ts';
+
+/**
+ * Basket, checkout and order payloads (spec sections 3, 4.1, 5 and 7; DESIGN.md section 4).
+ * Prices, totals and stock a client sends are never used for pricing: the server prices every
+ * basket from the database. Money is integer pence.
+ */
+
+export const MAX_BASKET_LINES = 100;
+export const MAX_LINE_QUANTITY = 9999;
+
+/** Spec section 4.5: why a basket line cannot be bought as it stands. */
+export const basketErrorCodes = {
+  itemNotFound: 0,
+  itemOutOfStock: 1,
+  itemStockChange: 2,
+  notEnoughStock: 3,
+  invalidQuantity: 4,
+} as const;
+
+/** Spec section 4.6: the outcome of the last voucher attempt. */
+export const voucherOutcomes = { applied: 1, invalid: 2, expired: 3, minimumSpend: 4 } as const;
+
+/** UK postcodes, e.g. "B70 7NJ" or "sw1a1aa". */
+export const UK_POSTCODE = /^[A-Za-z]{1,2}\d[A-Za-z\d]?\s*\d[A-Za-z]{2}$/;
+
+const optionalLine = z.string().trim().max(100, 'at most 100 characters').optional().default('');
+
+/** A complete address: line 1, town or city, post code and country are required (spec section 4.1). */
+export const addressSchema = z.object({
+  line1: requiredText(messages.address.line1, 100),
+  line2: optionalLine,
+  line3: optionalLine,
+  postcode: requiredText(messages.address.postcode, 10).pipe(z.string().regex(UK_POSTCODE, messages.address.postcode)),
+  townCity: requiredText(messages.address.townCity, 60),
+  countryId: z.number({ error: messages.address.country }).int().min(1, messages.address.country),
+  countryName: z.string().trim().max(100).optional().default(''),
+});
+export type Address = z.infer<typeof addressSchema>;
+
+/** An address as a form holds it while the shopper types: anything may still be missing. */
+export const addressDraftSchema = z.object({
+  line1: z.string().max(100).optional(),
+  line2: z.string().max(100).optional(),
+  line3: z.string().max(100).optional(),
+  postcode: z.string().max(10).optional(),
+  townCity: z.string().max(60).optional(),
+  countryId: z.number().int().min(1).max(2_147_483_647).nullable().optional(),
+  countryName: z.string().max(100).optional(),
+});
+export type AddressDraft = z.infer<typeof addressDraftSchema>;
+
+/** The Your Details block for a guest (spec section 2.8). */
+export const guestSchema = z.object({
+  titleId: z.number({ error: messages.address.title }).int().min(1, messages.address.title),
+  firstname: requiredText(messages.address.firstname, 50),
+  lastname: requiredText(messages.address.lastname, 50),
+  email: emailField(messages.address.email),
+  contactNumber: requiredText(messages.address.contactNumber, 30).pipe(
+    z.string().regex(/^[+\d][\d\s()-]{5,}$/, messages.address.contactNumber),
+  ),
+});
+export type Guest = z.infer<typeof guestSchema>;
+
+export const guestDraftSchema = z.object({
+  titleId: z.number().int().min(1).max(2_147_483_647).nullable().optional(),
+  firstname: z.string().max(50).optional(),
+  lastname: z.string().max(50).optional(),
+  email: z.string().max(254).optional(),
+  contactNumber: z.string().max(30).optional(),
+});
+
+export const basketItemInputSchema = z.object({
+  productStockId: z.number().int().min(1).max(2_147_483_647),
+  /** What the shopper typed; a missing or invalid quantity is answered with invalidQuantity. */
+  requestedQty: z.number().finite().min(-1_000_000).max(1_000_000).nullable(),
+  /** The stock the shopper last saw, to tell "stock changed" from "not enough". */
+  availableStock: z.number().int().min(0).max(10_000_000).nullable().optional(),
+  /** The price the shopper last saw: never charged, only compared at commit. */
+  price: z.number().int().min(0).max(100_000_000).nullable().optional(),
+});
+export type BasketItemInput = z.infer<typeof basketItemInputSchema>;
+
+const voucherCode = z.string().trim().max(40, 'at most 40 characters');
+
+/** POST /api/verify-basket body. Answer fields sent back (totals, titles) are ignored. */
+export const basketRequestSchema = z.object({
+  items: z.array(basketItemInputSchema).max(MAX_BASKET_LINES, `at most ${MAX_BASKET_LINES} lines`),
+  guest: guestDraftSchema.nullable().optional(),
+  billingAddress: addressDraftSchema.nullable().optional(),
+  deliveryAddress: addressDraftSchema.nullable().optional(),
+  deliveryMethodRateId: z.number().int().min(1).max(2_147_483_647).nullable().optional(),
+  voucherCodeAttempt: voucherCode.nullable().optional(),
+  appliedVouchers: z
+    .array(z.object({ code: voucherCode }))
+    .max(1)
+    .optional(),
+  /** The total the shopper last saw; compared at commit, never charged. */
+  totalPriceIncludingDelivery: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
+});
+export type BasketRequest = z.input<typeof basketRequestSchema>;
+export type BasketQuery = z.output<typeof basketRequestSchema>;
+
+/** POST /api/basket body: a basket with everything an order needs. */
+export const basketCommitSchema = basketRequestSchema.extend({
+  items: basketRequestSchema.shape.items.min(1, 'the basket is empty'),
+  guest: guestSchema,
+  billingAddress: addressSchema,
+  deliveryAddress: addressSchema,
+  deliveryMethodRateId: z
+    .number({ error: messages.address.deliveryOption })
+    .int()
+    .min(1, messages.address.deliveryOption),
+});
+export type BasketCommit = z.output<typeof basketCommitSchema>;
+
+export const deliveryMethodRateSchema = z.object({ id: z.number().int(), name: z.string(), rate: z.number().int() });
+export type DeliveryMethodRate = z.infer<typeof deliveryMethodRateSchema>;
+export const deliveryMethodRateListSchema = z.array(deliveryMethodRateSchema);
+
+export const basketLineSchema = z.object({
+  productStockId: z.number().int(),
+  productId: z.number().int(),
+  requestedQty: z.number().nullable(),
+  availableStock: z.number().int(),
+  hasError: z.boolean(),
+  /** One of basketErrorCodes, or null when the line is fine. */
+  errorCode: z.number().int().min(0).max(4).nullable(),
+  title: z.string(),
+  sizeName: z.string(),
+  urlKey: z.string(),
+  imageUrl: z.string(),
+  price: z.number().int(),
+  priceWithoutDiscount: z.number().int(),
+  priceReduction: z.number().int(),
+  lineTotal: z.number().int(),
+});
+export type BasketLine = z.infer<typeof basketLineSchema>;
+
+const addressOut = addressDraftSchema.nullable();
+
+/** The basket as the server priced it: the answer of verify-basket and of recovery. */
+export const pricedBasketSchema = z.object({
+  items: z.array(basketLineSchema),
+  guest: guestDraftSchema.nullable(),
+  billingAddress: addressOut,
+  deliveryAddress: addressOut,
+  deliveryMethodRates: deliveryMethodRateListSchema,
+  deliveryMethodRateId: z.number().int().nullable(),
+  deliveryPrice: z.number().int().nullable(),
+  deliveryMethodName: z.string().nullable(),
+  appliedVouchers: z.array(z.object({ code: z.string() })),
+  lastVoucherOutcome: z.number().int().min(1).max(4).nullable(),
+  itemCount: z.number().int(),
+  itemsTotal: z.number().int(),
+  discountAmount: z.number().int(),
+  totalVat: z.number().int(),
+  totalPriceExcludingDelivery: z.number().int(),
+  totalPriceIncludingDelivery: z.number().int(),
+  orderNumber: z.number().int().nullable(),
+  orderCode: z.string().nullable(),
+});
+export type PricedBasket = z.infer<typeof pricedBasketSchema>;
+
+export const commitResponseSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), orderNumber: z.number().int(), orderCode: z.string() }),
+  /** Something changed since the shopper last looked (stock, price, voucher): nothing was written. */
+  z.object({ ok: z.literal(false), basket: pricedBasketSchema }),
+]);
+export type CommitResponse = z.infer<typeof commitResponseSchema>;
+
+export const deliveryMethodsParams = z.object({
+  countryId: z.coerce.number().int().min(1).max(2_147_483_647),
+  itemsTotal: z.coerce.number().int().min(0).max(1_000_000_000),
+});
+
+export const orderCodeParams = z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'is not an order code') });

@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { DeliveryMethodFact, StockFact, VoucherFact } from './pricing.ts';
+
+/** The facts a basket is priced from. Takes a transaction or the database alike. */
+
+export async function loadStockFacts(db: Kysely<Database>, ids: number[]): Promise<StockFact[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('product_stocks as s')
+    .innerJoin('products as p', 'p.id', 's.product_id')
+    .select([
+      's.id',
+      's.product_id',
+      's.size_name',
+      's.price',
+      's.price_reduction',
+      's.price_without_discount',
+      's.stock',
+      'p.title',
+      'p.url_key',
+      (eb) =>
+        eb
+          .selectFrom('product_images as i')
+          .select('i.image_url')
+          .whereRef('i.product_id', '=', 'p.id')
+          .orderBy('i.sort_order')
+          .orderBy('i.id')
+          .limit(1)
+          .as('image_url'),
+    ])
+    .where('s.id', 'in', ids)
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    productId: row.product_id,
+    title: row.title,
+    sizeName: row.size_name,
+    urlKey: row.url_key,
+    imageUrl: row.image_url ?? '',
+    price: row.price,
+    priceWithoutDiscount: row.price_without_discount,
+    priceReduction: row.price_reduction,
+    stock: row.stock,
+  }));
+}
+
+export async function loadDeliveryMethods(db: Kysely<Database>, countryId: number): Promise<DeliveryMethodFact[]> {
+  const rows = await db
+    .selectFrom('delivery_methods')
+    .select(['id', 'name', 'rate', 'min_items_total', 'max_items_total'])
+    .where('country_id', '=', countryId)
+    .where('active', '=', 1)
+    .orderBy('sort_order')
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    rate: r.rate,
+    minItemsTotal: r.min_items_total,
+    maxItemsTotal: r.max_items_total,
+  }));
+}
+
+export async function loadVouchers(db: Kysely<Database>, codes: string[]): Promise<VoucherFact[]> {
+  if (codes.length === 0) return [];
+  const rows = await db.selectFrom('vouchers').selectAll().where('code', 'in', codes).where('active', '=', 1).execute();
+  return rows.map((r) => ({
+    code: r.code,
+    kind: r.kind,
+    amount: r.amount,
+    minSpend: r.min_spend,
+    validFrom: r.valid_from,
+    validTo: r.valid_to,
+    usageLimit: r.usage_limit,
+    timesUsed: r.times_used,
+  }));
+}
+
+export async function loadCountryNames(db: Kysely<Database>): Promise<Map<number, string>> {
+  const rows = await db.selectFrom('countries').select(['id', 'name']).execute();
+  return new Map(rows.map((r) => [r.id, r.name]));
+}

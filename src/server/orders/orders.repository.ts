@@ -1,0 +1,102 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, OrderLineTable, OrderStatus, OrderTable } from '../db/schema.ts';
+
+/** Orders' SQL. Writes take the caller's transaction. */
+
+/** Takes `quantity` units if there are that many; false when there are not (never below 0). */
+export async function takeStock(trx: Kysely<Database>, stockId: number, quantity: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('product_stocks')
+    .set((eb) => ({ stock: eb('stock', '-', quantity) }))
+    .where('id', '=', stockId)
+    .where('stock', '>=', quantity)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function returnStock(trx: Kysely<Database>, stockId: number, quantity: number): Promise<void> {
+  await trx
+    .updateTable('product_stocks')
+    .set((eb) => ({ stock: eb('stock', '+', quantity) }))
+    .where('id', '=', stockId)
+    .execute();
+}
+
+/** Counts one use of a voucher if its limit allows; false when it is used up. */
+export async function useVoucher(trx: Kysely<Database>, code: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('vouchers')
+    .set((eb) => ({ times_used: eb('times_used', '+', 1) }))
+    .where('code', '=', code)
+    .where((eb) => eb.or([eb('usage_limit', 'is', null), eb('times_used', '<', eb.ref('usage_limit'))]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The next order number, from a counter row the transaction holds until it ends. */
+export async function nextOrderNumber(trx: Kysely<Database>): Promise<number> {
+  const row = await trx
+    .updateTable('counters')
+    .set((eb) => ({ value: eb('value', '+', 1) }))
+    .where('name', '=', 'order_number')
+    .returning('value')
+    .executeTakeFirstOrThrow();
+  return Number(row.value);
+}
+
+export async function insertOrder(
+  trx: Kysely<Database>,
+  order: Insertable<OrderTable>,
+  lines: Array<Omit<Insertable<OrderLineTable>, 'order_id'>>,
+): Promise<number> {
+  const { id } = await trx.insertInto('orders').values(order).returning('id').executeTakeFirstOrThrow();
+  await trx
+    .insertInto('order_lines')
+    .values(lines.map((line) => ({ ...line, order_id: id })))
+    .execute();
+  return id;
+}
+
+export async function findOrderByCode(db: Kysely<Database>, code: string) {
+  const order = await db.selectFrom('orders').selectAll().where('order_code', '=', code).executeTakeFirst();
+  if (!order) return undefined;
+  const lines = await db.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).orderBy('id').execute();
+  return { order, lines };
+}
+
+export async function findOrderLines(db: Kysely<Database>, orderId: number) {
+  return db
+    .selectFrom('order_lines')
+    .select(['product_stock_id', 'quantity'])
+    .where('order_id', '=', orderId)
+    .execute();
+}
+
+/** Moves an order from one of `from` to `to`; false when another instance got there first. */
+export async function changeStatus(
+  trx: Kysely<Database>,
+  orderId: number,
+  from: OrderStatus[],
+  to: OrderStatus,
+  now: string,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('orders')
+    .set({ status: to, updated_at: now })
+    .where('id', '=', orderId)
+    .where('status', 'in', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function findExpiredReservations(db: Kysely<Database>, now: string, limit: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('status', 'in', ['pending_payment', 'payment_failed'])
+    .where('reserved_until', '<', now)
+    .orderBy('reserved_until')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
