@@ -10,20 +10,20 @@ import { Layout } from './layout/layout.tsx';
 const HomePage = lazy(() => import('../features/home/home-page.tsx'));
 const SearchPage = lazy(() => import('../features/search/search-page.tsx'));
 const ProductPage = lazy(() => import('../features/product/product-page.tsx'));
-const CartPage = lazy(() => import('../features/pending/cart-page.tsx'));
+const CartPage = lazy(() => import('../features/cart/cart-page.tsx'));
 const AboutPage = lazy(() => import('../features/about/about-page.tsx'));
 const ContactPage = lazy(() => import('../features/contact/contact-page.tsx'));
 const TermsPage = lazy(() => import('../features/terms/terms-page.tsx'));
+const CheckoutSignInPage = lazy(() => import('../features/checkout/sign-in-page.tsx'));
+const DetailsPage = lazy(() => import('../features/checkout/details-page.tsx'));
+const DeliveryPage = lazy(() => import('../features/checkout/delivery-page.tsx'));
+const ReviewPage = lazy(() => import('../features/checkout/review-page.tsx'));
+const ConfirmPage = lazy(() => import('../features/checkout/confirm-page.tsx'));
 const PendingPage = lazy(() => import('../features/pending/pending-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.tsx'));
 
 /** Screens that arrive with the checkout, payments and accounts issues. */
 const pendingPaths = [
-  'checkout',
-  'checkout-details',
-  'checkout-delivery',
-  'checkout-review',
-  'checkout-confirm',
   'order-recovery/:id',
   'login',
   'register',
@@ -47,6 +47,11 @@ export function AppRoutes() {
         <Route path="product/:key" element={<ProductPage />} />
         <Route path="shoppingcart" element={<CartPage />} />
         <Route path="shopping-cart" element={<CartPage />} />
+        <Route path="checkout" element={<CheckoutSignInPage />} />
+        <Route path="checkout-details" element={<DetailsPage />} />
+        <Route path="checkout-delivery" element={<DeliveryPage />} />
+        <Route path="checkout-review" element={<ReviewPage />} />
+        <Route path="checkout-confirm" element={<ConfirmPage />} />
         <Route path="about" element={<AboutPage />} />
         <Route path="contact" element={<ContactPage />} />
         <Route path="termsandconditions" element={<TermsPage />} />

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Brand, Product, ProductType, StockDetail } from '../../contract/catalog.ts';
+import type { Brand, Country, Product, ProductType, StockDetail, Title } from '../../contract/catalog.ts';
 import { requestJson } from './api.ts';
 
 /** Catalogue calls that several features need (the layout, search, cards). */
@@ -37,4 +37,20 @@ export function findType(types: ProductType[] | undefined, id: number): ProductT
     if (child) return child;
   }
   return undefined;
+}
+
+export function useCountries() {
+  return useQuery({
+    queryKey: ['countries'],
+    queryFn: ({ signal }) => requestJson<Country[]>('/api/countries', { signal }),
+    staleTime: Infinity,
+  });
+}
+
+export function useTitles() {
+  return useQuery({
+    queryKey: ['titles'],
+    queryFn: ({ signal }) => requestJson<Title[]>('/api/titles', { signal }),
+    staleTime: Infinity,
+  });
 }

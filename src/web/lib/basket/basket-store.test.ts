@@ -80,11 +80,79 @@ describe('the basket store', () => {
     ['a huge quantity', '{"items": [{"productStockId": 1, "requestedQty": 1e9}]}'],
     ['a string id', '{"items": [{"productStockId": "1", "requestedQty": 1}]}'],
   ])('discards a saved basket with %s', (_, text) => {
-    expect(parseSavedBasket(text)).toEqual([]);
+    expect(parseSavedBasket(text)).toEqual({ items: [] });
   });
 
   it('keeps at most 100 lines of a saved basket', () => {
     const items = Array.from({ length: 150 }, (_, i) => ({ productStockId: i + 1, requestedQty: 1 }));
-    expect(parseSavedBasket(JSON.stringify({ items }))).toHaveLength(100);
+    expect(parseSavedBasket(JSON.stringify({ items })).items).toHaveLength(100);
+  });
+
+  it('keeps the shopper details and addresses across a reload, dropping what is not what we wrote', () => {
+    const saved = parseSavedBasket(
+      JSON.stringify({
+        items: [{ productStockId: 3, requestedQty: 2 }],
+        guest: { titleId: 1, firstname: 'Asha', email: 42 },
+        deliveryAddress: { line1: '1 High St', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 },
+        billingAddress: 'nonsense',
+        deliveryMethodRateId: 3,
+        appliedVouchers: [{ code: 'SAVE10' }],
+      }),
+    );
+    expect(saved).toEqual({
+      items: [{ productStockId: 3, requestedQty: 2 }],
+      guest: { titleId: 1, firstname: 'Asha', lastname: '', email: '', contactNumber: '' },
+      deliveryAddress: {
+        line1: '1 High St',
+        line2: '',
+        line3: '',
+        postcode: 'B70 7NJ',
+        townCity: 'West Bromwich',
+        countryId: 1,
+        countryName: '',
+      },
+      deliveryMethodRateId: 3,
+      appliedVouchers: [{ code: 'SAVE10' }],
+    });
+  });
+
+  it('adopts the priced basket a verification answers, and saves it', async () => {
+    basketStore.add(7, 3, detail(7, 1500));
+    basketStore.add(8, 1, detail(8, 999));
+    const priced = {
+      items: [
+        {
+          productStockId: 7,
+          productId: 1,
+          requestedQty: 3,
+          availableStock: 2,
+          hasError: true,
+          errorCode: 3,
+          title: 'Tabla',
+          sizeName: 'S',
+          urlKey: 'tabla',
+          imageUrl: '',
+          price: 1600,
+          priceWithoutDiscount: 1600,
+          priceReduction: 0,
+          lineTotal: 0,
+        },
+      ],
+      appliedVouchers: [],
+      deliveryMethodRateId: null,
+    };
+    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(JSON.stringify(priced)));
+    await basketStore.verify();
+    const sent = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
+    expect(sent.items).toEqual([
+      { productStockId: 7, requestedQty: 3, availableStock: null, price: null },
+      { productStockId: 8, requestedQty: 1, availableStock: null, price: null },
+    ]);
+    const state = basketStore.getSnapshot();
+    expect(state.items).toEqual([{ productStockId: 7, requestedQty: 3, availableStock: 2, price: 1600 }]);
+    expect(state.details[7]?.price).toBe(1600);
+    expect(JSON.parse(localStorage.getItem(storageKeys.basket) ?? '').items).toEqual([
+      { productStockId: 7, requestedQty: 3 },
+    ]);
   });
 });

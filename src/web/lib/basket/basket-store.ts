@@ -1,10 +1,12 @@
+import type { AddressDraft, BasketRequest, CommitResponse, PricedBasket } from '../../../contract/basket.ts';
 import type { Product, ProductStock, StockDetail } from '../../../contract/catalog.ts';
+import { requestJson } from '../api.ts';
 import { fetchStockDetails } from '../catalog-api.ts';
 
 /**
  * The basket, held on the client (spec section 4.1) and saved in localStorage under the spec's
- * keys. The server remains the judge of prices and stock: line details are looked up from it,
- * and the checkout verifies the whole basket again.
+ * keys after every change and every verification. The server is the judge of prices and stock:
+ * `verify()` asks it to price the basket, and the checkout commits only what it accepts.
  */
 
 export const storageKeys = {
@@ -20,12 +22,30 @@ export const MAX_LINE_QUANTITY = 9999;
 export interface BasketItem {
   productStockId: number;
   requestedQty: number;
+  /** Stock and price as the shopper last saw them (from the last verification). */
+  availableStock?: number;
+  price?: number;
+}
+
+export interface GuestDraft {
+  titleId?: number | null;
+  firstname?: string;
+  lastname?: string;
+  email?: string;
+  contactNumber?: string;
 }
 
 export interface BasketState {
   items: BasketItem[];
   /** Product details per stock id, looked up from the server. */
   details: Record<number, StockDetail>;
+  guest?: GuestDraft;
+  billingAddress?: AddressDraft;
+  deliveryAddress?: AddressDraft;
+  deliveryMethodRateId?: number | null;
+  appliedVouchers?: Array<{ code: string }>;
+  /** The server's answer to the last verification, when it still matches the items. */
+  priced?: PricedBasket;
 }
 
 const empty: BasketState = { items: [], details: {} };
@@ -36,22 +56,67 @@ function isPositiveInt(value: unknown, max: number): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max;
 }
 
+function text(value: unknown, max: number): string | undefined {
+  return typeof value === 'string' && value.length <= max ? value : undefined;
+}
+
+function sanitizeAddress(value: unknown): AddressDraft | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const a = value as Record<string, unknown>;
+  return {
+    line1: text(a.line1, 100) ?? '',
+    line2: text(a.line2, 100) ?? '',
+    line3: text(a.line3, 100) ?? '',
+    postcode: text(a.postcode, 10) ?? '',
+    townCity: text(a.townCity, 60) ?? '',
+    countryId: isPositiveInt(a.countryId, 2_147_483_647) ? a.countryId : null,
+    countryName: text(a.countryName, 100) ?? '',
+  };
+}
+
+function sanitizeGuest(value: unknown): GuestDraft | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const g = value as Record<string, unknown>;
+  return {
+    titleId: isPositiveInt(g.titleId, 2_147_483_647) ? g.titleId : null,
+    firstname: text(g.firstname, 50) ?? '',
+    lastname: text(g.lastname, 50) ?? '',
+    email: text(g.email, 254) ?? '',
+    contactNumber: text(g.contactNumber, 30) ?? '',
+  };
+}
+
 /** A saved basket that is not what we wrote (edited, corrupt, an old format) is discarded. */
-export function parseSavedBasket(text: string | null): BasketItem[] {
-  if (!text) return [];
+export function parseSavedBasket(saved: string | null): Omit<BasketState, 'details'> {
+  if (!saved) return { items: [] };
   try {
-    const saved: unknown = JSON.parse(text);
-    const items = (saved as { items?: unknown }).items;
-    if (!Array.isArray(items)) return [];
+    const parsed = JSON.parse(saved) as Record<string, unknown>;
+    const items = parsed.items;
+    if (!Array.isArray(items)) return { items: [] };
     const valid: BasketItem[] = [];
     for (const item of items.slice(0, MAX_BASKET_LINES)) {
       const { productStockId, requestedQty } = (item ?? {}) as Record<string, unknown>;
-      if (!isPositiveInt(productStockId, 2_147_483_647) || !isPositiveInt(requestedQty, MAX_LINE_QUANTITY)) return [];
+      if (!isPositiveInt(productStockId, 2_147_483_647) || !isPositiveInt(requestedQty, MAX_LINE_QUANTITY)) {
+        return { items: [] };
+      }
       if (!valid.some((v) => v.productStockId === productStockId)) valid.push({ productStockId, requestedQty });
     }
-    return valid;
+    const voucher = Array.isArray(parsed.appliedVouchers)
+      ? text((parsed.appliedVouchers[0] as { code?: unknown })?.code, 40)
+      : undefined;
+    const result: Omit<BasketState, 'details'> = { items: valid };
+    const guest = sanitizeGuest(parsed.guest);
+    const billing = sanitizeAddress(parsed.billingAddress);
+    const delivery = sanitizeAddress(parsed.deliveryAddress);
+    if (guest) result.guest = guest;
+    if (billing) result.billingAddress = billing;
+    if (delivery) result.deliveryAddress = delivery;
+    if (isPositiveInt(parsed.deliveryMethodRateId, 2_147_483_647))
+      result.deliveryMethodRateId = parsed.deliveryMethodRateId;
+    if (voucher) result.appliedVouchers = [{ code: voucher }];
+    return result;
   } catch {
-    return [];
+    return { items: [] };
   }
 }
 
@@ -61,7 +126,18 @@ function emit(): void {
 
 function save(): void {
   try {
-    localStorage.setItem(storageKeys.basket, JSON.stringify({ items: state.items }));
+    const { items, guest, billingAddress, deliveryAddress, deliveryMethodRateId, appliedVouchers } = state;
+    localStorage.setItem(
+      storageKeys.basket,
+      JSON.stringify({
+        items: items.map(({ productStockId, requestedQty }) => ({ productStockId, requestedQty })),
+        guest,
+        billingAddress,
+        deliveryAddress,
+        deliveryMethodRateId,
+        appliedVouchers,
+      }),
+    );
   } catch {
     // Private browsing or a full quota: the basket still works for this visit.
   }
@@ -71,6 +147,58 @@ function setState(next: BasketState, persist = true): void {
   state = next;
   if (persist) save();
   emit();
+}
+
+/** What the server is asked to price: the shopper's choices, never prices to charge. */
+export function basketRequest(basket: BasketState, extra: Partial<BasketRequest> = {}): BasketRequest {
+  return {
+    items: basket.items.map((item) => ({
+      productStockId: item.productStockId,
+      requestedQty: item.requestedQty,
+      availableStock: item.availableStock ?? null,
+      price: item.price ?? null,
+    })),
+    guest: basket.guest ?? null,
+    billingAddress: basket.billingAddress ?? null,
+    deliveryAddress: basket.deliveryAddress ?? null,
+    deliveryMethodRateId: basket.deliveryMethodRateId ?? null,
+    appliedVouchers: basket.appliedVouchers ?? [],
+    totalPriceIncludingDelivery: basket.priced?.totalPriceIncludingDelivery ?? null,
+    ...extra,
+  };
+}
+
+/** Takes the server's priced basket as the truth: lines, what it saw of stock and price, voucher, delivery. */
+function adopt(priced: PricedBasket): void {
+  const lines = new Map(priced.items.map((line) => [line.productStockId, line]));
+  const items = state.items.flatMap((item) => {
+    const line = lines.get(item.productStockId);
+    return line ? [{ ...item, availableStock: line.availableStock, price: line.price }] : [];
+  });
+  const details = { ...state.details };
+  for (const line of priced.items) {
+    details[line.productStockId] = {
+      id: line.productStockId,
+      productStockId: line.productStockId,
+      productId: line.productId,
+      productSizeName: line.sizeName,
+      productTitle: line.title,
+      stock: line.availableStock,
+      price: line.price,
+      priceReduction: line.priceReduction,
+      priceWithoutDiscount: line.priceWithoutDiscount,
+      urlKey: line.urlKey,
+      imageUrl: line.imageUrl,
+    };
+  }
+  setState({
+    ...state,
+    items,
+    details,
+    appliedVouchers: priced.appliedVouchers,
+    deliveryMethodRateId: priced.deliveryMethodRateId,
+    priced,
+  });
 }
 
 export const basketStore = {
@@ -92,21 +220,69 @@ export const basketStore = {
       ? state.items.map((item) => (item.productStockId === productStockId ? { ...item, requestedQty } : item))
       : [...state.items, { productStockId, requestedQty }];
     const details = detail ? { ...state.details, [productStockId]: detail } : state.details;
-    setState({ items, details });
+    setState({ ...state, items, details, priced: undefined });
     // Spec section 8: a failed look-up is not the shopper's problem; the next one may succeed.
     if (!detail) void basketStore.refreshDetails().catch(() => undefined);
+  },
+
+  /** Sets several lines' quantities at once (the cart's UPDATE BASKET); below 1 removes a line. */
+  setQuantities(quantities: Map<number, number>): void {
+    const items = state.items.flatMap((item) => {
+      const qty = quantities.get(item.productStockId);
+      if (qty === undefined) return [item];
+      return qty < 1 ? [] : [{ ...item, requestedQty: Math.min(qty, MAX_LINE_QUANTITY) }];
+    });
+    setState({ ...state, items, priced: undefined });
   },
 
   /** Removes a line and drops its cached details. */
   remove(productStockId: number): void {
     const details = { ...state.details };
     delete details[productStockId];
-    setState({ items: state.items.filter((item) => item.productStockId !== productStockId), details });
+    setState({
+      ...state,
+      items: state.items.filter((item) => item.productStockId !== productStockId),
+      details,
+      priced: undefined,
+    });
+  },
+
+  update(changes: Pick<BasketState, 'guest' | 'billingAddress' | 'deliveryAddress' | 'deliveryMethodRateId'>): void {
+    setState({ ...state, ...changes });
   },
 
   /** Clears everything (after an order is handed to payment). */
   wipe(): void {
     setState(empty);
+  },
+
+  /** POST /api/verify-basket; the answer replaces the local basket and is saved (spec section 4.1). */
+  async verify(extra: Partial<BasketRequest> = {}): Promise<PricedBasket> {
+    const priced = await requestJson<PricedBasket>('/api/verify-basket', {
+      method: 'POST',
+      body: JSON.stringify(basketRequest(state, extra)),
+    });
+    adopt(priced);
+    return priced;
+  },
+
+  /**
+   * POST /api/basket. Accepted: the order number and code are kept for the payment's return and
+   * the saved basket is deleted. Refused: the corrected basket replaces the local one.
+   */
+  async commit(): Promise<CommitResponse> {
+    const response = await requestJson<CommitResponse>('/api/basket', {
+      method: 'POST',
+      body: JSON.stringify(basketRequest(state)),
+    });
+    if (response.ok) {
+      localStorage.setItem(storageKeys.orderNumber, String(response.orderNumber));
+      localStorage.setItem(storageKeys.orderCode, response.orderCode);
+      basketStore.wipe();
+    } else {
+      adopt(response.basket);
+    }
+    return response;
   },
 
   /** Looks up every line's product details; lines whose product is gone are dropped. */
@@ -116,17 +292,17 @@ export const basketStore = {
     const found = await fetchStockDetails(ids);
     const details: Record<number, StockDetail> = {};
     for (const detail of found) details[detail.id] = detail;
-    setState({ items: state.items.filter((item) => details[item.productStockId]), details });
+    setState({ ...state, items: state.items.filter((item) => details[item.productStockId]), details });
   },
 
   /** Restores the saved basket at start and follows changes made in other tabs. */
   start(): void {
-    state = { items: parseSavedBasket(localStorage.getItem(storageKeys.basket)), details: {} };
+    state = { ...parseSavedBasket(localStorage.getItem(storageKeys.basket)), details: {} };
     emit();
     void basketStore.refreshDetails().catch(() => undefined);
     window.addEventListener('storage', (event) => {
       if (event.key !== storageKeys.basket) return;
-      state = { items: parseSavedBasket(event.newValue), details: state.details };
+      state = { ...parseSavedBasket(event.newValue), details: state.details };
       emit();
       void basketStore.refreshDetails().catch(() => undefined);
     });
@@ -147,4 +323,14 @@ export function basketSummary(basket: BasketState): { count: number; total: numb
     total += (basket.details[item.productStockId]?.price ?? 0) * item.requestedQty;
   }
   return { count, total };
+}
+
+/** Spec section 4.1: delivery counts as chosen only with both a rate id and a price. */
+export function hasDeliveryChoice(basket: BasketState): boolean {
+  return Boolean(basket.priced && basket.priced.deliveryMethodRateId !== null && basket.priced.deliveryPrice !== null);
+}
+
+/** Spec section 4.1: an address is complete with line 1, town or city, post code and country. */
+export function isCompleteAddress(address: AddressDraft | undefined | null): boolean {
+  return Boolean(address?.line1?.trim() && address.townCity?.trim() && address.postcode?.trim() && address.countryId);
 }

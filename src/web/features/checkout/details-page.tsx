@@ -1,0 +1,138 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { z } from 'zod';
+import { addressSchema, guestSchema } from '../../../contract/basket.ts';
+import { basketStore } from '../../lib/basket/basket-store.ts';
+import { useBasket } from '../../lib/basket/use-basket.ts';
+import { useCountries, useTitles } from '../../lib/catalog-api.ts';
+import { PageMeta } from '../../lib/page-meta.tsx';
+import { AddressFields } from './address-fields.tsx';
+import styles from './checkout.module.css';
+import { OrderSummary } from './order-summary.tsx';
+import { CheckoutProgress } from './progress.tsx';
+import { useCheckoutGuard } from './use-checkout-guard.ts';
+
+const detailsSchema = z.object({ guest: guestSchema, billingAddress: addressSchema });
+type Details = z.input<typeof detailsSchema>;
+
+/** Checkout step 1 (spec section 2.8): who the order is for and the billing address. */
+export default function DetailsPage() {
+  useCheckoutGuard();
+  const basket = useBasket();
+  const navigate = useNavigate();
+  const titles = useTitles();
+  const countries = useCountries();
+  const form = useForm<Details>({
+    resolver: zodResolver(detailsSchema),
+    mode: 'onTouched',
+    defaultValues: {
+      guest: {
+        titleId: basket.guest?.titleId ?? undefined,
+        firstname: basket.guest?.firstname ?? '',
+        lastname: basket.guest?.lastname ?? '',
+        email: basket.guest?.email ?? '',
+        contactNumber: basket.guest?.contactNumber ?? '',
+      },
+      billingAddress: {
+        line1: basket.billingAddress?.line1 ?? '',
+        line2: basket.billingAddress?.line2 ?? '',
+        line3: basket.billingAddress?.line3 ?? '',
+        postcode: basket.billingAddress?.postcode ?? '',
+        townCity: basket.billingAddress?.townCity ?? '',
+        // Spec section 4.6: an existing billing address pre-fills the country.
+        countryId: basket.billingAddress?.countryId ?? undefined,
+      },
+    },
+  });
+  const { errors } = form.formState;
+  const guestFields = [
+    { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
+    { name: 'firstname', label: 'First Name', type: 'text', autoComplete: 'given-name' },
+    { name: 'lastname', label: 'Last Name', type: 'text', autoComplete: 'family-name' },
+    { name: 'contactNumber', label: 'Contact Number', type: 'tel', autoComplete: 'tel' },
+  ] as const;
+
+  const next = form.handleSubmit((values) => {
+    const countryName = countries.data?.find((c) => c.id === values.billingAddress.countryId)?.name ?? '';
+    basketStore.update({ guest: values.guest, billingAddress: { ...values.billingAddress, countryName } });
+    void navigate('/checkout-delivery');
+  });
+
+  return (
+    <div className="container page">
+      <PageMeta title="Order Delivery Details" canonicalPath="/checkout-details" />
+      <CheckoutProgress current={0} />
+      <h1 className="page-title">Your Details</h1>
+      <form noValidate onSubmit={next} className={styles.layout} aria-label="Your details">
+        <div>
+          <section className={styles.panel} aria-labelledby="personal-details">
+            <h2 id="personal-details">Personal Details</h2>
+            <p>Please provide your name and the delivery address for this order.</p>
+            <div className={styles.fields}>
+              <div className="field">
+                <label htmlFor="guest-title">Title</label>
+                <select
+                  id="guest-title"
+                  className="input"
+                  autoComplete="honorific-prefix"
+                  aria-invalid={errors.guest?.titleId ? true : undefined}
+                  aria-describedby={errors.guest?.titleId ? 'guest-title-error' : undefined}
+                  {...form.register('guest.titleId', { valueAsNumber: true })}
+                >
+                  <option value="">Select a title</option>
+                  {titles.data?.map((title) => (
+                    <option key={title.id} value={title.id}>
+                      {title.name}
+                    </option>
+                  ))}
+                </select>
+                {errors.guest?.titleId && (
+                  <p id="guest-title-error" className="field-error">
+                    {errors.guest.titleId.message}
+                  </p>
+                )}
+              </div>
+              {guestFields.map((field) => {
+                const error = errors.guest?.[field.name]?.message;
+                return (
+                  <div className="field" key={field.name}>
+                    <label htmlFor={`guest-${field.name}`}>{field.label}</label>
+                    <input
+                      id={`guest-${field.name}`}
+                      className="input"
+                      type={field.type}
+                      autoComplete={field.autoComplete}
+                      aria-invalid={error ? true : undefined}
+                      aria-describedby={error ? `guest-${field.name}-error` : undefined}
+                      {...form.register(`guest.${field.name}`)}
+                    />
+                    {error && (
+                      <p id={`guest-${field.name}-error`} className="field-error">
+                        {error}
+                      </p>
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          </section>
+          <section className={styles.panel} aria-labelledby="billing-address">
+            <h2 id="billing-address">Billing Address</h2>
+            <AddressFields
+              prefix="billingAddress"
+              register={form.register}
+              errors={errors.billingAddress}
+              countries={countries.data ?? []}
+            />
+          </section>
+        </div>
+        <OrderSummary priced={basket.priced}>
+          <button type="submit" className="button">
+            NEXT
+          </button>
+        </OrderSummary>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link, useNavigate } from 'react-router';
+import { z } from 'zod';
+import { emailField } from '../../../contract/fields.ts';
+import { messages } from '../../../contract/messages.ts';
+import { requestJson } from '../../lib/api.ts';
+import { storageKeys } from '../../lib/basket/basket-store.ts';
+import { PageMeta } from '../../lib/page-meta.tsx';
+import styles from './checkout.module.css';
+import { CheckoutProgress } from './progress.tsx';
+import { useCheckoutGuard } from './use-checkout-guard.ts';
+
+const signInSchema = z.object({
+  email: emailField(messages.login.email),
+  password: z.string().min(1, messages.login.password).max(200),
+});
+type SignIn = z.infer<typeof signInSchema>;
+
+/**
+ * Checkout sign-in (spec sections 2.8 and 4.7): returning customers sign in, others check out as
+ * guests. On arrival an empty basket goes to /, a basket with errors to the cart, and a shopper
+ * already signed in straight on to their details.
+ */
+export default function CheckoutSignInPage() {
+  useCheckoutGuard((hasErrors) =>
+    hasErrors ? '/shopping-cart' : localStorage.getItem(storageKeys.authToken) ? '/checkout-details' : undefined,
+  );
+  const navigate = useNavigate();
+  const [failed, setFailed] = useState(false);
+  const form = useForm<SignIn>({
+    resolver: zodResolver(signInSchema),
+    mode: 'onTouched',
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors } = form.formState;
+
+  const signIn = form.handleSubmit(async (values) => {
+    setFailed(false);
+    try {
+      const token = await requestJson<string>('/api/sign-in', {
+        method: 'POST',
+        body: JSON.stringify({ username: values.email, password: values.password }),
+      });
+      localStorage.setItem(storageKeys.authToken, token);
+      void navigate('/checkout-details');
+    } catch {
+      setFailed(true);
+    }
+  });
+
+  return (
+    <div className="container page">
+      <PageMeta title="Checkout" canonicalPath="/checkout" />
+      <CheckoutProgress current={0} />
+      <h1 className="page-title">Checkout</h1>
+      <div className={styles.blocks}>
+        <section className={styles.panel} aria-labelledby="returning-customer">
+          <h2 id="returning-customer">Returning Customer</h2>
+          <form noValidate onSubmit={signIn} aria-label="Sign in">
+            {(['email', 'password'] as const).map((name) => (
+              <div className="field" key={name} style={{ marginBottom: '0.75rem' }}>
+                <label htmlFor={`signin-${name}`}>{name === 'email' ? 'Email' : 'Password'}</label>
+                <input
+                  id={`signin-${name}`}
+                  className="input"
+                  type={name}
+                  autoComplete={name === 'email' ? 'email' : 'current-password'}
+                  aria-invalid={errors[name] ? true : undefined}
+                  aria-describedby={errors[name] ? `signin-${name}-error` : undefined}
+                  {...form.register(name)}
+                />
+                {errors[name] && (
+                  <p id={`signin-${name}-error`} className="field-error">
+                    {errors[name]?.message}
+                  </p>
+                )}
+              </div>
+            ))}
+            {failed && (
+              <p className="field-error" role="alert">
+                {messages.login.failed}
+              </p>
+            )}
+            <div className={styles.actions}>
+              <button type="submit" className="button">
+                LOG IN
+              </button>
+              <Link to="/forgotpassword">Forgotten your password?</Link>
+            </div>
+          </form>
+        </section>
+        <section className={styles.panel} aria-labelledby="new-customer">
+          <h2 id="new-customer">New Customer</h2>
+          <p>Register for faster checkout next time, or check out as a guest now.</p>
+          <div className={styles.actions}>
+            <Link to="/register" className="button button-secondary">
+              REGISTER
+            </Link>
+            <Link to="/checkout-details" className="button">
+              GUEST CHECKOUT
+            </Link>
+          </div>
+        </section>
+      </div>
+    </div>
+  );
+}

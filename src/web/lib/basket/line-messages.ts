@@ -1,0 +1,18 @@
+import { basketErrorCodes } from '../../../contract/basket.ts';
+import { messages } from '../../../contract/messages.ts';
+
+/** Spec section 8, "Cart by errorCode". itemNotFound lines are removed silently, so have none. */
+export function lineMessage(errorCode: number | null, availableStock: number): string | undefined {
+  switch (errorCode) {
+    case basketErrorCodes.itemOutOfStock:
+      return messages.cart.itemOutOfStock;
+    case basketErrorCodes.itemStockChange:
+      return messages.cart.itemStockChange(availableStock);
+    case basketErrorCodes.notEnoughStock:
+      return messages.cart.notEnoughStock(availableStock);
+    case basketErrorCodes.invalidQuantity:
+      return messages.cart.invalidQuantity;
+    default:
+      return undefined;
+  }
+}

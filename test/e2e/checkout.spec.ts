@@ -1,0 +1,149 @@
+import type { Page } from '@playwright/test';
+import { expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
+
+async function fillBasket(page: Page) {
+  const product = await productWithSizes(page);
+  await page.goto(`/products/${product.urlKey}`);
+  await page.getByLabel('Quantity').fill('2');
+  await page.getByRole('button', { name: 'ADD TO BASKET' }).click();
+  await expect(page.getByText('Product added to Basket!')).toBeVisible();
+  return product;
+}
+
+async function fillDetails(page: Page) {
+  await page.getByLabel('Title').selectOption({ label: 'MS' });
+  await page.getByLabel('Email').fill('asha@example.com');
+  await page.getByLabel('First Name').fill('Asha');
+  await page.getByLabel('Last Name').fill('Kaur');
+  await page.getByLabel('Contact Number').fill('0121 496 0000');
+  await page.getByLabel('Address Line 1').fill('12 Market Street');
+  await page.getByLabel('Post Code').fill('B70 7NJ');
+  await page.getByLabel('Town / City').fill('West Bromwich');
+  await page.getByLabel('Country').selectOption({ label: 'United Kingdom' });
+}
+
+test('a guest goes from the basket to a committed order, with every step checked', async ({ page }) => {
+  const product = await fillBasket(page);
+
+  // The cart: edit a quantity beyond the stock, then fix it.
+  await page.getByRole('link', { name: /Basket:/ }).click();
+  await expect(page).toHaveURL(/\/shoppingcart$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Your Cart' })).toBeVisible();
+  const quantity = page.getByLabel('Quantity');
+  await quantity.fill('abc');
+  await page.getByRole('button', { name: 'UPDATE BASKET' }).click();
+  await expect(page.getByText('Please specify a valid quantity.')).toBeVisible();
+  await quantity.fill('1');
+  await page.getByRole('button', { name: 'UPDATE BASKET' }).click();
+  await expect(page.getByText('Please specify a valid quantity.')).toBeHidden();
+  await expect(page.getByTestId('cart-count')).toHaveText('1 Items');
+  await page.getByRole('button', { name: 'PROCEED TO CHECKOUT' }).click();
+
+  // Your Details: every required field's message, then filled in.
+  await expect(page).toHaveURL(/\/checkout-details$/);
+  await expect(page.getByRole('list').filter({ hasText: 'Your Details' }).locator('[aria-current="step"]')).toHaveText(
+    /Your Details/,
+  );
+  await page.getByRole('button', { name: 'NEXT' }).click();
+  for (const message of [
+    'Please select your Title',
+    'Please provide your First Name',
+    'Please provide your Last Name',
+    'Please provide your Email Address',
+    'Please provide your Contact Number',
+    'Please provide your Address Line 1',
+    'Please provide your Post Code',
+    'Please provide your Town / City',
+    'Please select your Country',
+  ]) {
+    await expect(page.getByText(message, { exact: true })).toBeVisible();
+  }
+  await fillDetails(page);
+  await page.getByRole('button', { name: 'NEXT' }).click();
+
+  // Delivery: same as billing, confirm, then the option rule.
+  await expect(page).toHaveURL(/\/checkout-delivery$/);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Same as Billing Address').check();
+  await expect(page.getByLabel('Address Line 1')).toHaveValue('12 Market Street');
+  await page.getByRole('button', { name: 'Confirm Address' }).click();
+  await expect(page.getByRole('button', { name: 'Edit' })).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Please select a Delivery Option')).toBeVisible();
+  await page.getByLabel(/Express delivery/).check();
+  await expect(page.getByRole('complementary').getByText('£9.95')).toBeVisible();
+  await page.getByRole('button', { name: 'Continue' }).click();
+
+  // Review: every voucher outcome message, the input cleared after each attempt.
+  await expect(page).toHaveURL(/\/checkout-review$/);
+  await expect(page.getByRole('heading', { name: 'Review Order & Payment' })).toBeVisible();
+  await expect(page.getByText('MS ASHA KAUR')).toBeVisible();
+  const voucher = page.getByLabel('If you have a discount code please enter it below.');
+  for (const [code, message] of [
+    ['NOPE', 'Voucher is invalid'],
+    ['DIWALI2023', 'Voucher has expired'],
+    ['TENOFF', 'Voucher applied!'],
+  ]) {
+    await voucher.fill(code as string);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByText(message as string)).toBeVisible();
+    await expect(voucher).toHaveValue('');
+  }
+  await expect(page.getByText('Discount Code Applied:')).toContainText('TENOFF');
+  const summary = page.getByRole('complementary', { name: 'FINAL SUMMARY' });
+  await expect(summary.getByText('-£10.00')).toBeVisible();
+  await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
+
+  await expect(page).toHaveURL(/\/checkout-confirm$/);
+  await expect(page.getByTestId('order-number')).toHaveText(/^1\d{5}$/);
+  await expect(page.getByTestId('cart-count')).toHaveText('0 Items');
+  // The stock is reserved on the server.
+  const after = await (await page.request.get(`/api/products/${product.urlKey}`)).json();
+  const before = product.stocks[0]!;
+  expect(after.stocks.find((s: { id: number }) => s.id === before.id).stock).toBe(before.stock - 1);
+});
+
+test('the checkout steps send an empty basket home', async ({ page }) => {
+  for (const path of [
+    '/checkout',
+    '/checkout-details',
+    '/checkout-delivery',
+    '/checkout-review',
+    '/checkout-confirm',
+  ]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/home$/);
+  }
+});
+
+test('review sends a basket without a delivery option back to the delivery step', async ({ page }) => {
+  await fillBasket(page);
+  await page.goto('/checkout-review');
+  await expect(page).toHaveURL(/\/checkout-delivery$/);
+});
+
+test('axe finds nothing on the cart and the checkout screens', async ({ page }) => {
+  await fillBasket(page);
+  for (const path of ['/shoppingcart', '/checkout', '/checkout-details']) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    await expectNoAxeViolations(page);
+  }
+  await page.getByRole('button', { name: 'NEXT' }).click();
+  await expectNoAxeViolations(page);
+  await fillDetails(page);
+  await page.getByRole('button', { name: 'NEXT' }).click();
+  await expect(page).toHaveURL(/\/checkout-delivery$/);
+  await page.waitForLoadState('networkidle');
+  await expectNoAxeViolations(page);
+  await page.getByLabel('Same as Billing Address').check();
+  await page.getByRole('button', { name: 'Confirm Address' }).click();
+  await page.getByLabel(/Express delivery/).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/checkout-review$/);
+  await page.waitForLoadState('networkidle');
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
+  await expect(page).toHaveURL(/\/checkout-confirm$/);
+  await expectNoAxeViolations(page);
+});
