@@ -71,6 +71,8 @@ export default function DeliveryPage() {
 
   async function proceed() {
     const addressOk = confirmed || (await confirmAddress());
+    // Ask the server once more, so a choice just made (or a price just changed) is what counts.
+    await basketStore.verify().catch(() => undefined);
     const chosen = hasDeliveryChoice(basketStore.getSnapshot());
     setOptionMissing(!chosen);
     if (addressOk && chosen) void navigate('/checkout-review');
@@ -156,7 +158,8 @@ export default function DeliveryPage() {
                       <input
                         type="radio"
                         name="delivery-option"
-                        checked={priced.deliveryMethodRateId === method.id}
+                        // The shopper's choice shows at once; the server's price follows.
+                        checked={basket.deliveryMethodRateId === method.id}
                         onChange={() => {
                           setOptionMissing(false);
                           saveAndVerify({ deliveryMethodRateId: method.id });
