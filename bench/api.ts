@@ -181,6 +181,28 @@ try {
   );
   rows.push(await run('GET /api/products/random/2010/8', '/api/products/random/2010/8'));
 
+  // A shopper's basket at checkout: 3 lines, a voucher and a delivery choice, re-priced every time.
+  const stockIds = (
+    (await (await fetch(`http://127.0.0.1:${port}/api/products/random/1001/12`)).json()) as Array<{
+      stocks: Array<{ id: number; stock: number }>;
+    }>
+  )
+    .flatMap((p) => p.stocks.filter((s) => s.stock > 0).map((s) => s.id))
+    .slice(0, 3);
+  const basket = JSON.stringify({
+    items: stockIds.map((productStockId) => ({ productStockId, requestedQty: 1 })),
+    deliveryAddress: { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 },
+    deliveryMethodRateId: 3,
+    appliedVouchers: [{ code: 'TENOFF' }],
+  });
+  rows.push(
+    await run('POST /api/verify-basket (3 lines, voucher, delivery)', '/api/verify-basket', {
+      method: 'POST',
+      headers: json,
+      body: basket,
+    }),
+  );
+
   const ceiling = rows[0]?.requests ?? 1;
   console.log(
     `\n${products} products, ${connections} connections, ${duration} s per route, ${databaseUrl.split(':')[0]}\n`,

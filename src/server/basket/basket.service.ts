@@ -1,22 +1,45 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { BasketQuery, DeliveryMethodRate, PricedBasket } from '../../contract/basket.ts';
 import type { Database } from '../db/schema.ts';
 import { loadCountryNames, loadDeliveryMethods, loadStockFacts, loadVouchers } from './basket.repository.ts';
 import { applicableMethods, deliveryCountryId, mergeLines, priceBasket, type PricingFacts } from './pricing.ts';
+
+/**
+ * Countries and delivery methods change rarely (no admin yet; a deploy or a restart applies a
+ * change), so each instance keeps them for a minute. Stock, prices and vouchers are always read
+ * fresh, and the commit checks them again inside its transaction.
+ */
+const referenceData = new WeakMap<Kysely<Database>, LRUCache<string, { value: unknown }>>();
+
+/** Per database handle; a transaction is a handle of its own, so a commit always reads afresh. */
+async function cached<T>(db: Kysely<Database>, key: string, load: () => Promise<T>): Promise<T> {
+  let cache = referenceData.get(db);
+  if (!cache) {
+    cache = new LRUCache({ max: 100, ttl: 60_000 });
+    referenceData.set(db, cache);
+  }
+  const hit = cache.get(key);
+  if (hit) return hit.value as T;
+  const value = await load();
+  cache.set(key, { value });
+  return value;
+}
 
 /** Reads what pricing needs, on the database or inside a caller's transaction. */
 export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, now: Date): Promise<PricingFacts> {
   const codes = [request.voucherCodeAttempt, request.appliedVouchers?.[0]?.code]
     .map((code) => code?.trim().toUpperCase())
     .filter((code): code is string => Boolean(code));
+  const countryId = deliveryCountryId(request);
   const [stocks, deliveryMethods, vouchers, countryNames] = await Promise.all([
     loadStockFacts(
       db,
       mergeLines(request.items).map((item) => item.productStockId),
     ),
-    loadDeliveryMethods(db, deliveryCountryId(request)),
+    cached(db, `delivery:${countryId}`, () => loadDeliveryMethods(db, countryId)),
     loadVouchers(db, [...new Set(codes)]),
-    loadCountryNames(db),
+    cached(db, 'countries', () => loadCountryNames(db)),
   ]);
   return {
     stocks: new Map(stocks.map((s) => [s.id, s])),
