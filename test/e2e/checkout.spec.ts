@@ -23,20 +23,30 @@ async function fillDetails(page: Page) {
 }
 
 test('a guest goes from the basket to a committed order, with every step checked', async ({ page }) => {
+  // One product from a card in the search results...
+  const tabla = await productWithSizes(page, 2035, 1);
+  await page.goto(`/search?k=${encodeURIComponent(tabla.title)}`);
+  const card = page.getByRole('article', { name: tabla.title });
+  await card.getByRole('button', { name: 'Add to cart' }).click();
+  await card.getByRole('button', { name: 'Confirm' }).click();
+  await expect(card.getByText('Added to Basket')).toBeVisible();
+  // ...and one from its product page.
   const product = await fillBasket(page);
 
   // The cart: edit a quantity beyond the stock, then fix it.
   await page.getByRole('link', { name: /Basket:/ }).click();
   await expect(page).toHaveURL(/\/shoppingcart$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Your Cart' })).toBeVisible();
-  const quantity = page.getByLabel('Quantity');
+  await expect(page.getByRole('listitem').filter({ hasText: tabla.title })).toBeVisible();
+  await expect(page.getByTestId('cart-count')).toHaveText('3 Items');
+  const quantity = page.getByRole('listitem').filter({ hasText: product.title }).getByLabel('Quantity');
   await quantity.fill('abc');
   await page.getByRole('button', { name: 'UPDATE BASKET' }).click();
   await expect(page.getByText('Please specify a valid quantity.')).toBeVisible();
   await quantity.fill('1');
   await page.getByRole('button', { name: 'UPDATE BASKET' }).click();
   await expect(page.getByText('Please specify a valid quantity.')).toBeHidden();
-  await expect(page.getByTestId('cart-count')).toHaveText('1 Items');
+  await expect(page.getByTestId('cart-count')).toHaveText('2 Items');
   await page.getByRole('button', { name: 'PROCEED TO CHECKOUT' }).click();
 
   // Your Details: every required field's message, then filled in.
@@ -146,4 +156,42 @@ test('axe finds nothing on the cart and the checkout screens', async ({ page }) 
   await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
   await expect(page).toHaveURL(/\/checkout-confirm$/);
   await expectNoAxeViolations(page);
+});
+
+test('an unpaid order comes back through its recovery link, ready for payment', async ({ page }) => {
+  const product = await productWithSizes(page);
+  const response = await page.request.post('/api/basket', {
+    data: {
+      items: [{ productStockId: product.stocks[0]!.id, requestedQty: 1 }],
+      guest: {
+        titleId: 2,
+        firstname: 'Ravi',
+        lastname: 'Shankar',
+        email: 'ravi@example.com',
+        contactNumber: '0121 496 0001',
+      },
+      billingAddress: { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 },
+      deliveryAddress: { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 },
+      deliveryMethodRateId: 3,
+    },
+  });
+  const order = (await response.json()) as { ok: boolean; orderNumber: number; orderCode: string };
+  expect(order.ok).toBe(true);
+  await page.goto(`/order-recovery/${order.orderCode}`);
+  await expect(page).toHaveTitle(/^Order Recovery \| /);
+  await expect(page.getByTestId('recovered-order-number')).toHaveText(String(order.orderNumber));
+  await expect(page.getByRole('cell', { name: new RegExp(product.title) })).toBeVisible();
+  await expect(page.getByText('RAVI SHANKAR')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
+  await expect(page).toHaveURL(/\/checkout-confirm$/);
+  await expect(page.getByTestId('order-number')).toHaveText(String(order.orderNumber));
+});
+
+test.describe('an unknown recovery link', () => {
+  test.use({ allowConsoleErrors: [/status of 404/] });
+  test('goes home', async ({ page }) => {
+    await page.goto('/order-recovery/AAAAAAAAAAAAAAAAAAAAAA');
+    await expect(page).toHaveURL(/\/home$/);
+  });
 });

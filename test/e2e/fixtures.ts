@@ -35,9 +35,9 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   expect(summary).toEqual([]);
 }
 
-/** A demo product that has more than one stock entry, all in stock, found through the API. */
-export async function productWithSizes(page: Page) {
-  const response = await page.request.post('/api/search', { data: { typeId: [2010], pageSize: 100 } });
+/** A demo product of a type with at least `entries` stock entries, all with 2 or more in stock. */
+export async function productWithSizes(page: Page, typeId = 2010, entries = 2) {
+  const response = await page.request.post('/api/search', { data: { typeId: [typeId], pageSize: 100 } });
   const { results } = (await response.json()) as {
     results: Array<{
       title: string;
@@ -45,7 +45,7 @@ export async function productWithSizes(page: Page) {
       stocks: Array<{ id: number; stock: number; price: number; productSizeName: string }>;
     }>;
   };
-  const product = results.find((p) => p.stocks.length > 1 && p.stocks.every((s) => s.stock >= 2));
-  if (!product) throw new Error('the demo catalogue has no dhol with two sizes in stock');
+  const product = results.find((p) => p.stocks.length >= entries && p.stocks.every((s) => s.stock >= 2));
+  if (!product) throw new Error(`the demo catalogue has no product of type ${typeId} with ${entries} entries in stock`);
   return product;
 }

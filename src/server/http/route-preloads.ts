@@ -25,6 +25,7 @@ const pageModules: Array<[RegExp, string]> = [
   [/^\/checkout-delivery$/, 'features/checkout/delivery-page.tsx'],
   [/^\/checkout-review$/, 'features/checkout/review-page.tsx'],
   [/^\/checkout-confirm$/, 'features/checkout/confirm-page.tsx'],
+  [/^\/order-recovery\/[^/]+$/, 'features/checkout/recovery-page.tsx'],
   [/^\/about$/, 'features/about/about-page.tsx'],
   [/^\/contact$/, 'features/contact/contact-page.tsx'],
   [/^\/termsandconditions$/, 'features/terms/terms-page.tsx'],

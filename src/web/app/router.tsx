@@ -19,12 +19,12 @@ const DetailsPage = lazy(() => import('../features/checkout/details-page.tsx'));
 const DeliveryPage = lazy(() => import('../features/checkout/delivery-page.tsx'));
 const ReviewPage = lazy(() => import('../features/checkout/review-page.tsx'));
 const ConfirmPage = lazy(() => import('../features/checkout/confirm-page.tsx'));
+const RecoveryPage = lazy(() => import('../features/checkout/recovery-page.tsx'));
 const PendingPage = lazy(() => import('../features/pending/pending-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.tsx'));
 
 /** Screens that arrive with the checkout, payments and accounts issues. */
 const pendingPaths = [
-  'order-recovery/:id',
   'login',
   'register',
   'forgotpassword',
@@ -52,6 +52,7 @@ export function AppRoutes() {
         <Route path="checkout-delivery" element={<DeliveryPage />} />
         <Route path="checkout-review" element={<ReviewPage />} />
         <Route path="checkout-confirm" element={<ConfirmPage />} />
+        <Route path="order-recovery/:id" element={<RecoveryPage />} />
         <Route path="about" element={<AboutPage />} />
         <Route path="contact" element={<ContactPage />} />
         <Route path="termsandconditions" element={<TermsPage />} />

@@ -11,7 +11,7 @@ import styles from './checkout.module.css';
 import { CheckoutProgress } from './progress.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
 
-function AddressBlock({ title, address }: { title: string; address: AddressDraft | null | undefined }) {
+export function AddressBlock({ title, address }: { title: string; address: AddressDraft | null | undefined }) {
   if (!address) return null;
   return (
     <div>

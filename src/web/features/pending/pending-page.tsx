@@ -3,12 +3,6 @@ import { PageMeta } from '../../lib/page-meta.tsx';
 
 /** Screens that arrive with the checkout, payments and accounts issues stand here until then. */
 const titles: Record<string, string> = {
-  checkout: 'Checkout',
-  'checkout-details': 'Order Delivery Details',
-  'checkout-delivery': 'Delivery Options',
-  'checkout-review': 'Review Your Order',
-  'checkout-confirm': 'Order Confirmation',
-  'order-recovery': 'Order Recovery',
   login: 'Login',
   register: 'Register',
   forgotpassword: 'Forgotten Password',

@@ -1,0 +1,127 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import type { PricedBasket } from '../../../contract/basket.ts';
+import { requestJson } from '../../lib/api.ts';
+import { storageKeys } from '../../lib/basket/basket-store.ts';
+import { formatPence } from '../../lib/format.ts';
+import { PageMeta } from '../../lib/page-meta.tsx';
+import styles from './checkout.module.css';
+import { AddressBlock } from './review-page.tsx';
+
+/**
+ * Order recovery (spec sections 2.8 and 4.6): an unpaid order, found by the code in its link,
+ * shown as a review so the shopper can go to payment again. Any failure to load goes to /.
+ */
+export default function RecoveryPage() {
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const order = useQuery({
+    queryKey: ['recover-basket', id],
+    queryFn: ({ signal }) => requestJson<PricedBasket>(`/api/recover-basket/${encodeURIComponent(id)}`, { signal }),
+    retry: false,
+    staleTime: 0,
+  });
+
+  useEffect(() => {
+    if (order.isError) void navigate('/', { replace: true });
+  }, [order.isError, navigate]);
+
+  function secureCheckout(basket: PricedBasket) {
+    // The order exists already: keep its number and code for the payment and its return.
+    localStorage.setItem(storageKeys.orderNumber, String(basket.orderNumber));
+    localStorage.setItem(storageKeys.orderCode, basket.orderCode ?? '');
+    void navigate('/checkout-confirm');
+  }
+
+  const basket = order.data;
+  return (
+    <div className="container page">
+      <PageMeta title="Order Recovery" />
+      <h1 className="page-title">Order Recovery</h1>
+      {!basket ? (
+        <p role="status">Finding your order…</p>
+      ) : (
+        <div className={styles.layout}>
+          <div>
+            <p>
+              Order <strong data-testid="recovered-order-number">{basket.orderNumber}</strong> is waiting for payment.
+            </p>
+            <section className={styles.panel} aria-labelledby="recovery-products">
+              <h2 id="recovery-products">Your Products</h2>
+              <table className={styles.table}>
+                <thead>
+                  <tr>
+                    <th scope="col">Product</th>
+                    <th scope="col">Quantity</th>
+                    <th scope="col">Price</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {basket.items.map((line) => (
+                    <tr key={line.productStockId}>
+                      <td>
+                        {line.title} <span className={styles.size}>({line.sizeName})</span>
+                      </td>
+                      <td>{line.requestedQty}</td>
+                      <td>{formatPence(line.lineTotal)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+            <section className={`${styles.panel} ${styles.blocks}`} aria-label="Contact and delivery">
+              <div>
+                <h3>Contact Details</h3>
+                <p>
+                  {`${basket.guest?.firstname ?? ''} ${basket.guest?.lastname ?? ''}`.trim().toUpperCase()}
+                  <br />
+                  {basket.guest?.email?.toLowerCase()}
+                  <br />
+                  {basket.guest?.contactNumber}
+                </p>
+              </div>
+              <AddressBlock title="Billing Address" address={basket.billingAddress} />
+              <AddressBlock title="Delivery Address" address={basket.deliveryAddress} />
+              <div>
+                <h3>Delivery Option</h3>
+                <p>
+                  {formatPence(basket.deliveryPrice ?? 0)} {basket.deliveryMethodName}
+                </p>
+              </div>
+            </section>
+          </div>
+          <div>
+            <aside className={styles.summary} aria-labelledby="recovery-summary">
+              <h2 id="recovery-summary">FINAL SUMMARY</h2>
+              <dl>
+                <div>
+                  <dt>{basket.itemCount} Items</dt>
+                  <dd>{formatPence(basket.itemsTotal)}</dd>
+                </div>
+                <div>
+                  <dt>Delivery</dt>
+                  <dd>{formatPence(basket.deliveryPrice ?? 0)}</dd>
+                </div>
+                <div>
+                  <dt>VAT (included)</dt>
+                  <dd>{formatPence(basket.totalVat)}</dd>
+                </div>
+                <div className={styles.summaryTotal}>
+                  <dt>TOTAL</dt>
+                  <dd>{formatPence(basket.totalPriceIncludingDelivery)}</dd>
+                </div>
+              </dl>
+            </aside>
+            <section className={styles.panel} aria-labelledby="recovery-continue" style={{ marginTop: '1rem' }}>
+              <h2 id="recovery-continue">CONTINUE TO PAYMENT</h2>
+              <button type="button" className="button" onClick={() => secureCheckout(basket)}>
+                <span aria-hidden="true">🔒</span> SECURE CHECKOUT
+              </button>
+            </section>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
