@@ -25,7 +25,10 @@ async function fillDetails(page: Page) {
 test('a guest goes from the basket to a committed order, with every step checked', async ({ page }) => {
   // One product from a card in the search results...
   const tabla = await productWithSizes(page, 2035, 1);
-  await page.goto(`/search?k=${encodeURIComponent(tabla.title)}`);
+  await page.goto('/home');
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'SEARCH' }).click();
+  await page.getByRole('searchbox', { name: 'Search products' }).fill(tabla.title);
+  await page.getByRole('searchbox', { name: 'Search products' }).press('Enter');
   const card = page.getByRole('article', { name: tabla.title });
   await card.getByRole('button', { name: 'Add to cart' }).click();
   await card.getByRole('button', { name: 'Confirm' }).click();
