@@ -14,6 +14,9 @@ import { createBasketService } from './basket/basket.service.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
 import { createOrdersService, type OrdersService } from './orders/orders.service.ts';
 import { createPageHead } from './seo/page-head.ts';
+import { paymentsRoutes } from './payments/payments.routes.ts';
+import { createPaymentsService } from './payments/payments.service.ts';
+import { paymentSandboxRoutes } from './payments/sandbox/sandbox.routes.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
 
 export interface AppDeps {
@@ -21,10 +24,13 @@ export interface AppDeps {
   db: Db;
   /** Where the built web app is; defaults to dist/web. */
   webRoot?: string;
+  /** How payments reach PayPal's IPN validation; tests give a stand-in. */
+  paymentFetch?: typeof fetch;
 }
 
 /** The whole HTTP application without a listening socket: tests drive it with app.inject(). */
-export async function buildApp({ config, db, webRoot }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db, webRoot } = deps;
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: 256 * 1024,
@@ -47,6 +53,12 @@ export async function buildApp({ config, db, webRoot }: AppDeps): Promise<Fastif
   const orders = createOrdersService(db.kysely, { reservationMinutes: config.reservationMinutes });
   await app.register(ordersRoutes, { prefix: '/api', orders });
   scheduleReservationSweep(app, orders, config.env !== 'test');
+  const payments = createPaymentsService(db.kysely, config, deps.paymentFetch ? { fetch: deps.paymentFetch } : {});
+  await app.register(paymentsRoutes, { prefix: '/api', payments });
+  // The local stand-ins for PayPal and Opayo; config refuses them in production.
+  if (config.paypal.mode === 'local' || config.opayo.mode === 'local') {
+    await app.register(paymentSandboxRoutes, { prefix: '/sandbox', config });
+  }
   await app.register(productImageRoutes);
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
   await registerWebApp(app, {

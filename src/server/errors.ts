@@ -1,2 +1,8 @@
 /** Thrown by a service when the thing asked for does not exist; answered as a 404. */
 export class NotFoundError extends Error {}
+
+/** A party we depend on (a payment provider) could not be reached; the caller should retry. */
+export class UpstreamUnavailableError extends Error {}
+
+/** Input that passed its schema but is still unusable (a Crypt that does not decrypt). */
+export class BadRequestError extends Error {}

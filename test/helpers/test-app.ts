@@ -15,12 +15,17 @@ export interface TestApp {
 
 /** buildApp() on a fresh test database; `demo` seeds the demo catalogue first. */
 export async function createTestApp(
-  options: { demo?: boolean; env?: Record<string, string>; webRoot?: string } = {},
+  options: { demo?: boolean; env?: Record<string, string>; webRoot?: string; paymentFetch?: typeof fetch } = {},
 ): Promise<TestApp> {
   const { db, database } = await createTestDb();
   if (options.demo) await seedIfEmpty(db);
   const config = loadConfig({ NODE_ENV: 'test', ...options.env });
-  const app = await buildApp({ config, db, ...(options.webRoot ? { webRoot: options.webRoot } : {}) });
+  const app = await buildApp({
+    config,
+    db,
+    ...(options.webRoot ? { webRoot: options.webRoot } : {}),
+    ...(options.paymentFetch ? { paymentFetch: options.paymentFetch } : {}),
+  });
   await app.ready();
   return {
     app,

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Db, Dialect } from './database.ts';
 import * as m0001 from './migrations/0001-catalogue.ts';
 import * as m0002 from './migrations/0002-orders.ts';
+import * as m0003 from './migrations/0003-payments.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -11,6 +12,7 @@ interface Migration {
 const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0001-catalogue', m0001],
   ['0002-orders', m0002],
+  ['0003-payments', m0003],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

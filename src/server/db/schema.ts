@@ -128,6 +128,23 @@ export interface OrderTable {
   created_at: string;
   reserved_until: string;
   updated_at: string;
+  payment_provider: string | null;
+  payment_status: string | null;
+  transaction_id: string | null;
+  auth_code: string | null;
+  paid_at: string | null;
+  payment_note: string | null;
+}
+
+export interface PaymentEventTable {
+  id: Generated<number>;
+  event_key: string;
+  provider: string;
+  order_id: number | null;
+  provider_status: string;
+  outcome: string;
+  body: string;
+  received_at: string;
 }
 
 export interface OrderLineTable {
@@ -155,4 +172,5 @@ export interface Database {
   counters: CounterTable;
   orders: OrderTable;
   order_lines: OrderLineTable;
+  payment_events: PaymentEventTable;
 }

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorCodes, type ApiError } from '../../contract/errors.ts';
-import { NotFoundError } from '../errors.ts';
+import { BadRequestError, NotFoundError, UpstreamUnavailableError } from '../errors.ts';
 
 /**
  * One error shape for every answer (DESIGN.md section 3): bad input is a 400 naming each field,
@@ -32,6 +32,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error instanceof NotFoundError) {
       return reply.status(404).send(body(errorCodes.notFound, error.message));
+    }
+    if (error instanceof BadRequestError) {
+      return reply.status(400).send(body(errorCodes.validation, error.message));
+    }
+    if (error instanceof UpstreamUnavailableError) {
+      request.log.warn({ err: error }, 'upstream unavailable');
+      return reply.status(503).send(body('UPSTREAM_UNAVAILABLE', 'Please try again shortly.'));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return reply

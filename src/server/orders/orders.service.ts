@@ -214,3 +214,20 @@ export function createOrdersService(db: Kysely<Database>, options: { reservation
 }
 
 export type OrdersService = ReturnType<typeof createOrdersService>;
+
+/**
+ * Takes an expired order's stock again (a payment arrived after its reservation ran out).
+ * All or nothing: when one line can no longer be had, what was taken is given back.
+ */
+export async function reserveStockAgain(trx: Kysely<Database>, orderId: number): Promise<boolean> {
+  const lines = await findOrderLines(trx, orderId);
+  const taken: typeof lines = [];
+  for (const line of lines) {
+    if (!(await takeStock(trx, line.product_stock_id, line.quantity))) {
+      for (const back of taken) await returnStock(trx, back.product_stock_id, back.quantity);
+      return false;
+    }
+    taken.push(line);
+  }
+  return true;
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** Payment calls (spec sections 3 and 7; DESIGN.md section 5). */
+
+export const paymentProviders = ['paypal', 'opayo'] as const;
+
+export const paypalConfigSchema = z.object({
+  url: z.string(),
+  business: z.string(),
+  notifyUrl: z.string(),
+  returnUrl: z.string(),
+  cancelUrl: z.string(),
+});
+
+/** The whole form to post to the provider, built on the server from the committed order. */
+export const paymentHandoffSchema = z.object({
+  url: z.string(),
+  fields: z.array(z.object({ name: z.string(), value: z.string() })),
+});
+export type PaymentHandoff = z.infer<typeof paymentHandoffSchema>;
+
+export const sagepayConfigSchema = z.object({
+  vendor: z.string(),
+  txType: z.string(),
+  vpsProtocol: z.string(),
+  crypt: z.string(),
+  endpointUrl: z.string(),
+});
+export type SagepayConfig = z.infer<typeof sagepayConfigSchema>;
+
+export const orderStatusSchema = z.object({
+  orderNumber: z.number().int(),
+  status: z.enum(['pending_payment', 'paid', 'payment_failed', 'expired', 'cancelled']),
+  provider: z.string().nullable(),
+  transactionId: z.string().nullable(),
+});
+export type OrderStatusAnswer = z.infer<typeof orderStatusSchema>;
+
+export const orderNumberParams = z.object({ orderNumber: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const opayoReturnQuery = z.object({ crypt: z.string().min(2).max(20_000) });

@@ -1,0 +1,40 @@
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+
+/**
+ * Opayo (Sage Pay) Form protocol 4.00 Crypt field (DESIGN.md section 5): `Name=Value` pairs joined
+ * by `&`, values not URL-encoded, text in ISO-8859-1, AES-128-CBC with PKCS#5 padding, key and
+ * IV both the 16-byte encryption password, upper-case hex after a leading `@`.
+ */
+
+export function encryptCrypt(plaintext: string, password: string): string {
+  const key = Buffer.from(password, 'latin1');
+  const cipher = createCipheriv('aes-128-cbc', key, key);
+  const encrypted = Buffer.concat([cipher.update(Buffer.from(plaintext, 'latin1')), cipher.final()]);
+  return `@${encrypted.toString('hex').toUpperCase()}`;
+}
+
+/** Decrypts a Crypt in either hex case; throws on anything that is not one. */
+export function decryptCrypt(crypt: string, password: string): string {
+  const hex = crypt.startsWith('@') ? crypt.slice(1) : crypt;
+  if (!/^(?:[0-9a-fA-F]{32})+$/.test(hex)) throw new Error('not an Opayo crypt');
+  const key = Buffer.from(password, 'latin1');
+  const decipher = createDecipheriv('aes-128-cbc', key, key);
+  return Buffer.concat([decipher.update(Buffer.from(hex, 'hex')), decipher.final()]).toString('latin1');
+}
+
+/**
+ * `Name=Value&Name=Value`. Values may contain `=` but not `&` (the protocol has no escaping), so
+ * callers clean values before they get here.
+ */
+export function encodeFields(fields: Array<[string, string]>): string {
+  return fields.map(([name, value]) => `${name}=${value}`).join('&');
+}
+
+export function decodeFields(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const pair of text.split('&')) {
+    const at = pair.indexOf('=');
+    if (at > 0) fields[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return fields;
+}

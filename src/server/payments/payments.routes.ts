@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { orderCodeParams } from '../../contract/basket.ts';
+import {
+  opayoReturnQuery,
+  orderNumberParams,
+  orderStatusSchema,
+  paymentHandoffSchema,
+  paypalConfigSchema,
+  sagepayConfigSchema,
+} from '../../contract/payments.ts';
+import type { PaymentsService } from './payments.service.ts';
+
+/** Payment calls under /api. The provider callbacks are checked by their own protocols. */
+export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }> = async (app, { payments }) => {
+  // PayPal's IPN must be posted back byte for byte, so form bodies reach this plugin unparsed.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (_req, body, done) => done(null, body),
+  );
+
+  app.get('/payment-provider', (_request, reply) => reply.type('text/plain; charset=utf-8').send(payments.provider()));
+  app.get('/paypal-config', { schema: { response: { 200: paypalConfigSchema } } }, () => payments.paypalConfig());
+  app.get(
+    '/paypal-handoff/:code',
+    { schema: { params: orderCodeParams, response: { 200: paymentHandoffSchema } } },
+    (request) => payments.paypalHandoff(request.params.code),
+  );
+  app.get(
+    '/sagepay-config/:orderNumber',
+    { schema: { params: orderNumberParams, response: { 200: sagepayConfigSchema } } },
+    (request) => payments.sagepayConfig(request.params.orderNumber),
+  );
+  app.get(
+    '/order-status/:code',
+    { schema: { params: orderCodeParams, response: { 200: orderStatusSchema } } },
+    (request) => payments.orderStatus(request.params.code),
+  );
+
+  app.post('/payments/paypal/ipn', async (request, reply) => {
+    const body = typeof request.body === 'string' ? request.body : '';
+    await payments.handlePaypalIpn(body);
+    // PayPal wants an empty 200 for every IPN it delivered, whatever we made of it.
+    return reply.status(200).send('');
+  });
+
+  app.get('/payments/opayo/return', { schema: { querystring: opayoReturnQuery } }, async (request, reply) => {
+    await payments.handleOpayoReturn(request.query.crypt);
+    return reply.redirect('/checkout-confirm', 303);
+  });
+};

@@ -1,0 +1,261 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, Selectable } from 'kysely';
+import { penceToDecimal } from '../../contract/money.ts';
+import type { Config } from '../config.ts';
+import type { Database, OrderStatus, OrderTable } from '../db/schema.ts';
+import { BadRequestError, NotFoundError, UpstreamUnavailableError } from '../errors.ts';
+import { reserveStockAgain } from '../orders/orders.service.ts';
+import { decodeFields, decryptCrypt } from './opayo-crypt.ts';
+import { newVendorTxCode, opayoEndpoint, opayoRequestCrypt, opayoRequestFields, orderNumberOf } from './opayo.ts';
+import {
+  eventSeen,
+  findOrderByCode,
+  findOrderByNumber,
+  orderLines,
+  recordEvent,
+  setPaymentResult,
+  setProviderStatus,
+  transactionUsedByOtherOrder,
+} from './payments.repository.ts';
+import { ipnProblem, paypalCartFields, paypalUrls } from './paypal.ts';
+
+/**
+ * Payments behind one interface (DESIGN.md section 5). An order is marked paid only by the
+ * provider's own confirmation: PayPal's verified IPN, or Opayo's encrypted return. Every
+ * notification is recorded once; a repeat is recognised by its key and changes nothing.
+ */
+
+type Order = Selectable<OrderTable>;
+type Fetch = typeof fetch;
+
+const awaitingPayment: OrderStatus[] = ['pending_payment', 'payment_failed'];
+
+/** Is the order's reservation still running? */
+function stillReserved(order: Pick<Order, 'status' | 'reserved_until'>, now: Date): boolean {
+  return awaitingPayment.includes(order.status) && order.reserved_until > now.toISOString();
+}
+
+class Duplicate extends Error {}
+
+export function createPaymentsService(
+  db: Kysely<Database>,
+  config: Pick<Config, 'paymentProvider' | 'paypal' | 'opayo' | 'publicUrl' | 'shop'>,
+  options: { fetch?: Fetch; clock?: () => Date } = {},
+) {
+  const fetchFn = options.fetch ?? fetch;
+  const clock = options.clock ?? (() => new Date());
+  const urls = paypalUrls(config.paypal.mode, config.publicUrl);
+
+  /**
+   * Records the event and applies its result in one transaction. `decide` runs inside it and
+   * answers the outcome to record. A second event with the same key changes nothing.
+   */
+  async function once(
+    event: { key: string; provider: string; providerStatus: string; body: string },
+    decide: (trx: Kysely<Database>, at: string) => Promise<{ orderId: number | null; outcome: string }>,
+  ): Promise<string> {
+    const at = clock().toISOString();
+    try {
+      return await db.transaction().execute(async (trx) => {
+        if (await eventSeen(trx, event.key)) throw new Duplicate();
+        const { orderId, outcome } = await decide(trx, at);
+        await recordEvent(trx, { ...event, orderId, outcome, at });
+        return outcome;
+      });
+    } catch (error) {
+      // Two copies at the same moment: the second loses the race on the unique key.
+      if (error instanceof Duplicate || (await eventSeen(db, event.key))) return 'duplicate';
+      throw error;
+    }
+  }
+
+  /** Marks an order paid; one whose reservation ran out takes its stock again, or is flagged. */
+  async function markPaid(
+    trx: Kysely<Database>,
+    order: Order,
+    payment: { provider: string; providerStatus: string; transactionId: string; authCode?: string | null },
+    at: string,
+  ): Promise<string> {
+    if (order.status === 'paid') return 'already paid';
+    let note: string | null = null;
+    if (order.status === 'expired' || order.status === 'cancelled') {
+      note = (await reserveStockAgain(trx, order.id))
+        ? 'Paid after its reservation expired; the stock was taken again.'
+        : 'Paid after its reservation expired; the stock could not be taken again: refund or restock.';
+    }
+    const from: OrderStatus[] = ['pending_payment', 'payment_failed', 'expired', 'cancelled'];
+    await setPaymentResult(trx, order.id, from, { status: 'paid', ...payment, paidAt: at, note, at });
+    return note ? 'paid late' : 'paid';
+  }
+
+  return {
+    /** GET /api/payment-provider: which one this shop uses. */
+    provider(): string {
+      return config.paymentProvider;
+    },
+
+    /** GET /api/paypal-config (spec section 3, wallet provider config). */
+    paypalConfig() {
+      return {
+        url: urls.webscr,
+        business: config.paypal.businessEmail,
+        notifyUrl: `${config.publicUrl}/api/payments/paypal/ipn`,
+        returnUrl: `${config.publicUrl}/checkout-confirm`,
+        cancelUrl: `${config.publicUrl}/payment-declined`,
+      };
+    },
+
+    /** The whole PayPal form for an order awaiting payment, built from the order alone. */
+    async paypalHandoff(orderCode: string) {
+      const order = await findOrderByCode(db, orderCode);
+      if (!order || !stillReserved(order, clock())) throw new NotFoundError('No order awaiting payment has that code');
+      const lines = await orderLines(db, order.id);
+      const fields = paypalCartFields(order, lines, {
+        business: config.paypal.businessEmail,
+        publicUrl: config.publicUrl,
+      });
+      return { url: urls.webscr, fields: fields.map(([name, value]) => ({ name, value })) };
+    },
+
+    /** GET /api/sagepay-config/{orderNumber}: the Form post for an order awaiting payment. */
+    async sagepayConfig(orderNumber: number) {
+      const order = await findOrderByNumber(db, orderNumber);
+      if (!order || !stillReserved(order, clock()))
+        throw new NotFoundError('No order awaiting payment has that number');
+      const fields = opayoRequestFields(order, {
+        vendorTxCode: newVendorTxCode(order.order_number),
+        publicUrl: config.publicUrl,
+        shopName: config.shop.name,
+      });
+      return {
+        vendor: config.opayo.vendor,
+        txType: 'PAYMENT',
+        vpsProtocol: '4.00',
+        crypt: opayoRequestCrypt(fields, config.opayo.encryptionPassword),
+        endpointUrl: opayoEndpoint(config.opayo.mode, config.publicUrl),
+      };
+    },
+
+    /**
+     * A PayPal IPN. The raw body goes back to PayPal byte for byte; only VERIFIED, Completed, our
+     * receiver, the order's amount and currency, and an unused transaction id mark it paid.
+     */
+    async handlePaypalIpn(rawBody: string): Promise<string> {
+      const ipn = Object.fromEntries(new URLSearchParams(rawBody));
+      let verdict: string;
+      try {
+        const response = await fetchFn(urls.validate, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'raag-shop-ipn' },
+          body: `cmd=_notify-validate&${rawBody}`,
+          signal: AbortSignal.timeout(15_000),
+        });
+        if (!response.ok) throw new Error(`validation answered ${response.status}`);
+        verdict = (await response.text()).trim();
+      } catch (error) {
+        // Not answered: PayPal sends the IPN again later, so nothing is lost by refusing it now.
+        throw new UpstreamUnavailableError(`PayPal IPN validation failed: ${(error as Error).message}`);
+      }
+      const status = ipn.payment_status ?? '';
+      const key =
+        verdict === 'VERIFIED' && ipn.txn_id
+          ? `paypal:${ipn.txn_id}:${status}`
+          : `paypal:unverified:${createHash('sha256').update(rawBody).digest('hex')}`;
+      return once({ key, provider: 'paypal', providerStatus: status || 'none', body: rawBody }, async (trx, at) => {
+        if (verdict !== 'VERIFIED')
+          return { orderId: null, outcome: `rejected: ${verdict.slice(0, 20) || 'no verdict'}` };
+        const orderNumber = Number(ipn.invoice);
+        const order = Number.isInteger(orderNumber) ? await findOrderByNumber(trx, orderNumber) : undefined;
+        const problem = ipnProblem(ipn, order, config.paypal.businessEmail);
+        if (problem || !order) return { orderId: order?.id ?? null, outcome: `rejected: ${problem}` };
+        if (status === 'Completed') {
+          if (await transactionUsedByOtherOrder(trx, ipn.txn_id ?? '', order.id)) {
+            return { orderId: order.id, outcome: 'rejected: transaction id already used' };
+          }
+          const outcome = await markPaid(
+            trx,
+            order,
+            { provider: 'paypal', providerStatus: status, transactionId: ipn.txn_id ?? '' },
+            at,
+          );
+          return { orderId: order.id, outcome };
+        }
+        if (['Failed', 'Denied', 'Expired', 'Voided'].includes(status)) {
+          await setPaymentResult(trx, order.id, ['pending_payment'], {
+            status: 'payment_failed',
+            provider: 'paypal',
+            providerStatus: status,
+            at,
+          });
+          return { orderId: order.id, outcome: 'failed' };
+        }
+        // Pending, Refunded, Reversed and the rest are recorded; none of them marks the order paid.
+        await setProviderStatus(trx, order.id, 'paypal', status, at);
+        return { orderId: order.id, outcome: `recorded ${status}` };
+      });
+    },
+
+    /**
+     * The shopper's return from Opayo (SuccessURL or FailureURL). There is no server-to-server
+     * call, so this return is the result, and must be idempotent. Answers the order code.
+     */
+    async handleOpayoReturn(crypt: string): Promise<string> {
+      let fields: Record<string, string>;
+      try {
+        fields = decodeFields(decryptCrypt(crypt, config.opayo.encryptionPassword));
+      } catch {
+        throw new BadRequestError('The payment response could not be read');
+      }
+      const orderNumber = orderNumberOf(fields.VendorTxCode ?? '');
+      const order = orderNumber === undefined ? undefined : await findOrderByNumber(db, orderNumber);
+      if (!order) throw new BadRequestError('The payment response names no order of ours');
+      const status = fields.Status ?? '';
+      const key = `opayo:${fields.VPSTxId || fields.VendorTxCode}:${status}`;
+      await once(
+        { key, provider: 'opayo', providerStatus: status || 'none', body: JSON.stringify(fields) },
+        async (trx, at) => {
+          if (fields.Amount !== penceToDecimal(order.total_including_delivery))
+            return { orderId: order.id, outcome: 'rejected: wrong amount' };
+          const current = (await findOrderByNumber(trx, order.order_number)) as Order;
+          if (status === 'OK') {
+            const outcome = await markPaid(
+              trx,
+              current,
+              {
+                provider: 'opayo',
+                providerStatus: status,
+                transactionId: fields.VPSTxId ?? '',
+                authCode: fields.TxAuthNo ?? null,
+              },
+              at,
+            );
+            return { orderId: order.id, outcome };
+          }
+          await setPaymentResult(trx, order.id, ['pending_payment'], {
+            status: 'payment_failed',
+            provider: 'opayo',
+            providerStatus: status,
+            transactionId: fields.VPSTxId ?? null,
+            at,
+          });
+          return { orderId: order.id, outcome: 'failed' };
+        },
+      );
+      return order.order_code;
+    },
+
+    /** GET /api/order-status/{code}: what the confirmation page shows. */
+    async orderStatus(code: string) {
+      const order = await findOrderByCode(db, code);
+      if (!order) throw new NotFoundError('No order has that code');
+      return {
+        orderNumber: order.order_number,
+        status: order.status,
+        provider: order.payment_provider,
+        transactionId: order.status === 'paid' ? order.transaction_id : null,
+      };
+    },
+  };
+}
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;
