@@ -28,11 +28,21 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
-  webServer: {
-    command: 'node test/e2e/serve.ts',
-    url: `http://localhost:${port}/api/product-types`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { E2E_PORT: String(port) },
-  },
+  webServer: [
+    {
+      command: 'node test/e2e/serve.ts',
+      url: `http://localhost:${port}/api/product-types`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { E2E_PORT: String(port), PAYMENT_PROVIDER: 'paypal' },
+    },
+    {
+      // The same shop taking cards through Opayo, for the card payment tests.
+      command: 'node test/e2e/serve.ts',
+      url: `http://localhost:${port + 1}/api/product-types`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { E2E_PORT: String(port + 1), PAYMENT_PROVIDER: 'opayo' },
+    },
+  ],
 });

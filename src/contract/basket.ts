@@ -97,6 +97,15 @@ export const basketRequestSchema = z.object({
     .array(z.object({ code: voucherCode }))
     .max(1)
     .optional(),
+  /**
+   * The unpaid order this basket was restored from (after a failed payment). Committing replaces
+   * it: that order is cancelled and its stock returned in the same transaction.
+   */
+  orderCode: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/)
+    .nullable()
+    .optional(),
   /** The total the shopper last saw; compared at commit, never charged. */
   totalPriceIncludingDelivery: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
 });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, opayoShop, productWithSizes, test } from './fixtures.ts';
 
 async function fillBasket(page: Page) {
   const product = await productWithSizes(page);
@@ -107,8 +107,14 @@ test('a guest goes from the basket to a committed order, with every step checked
   await expect(summary.getByText('-£10.00')).toBeVisible();
   await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
 
+  // The PayPal sandbox takes the cart the server built, then sends the IPN and returns the shopper.
+  await expect(page.getByRole('heading', { name: 'PayPal sandbox: pay for your order' })).toBeVisible();
+  await expect(page.getByText(/No real payment is taken/)).toBeVisible();
+  await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page).toHaveURL(/\/checkout-confirm$/);
+  await expect(page.getByRole('heading', { name: 'ORDER COMPLETE' })).toBeVisible();
   await expect(page.getByTestId('order-number')).toHaveText(/^1\d{5}$/);
+  await expect(page.getByTestId('transaction-id')).toHaveText(/^[0-9A-F]{17}$/);
   await expect(page.getByTestId('cart-count')).toHaveText('0 Items');
   // The stock is reserved on the server.
   const after = await (await page.request.get(`/api/products/${product.urlKey}`)).json();
@@ -157,7 +163,8 @@ test('axe finds nothing on the cart and the checkout screens', async ({ page }) 
   await page.waitForLoadState('networkidle');
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
-  await expect(page).toHaveURL(/\/checkout-confirm$/);
+  await page.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(page.getByRole('heading', { name: 'ORDER COMPLETE' })).toBeVisible();
   await expectNoAxeViolations(page);
 });
 
@@ -187,8 +194,16 @@ test('an unpaid order comes back through its recovery link, ready for payment', 
   await expect(page.getByText('RAVI SHANKAR')).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
-  await expect(page).toHaveURL(/\/checkout-confirm$/);
-  await expect(page.getByTestId('order-number')).toHaveText(String(order.orderNumber));
+
+  // Cancelling at PayPal: Payment Declined, and BACK TO BASKET brings the order's lines back.
+  await page.getByRole('link', { name: 'Cancel and return to the shop' }).click();
+  await expect(page).toHaveURL(/\/payment-declined$/);
+  await expect(page.getByText('Sorry but your Payment was declined.')).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('button', { name: 'BACK TO BASKET' }).click();
+  await expect(page).toHaveURL(/\/shoppingcart$/);
+  await expect(page.getByRole('heading', { level: 2, name: product.title })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'PROCEED TO CHECKOUT' })).toBeVisible();
 });
 
 test.describe('an unknown recovery link', () => {
@@ -196,5 +211,51 @@ test.describe('an unknown recovery link', () => {
   test('goes home', async ({ page }) => {
     await page.goto('/order-recovery/AAAAAAAAAAAAAAAAAAAAAA');
     await expect(page).toHaveURL(/\/home$/);
+  });
+});
+
+test.describe('paying by card through Opayo', () => {
+  test.use({ baseURL: opayoShop });
+
+  async function checkoutToCardForm(page: Page) {
+    await fillBasket(page);
+    await page.goto('/checkout-details');
+    await fillDetails(page);
+    await page.getByRole('button', { name: 'NEXT' }).click();
+    await page.getByLabel('Same as Billing Address').check();
+    await page.getByRole('button', { name: 'Confirm Address' }).click();
+    await page.getByLabel(/Express delivery/).check();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
+    await expect(page.getByRole('heading', { name: 'Opayo sandbox: card payment' })).toBeVisible();
+  }
+
+  test('an authorised card completes the order', async ({ page }) => {
+    await checkoutToCardForm(page);
+    await page.getByLabel('Card number').fill('4929 0000 0000 6');
+    await page.getByRole('button', { name: /^Pay £/ }).click();
+    await expect(page).toHaveURL(/\/checkout-confirm$/);
+    await expect(page.getByRole('heading', { name: 'ORDER COMPLETE' })).toBeVisible();
+    await expect(page.getByTestId('transaction-id')).toHaveText(/^\{[0-9A-F-]{36}\}$/);
+  });
+
+  test('a declined card shows TRANSACTION FAILED, and the basket comes back to try again', async ({ page }) => {
+    await checkoutToCardForm(page);
+    await page.getByLabel('Card number').fill('4000000000000002');
+    await page.getByRole('button', { name: /^Pay £/ }).click();
+    await expect(page.getByRole('heading', { name: 'TRANSACTION FAILED' })).toBeVisible();
+    await expect(page.getByText('Something went wrong. Please ensure your card is valid and try again.')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'BACK TO CART' }).click();
+    await expect(page).toHaveURL(/\/shoppingcart$/);
+    await expect(page.getByTestId('cart-count')).toHaveText('2 Items');
+    // Trying again replaces the failed order, whose stock comes back first.
+    await page.getByRole('button', { name: 'PROCEED TO CHECKOUT' }).click();
+    await page.getByRole('button', { name: 'NEXT' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
+    await page.getByLabel('Card number').fill('4929000000006');
+    await page.getByRole('button', { name: /^Pay £/ }).click();
+    await expect(page.getByRole('heading', { name: 'ORDER COMPLETE' })).toBeVisible();
   });
 });

@@ -49,3 +49,6 @@ export async function productWithSizes(page: Page, typeId = 2010, entries = 2) {
   if (!product) throw new Error(`the demo catalogue has no product of type ${typeId} with ${entries} entries in stock`);
   return product;
 }
+
+/** The shop served with Opayo as its payment provider (the second web server). */
+export const opayoShop = `http://localhost:${Number(process.env.E2E_PORT ?? 3555) + 1}`;

@@ -26,6 +26,8 @@ const pageModules: Array<[RegExp, string]> = [
   [/^\/checkout-review$/, 'features/checkout/review-page.tsx'],
   [/^\/checkout-confirm$/, 'features/checkout/confirm-page.tsx'],
   [/^\/order-recovery\/[^/]+$/, 'features/checkout/recovery-page.tsx'],
+  [/^\/payment-success$/, 'features/payment-result/payment-success-page.tsx'],
+  [/^\/payment-declined$/, 'features/payment-result/payment-declined-page.tsx'],
   [/^\/about$/, 'features/about/about-page.tsx'],
   [/^\/contact$/, 'features/contact/contact-page.tsx'],
   [/^\/termsandconditions$/, 'features/terms/terms-page.tsx'],

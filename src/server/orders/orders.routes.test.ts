@@ -177,6 +177,38 @@ describe('POST /api/basket, GET /api/recover-basket and the reservation sweep', 
     );
   });
 
+  it('replaces the unpaid order a basket was restored from, returning its stock first', async () => {
+    const p = await fx.product(1000, 2);
+    const first = await commit(commitBody([{ productStockId: p.stockId, requestedQty: 2 }]));
+    if (!first.ok) throw new Error('expected an order');
+    expect(await fx.stockOf(p.stockId)).toBe(0);
+    const again = await commit(
+      commitBody([{ productStockId: p.stockId, requestedQty: 2 }], { orderCode: first.orderCode }),
+    );
+    expect(again.ok).toBe(true);
+    expect(await fx.stockOf(p.stockId)).toBe(0);
+    const old = await t.db.kysely
+      .selectFrom('orders')
+      .select('status')
+      .where('order_code', '=', first.orderCode)
+      .executeTakeFirstOrThrow();
+    expect(old.status).toBe('cancelled');
+    // A paid order is never cancelled this way.
+    if (!again.ok) return;
+    await t.db.kysely.updateTable('orders').set({ status: 'paid' }).where('order_code', '=', again.orderCode).execute();
+    await t.db.kysely.updateTable('product_stocks').set({ stock: 1 }).where('id', '=', p.stockId).execute();
+    const third = await commit(
+      commitBody([{ productStockId: p.stockId, requestedQty: 1 }], { orderCode: again.orderCode }),
+    );
+    expect(third.ok).toBe(true);
+    const paid = await t.db.kysely
+      .selectFrom('orders')
+      .select('status')
+      .where('order_code', '=', again.orderCode)
+      .executeTakeFirstOrThrow();
+    expect(paid.status).toBe('paid');
+  });
+
   it('releases the stock of an expired reservation once, even when two sweeps run together', async () => {
     const p = await fx.product(1000, 3);
     const result = await commit(commitBody([{ productStockId: p.stockId, requestedQty: 2 }]));

@@ -34,6 +34,14 @@ function changedSinceSeen(request: BasketCommit, priced: PricedBasket): boolean 
   return seenTotal !== null && seenTotal !== undefined && seenTotal !== priced.totalPriceIncludingDelivery;
 }
 
+/** Cancels an unpaid order the shopper is replacing with a new one, giving its stock back. */
+async function replaceUnpaidOrder(trx: Kysely<Database>, orderCode: string, now: string): Promise<void> {
+  const found = await findOrderByCode(trx, orderCode);
+  if (!found || !(await changeStatus(trx, found.order.id, ['pending_payment', 'payment_failed'], 'cancelled', now)))
+    return;
+  for (const line of found.lines) await returnStock(trx, line.product_stock_id, line.quantity);
+}
+
 /** 128 random bits, URL-safe: the key of the recovery link and the payment status (DESIGN.md section 4). */
 export function newOrderCode(): string {
   return randomBytes(16).toString('base64url');
@@ -56,6 +64,7 @@ export function createOrdersService(db: Kysely<Database>, options: { reservation
       const now = clock();
       try {
         return await db.transaction().execute(async (trx) => {
+          if (request.orderCode) await replaceUnpaidOrder(trx, request.orderCode, now.toISOString());
           const priced = priceBasket(request, await gatherFacts(trx, request, now));
           if (changedSinceSeen(request, priced)) throw new BasketChanged();
           // Conditional decrements, in id order so concurrent commits lock rows in one order.

@@ -20,6 +20,8 @@ const DeliveryPage = lazy(() => import('../features/checkout/delivery-page.tsx')
 const ReviewPage = lazy(() => import('../features/checkout/review-page.tsx'));
 const ConfirmPage = lazy(() => import('../features/checkout/confirm-page.tsx'));
 const RecoveryPage = lazy(() => import('../features/checkout/recovery-page.tsx'));
+const PaymentSuccessPage = lazy(() => import('../features/payment-result/payment-success-page.tsx'));
+const PaymentDeclinedPage = lazy(() => import('../features/payment-result/payment-declined-page.tsx'));
 const PendingPage = lazy(() => import('../features/pending/pending-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.tsx'));
 
@@ -30,8 +32,6 @@ const pendingPaths = [
   'forgotpassword',
   'reset-password/:token',
   'account-home',
-  'payment-success',
-  'payment-declined',
   'verify-account/:token',
 ];
 
@@ -53,6 +53,8 @@ export function AppRoutes() {
         <Route path="checkout-review" element={<ReviewPage />} />
         <Route path="checkout-confirm" element={<ConfirmPage />} />
         <Route path="order-recovery/:id" element={<RecoveryPage />} />
+        <Route path="payment-success" element={<PaymentSuccessPage />} />
+        <Route path="payment-declined" element={<PaymentDeclinedPage />} />
         <Route path="about" element={<AboutPage />} />
         <Route path="contact" element={<ContactPage />} />
         <Route path="termsandconditions" element={<TermsPage />} />

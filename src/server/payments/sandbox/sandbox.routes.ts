@@ -20,7 +20,7 @@ export const sandboxCards = {
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
+<title>${escapeHtml(title)}</title><link rel="icon" href="data:,">
 <style>
 body{font-family:system-ui,sans-serif;margin:0;background:#f4f6f8;color:#1b1f24}
 .banner{background:#7a1f00;color:#fff;padding:.75rem 1rem;font-weight:700}
@@ -29,7 +29,7 @@ table{width:100%;border-collapse:collapse}td,th{padding:.4rem;border-bottom:1px 
 td:last-child,th:last-child{text-align:right}label{display:block;font-weight:600;margin-top:.75rem}
 input{width:100%;box-sizing:border-box;padding:.6rem;font:inherit;border:1px solid #778;border-radius:6px}
 button{margin-top:1rem;margin-right:.5rem;padding:.7rem 1.2rem;font:inherit;font-weight:700;border-radius:999px;border:2px solid #0b4f8a;background:#0b4f8a;color:#fff;cursor:pointer}
-button.secondary{background:#fff;color:#0b4f8a}.error{color:#b91c1c}
+button.secondary{background:#fff;color:#0b4f8a}a.cancel{display:inline-block;margin-top:1rem;color:#0b4f8a;font-weight:700}.error{color:#b91c1c}
 </style></head>
 <body><div class="banner" role="note">SANDBOX: a local stand-in for testing. No real payment is taken.</div>
 <main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
@@ -90,7 +90,7 @@ export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config }> = asyn
 <tr><td>Discount</td><td></td><td>-£${escapeHtml(fields.discount_amount_cart ?? '0.00')}</td></tr>
 <tr><th scope="row">Total</th><td></td><th>£${penceToDecimal(total)}</th></tr></tbody></table>
 <form method="post" action="/sandbox/paypal/pay">${hiddenFields(fields)}<button type="submit">Pay £${penceToDecimal(total)}</button></form>
-<form method="get" action="${escapeHtml(fields.cancel_return ?? '/')}"><button type="submit" class="secondary">Cancel and return to the shop</button></form>`,
+<p><a class="cancel" href="${escapeHtml(fields.cancel_return ?? '/')}">Cancel and return to the shop</a></p>`,
       ),
     );
   });

@@ -1,37 +1,97 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { storageKeys } from '../../lib/basket/basket-store.ts';
+import { messages } from '../../../contract/messages.ts';
+import type { OrderStatusAnswer } from '../../../contract/payments.ts';
+import { requestJson } from '../../lib/api.ts';
+import { basketStore, storageKeys } from '../../lib/basket/basket-store.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
 import { CheckoutProgress } from './progress.tsx';
 
+const POLL_MS = 2000;
+const POLL_FOR_MS = 120_000;
+
 /**
- * Checkout step 4. The order is committed and its stock reserved; taking the payment (PayPal or
- * Opayo) and showing ORDER COMPLETE or TRANSACTION FAILED from its result arrive with the
- * payments issue. Without an order to show, the shopper goes home.
+ * Checkout step 4 (spec section 2.8): ORDER COMPLETE with the provider's transaction id, or
+ * TRANSACTION FAILED, from the order's recorded payment state. While PayPal's notification is on
+ * its way, the page says so and checks again.
  */
 export default function ConfirmPage() {
   const navigate = useNavigate();
-  const [orderNumber] = useState(() => localStorage.getItem(storageKeys.orderNumber));
+  const [orderCode] = useState(() => localStorage.getItem(storageKeys.orderCode));
+  const [startedAt] = useState(() => Date.now());
+  const status = useQuery({
+    queryKey: ['order-status', orderCode],
+    enabled: Boolean(orderCode),
+    queryFn: ({ signal }) =>
+      requestJson<OrderStatusAnswer>(`/api/order-status/${encodeURIComponent(orderCode ?? '')}`, { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.status === 'pending_payment' && Date.now() - startedAt < POLL_FOR_MS ? POLL_MS : false,
+    staleTime: 0,
+  });
+
   useEffect(() => {
-    if (!orderNumber) void navigate('/', { replace: true });
-  }, [orderNumber, navigate]);
-  if (!orderNumber) return null;
+    if (!orderCode || status.isError) void navigate('/', { replace: true });
+  }, [orderCode, status.isError, navigate]);
+
+  async function backToCart() {
+    if (orderCode) await basketStore.restoreFromOrder(orderCode);
+    void navigate('/shoppingcart');
+  }
+
+  const answer = status.data;
   return (
     <div className="container page">
       <PageMeta title="Order Confirmation" canonicalPath="/checkout-confirm" />
       <CheckoutProgress current={3} />
       <h1 className="page-title">Order Confirmation</h1>
-      <section className={styles.panel} aria-labelledby="order-received">
-        <h2 id="order-received">ORDER RECEIVED</h2>
-        <p>
-          Thank you. Your order number is <strong data-testid="order-number">{orderNumber}</strong>. Your items are
-          reserved for you while the payment is completed.
-        </p>
-        <Link to="/home" className="button">
-          HOME
-        </Link>
-      </section>
+      <div aria-live="polite">
+        {!answer && <p role="status">Checking your payment…</p>}
+        {answer?.status === 'paid' && (
+          <section className={styles.panel} aria-labelledby="order-complete">
+            <h2 id="order-complete">ORDER COMPLETE</h2>
+            <p>
+              Thank you for your order. Payment has been successfully taken and we are currently processing your order.
+              You will receive an email confirmation with your order details shortly.
+            </p>
+            <p>
+              Order number: <strong data-testid="order-number">{answer.orderNumber}</strong>
+              <br />
+              Transaction id: <strong data-testid="transaction-id">{answer.transactionId}</strong>
+            </p>
+            <Link to="/home" className="button">
+              HOME
+            </Link>
+          </section>
+        )}
+        {answer && ['payment_failed', 'expired', 'cancelled'].includes(answer.status) && (
+          <section className={styles.panel} aria-labelledby="transaction-failed">
+            <h2 id="transaction-failed">TRANSACTION FAILED</h2>
+            <p>{messages.payment.failed}</p>
+            <button type="button" className="button" onClick={() => void backToCart()}>
+              BACK TO CART
+            </button>
+          </section>
+        )}
+        {answer?.status === 'pending_payment' && (
+          <section className={styles.panel} aria-labelledby="awaiting-payment">
+            <h2 id="awaiting-payment">WAITING FOR YOUR PAYMENT</h2>
+            <p>
+              Order <strong data-testid="order-number">{answer.orderNumber}</strong> is reserved for you. We are waiting
+              for the payment provider to confirm your payment; this page checks again by itself.
+            </p>
+            <div className={styles.actions}>
+              <button type="button" className="button button-secondary" onClick={() => void status.refetch()}>
+                Check again
+              </button>
+              <button type="button" className="button button-secondary" onClick={() => void backToCart()}>
+                BACK TO CART
+              </button>
+            </div>
+          </section>
+        )}
+      </div>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { PricedBasket } from '../../../contract/basket.ts';
 import { requestJson } from '../../lib/api.ts';
@@ -7,6 +7,7 @@ import { storageKeys } from '../../lib/basket/basket-store.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
+import { PaymentHandoff } from './payment-handoff.tsx';
 import { AddressBlock } from './review-page.tsx';
 
 /**
@@ -16,6 +17,7 @@ import { AddressBlock } from './review-page.tsx';
 export default function RecoveryPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
+  const [paying, setPaying] = useState(false);
   const order = useQuery({
     queryKey: ['recover-basket', id],
     queryFn: ({ signal }) => requestJson<PricedBasket>(`/api/recover-basket/${encodeURIComponent(id)}`, { signal }),
@@ -31,10 +33,18 @@ export default function RecoveryPage() {
     // The order exists already: keep its number and code for the payment and its return.
     localStorage.setItem(storageKeys.orderNumber, String(basket.orderNumber));
     localStorage.setItem(storageKeys.orderCode, basket.orderCode ?? '');
-    void navigate('/checkout-confirm');
+    setPaying(true);
   }
 
   const basket = order.data;
+  if (paying && basket?.orderCode && basket.orderNumber) {
+    return (
+      <div className="container page">
+        <PageMeta title="Order Recovery" />
+        <PaymentHandoff orderCode={basket.orderCode} orderNumber={basket.orderNumber} />
+      </div>
+    );
+  }
   return (
     <div className="container page">
       <PageMeta title="Order Recovery" />

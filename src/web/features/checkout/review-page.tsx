@@ -8,6 +8,7 @@ import { useTitles } from '../../lib/catalog-api.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
+import { PaymentHandoff } from './payment-handoff.tsx';
 import { CheckoutProgress } from './progress.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
 
@@ -49,6 +50,7 @@ export default function ReviewPage() {
   const [voucherMessage, setVoucherMessage] = useState<{ ok: boolean; text: string } | undefined>();
   const [committing, setCommitting] = useState(false);
   const [commitFailed, setCommitFailed] = useState(false);
+  const [handoff, setHandoff] = useState<{ orderCode: string; orderNumber: number } | undefined>();
   const priced = basket.priced;
   const guest = basket.guest;
   const title = titles.data?.find((t) => t.id === guest?.titleId)?.name ?? '';
@@ -72,12 +74,22 @@ export default function ReviewPage() {
     setCommitFailed(false);
     try {
       const result = await basketStore.commit();
-      void navigate(result.ok ? '/checkout-confirm' : '/shopping-cart');
+      if (result.ok) setHandoff({ orderCode: result.orderCode, orderNumber: result.orderNumber });
+      else void navigate('/shopping-cart');
     } catch {
       setCommitFailed(true);
     } finally {
       setCommitting(false);
     }
+  }
+
+  if (handoff) {
+    return (
+      <div className="container page">
+        <PageMeta title="Review Your Order" canonicalPath="/checkout-review" />
+        <PaymentHandoff orderCode={handoff.orderCode} orderNumber={handoff.orderNumber} />
+      </div>
+    );
   }
 
   return (

@@ -8,8 +8,6 @@ const titles: Record<string, string> = {
   forgotpassword: 'Forgotten Password',
   'reset-password': 'Reset Password',
   'account-home': 'My Account',
-  'payment-success': 'Payment Successful',
-  'payment-declined': 'Payment Declined',
   'verify-account': 'Account Activated',
 };
 

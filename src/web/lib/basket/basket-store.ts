@@ -44,6 +44,8 @@ export interface BasketState {
   deliveryAddress?: AddressDraft;
   deliveryMethodRateId?: number | null;
   appliedVouchers?: Array<{ code: string }>;
+  /** The unpaid order this basket came back from after a failed payment; a new commit replaces it. */
+  orderCode?: string;
   /** The server's answer to the last verification, when it still matches the items. */
   priced?: PricedBasket;
 }
@@ -114,6 +116,8 @@ export function parseSavedBasket(saved: string | null): Omit<BasketState, 'detai
     if (isPositiveInt(parsed.deliveryMethodRateId, 2_147_483_647))
       result.deliveryMethodRateId = parsed.deliveryMethodRateId;
     if (voucher) result.appliedVouchers = [{ code: voucher }];
+    const orderCode = text(parsed.orderCode, 64);
+    if (orderCode && /^[A-Za-z0-9_-]{16,64}$/.test(orderCode)) result.orderCode = orderCode;
     return result;
   } catch {
     return { items: [] };
@@ -126,7 +130,7 @@ function emit(): void {
 
 function save(): void {
   try {
-    const { items, guest, billingAddress, deliveryAddress, deliveryMethodRateId, appliedVouchers } = state;
+    const { items, guest, billingAddress, deliveryAddress, deliveryMethodRateId, appliedVouchers, orderCode } = state;
     localStorage.setItem(
       storageKeys.basket,
       JSON.stringify({
@@ -136,6 +140,7 @@ function save(): void {
         deliveryAddress,
         deliveryMethodRateId,
         appliedVouchers,
+        orderCode,
       }),
     );
   } catch {
@@ -164,6 +169,7 @@ export function basketRequest(basket: BasketState, extra: Partial<BasketRequest>
     deliveryMethodRateId: basket.deliveryMethodRateId ?? null,
     appliedVouchers: basket.appliedVouchers ?? [],
     totalPriceIncludingDelivery: basket.priced?.totalPriceIncludingDelivery ?? null,
+    orderCode: basket.orderCode ?? null,
     ...extra,
   };
 }
@@ -283,6 +289,32 @@ export const basketStore = {
       adopt(response.basket);
     }
     return response;
+  },
+
+  /**
+   * After a failed or cancelled payment: the order's lines and details come back as the basket,
+   * so the shopper can try again (spec section 2.8, BACK TO CART). False when the order can no
+   * longer be recovered (paid, or its reservation ran out).
+   */
+  async restoreFromOrder(orderCode: string): Promise<boolean> {
+    let order: PricedBasket;
+    try {
+      order = await requestJson<PricedBasket>(`/api/recover-basket/${encodeURIComponent(orderCode)}`);
+    } catch {
+      return false;
+    }
+    setState({
+      items: order.items.map((line) => ({ productStockId: line.productStockId, requestedQty: line.requestedQty ?? 1 })),
+      details: {},
+      guest: order.guest ?? undefined,
+      billingAddress: order.billingAddress ?? undefined,
+      deliveryAddress: order.deliveryAddress ?? undefined,
+      deliveryMethodRateId: order.deliveryMethodRateId,
+      appliedVouchers: order.appliedVouchers,
+      orderCode,
+    });
+    await basketStore.verify().catch(() => undefined);
+    return true;
   },
 
   /** Looks up every line's product details; lines whose product is gone are dropped. */
