@@ -16,6 +16,7 @@ import { createOrdersService, type OrdersService } from './orders/orders.service
 import { createPageHead } from './seo/page-head.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
+import { createMailer } from './mail/mailer.ts';
 import { paymentSandboxRoutes } from './payments/sandbox/sandbox.routes.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
 
@@ -53,7 +54,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const orders = createOrdersService(db.kysely, { reservationMinutes: config.reservationMinutes });
   await app.register(ordersRoutes, { prefix: '/api', orders });
   scheduleReservationSweep(app, orders, config.env !== 'test');
-  const payments = createPaymentsService(db.kysely, config, deps.paymentFetch ? { fetch: deps.paymentFetch } : {});
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, shop: config.shop });
+  const payments = createPaymentsService(db.kysely, config, {
+    mailer,
+    log: (error) => app.log.error({ err: error }, 'order e-mail not sent'),
+    ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
+  });
   await app.register(paymentsRoutes, { prefix: '/api', payments });
   // The local stand-ins for PayPal and Opayo; config refuses them in production.
   if (config.paypal.mode === 'local' || config.opayo.mode === 'local') {

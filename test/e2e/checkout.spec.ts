@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
+import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
 import { expect, expectNoAxeViolations, opayoShop, productWithSizes, test } from './fixtures.ts';
+import { outboxFor } from './outbox-path.ts';
 
 async function fillBasket(page: Page) {
   const product = await productWithSizes(page);
@@ -116,6 +118,15 @@ test('a guest goes from the basket to a committed order, with every step checked
   await expect(page.getByTestId('order-number')).toHaveText(/^1\d{5}$/);
   await expect(page.getByTestId('transaction-id')).toHaveText(/^[0-9A-F]{17}$/);
   await expect(page.getByTestId('cart-count')).toHaveText('0 Items');
+  // The confirmation e-mail is in the shop's outbox.
+  const orderNumber = await page.getByTestId('order-number').innerText();
+  const outbox = outboxFor(Number(new URL(page.url()).port));
+  await expect
+    .poll(() => readOutbox(outbox).some((m) => m.subject === `Your order ${orderNumber} is confirmed`))
+    .toBe(true);
+  const mail = readOutbox(outbox).find((m) => m.subject === `Your order ${orderNumber} is confirmed`);
+  expect(mail?.to).toBe('asha@example.com');
+  expect(decodeQuotedPrintable(mail?.raw ?? '')).toContain(product.title);
   // The stock is reserved on the server.
   const after = await (await page.request.get(`/api/products/${product.urlKey}`)).json();
   const before = product.stocks[0]!;

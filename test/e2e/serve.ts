@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Starts the real server for the browser tests on a fresh database and outbox of its own. */
 const dir = mkdtempSync(join(tmpdir(), 'shop-e2e-'));
+// Each run starts with an empty outbox.
+if (process.env.E2E_OUTBOX) rmSync(process.env.E2E_OUTBOX, { recursive: true, force: true });
 const child = spawn(process.execPath, ['src/server/main.ts'], {
   stdio: 'inherit',
   env: {
@@ -13,7 +15,7 @@ const child = spawn(process.execPath, ['src/server/main.ts'], {
     LOG_LEVEL: 'warn',
     PORT: process.env.E2E_PORT ?? '3555',
     DATABASE_URL: `sqlite:${join(dir, 'shop.db')}`,
-    MAIL_OUTBOX_DIR: join(dir, 'outbox'),
+    MAIL_OUTBOX_DIR: process.env.E2E_OUTBOX ?? join(dir, 'outbox'),
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
@@ -10,6 +13,8 @@ export interface TestApp {
   db: Db;
   database: TestDatabase;
   config: Config;
+  /** Where this app's mail goes (a temp folder of its own). */
+  outboxDir: string;
   close(): Promise<void>;
 }
 
@@ -19,7 +24,8 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const { db, database } = await createTestDb();
   if (options.demo) await seedIfEmpty(db);
-  const config = loadConfig({ NODE_ENV: 'test', ...options.env });
+  const outboxDir = mkdtempSync(join(tmpdir(), 'shop-outbox-'));
+  const config = loadConfig({ NODE_ENV: 'test', MAIL_OUTBOX_DIR: outboxDir, ...options.env });
   const app = await buildApp({
     config,
     db,
@@ -32,9 +38,11 @@ export async function createTestApp(
     db,
     database,
     config,
+    outboxDir,
     async close() {
       await app.close();
       await database.drop();
+      rmSync(outboxDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,7 +4,9 @@ import { penceToDecimal } from '../../contract/money.ts';
 import type { Config } from '../config.ts';
 import type { Database, OrderStatus, OrderTable } from '../db/schema.ts';
 import { BadRequestError, NotFoundError, UpstreamUnavailableError } from '../errors.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import { reserveStockAgain } from '../orders/orders.service.ts';
+import { orderConfirmationEmail, paymentFailedEmail } from './order-emails.ts';
 import { decodeFields, decryptCrypt } from './opayo-crypt.ts';
 import { newVendorTxCode, opayoEndpoint, opayoRequestCrypt, opayoRequestFields, orderNumberOf } from './opayo.ts';
 import {
@@ -40,7 +42,7 @@ class Duplicate extends Error {}
 export function createPaymentsService(
   db: Kysely<Database>,
   config: Pick<Config, 'paymentProvider' | 'paypal' | 'opayo' | 'publicUrl' | 'shop'>,
-  options: { fetch?: Fetch; clock?: () => Date } = {},
+  options: { fetch?: Fetch; clock?: () => Date; mailer?: Mailer; log?: (error: unknown) => void } = {},
 ) {
   const fetchFn = options.fetch ?? fetch;
   const clock = options.clock ?? (() => new Date());
@@ -56,16 +58,36 @@ export function createPaymentsService(
   ): Promise<string> {
     const at = clock().toISOString();
     try {
-      return await db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         if (await eventSeen(trx, event.key)) throw new Duplicate();
-        const { orderId, outcome } = await decide(trx, at);
-        await recordEvent(trx, { ...event, orderId, outcome, at });
-        return outcome;
+        const decided = await decide(trx, at);
+        await recordEvent(trx, { ...event, ...decided, at });
+        return decided;
       });
+      await notify(result.orderId, result.outcome);
+      return result.outcome;
     } catch (error) {
       // Two copies at the same moment: the second loses the race on the unique key.
       if (error instanceof Duplicate || (await eventSeen(db, event.key))) return 'duplicate';
       throw error;
+    }
+  }
+
+  /**
+   * Tells the shopper what happened, after the result is safely recorded. A mail that cannot be
+   * sent is logged; it never undoes or blocks the payment.
+   */
+  async function notify(orderId: number | null, outcome: string): Promise<void> {
+    if (!options.mailer || orderId === null || !['paid', 'paid late', 'failed'].includes(outcome)) return;
+    try {
+      const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+      const message =
+        outcome === 'failed'
+          ? paymentFailedEmail(order, config.publicUrl)
+          : orderConfirmationEmail(order, await orderLines(db, orderId));
+      await options.mailer.send(message);
+    } catch (error) {
+      options.log?.(error);
     }
   }
 

@@ -1,0 +1,68 @@
+import { formatPence } from '../../contract/money.ts';
+import type { MailMessage } from '../mail/mailer.ts';
+
+/** The order e-mails of DESIGN.md section 7: confirmation when paid, and payment failed. */
+
+interface OrderForEmail {
+  order_number: number;
+  order_code: string;
+  firstname: string;
+  lastname: string;
+  email: string;
+  items_total: number;
+  discount_amount: number;
+  delivery_price: number;
+  delivery_method_name: string;
+  total_vat: number;
+  total_including_delivery: number;
+  transaction_id: string | null;
+  billing_line1: string;
+  billing_line2: string;
+  billing_town_city: string;
+  billing_postcode: string;
+  delivery_line1: string;
+  delivery_line2: string;
+  delivery_town_city: string;
+  delivery_postcode: string;
+}
+
+interface LineForEmail {
+  title: string;
+  size_name: string;
+  quantity: number;
+  line_total: number;
+}
+
+const address = (...parts: string[]) => parts.filter(Boolean).join(', ');
+
+export function orderConfirmationEmail(order: OrderForEmail, lines: LineForEmail[]): MailMessage {
+  return {
+    to: order.email,
+    subject: `Your order ${order.order_number} is confirmed`,
+    paragraphs: [
+      `Dear ${order.firstname} ${order.lastname},`,
+      `Thank you for your order. Your payment has been taken (transaction ${order.transaction_id ?? ''}) and we are preparing your order for delivery.`,
+      lines.map((l) => `${l.quantity} x ${l.title} (${l.size_name}): ${formatPence(l.line_total)}`).join('\n'),
+      [
+        `Items: ${formatPence(order.items_total)}`,
+        ...(order.discount_amount > 0 ? [`Discount: -${formatPence(order.discount_amount)}`] : []),
+        `Delivery (${order.delivery_method_name}): ${formatPence(order.delivery_price)}`,
+        `Total paid: ${formatPence(order.total_including_delivery)} (including VAT of ${formatPence(order.total_vat)})`,
+      ].join('\n'),
+      `Delivery address: ${address(order.delivery_line1, order.delivery_line2, order.delivery_town_city, order.delivery_postcode)}`,
+      `Billing address: ${address(order.billing_line1, order.billing_line2, order.billing_town_city, order.billing_postcode)}`,
+    ],
+  };
+}
+
+export function paymentFailedEmail(order: OrderForEmail, publicUrl: string): MailMessage {
+  return {
+    to: order.email,
+    subject: `Your payment for order ${order.order_number} did not go through`,
+    paragraphs: [
+      `Dear ${order.firstname} ${order.lastname},`,
+      `Your payment of ${formatPence(order.total_including_delivery)} for order ${order.order_number} was not completed, so nothing has been taken. We are keeping your items for you for a while.`,
+      `To try again, open this link: ${publicUrl}/order-recovery/${order.order_code}`,
+    ],
+  };
+}
