@@ -102,7 +102,7 @@ try {
   const keys: string[] = [];
   const search = await fetch(`http://127.0.0.1:${port}/api/search`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', cookie: 'XSRF-TOKEN=bench-token', 'x-xsrf-token': 'bench-token' },
     body: JSON.stringify({ pageSize: 100 }),
   });
   for (const product of ((await search.json()) as { results: Array<{ urlKey: string }> }).results)
@@ -117,7 +117,8 @@ try {
     { title: 'bansuri', typeId: [1004] },
   ]);
   const nextKey = rotate(keys);
-  const json = { 'content-type': 'application/json' };
+  // Every POST echoes the CSRF cookie, as the shop's page does.
+  const json = { 'content-type': 'application/json', cookie: 'XSRF-TOKEN=bench-token', 'x-xsrf-token': 'bench-token' };
 
   // A short warm-up so the first route does not pay for cold caches.
   await run('warm-up', '/api/products/random/2010/8', { duration: 2 });

@@ -77,7 +77,7 @@ try {
   const search = await (
     await fetch(`${base}/api/search`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', cookie: 'XSRF-TOKEN=bench-token', 'x-xsrf-token': 'bench-token' },
       body: '{"typeId":[2035],"pageSize":1}',
     })
   ).json();

@@ -18,6 +18,7 @@ const sample = await app.inject({
   method: 'POST',
   url: '/api/search',
   payload: { title: '', typeId: [], pageSize: 36 },
+  headers: { cookie: 'XSRF-TOKEN=bench-token', 'x-xsrf-token': 'bench-token' },
 });
 constant = sample.json();
 

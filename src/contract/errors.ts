@@ -17,5 +17,7 @@ export const errorCodes = {
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
   tooManyRequests: 'TOO_MANY_REQUESTS',
+  csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
+  unauthorized: 'NOT_SIGNED_IN',
   internal: 'INTERNAL_ERROR',
 } as const;

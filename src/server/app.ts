@@ -1,4 +1,6 @@
 import fastifyCompress from '@fastify/compress';
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createCatalogRepository } from './catalog/catalog.repository.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
@@ -17,6 +19,11 @@ import { createPageHead } from './seo/page-head.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
 import { createMailer } from './mail/mailer.ts';
+import { accountsRoutes } from './accounts/accounts.routes.ts';
+import { createAccountsService } from './accounts/accounts.service.ts';
+import { contactRoutes } from './contact/contact.routes.ts';
+import { createContactService } from './contact/contact.service.ts';
+import { registerCsrf } from './http/csrf.ts';
 import { paymentSandboxRoutes } from './payments/sandbox/sandbox.routes.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
 
@@ -45,7 +52,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   // Answers over 1 kB are compressed for clients that ask; built assets come precompressed.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(fastifyCookie);
+  // Limits are set per route (sign-in, registration, reset, contact, recovery); none elsewhere.
+  await app.register(fastifyRateLimit, { global: false });
+  const secureCookies = config.env === 'production';
+  registerCsrf(app, secureCookies);
 
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, shop: config.shop });
+  const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
   const catalog = createCatalogService(createCatalogRepository(db.kysely, db.dialect), {
     searchCacheSeconds: config.searchCacheSeconds,
   });
@@ -54,13 +68,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const orders = createOrdersService(db.kysely, { reservationMinutes: config.reservationMinutes });
   await app.register(ordersRoutes, { prefix: '/api', orders });
   scheduleReservationSweep(app, orders, config.env !== 'test');
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, shop: config.shop });
   const payments = createPaymentsService(db.kysely, config, {
     mailer,
-    log: (error) => app.log.error({ err: error }, 'order e-mail not sent'),
+    log: logMailError,
     ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
   });
   await app.register(paymentsRoutes, { prefix: '/api', payments });
+  const accounts = createAccountsService(db.kysely, {
+    mailer,
+    publicUrl: config.publicUrl,
+    shopName: config.shop.name,
+    log: logMailError,
+  });
+  await app.register(accountsRoutes, { prefix: '/api', accounts, secureCookies });
+  await app.register(contactRoutes, {
+    prefix: '/api',
+    contact: createContactService(db.kysely, { mailer, shop: config.shop, log: logMailError }),
+  });
   // The local stand-ins for PayPal and Opayo; config refuses them in production.
   if (config.paypal.mode === 'local' || config.opayo.mode === 'local') {
     await app.register(paymentSandboxRoutes, { prefix: '/sandbox', config });

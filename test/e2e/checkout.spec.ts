@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
-import { expect, expectNoAxeViolations, opayoShop, productWithSizes, test } from './fixtures.ts';
+import { apiPost, expect, expectNoAxeViolations, opayoShop, productWithSizes, test } from './fixtures.ts';
 import { outboxFor } from './outbox-path.ts';
 
 async function fillBasket(page: Page) {
@@ -181,20 +181,18 @@ test('axe finds nothing on the cart and the checkout screens', async ({ page }) 
 
 test('an unpaid order comes back through its recovery link, ready for payment', async ({ page }) => {
   const product = await productWithSizes(page);
-  const response = await page.request.post('/api/basket', {
-    data: {
-      items: [{ productStockId: product.stocks[0]!.id, requestedQty: 1 }],
-      guest: {
-        titleId: 2,
-        firstname: 'Ravi',
-        lastname: 'Shankar',
-        email: 'ravi@example.com',
-        contactNumber: '0121 496 0001',
-      },
-      billingAddress: { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 },
-      deliveryAddress: { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 },
-      deliveryMethodRateId: 3,
+  const response = await apiPost(page, '/api/basket', {
+    items: [{ productStockId: product.stocks[0]!.id, requestedQty: 1 }],
+    guest: {
+      titleId: 2,
+      firstname: 'Ravi',
+      lastname: 'Shankar',
+      email: 'ravi@example.com',
+      contactNumber: '0121 496 0001',
     },
+    billingAddress: { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 },
+    deliveryAddress: { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 },
+    deliveryMethodRateId: 3,
   });
   const order = (await response.json()) as { ok: boolean; orderNumber: number; orderCode: string };
   expect(order.ok).toBe(true);

@@ -35,9 +35,19 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   expect(summary).toEqual([]);
 }
 
+/** A POST from the test, carrying the CSRF cookie and header as the shop's page does. */
+export async function apiPost(page: Page, url: string, data: unknown) {
+  let token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value;
+  if (!token) {
+    await page.request.get('/api/brands');
+    token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value;
+  }
+  return page.request.post(url, { data: data as object, headers: { 'x-xsrf-token': token ?? '' } });
+}
+
 /** A demo product of a type with at least `entries` stock entries, all with 2 or more in stock. */
 export async function productWithSizes(page: Page, typeId = 2010, entries = 2) {
-  const response = await page.request.post('/api/search', { data: { typeId: [typeId], pageSize: 100 } });
+  const response = await apiPost(page, '/api/search', { typeId: [typeId], pageSize: 100 });
   const { results } = (await response.json()) as {
     results: Array<{
       title: string;

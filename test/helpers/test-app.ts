@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/database.ts';
@@ -9,7 +9,10 @@ import { seedIfEmpty } from '../../src/server/db/seed/seed.ts';
 import { createTestDb, type TestDatabase } from './test-db.ts';
 
 export interface TestApp {
+  /** The app as the shop's page calls it: state-changing calls echo the CSRF token. */
   app: FastifyInstance;
+  /** The app with nothing added, for tests of what a request without the token gets. */
+  server: FastifyInstance;
   db: Db;
   database: TestDatabase;
   config: Config;
@@ -34,7 +37,8 @@ export async function createTestApp(
   });
   await app.ready();
   return {
-    app,
+    app: likeTheShopPage(app),
+    server: app,
     db,
     database,
     config,
@@ -45,4 +49,30 @@ export async function createTestApp(
       rmSync(outboxDir, { recursive: true, force: true });
     },
   };
+}
+
+export const TEST_CSRF_TOKEN = 'test-csrf-token-0123456789';
+
+/**
+ * Wraps inject so that every non-GET request carries the XSRF-TOKEN cookie and header, as the
+ * shop's page sends them, unless the test sets the header itself.
+ */
+function likeTheShopPage(app: FastifyInstance): FastifyInstance {
+  const inject = (options: InjectOptions | string) => {
+    if (typeof options === 'string') return app.inject(options);
+    const method = String(options.method ?? 'GET').toUpperCase();
+    const headers = { ...((options.headers as Record<string, string> | undefined) ?? {}) };
+    if (method !== 'GET' && method !== 'HEAD' && !('x-xsrf-token' in headers)) {
+      headers['x-xsrf-token'] = TEST_CSRF_TOKEN;
+      headers.cookie = [headers.cookie, `XSRF-TOKEN=${TEST_CSRF_TOKEN}`].filter(Boolean).join('; ');
+    }
+    return app.inject({ ...options, headers });
+  };
+  return new Proxy(app, {
+    get(target, property) {
+      if (property === 'inject') return inject;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

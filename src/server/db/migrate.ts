@@ -3,6 +3,7 @@ import type { Db, Dialect } from './database.ts';
 import * as m0001 from './migrations/0001-catalogue.ts';
 import * as m0002 from './migrations/0002-orders.ts';
 import * as m0003 from './migrations/0003-payments.ts';
+import * as m0004 from './migrations/0004-accounts.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -13,6 +14,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0001-catalogue', m0001],
   ['0002-orders', m0002],
   ['0003-payments', m0003],
+  ['0004-accounts', m0004],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

@@ -159,6 +159,57 @@ export interface OrderLineTable {
   line_total: number;
 }
 
+export interface CustomerTable {
+  id: Generated<number>;
+  email: string;
+  title_id: number;
+  firstname: string;
+  lastname: string;
+  password_hash: string;
+  contact_number: Generated<string>;
+  verified_at: string | null;
+  created_at: string;
+  billing_line1: Generated<string>;
+  billing_line2: Generated<string>;
+  billing_line3: Generated<string>;
+  billing_postcode: Generated<string>;
+  billing_town_city: Generated<string>;
+  billing_country_id: number | null;
+  delivery_line1: Generated<string>;
+  delivery_line2: Generated<string>;
+  delivery_line3: Generated<string>;
+  delivery_postcode: Generated<string>;
+  delivery_town_city: Generated<string>;
+  delivery_country_id: number | null;
+}
+
+export interface AccountTokenTable {
+  id: Generated<number>;
+  customer_id: number;
+  purpose: 'verify' | 'reset';
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface SessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  customer_id: number;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+export interface ContactMessageTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  phone: string;
+  message: string;
+  created_at: string;
+}
+
 export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
@@ -173,4 +224,8 @@ export interface Database {
   orders: OrderTable;
   order_lines: OrderLineTable;
   payment_events: PaymentEventTable;
+  customers: CustomerTable;
+  account_tokens: AccountTokenTable;
+  sessions: SessionTable;
+  contact_messages: ContactMessageTable;
 }

@@ -13,7 +13,10 @@ export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = as
   );
   app.get(
     '/recover-basket/:code',
-    { schema: { params: orderCodeParams, response: { 200: pricedBasketSchema } } },
+    {
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: { params: orderCodeParams, response: { 200: pricedBasketSchema } },
+    },
     (request) => orders.recover(request.params.code),
   );
 };

@@ -15,6 +15,12 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
   const headers = new Headers(init.headers);
   headers.set('accept', 'application/json');
   if (init.body !== undefined) headers.set('content-type', 'application/json');
+  // DESIGN.md section 6: every call that changes something echoes the XSRF-TOKEN cookie.
+  const method = (init.method ?? 'GET').toUpperCase();
+  if (method !== 'GET' && method !== 'HEAD') {
+    const token = /(?:^|;\s*)XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1];
+    if (token) headers.set('x-xsrf-token', decodeURIComponent(token));
+  }
   const response = await fetch(path, { ...init, headers });
   if (!response.ok)
     throw new ApiRequestError(response.status, `${init.method ?? 'GET'} ${path} answered ${response.status}`);

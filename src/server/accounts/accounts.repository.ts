@@ -1,0 +1,108 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { CustomerTable, Database } from '../db/schema.ts';
+
+/** Accounts' SQL: customers, single-use tokens and sessions. */
+
+export function findCustomerByEmail(db: Kysely<Database>, email: string) {
+  return db.selectFrom('customers').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export function findCustomerById(db: Kysely<Database>, id: number) {
+  return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertCustomer(db: Kysely<Database>, customer: Insertable<CustomerTable>): Promise<number> {
+  return (await db.insertInto('customers').values(customer).returning('id').executeTakeFirstOrThrow()).id;
+}
+
+export async function insertToken(
+  db: Kysely<Database>,
+  token: { customerId: number; purpose: 'verify' | 'reset'; hash: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('account_tokens')
+    .values({
+      customer_id: token.customerId,
+      purpose: token.purpose,
+      token_hash: token.hash,
+      expires_at: token.expiresAt,
+      used_at: null,
+    })
+    .execute();
+}
+
+/** Uses a token once: answers its customer when it was unused and unexpired, and marks it used. */
+export async function useToken(
+  db: Kysely<Database>,
+  purpose: 'verify' | 'reset',
+  hash: string,
+  now: string,
+): Promise<number | undefined> {
+  const row = await db
+    .updateTable('account_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', hash)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('customer_id')
+    .executeTakeFirst();
+  return row?.customer_id;
+}
+
+export async function markVerified(db: Kysely<Database>, customerId: number, now: string): Promise<void> {
+  await db
+    .updateTable('customers')
+    .set({ verified_at: now })
+    .where('id', '=', customerId)
+    .where('verified_at', 'is', null)
+    .execute();
+}
+
+export async function setPasswordHash(db: Kysely<Database>, customerId: number, hash: string): Promise<void> {
+  await db.updateTable('customers').set({ password_hash: hash }).where('id', '=', customerId).execute();
+}
+
+export async function insertSession(
+  db: Kysely<Database>,
+  session: { hash: string; customerId: number; now: string; expiresAt: string },
+) {
+  await db
+    .insertInto('sessions')
+    .values({
+      token_hash: session.hash,
+      customer_id: session.customerId,
+      created_at: session.now,
+      expires_at: session.expiresAt,
+      revoked_at: null,
+    })
+    .execute();
+}
+
+export async function findLiveSession(db: Kysely<Database>, hash: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'customer_id'])
+    .where('token_hash', '=', hash)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+}
+
+export async function revokeSession(db: Kysely<Database>, hash: string, now: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('token_hash', '=', hash)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function revokeAllSessions(db: Kysely<Database>, customerId: number, now: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('customer_id', '=', customerId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,229 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeQuotedPrintable, readOutbox } from '../../../test/helpers/outbox.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+
+const PASSWORD = 'Sitar-and-Tabla-42';
+let ipCounter = 0;
+/** Each call from an address of its own, so only the rate-limit tests meet the limits. */
+const nextIp = () => `10.0.${Math.floor(++ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+
+describe('accounts: registration, activation, sign-in, sessions, CSRF and password reset', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const post = (url: string, payload: object, headers: Record<string, string> = {}, remoteAddress = nextIp()) =>
+    t.app.inject({ method: 'POST', url, payload, headers, remoteAddress });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers, remoteAddress: nextIp() });
+  const linkFor = (to: string, path: string) => {
+    const mail = readOutbox(t.outboxDir)
+      .filter((m) => m.to === to)
+      .at(-1);
+    return new RegExp(`/${path}/([A-Za-z0-9_-]+)`).exec(decodeQuotedPrintable(mail?.raw ?? ''))?.[1];
+  };
+  let emails = 0;
+  const newEmail = () => `customer${++emails}.${Date.now()}@example.com`;
+  const registration = (email: string, overrides: object = {}) => ({
+    titleId: 2,
+    email,
+    firstname: 'Priya',
+    lastname: 'Sharma',
+    password: PASSWORD,
+    confirm: PASSWORD,
+    ...overrides,
+  });
+
+  async function verifiedCustomer(): Promise<string> {
+    const email = newEmail();
+    expect((await post('/api/register', registration(email))).json()).toEqual({ errorCode: 0 });
+    expect((await post('/api/activate', { token: linkFor(email, 'verify-account') })).statusCode).toBe(200);
+    return email;
+  }
+
+  async function signIn(email: string, password = PASSWORD) {
+    return post('/api/sign-in', { username: email, password });
+  }
+
+  it.each([
+    ['a missing first name', { firstname: '' }, 1],
+    ['no title', { titleId: null }, 1],
+    ['a malformed e-mail address', { email: 'not-an-address' }, 1],
+    ['a short password', { password: 'short', confirm: 'short' }, 2],
+    ['a common password', { password: 'password123', confirm: 'password123' }, 2],
+    ['a confirmation that differs', { confirm: `${PASSWORD}!` }, 3],
+  ])('answers registration with %s with errorCode %i', async (_, overrides, code) => {
+    expect((await post('/api/register', registration(newEmail(), overrides))).json()).toEqual({ errorCode: code });
+  });
+
+  it('registers, e-mails a single-use verification link, and answers 4 for an address in use', async () => {
+    const email = newEmail();
+    expect((await post('/api/register', registration(email.toUpperCase()))).json()).toEqual({ errorCode: 0 });
+    expect((await post('/api/register', registration(email))).json()).toEqual({ errorCode: 4 });
+    const token = linkFor(email, 'verify-account');
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Not verified yet: no sign-in.
+    expect((await signIn(email)).statusCode).toBe(401);
+    expect((await post('/api/activate', { token })).json()).toEqual({ ok: true });
+    expect((await post('/api/activate', { token })).statusCode).toBe(400);
+    expect((await signIn(email)).statusCode).toBe(200);
+    const stored = await t.db.kysely
+      .selectFrom('customers')
+      .select('password_hash')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(stored.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(stored.password_hash).not.toContain(PASSWORD);
+  });
+
+  it('refuses an expired or unknown activation link', async () => {
+    const email = newEmail();
+    await post('/api/register', registration(email));
+    await t.db.kysely.updateTable('account_tokens').set({ expires_at: '2000-01-01T00:00:00.000Z' }).execute();
+    expect((await post('/api/activate', { token: linkFor(email, 'verify-account') })).statusCode).toBe(400);
+    expect((await post('/api/activate', { token: 'no-such-token' })).statusCode).toBe(400);
+  });
+
+  it('signs in with a token answer and a session cookie, and the same refusal for a wrong password or an unknown address', async () => {
+    const email = await verifiedCustomer();
+    const ok = await signIn(email);
+    expect(ok.statusCode).toBe(200);
+    const token = ok.json() as string;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const cookie = ok.cookies.find((c) => c.name === 'sid');
+    expect(cookie).toMatchObject({ value: token, httpOnly: true, sameSite: 'Lax', path: '/' });
+    const wrong = await signIn(email, 'Wrong-password-99');
+    const unknown = await signIn('nobody@example.com', PASSWORD);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json()).toEqual(wrong.json());
+  });
+
+  it('answers who-am-i and is-authenticated by cookie or bearer, and 401 after sign-out', async () => {
+    const email = await verifiedCustomer();
+    const token = (await signIn(email)).json() as string;
+    expect((await get('/api/who-am-i', { cookie: `sid=${token}` })).json()).toEqual({
+      firstname: 'Priya',
+      lastname: 'Sharma',
+    });
+    expect((await get('/api/who-am-i', { authorization: `Bearer ${token}` })).json()).toEqual({
+      firstname: 'Priya',
+      lastname: 'Sharma',
+    });
+    expect((await get('/api/is-authenticated', { cookie: `sid=${token}` })).statusCode).toBe(200);
+    expect((await get('/api/who-am-i')).statusCode).toBe(401);
+    expect((await get('/api/is-authenticated')).statusCode).toBe(401);
+    expect((await post('/api/sign-out', {}, { cookie: `sid=${token}` })).statusCode).toBe(200);
+    expect((await get('/api/who-am-i', { authorization: `Bearer ${token}` })).statusCode).toBe(401);
+  });
+
+  it('refuses a state-changing call without the CSRF header, or with the wrong one, with a 403', async () => {
+    const email = await verifiedCustomer();
+    const bare = await t.server.inject({
+      method: 'POST',
+      url: '/api/sign-in',
+      payload: { username: email, password: PASSWORD },
+    });
+    expect(bare.statusCode).toBe(403);
+    const wrong = await t.server.inject({
+      method: 'POST',
+      url: '/api/verify-basket',
+      payload: { items: [] },
+      headers: { cookie: 'XSRF-TOKEN=abc', 'x-xsrf-token': 'abd' },
+    });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json().error.code).toBe('CSRF_TOKEN_MISSING_OR_WRONG');
+    // A page load hands out the cookie to echo.
+    const page = await t.server.inject({ method: 'GET', url: '/api/brands' });
+    const csrfCookie = page.cookies.find((c) => c.name === 'XSRF-TOKEN');
+    expect(csrfCookie).toMatchObject({ path: '/', sameSite: 'Lax' });
+    expect(csrfCookie?.httpOnly).toBeFalsy();
+    // PayPal's IPN is checked by its own protocol instead.
+    const ipn = await t.server.inject({
+      method: 'POST',
+      url: '/api/payments/paypal/ipn',
+      payload: 'txn_id=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(ipn.statusCode).not.toBe(403);
+  });
+
+  it('resets a password by a single-use e-mailed link, ending every session, with the same answer for unknown addresses', async () => {
+    const email = await verifiedCustomer();
+    const oldToken = (await signIn(email)).json() as string;
+    const before = readOutbox(t.outboxDir).length;
+    expect((await post('/api/forgot-password', { email: 'nobody@example.com' })).json()).toEqual({ ok: true });
+    expect(readOutbox(t.outboxDir).length).toBe(before);
+    expect((await post('/api/forgot-password', { email })).json()).toEqual({ ok: true });
+    const token = linkFor(email, 'reset-password');
+    expect((await post('/api/reset-password', { token, password: 'short', confirm: 'short' })).json()).toEqual({
+      ok: false,
+      errorCode: 2,
+    });
+    const newPassword = 'Harmonium-Kirtan-2026';
+    expect((await post('/api/reset-password', { token, password: newPassword, confirm: newPassword })).json()).toEqual({
+      ok: true,
+      errorCode: 0,
+    });
+    expect(
+      (await post('/api/reset-password', { token, password: newPassword, confirm: newPassword })).json(),
+    ).toMatchObject({ ok: false });
+    expect((await get('/api/who-am-i', { authorization: `Bearer ${oldToken}` })).statusCode).toBe(401);
+    expect((await signIn(email)).statusCode).toBe(401);
+    expect((await signIn(email, newPassword)).statusCode).toBe(200);
+  });
+
+  it('stores a contact message, e-mails the shop and acknowledges the sender', async () => {
+    const response = await post('/api/contact', {
+      email: 'Visitor@Example.com',
+      name: 'Visitor',
+      phone: '0121 496 0002',
+      message: 'Do you repair tablas?',
+    });
+    expect(response.json()).toEqual({ ok: true });
+    const stored = await t.db.kysely
+      .selectFrom('contact_messages')
+      .selectAll()
+      .where('email', '=', 'visitor@example.com')
+      .execute();
+    expect(stored).toHaveLength(1);
+    const mail = readOutbox(t.outboxDir);
+    expect(mail.some((m) => m.to === t.config.shop.email && m.subject === 'Enquiry from Visitor')).toBe(true);
+    expect(mail.some((m) => m.to.toLowerCase() === 'visitor@example.com' && m.subject === 'We have your message, Visitor')).toBe(true);
+    const bad = await post('/api/contact', { email: 'nope', name: '', phone: '', message: '' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.fields.map((f: { field: string }) => f.field)).toEqual(
+      expect.arrayContaining(['email', 'name', 'phone', 'message']),
+    );
+  });
+
+  it('limits sign-in attempts from one address, and lets them through again after the window', async () => {
+    const ip = '192.0.2.77';
+    const attempts = [];
+    for (let i = 0; i < 11; i++)
+      attempts.push((await post('/api/sign-in', { username: 'x@example.com', password: 'nope' }, {}, ip)).statusCode);
+    expect(attempts.slice(0, 10).every((status) => status === 401)).toBe(true);
+    expect(attempts[10]).toBe(429);
+    expect(
+      (await post('/api/sign-in', { username: 'x@example.com', password: 'nope' }, {}, '192.0.2.78')).statusCode,
+    ).toBe(401);
+  });
+
+  it('limits contact messages and registrations from one address', async () => {
+    const ip = '192.0.2.90';
+    const statuses = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push(
+        (await post('/api/contact', { email: 'a@example.com', name: 'A', phone: '01214960000', message: 'Hi' }, {}, ip))
+          .statusCode,
+      );
+    }
+    expect(statuses.at(-1)).toBe(429);
+    const registrations = [];
+    for (let i = 0; i < 6; i++)
+      registrations.push((await post('/api/register', registration(newEmail(), { firstname: '' }), {}, ip)).statusCode);
+    expect(registrations.at(-1)).toBe(429);
+  });
+});

@@ -1,0 +1,93 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  forgotPasswordSchema,
+  okSchema,
+  registrationResponseSchema,
+  registrationSchema,
+  resetPasswordSchema,
+  resetResponseSchema,
+  signInSchema,
+  tokenBodySchema,
+  whoAmISchema,
+} from '../../contract/accounts.ts';
+import { apiErrorSchema, errorCodes } from '../../contract/errors.ts';
+import type { AccountsService } from './accounts.service.ts';
+import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session.ts';
+
+const perMinute = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 minute' } } });
+
+export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; secureCookies: boolean }> = async (
+  app,
+  { accounts, secureCookies },
+) => {
+  async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<number | undefined> {
+    const token = sessionTokenOf(request, secureCookies);
+    const customerId = token ? await accounts.customerFor(token) : undefined;
+    if (customerId === undefined) {
+      await reply.status(401).send({ error: { code: errorCodes.unauthorized, message: 'Please sign in.' } });
+    }
+    return customerId;
+  }
+
+  app.post(
+    '/register',
+    { ...perMinute(5), schema: { body: registrationSchema, response: { 200: registrationResponseSchema } } },
+    (request) => accounts.register(request.body),
+  );
+  app.post(
+    '/activate',
+    { ...perMinute(20), schema: { body: tokenBodySchema, response: { 200: okSchema, 400: okSchema } } },
+    async (request, reply) => {
+      const ok = await accounts.activate(request.body.token);
+      return reply.status(ok ? 200 : 400).send({ ok });
+    },
+  );
+
+  /** The answer is the token itself (spec section 7); the browser also gets it as a cookie. */
+  app.post('/sign-in', { ...perMinute(10), schema: { body: signInSchema } }, async (request, reply) => {
+    const session = await accounts.signIn(request.body.username, request.body.password);
+    if (!session) {
+      return reply.status(401).send({
+        error: { code: errorCodes.unauthorized, message: 'Login failed, please check credentials and try again.' },
+      });
+    }
+    setSessionCookie(reply, session.token, secureCookies);
+    return reply.type('application/json').send(JSON.stringify(session.token));
+  });
+
+  app.post('/sign-out', async (request, reply) => {
+    const token = sessionTokenOf(request, secureCookies);
+    if (token) await accounts.signOut(token);
+    clearSessionCookie(reply, secureCookies);
+    return reply.send({ ok: true });
+  });
+
+  app.get('/is-authenticated', async (request, reply) => {
+    if ((await signedIn(request, reply)) === undefined) return reply;
+    return reply.send(true);
+  });
+
+  app.get('/who-am-i', { schema: { response: { 200: whoAmISchema, 401: apiErrorSchema } } }, async (request, reply) => {
+    const customerId = await signedIn(request, reply);
+    if (customerId === undefined) return reply;
+    return (
+      (await accounts.whoAmI(customerId)) ??
+      reply.status(401).send({ error: { code: errorCodes.unauthorized, message: 'Please sign in.' } })
+    );
+  });
+
+  app.post(
+    '/forgot-password',
+    { ...perMinute(5), schema: { body: forgotPasswordSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await accounts.forgotPassword(request.body.email);
+      return { ok: true };
+    },
+  );
+  app.post(
+    '/reset-password',
+    { ...perMinute(10), schema: { body: resetPasswordSchema, response: { 200: resetResponseSchema } } },
+    (request) => accounts.resetPassword(request.body.token, request.body.password, request.body.confirm),
+  );
+};

@@ -1,0 +1,156 @@
+import type { Kysely } from 'kysely';
+import { registrationErrorCodes, type Registration } from '../../contract/accounts.ts';
+import type { Database } from '../db/schema.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import {
+  findCustomerByEmail,
+  findCustomerById,
+  findLiveSession,
+  insertCustomer,
+  insertSession,
+  insertToken,
+  markVerified,
+  revokeAllSessions,
+  revokeSession,
+  setPasswordHash,
+  useToken,
+} from './accounts.repository.ts';
+import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+/** Registration, activation, sign-in, sessions and password reset (DESIGN.md section 6). */
+
+const VERIFY_HOURS = 24;
+const RESET_HOURS = 1;
+export const SESSION_DAYS = 30;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
+
+const hoursFrom = (now: Date, hours: number) => new Date(now.getTime() + hours * 3_600_000).toISOString();
+
+export function createAccountsService(
+  db: Kysely<Database>,
+  options: { mailer: Mailer; publicUrl: string; shopName: string; clock?: () => Date; log?: (error: unknown) => void },
+) {
+  const clock = options.clock ?? (() => new Date());
+
+  async function sendLink(to: string, subject: string, paragraphs: string[]): Promise<void> {
+    try {
+      await options.mailer.send({ to, subject, paragraphs });
+    } catch (error) {
+      options.log?.(error);
+    }
+  }
+
+  async function issueToken(customerId: number, purpose: 'verify' | 'reset', hours: number): Promise<string> {
+    const token = newToken();
+    await insertToken(db, { customerId, purpose, hash: hashToken(token), expiresAt: hoursFrom(clock(), hours) });
+    return token;
+  }
+
+  return {
+    /** POST /api/register: errorCode 0 to 4 (spec section 8); 0 sends the verification link. */
+    async register(input: Registration): Promise<{ errorCode: number }> {
+      const email = input.email?.trim().toLowerCase() ?? '';
+      const firstname = input.firstname?.trim() ?? '';
+      const lastname = input.lastname?.trim() ?? '';
+      const password = input.password ?? '';
+      if (!input.titleId || !EMAIL.test(email) || !firstname || !lastname || !password || !input.confirm) {
+        return { errorCode: registrationErrorCodes.missingDetails };
+      }
+      if (passwordProblem(password)) return { errorCode: registrationErrorCodes.invalidPassword };
+      if (password !== input.confirm) return { errorCode: registrationErrorCodes.notConfirmed };
+      // The spec's code 4 tells that an address has an account; registration is rate-limited for it.
+      if (await findCustomerByEmail(db, email)) return { errorCode: registrationErrorCodes.emailInUse };
+      let customerId: number;
+      try {
+        customerId = await insertCustomer(db, {
+          email,
+          title_id: input.titleId,
+          firstname,
+          lastname,
+          password_hash: await hashPassword(password),
+          verified_at: null,
+          created_at: clock().toISOString(),
+        });
+      } catch {
+        // Two registrations of one address at the same moment: the other one won.
+        return { errorCode: registrationErrorCodes.emailInUse };
+      }
+      const token = await issueToken(customerId, 'verify', VERIFY_HOURS);
+      await sendLink(email, `Please confirm your e-mail address for ${options.shopName}`, [
+        `Dear ${firstname} ${lastname},`,
+        `Thank you for registering. Please confirm your e-mail address to activate your account: ${options.publicUrl}/verify-account/${token}`,
+        `The link works once and for ${VERIFY_HOURS} hours. If you did not register, please ignore this message.`,
+      ]);
+      return { errorCode: registrationErrorCodes.ok };
+    },
+
+    /** POST /api/activate: a verification link works once, and only before it expires. */
+    async activate(token: string): Promise<boolean> {
+      const now = clock().toISOString();
+      const customerId = await useToken(db, 'verify', hashToken(token), now);
+      if (customerId === undefined) return false;
+      await markVerified(db, customerId, now);
+      return true;
+    },
+
+    /** A new session for a verified customer with the right password; undefined otherwise. */
+    async signIn(username: string, password: string): Promise<{ token: string; customerId: number } | undefined> {
+      const customer = await findCustomerByEmail(db, username.trim().toLowerCase());
+      // The same work whether or not the address is known, so timing tells nothing either.
+      const matches = await verifyPassword(password, customer?.password_hash ?? (await decoyHash));
+      if (!customer || !matches || !customer.verified_at) return undefined;
+      const token = newToken();
+      const now = clock();
+      await insertSession(db, {
+        hash: hashToken(token),
+        customerId: customer.id,
+        now: now.toISOString(),
+        expiresAt: hoursFrom(now, SESSION_DAYS * 24),
+      });
+      return { token, customerId: customer.id };
+    },
+
+    async signOut(token: string): Promise<void> {
+      await revokeSession(db, hashToken(token), clock().toISOString());
+    },
+
+    /** The customer a session token belongs to, while it is live. */
+    async customerFor(token: string): Promise<number | undefined> {
+      return (await findLiveSession(db, hashToken(token), clock().toISOString()))?.customer_id;
+    },
+
+    async whoAmI(customerId: number): Promise<{ firstname: string; lastname: string } | undefined> {
+      const customer = await findCustomerById(db, customerId);
+      return customer ? { firstname: customer.firstname, lastname: customer.lastname } : undefined;
+    },
+
+    /** POST /api/forgot-password: the same answer whether or not the address is registered. */
+    async forgotPassword(email: string): Promise<void> {
+      const customer = await findCustomerByEmail(db, email.trim().toLowerCase());
+      if (!customer) return;
+      const token = await issueToken(customer.id, 'reset', RESET_HOURS);
+      await sendLink(customer.email, `Reset your ${options.shopName} password`, [
+        `Dear ${customer.firstname} ${customer.lastname},`,
+        `To choose a new password, open this link: ${options.publicUrl}/reset-password/${token}`,
+        `The link works once and for ${RESET_HOURS} hour. If you did not ask for it, you can ignore this message: your password has not changed.`,
+      ]);
+    },
+
+    /** POST /api/reset-password: a new password, and every session ended. */
+    async resetPassword(token: string, password: string, confirm: string): Promise<{ ok: boolean; errorCode: number }> {
+      if (passwordProblem(password)) return { ok: false, errorCode: registrationErrorCodes.invalidPassword };
+      if (password !== confirm) return { ok: false, errorCode: registrationErrorCodes.notConfirmed };
+      const now = clock().toISOString();
+      const customerId = await useToken(db, 'reset', hashToken(token), now);
+      if (customerId === undefined) return { ok: false, errorCode: registrationErrorCodes.missingDetails };
+      await setPasswordHash(db, customerId, await hashPassword(password));
+      // Resetting by e-mail also proves the address, so an unverified account becomes verified.
+      await markVerified(db, customerId, now);
+      await revokeAllSessions(db, customerId, now);
+      return { ok: true, errorCode: registrationErrorCodes.ok };
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

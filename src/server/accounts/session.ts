@@ -1,0 +1,29 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SESSION_DAYS } from './accounts.service.ts';
+
+/**
+ * The session travels in an httpOnly, SameSite=Lax cookie (Secure and __Host- in production), or
+ * as `Authorization: Bearer` for API clients (DESIGN.md section 6).
+ */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? '__Host-sid' : 'sid';
+}
+
+export function sessionTokenOf(request: FastifyRequest, secure: boolean): string | undefined {
+  const bearer = /^Bearer ([A-Za-z0-9_-]{20,200})$/.exec(request.headers.authorization ?? '')?.[1];
+  return bearer ?? request.cookies[sessionCookieName(secure)];
+}
+
+export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean): void {
+  reply.setCookie(sessionCookieName(secure), token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    maxAge: SESSION_DAYS * 24 * 60 * 60,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
+  reply.clearCookie(sessionCookieName(secure), { path: '/', httpOnly: true, sameSite: 'lax', secure });
+}

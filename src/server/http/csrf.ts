@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { errorCodes } from '../../contract/errors.ts';
+
+/**
+ * CSRF as DESIGN.md section 6 sets it: the server sets an XSRF-TOKEN cookie, and every non-GET
+ * /api call must echo it in X-XSRF-TOKEN or gets a 403. Provider callbacks are checked by their
+ * own protocols instead.
+ */
+export const CSRF_COOKIE = 'XSRF-TOKEN';
+export const CSRF_HEADER = 'x-xsrf-token';
+const exempt = new Set(['/api/payments/paypal/ipn']);
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function registerCsrf(app: FastifyInstance, secure: boolean): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const cookie = request.cookies[CSRF_COOKIE];
+    if (safeMethods.has(request.method)) {
+      if (!cookie) {
+        // Readable by the page's script, which echoes it; SameSite keeps other sites from sending it.
+        reply.setCookie(CSRF_COOKIE, randomBytes(24).toString('base64url'), {
+          path: '/',
+          sameSite: 'lax',
+          secure,
+          httpOnly: false,
+        });
+      }
+      return;
+    }
+    const path = request.url.split('?')[0] ?? '';
+    if (!path.startsWith('/api/') || exempt.has(path)) return;
+    const header = request.headers[CSRF_HEADER];
+    if (!cookie || typeof header !== 'string' || !same(cookie, header)) {
+      return reply.status(403).send({
+        error: {
+          code: errorCodes.csrf,
+          message: 'This request did not come from the shop page. Please reload and try again.',
+        },
+      });
+    }
+  });
+}
