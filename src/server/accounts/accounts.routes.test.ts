@@ -191,7 +191,9 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     expect(stored).toHaveLength(1);
     const mail = readOutbox(t.outboxDir);
     expect(mail.some((m) => m.to === t.config.shop.email && m.subject === 'Enquiry from Visitor')).toBe(true);
-    expect(mail.some((m) => m.to.toLowerCase() === 'visitor@example.com' && m.subject === 'We have your message, Visitor')).toBe(true);
+    expect(
+      mail.some((m) => m.to.toLowerCase() === 'visitor@example.com' && m.subject === 'We have your message, Visitor'),
+    ).toBe(true);
     const bad = await post('/api/contact', { email: 'nope', name: '', phone: '', message: '' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.fields.map((f: { field: string }) => f.field)).toEqual(
