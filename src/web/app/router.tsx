@@ -22,18 +22,16 @@ const ConfirmPage = lazy(() => import('../features/checkout/confirm-page.tsx'));
 const RecoveryPage = lazy(() => import('../features/checkout/recovery-page.tsx'));
 const PaymentSuccessPage = lazy(() => import('../features/payment-result/payment-success-page.tsx'));
 const PaymentDeclinedPage = lazy(() => import('../features/payment-result/payment-declined-page.tsx'));
+const LoginPage = lazy(() => import('../features/account/login-page.tsx'));
+const RegisterPage = lazy(() => import('../features/account/register-page.tsx'));
+const VerifyAccountPage = lazy(() => import('../features/account/verify-account-page.tsx'));
+const ForgotPasswordPage = lazy(() => import('../features/account/forgot-password-page.tsx'));
+const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page.tsx'));
 const PendingPage = lazy(() => import('../features/pending/pending-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.tsx'));
 
 /** Screens that arrive with the checkout, payments and accounts issues. */
-const pendingPaths = [
-  'login',
-  'register',
-  'forgotpassword',
-  'reset-password/:token',
-  'account-home',
-  'verify-account/:token',
-];
+const pendingPaths = ['account-home'];
 
 export function AppRoutes() {
   return (
@@ -55,6 +53,11 @@ export function AppRoutes() {
         <Route path="order-recovery/:id" element={<RecoveryPage />} />
         <Route path="payment-success" element={<PaymentSuccessPage />} />
         <Route path="payment-declined" element={<PaymentDeclinedPage />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="register" element={<RegisterPage />} />
+        <Route path="verify-account/:token" element={<VerifyAccountPage />} />
+        <Route path="forgotpassword" element={<ForgotPasswordPage />} />
+        <Route path="reset-password/:token" element={<ResetPasswordPage />} />
         <Route path="about" element={<AboutPage />} />
         <Route path="contact" element={<ContactPage />} />
         <Route path="termsandconditions" element={<TermsPage />} />

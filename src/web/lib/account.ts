@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import { requestJson } from './api.ts';
 import { storageKeys } from './basket/basket-store.ts';
 
@@ -12,9 +13,31 @@ export function displayName(user: SignedInUser): string {
   return `${user.firstname.toUpperCase()} ${user.lastname.toLowerCase()}`;
 }
 
+const listeners = new Set<() => void>();
+
+/** The sign-in token, kept under the spec's storage key; the page follows its changes. */
+export const authToken = {
+  get(): string | null {
+    try {
+      return localStorage.getItem(storageKeys.authToken);
+    } catch {
+      return null;
+    }
+  },
+  set(token: string | null): void {
+    if (token) localStorage.setItem(storageKeys.authToken, token);
+    else localStorage.removeItem(storageKeys.authToken);
+    for (const listener of listeners) listener();
+  },
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
 /** The signed-in customer, asked of the server only when a sign-in token is stored. */
 export function useSignedInUser() {
-  const token = typeof localStorage === 'undefined' ? null : localStorage.getItem(storageKeys.authToken);
+  const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
   return useQuery({
     queryKey: ['who-am-i', token],
     enabled: Boolean(token),

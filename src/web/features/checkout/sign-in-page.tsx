@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
 import { emailField } from '../../../contract/fields.ts';
 import { messages } from '../../../contract/messages.ts';
+import { authToken } from '../../lib/account.ts';
 import { requestJson } from '../../lib/api.ts';
 import { storageKeys } from '../../lib/basket/basket-store.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
@@ -43,7 +44,7 @@ export default function CheckoutSignInPage() {
         method: 'POST',
         body: JSON.stringify({ username: values.email, password: values.password }),
       });
-      localStorage.setItem(storageKeys.authToken, token);
+      authToken.set(token);
       void navigate('/checkout-details');
     } catch {
       setFailed(true);

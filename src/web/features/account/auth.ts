@@ -1,0 +1,24 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { requestJson } from '../../lib/api.ts';
+import { authToken } from '../../lib/account.ts';
+
+/** Signs in: the token is kept under the spec's storage key, and the top bar asks who-am-i again. */
+export async function signIn(email: string, password: string, queryClient: QueryClient): Promise<boolean> {
+  try {
+    const token = await requestJson<string>('/api/sign-in', {
+      method: 'POST',
+      body: JSON.stringify({ username: email, password }),
+    });
+    authToken.set(token);
+    await queryClient.invalidateQueries({ queryKey: ['who-am-i'] });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function signOut(queryClient: QueryClient): Promise<void> {
+  await requestJson('/api/sign-out', { method: 'POST', body: '{}' }).catch(() => undefined);
+  authToken.set(null);
+  await queryClient.invalidateQueries({ queryKey: ['who-am-i'] });
+}

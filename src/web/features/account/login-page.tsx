@@ -1,0 +1,86 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
+import { z } from 'zod';
+import { emailField } from '../../../contract/fields.ts';
+import { messages } from '../../../contract/messages.ts';
+import { PageMeta } from '../../lib/page-meta.tsx';
+import { signIn } from './auth.ts';
+import { FormField } from './form-field.tsx';
+
+const schema = z.object({
+  email: emailField(messages.login.email),
+  password: z.string().min(1, messages.login.password).max(200),
+});
+type SignIn = z.infer<typeof schema>;
+
+/** Customer login (spec sections 2.9 and 4.8). */
+export default function LoginPage() {
+  const queryClient = useQueryClient();
+  const [failed, setFailed] = useState(false);
+  const [complete, setComplete] = useState(false);
+  const form = useForm<SignIn>({
+    resolver: zodResolver(schema),
+    mode: 'onTouched',
+    defaultValues: { email: '', password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    const ok = await signIn(values.email, values.password, queryClient);
+    setFailed(!ok);
+    setComplete(ok);
+  });
+
+  return (
+    <div className="container page" style={{ maxWidth: 560 }}>
+      <PageMeta title="Login" canonicalPath="/login" />
+      <h1 className="page-title">Login</h1>
+      {complete ? (
+        <div role="status">
+          <p>You are signed in.</p>
+          <p>
+            <Link to="/account-home" className="button">
+              MY ACCOUNT
+            </Link>{' '}
+            <Link to="/home" className="button button-secondary">
+              CONTINUE SHOPPING
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <form noValidate onSubmit={submit} aria-label="Login">
+          {failed && (
+            <p className="field-error" role="alert">
+              {messages.login.failed}
+            </p>
+          )}
+          <FormField
+            id="login-email"
+            label="Email"
+            type="email"
+            autoComplete="email"
+            error={errors.email?.message}
+            {...form.register('email')}
+          />
+          <FormField
+            id="login-password"
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            error={errors.password?.message}
+            {...form.register('password')}
+          />
+          <button type="submit" className="button" disabled={isSubmitting}>
+            LOG IN
+          </button>
+          <p>
+            <Link to="/forgotpassword">Forgotten your password?</Link> · <Link to="/register">Register</Link>
+          </p>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { requestJson } from '../../lib/api.ts';
+import { PageMeta } from '../../lib/page-meta.tsx';
+
+/** Account activated (spec sections 2.9 and 4.8): a missing or failed token goes to /. */
+export default function VerifyAccountPage() {
+  const { token = '' } = useParams();
+  const navigate = useNavigate();
+  const [activated, setActivated] = useState(false);
+  const asked = useRef(false);
+  useEffect(() => {
+    // Once only: the link is single-use, and development mode runs effects twice.
+    if (asked.current) return;
+    asked.current = true;
+    requestJson<{ ok: boolean }>('/api/activate', { method: 'POST', body: JSON.stringify({ token }) }).then(
+      () => setActivated(true),
+      () => void navigate('/', { replace: true }),
+    );
+  }, [token, navigate]);
+  return (
+    <div className="container page">
+      <PageMeta title="Account Activated" />
+      <h1 className="page-title">{activated ? 'Account Activated' : 'Activating your account…'}</h1>
+      {activated && (
+        <>
+          <p>Thank you: your e-mail address is confirmed and you can now log in.</p>
+          <Link to="/account-home" className="button">
+            ACCOUNT
+          </Link>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+import type { Page } from '@playwright/test';
+import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
+import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { outboxFor } from './outbox-path.ts';
+
+const PASSWORD = 'Dholak-Wedding-2026';
+
+/** The newest link to `path` e-mailed to `to`, from the test server's outbox. */
+async function linkFrom(page: Page, to: string, path: string): Promise<string> {
+  const outbox = outboxFor(Number(new URL(page.url()).port));
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      const mail = readOutbox(outbox)
+        .filter((m) => m.to === to)
+        .at(-1);
+      link = new RegExp(`https?://[^\\s"<]+/${path}/[A-Za-z0-9_-]+`).exec(decodeQuotedPrintable(mail?.raw ?? ''))?.[0];
+      return link;
+    })
+    .toBeTruthy();
+  return new URL(link as string).pathname;
+}
+
+async function register(page: Page, email: string) {
+  await page.goto('/register');
+  await page.getByLabel('Title').selectOption({ label: 'MR' });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('First Name').fill('Arjun');
+  await page.getByLabel('Last Name').fill('Mehta');
+  await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
+  await page.getByLabel('Confirm Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'REGISTER' }).click();
+  await expect(page.getByRole('heading', { name: 'Registration complete' })).toBeVisible();
+}
+
+test.describe('a new customer', () => {
+  // The wrong password is answered 401, which the browser reports.
+  test.use({ allowConsoleErrors: [/status of 401/] });
+  test('registers, opens the link from the outbox, signs in, and sees the name in the top bar', async ({ page }) => {
+    const email = `arjun.${Date.now()}@example.com`;
+    await page.goto('/register');
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'REGISTER' }).click();
+    for (const message of [
+      'Please select your Title',
+      'Please provide your Email Address',
+      'Please provide your First Name',
+      'Please provide your Last Name',
+      'Please enter a Password',
+      'Please confirm your Password',
+    ]) {
+      await expect(page.getByText(message, { exact: true })).toBeVisible();
+    }
+    await register(page, email);
+    await page.goto(await linkFrom(page, email, 'verify-account'));
+    await expect(page.getByRole('heading', { name: 'Account Activated' })).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await expect(page.getByText('Login failed, please check credentials and try again.')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'LOG IN' }).click();
+    await expect(page.getByText('You are signed in.')).toBeVisible();
+    const topBar = page.getByRole('navigation', { name: 'Contact and account' });
+    await expect(topBar.getByRole('link', { name: 'ARJUN mehta' })).toBeVisible();
+    await page.reload();
+    await expect(topBar.getByRole('link', { name: 'ARJUN mehta' })).toBeVisible();
+  });
+});
+
+test('registering an address twice says it is in use', async ({ page }) => {
+  const email = `twice.${Date.now()}@example.com`;
+  await register(page, email);
+  await page.goto('/register');
+  await page.getByLabel('Title').selectOption({ label: 'MS' });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('First Name').fill('A');
+  await page.getByLabel('Last Name').fill('B');
+  await page.getByLabel('Password (at least 10 characters)').fill('short');
+  await page.getByLabel('Confirm Password').fill('short');
+  await page.getByRole('button', { name: 'REGISTER' }).click();
+  await expect(page.getByText('Invalid password, please provide a stronger password.')).toBeVisible();
+  await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
+  await page.getByLabel('Confirm Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'REGISTER' }).click();
+  await expect(page.getByText('Email already in use, please check if you have already registered.')).toBeVisible();
+});
+
+test('forgotten password, end to end', async ({ page }) => {
+  const email = `forgot.${Date.now()}@example.com`;
+  await register(page, email);
+  await page.goto('/forgotpassword');
+  await expectNoAxeViolations(page);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('button', { name: 'SEND LINK' }).click();
+  await expect(page.getByText(/If an account uses that address/)).toBeVisible();
+  await page.goto(await linkFrom(page, email, 'reset-password'));
+  const newPassword = 'Santoor-Strings-2027';
+  await page.getByLabel('New Password (at least 10 characters)').fill(newPassword);
+  await page.getByLabel('Confirm Password').fill(newPassword);
+  await page.getByRole('button', { name: 'SAVE PASSWORD' }).click();
+  await expect(page.getByText('Your password has been changed.')).toBeVisible();
+  await page.getByRole('link', { name: 'LOGIN', exact: true }).click();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(newPassword);
+  await page.getByRole('button', { name: 'LOG IN' }).click();
+  await expect(
+    page.getByRole('navigation', { name: 'Contact and account' }).getByRole('link', { name: 'ARJUN mehta' }),
+  ).toBeVisible();
+});
+
+test.describe('a used or unknown activation link', () => {
+  test.use({ allowConsoleErrors: [/status of 400/] });
+  test('goes home', async ({ page }) => {
+    await page.goto('/verify-account/not-a-real-token');
+    await expect(page).toHaveURL(/\/home$/);
+  });
+});
