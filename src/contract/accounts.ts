@@ -43,3 +43,58 @@ export const resetResponseSchema = z.object({ ok: z.boolean(), errorCode: z.numb
 
 export const whoAmISchema = z.object({ firstname: z.string(), lastname: z.string() });
 export const okSchema = z.object({ ok: z.boolean() });
+
+/** My Account (spec section 3, account form): address lines 1 and 2 are required, line 3 is not. */
+const accountAddress = z.object({
+  line1: z.string().trim().min(1, 'Please provide your Address Line 1').max(100),
+  line2: z.string().trim().min(1, 'Please provide your Address Line 2').max(100),
+  line3: z.string().trim().max(100).optional().default(''),
+  postcode: z
+    .string()
+    .trim()
+    .min(1, 'Please provide your Post Code')
+    .max(10)
+    .regex(/^[A-Za-z]{1,2}\d[A-Za-z\d]?\s*\d[A-Za-z]{2}$/, 'Please provide your Post Code'),
+  townCity: z.string().trim().min(1, 'Please provide your Town / City').max(60),
+  countryId: z.number({ error: 'Please select your Country' }).int().min(1, 'Please select your Country'),
+});
+
+export const accountSchema = z.object({
+  titleId: z.number({ error: 'Please select your Title' }).int().min(1, 'Please select your Title'),
+  firstname: z.string().trim().min(1, 'Please provide your First Name').max(50),
+  lastname: z.string().trim().min(1, 'Please provide your Last Name').max(50),
+  contactNumber: z.string().trim().min(1, 'Please provide your Contact Number').max(30),
+  billingAddress: accountAddress,
+  deliveryAddress: accountAddress,
+});
+export type AccountDetails = z.input<typeof accountSchema>;
+
+export const accountAnswerSchema = accountSchema.extend({
+  email: z.string(),
+  billingAddress: accountAddress.partial().extend({ countryId: z.number().int().nullable() }),
+  deliveryAddress: accountAddress.partial().extend({ countryId: z.number().int().nullable() }),
+});
+export type AccountAnswer = z.infer<typeof accountAnswerSchema>;
+
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().max(200),
+  password: z.string().max(200),
+  confirm: z.string().max(200),
+});
+
+export const accountOrderSchema = z.object({
+  orderNumber: z.number().int(),
+  createdAt: z.string(),
+  status: z.string(),
+  transactionId: z.string().nullable(),
+  itemsTotal: z.number().int(),
+  deliveryPrice: z.number().int(),
+  discountAmount: z.number().int(),
+  totalVat: z.number().int(),
+  total: z.number().int(),
+  lines: z.array(
+    z.object({ title: z.string(), sizeName: z.string(), quantity: z.number().int(), lineTotal: z.number().int() }),
+  ),
+});
+export const accountOrderListSchema = z.array(accountOrderSchema);
+export type AccountOrder = z.infer<typeof accountOrderSchema>;

@@ -1,7 +1,7 @@
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { createCatalogRepository } from './catalog/catalog.repository.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
@@ -24,6 +24,7 @@ import { createAccountsService } from './accounts/accounts.service.ts';
 import { contactRoutes } from './contact/contact.routes.ts';
 import { createContactService } from './contact/contact.service.ts';
 import { registerCsrf } from './http/csrf.ts';
+import { sessionTokenOf } from './accounts/session.ts';
 import { paymentSandboxRoutes } from './payments/sandbox/sandbox.routes.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
 
@@ -65,8 +66,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(catalogRoutes, { prefix: '/api', catalog });
   await app.register(basketRoutes, { prefix: '/api', basket: createBasketService(db.kysely) });
+  const accounts = createAccountsService(db.kysely, {
+    mailer,
+    publicUrl: config.publicUrl,
+    shopName: config.shop.name,
+    log: logMailError,
+  });
+  const customerOf = async (request: FastifyRequest) => {
+    const token = sessionTokenOf(request, secureCookies);
+    return token ? accounts.customerFor(token) : undefined;
+  };
   const orders = createOrdersService(db.kysely, { reservationMinutes: config.reservationMinutes });
-  await app.register(ordersRoutes, { prefix: '/api', orders });
+  await app.register(ordersRoutes, { prefix: '/api', orders, customerOf });
   scheduleReservationSweep(app, orders, config.env !== 'test');
   const payments = createPaymentsService(db.kysely, config, {
     mailer,
@@ -74,12 +85,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
   });
   await app.register(paymentsRoutes, { prefix: '/api', payments });
-  const accounts = createAccountsService(db.kysely, {
-    mailer,
-    publicUrl: config.publicUrl,
-    shopName: config.shop.name,
-    log: logMailError,
-  });
   await app.register(accountsRoutes, { prefix: '/api', accounts, secureCookies });
   await app.register(contactRoutes, {
     prefix: '/api',

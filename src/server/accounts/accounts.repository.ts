@@ -106,3 +106,79 @@ export async function revokeAllSessions(db: Kysely<Database>, customerId: number
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+export async function saveProfile(
+  db: Kysely<Database>,
+  customerId: number,
+  profile: {
+    title_id: number;
+    firstname: string;
+    lastname: string;
+    contact_number: string;
+    billing: { line1: string; line2: string; line3: string; postcode: string; townCity: string; countryId: number };
+    delivery: { line1: string; line2: string; line3: string; postcode: string; townCity: string; countryId: number };
+  },
+): Promise<void> {
+  const { billing: b, delivery: d } = profile;
+  await db
+    .updateTable('customers')
+    .set({
+      title_id: profile.title_id,
+      firstname: profile.firstname,
+      lastname: profile.lastname,
+      contact_number: profile.contact_number,
+      billing_line1: b.line1,
+      billing_line2: b.line2,
+      billing_line3: b.line3,
+      billing_postcode: b.postcode,
+      billing_town_city: b.townCity,
+      billing_country_id: b.countryId,
+      delivery_line1: d.line1,
+      delivery_line2: d.line2,
+      delivery_line3: d.line3,
+      delivery_postcode: d.postcode,
+      delivery_town_city: d.townCity,
+      delivery_country_id: d.countryId,
+    })
+    .where('id', '=', customerId)
+    .execute();
+}
+
+export async function revokeOtherSessions(
+  db: Kysely<Database>,
+  customerId: number,
+  keepHash: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('customer_id', '=', customerId)
+    .where('token_hash', '<>', keepHash)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+export async function ordersOf(db: Kysely<Database>, customerId: number) {
+  const orders = await db
+    .selectFrom('orders')
+    .selectAll()
+    .where('customer_id', '=', customerId)
+    .orderBy('id', 'desc')
+    .limit(100)
+    .execute();
+  const lines =
+    orders.length === 0
+      ? []
+      : await db
+          .selectFrom('order_lines')
+          .selectAll()
+          .where(
+            'order_id',
+            'in',
+            orders.map((o) => o.id),
+          )
+          .orderBy('id')
+          .execute();
+  return { orders, lines };
+}

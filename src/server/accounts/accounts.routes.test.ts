@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQuotedPrintable, readOutbox } from '../../../test/helpers/outbox.ts';
+import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 const PASSWORD = 'Sitar-and-Tabla-42';
@@ -199,6 +200,89 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     expect(bad.json().error.fields.map((f: { field: string }) => f.field)).toEqual(
       expect.arrayContaining(['email', 'name', 'phone', 'message']),
     );
+  });
+
+  it('saves My Account for real, shows the customer only their own orders, and changes the password', async () => {
+    await checkoutFixtures(t.db);
+    const email = await verifiedCustomer();
+    const token = (await signIn(email)).json() as string;
+    const auth = { authorization: `Bearer ${token}` };
+    const address = {
+      line1: '7 Temple Road',
+      line2: 'Handsworth',
+      line3: '',
+      postcode: 'b21 9aa',
+      townCity: 'Birmingham',
+      countryId: 1,
+    };
+    const details = {
+      titleId: 1,
+      firstname: 'Priya',
+      lastname: 'Sharma-Jones',
+      contactNumber: '0121 496 0100',
+      billingAddress: address,
+      deliveryAddress: { ...address, line1: '9 Temple Road' },
+    };
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/account',
+      payload: details,
+      headers: auth,
+      remoteAddress: nextIp(),
+    });
+    expect(saved.statusCode).toBe(200);
+    expect((await get('/api/account', auth)).json()).toMatchObject({
+      email,
+      lastname: 'Sharma-Jones',
+      billingAddress: { postcode: 'B21 9AA', line2: 'Handsworth' },
+      deliveryAddress: { line1: '9 Temple Road' },
+    });
+    const missing = await t.app.inject({
+      method: 'PUT',
+      url: '/api/account',
+      payload: { ...details, deliveryAddress: { ...address, line2: '' } },
+      headers: auth,
+      remoteAddress: nextIp(),
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.fields.map((f: { field: string }) => f.field)).toContain('deliveryAddress.line2');
+    expect(
+      (await t.app.inject({ method: 'PUT', url: '/api/account', payload: details, remoteAddress: nextIp() }))
+        .statusCode,
+    ).toBe(401);
+
+    // An order placed while signed in belongs to the account; a guest's does not.
+    const fx = await checkoutFixtures(t.db);
+    const product = await fx.product(1500, 5);
+    await post('/api/basket', commitBody([{ productStockId: product.stockId, requestedQty: 2 }]), auth);
+    await post('/api/basket', commitBody([{ productStockId: product.stockId, requestedQty: 1 }]));
+    const orders = (await get('/api/account/orders', auth)).json();
+    expect(orders).toHaveLength(1);
+    expect(orders[0]).toMatchObject({
+      status: 'pending_payment',
+      itemsTotal: 3000,
+      total: 3995,
+      lines: [{ quantity: 2, lineTotal: 3000 }],
+    });
+    expect((await get('/api/account/orders')).statusCode).toBe(401);
+
+    const other = (await signIn(email)).json() as string;
+    const newPassword = 'Ghungroo-Kathak-2026';
+    const wrong = await post(
+      '/api/account/password',
+      { currentPassword: 'nope-nope-nope', password: newPassword, confirm: newPassword },
+      auth,
+    );
+    expect(wrong.json()).toMatchObject({ ok: false });
+    const changed = await post(
+      '/api/account/password',
+      { currentPassword: PASSWORD, password: newPassword, confirm: newPassword },
+      auth,
+    );
+    expect(changed.json()).toEqual({ ok: true, errorCode: 0 });
+    expect((await get('/api/who-am-i', auth)).statusCode).toBe(200);
+    expect((await get('/api/who-am-i', { authorization: `Bearer ${other}` })).statusCode).toBe(401);
+    expect((await signIn(email, newPassword)).statusCode).toBe(200);
   });
 
   it('limits sign-in attempts from one address, and lets them through again after the window', async () => {

@@ -1,6 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  accountAnswerSchema,
+  accountOrderListSchema,
+  accountSchema,
+  changePasswordSchema,
   forgotPasswordSchema,
   okSchema,
   registrationResponseSchema,
@@ -75,6 +79,38 @@ export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; 
       (await accounts.whoAmI(customerId)) ??
       reply.status(401).send({ error: { code: errorCodes.unauthorized, message: 'Please sign in.' } })
     );
+  });
+
+  app.get('/account', { schema: { response: { 200: accountAnswerSchema } } }, async (request, reply) => {
+    const customerId = await signedIn(request, reply);
+    if (customerId === undefined) return reply;
+    return reply.send(await accounts.account(customerId));
+  });
+  app.put(
+    '/account',
+    { schema: { body: accountSchema, response: { 200: accountAnswerSchema } } },
+    async (request, reply) => {
+      const customerId = await signedIn(request, reply);
+      if (customerId === undefined) return reply;
+      await accounts.saveAccount(customerId, request.body);
+      return reply.send(await accounts.account(customerId));
+    },
+  );
+  app.post(
+    '/account/password',
+    { ...perMinute(10), schema: { body: changePasswordSchema, response: { 200: resetResponseSchema } } },
+    async (request, reply) => {
+      const customerId = await signedIn(request, reply);
+      if (customerId === undefined) return reply;
+      const { currentPassword, password, confirm } = request.body;
+      const token = sessionTokenOf(request, secureCookies) ?? '';
+      return reply.send(await accounts.changePassword(customerId, token, currentPassword, password, confirm));
+    },
+  );
+  app.get('/account/orders', { schema: { response: { 200: accountOrderListSchema } } }, async (request, reply) => {
+    const customerId = await signedIn(request, reply);
+    if (customerId === undefined) return reply;
+    return reply.send(await accounts.orders(customerId));
   });
 
   app.post(

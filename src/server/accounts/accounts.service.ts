@@ -1,6 +1,13 @@
 import type { Kysely } from 'kysely';
-import { registrationErrorCodes, type Registration } from '../../contract/accounts.ts';
+import {
+  registrationErrorCodes,
+  type AccountAnswer,
+  type AccountDetails,
+  type AccountOrder,
+  type Registration,
+} from '../../contract/accounts.ts';
 import type { Database } from '../db/schema.ts';
+import { NotFoundError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import {
   findCustomerByEmail,
@@ -10,6 +17,9 @@ import {
   insertSession,
   insertToken,
   markVerified,
+  ordersOf,
+  revokeOtherSessions,
+  saveProfile,
   revokeAllSessions,
   revokeSession,
   setPasswordHash,
@@ -123,6 +133,80 @@ export function createAccountsService(
     async whoAmI(customerId: number): Promise<{ firstname: string; lastname: string } | undefined> {
       const customer = await findCustomerById(db, customerId);
       return customer ? { firstname: customer.firstname, lastname: customer.lastname } : undefined;
+    },
+
+    /** GET /api/account: the signed-in customer's details and saved addresses. */
+    async account(customerId: number): Promise<AccountAnswer> {
+      const c = await findCustomerById(db, customerId);
+      if (!c) throw new NotFoundError('No such account');
+      const address = (p: 'billing' | 'delivery') => ({
+        line1: c[`${p}_line1`],
+        line2: c[`${p}_line2`],
+        line3: c[`${p}_line3`],
+        postcode: c[`${p}_postcode`],
+        townCity: c[`${p}_town_city`],
+        countryId: c[`${p}_country_id`],
+      });
+      return {
+        titleId: c.title_id,
+        firstname: c.firstname,
+        lastname: c.lastname,
+        email: c.email,
+        contactNumber: c.contact_number,
+        billingAddress: address('billing'),
+        deliveryAddress: address('delivery'),
+      };
+    },
+
+    /** PUT /api/account: saved for real (DESIGN.md section 9). */
+    async saveAccount(customerId: number, details: AccountDetails): Promise<void> {
+      const address = (a: AccountDetails['billingAddress']) => ({
+        line1: a.line1,
+        line2: a.line2,
+        line3: a.line3 ?? '',
+        postcode: a.postcode.toUpperCase(),
+        townCity: a.townCity,
+        countryId: a.countryId,
+      });
+      await saveProfile(db, customerId, {
+        title_id: details.titleId,
+        firstname: details.firstname,
+        lastname: details.lastname,
+        contact_number: details.contactNumber,
+        billing: address(details.billingAddress),
+        delivery: address(details.deliveryAddress),
+      });
+    },
+
+    /** A new password needs the current one; every other session ends. */
+    async changePassword(customerId: number, sessionToken: string, current: string, password: string, confirm: string) {
+      const customer = await findCustomerById(db, customerId);
+      if (!customer || !(await verifyPassword(current, customer.password_hash)))
+        return { ok: false, errorCode: registrationErrorCodes.missingDetails };
+      if (passwordProblem(password)) return { ok: false, errorCode: registrationErrorCodes.invalidPassword };
+      if (password !== confirm) return { ok: false, errorCode: registrationErrorCodes.notConfirmed };
+      await setPasswordHash(db, customerId, await hashPassword(password));
+      await revokeOtherSessions(db, customerId, hashToken(sessionToken), clock().toISOString());
+      return { ok: true, errorCode: registrationErrorCodes.ok };
+    },
+
+    /** The customer's orders, newest first, with lines, totals and payment state. */
+    async orders(customerId: number): Promise<AccountOrder[]> {
+      const { orders, lines } = await ordersOf(db, customerId);
+      return orders.map((o) => ({
+        orderNumber: o.order_number,
+        createdAt: o.created_at,
+        status: o.status,
+        transactionId: o.status === 'paid' ? o.transaction_id : null,
+        itemsTotal: o.items_total,
+        deliveryPrice: o.delivery_price,
+        discountAmount: o.discount_amount,
+        totalVat: o.total_vat,
+        total: o.total_including_delivery,
+        lines: lines
+          .filter((l) => l.order_id === o.id)
+          .map((l) => ({ title: l.title, sizeName: l.size_name, quantity: l.quantity, lineTotal: l.line_total })),
+      }));
     },
 
     /** POST /api/forgot-password: the same answer whether or not the address is registered. */

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   basketCommitSchema,
@@ -7,9 +8,15 @@ import {
 } from '../../contract/basket.ts';
 import type { OrdersService } from './orders.service.ts';
 
-export const ordersRoutes: FastifyPluginAsyncZod<{ orders: OrdersService }> = async (app, { orders }) => {
-  app.post('/basket', { schema: { body: basketCommitSchema, response: { 200: commitResponseSchema } } }, (request) =>
-    orders.commit(request.body),
+export const ordersRoutes: FastifyPluginAsyncZod<{
+  orders: OrdersService;
+  /** The signed-in customer of a request, if any: their orders are linked to their account. */
+  customerOf: (request: FastifyRequest) => Promise<number | undefined>;
+}> = async (app, { orders, customerOf }) => {
+  app.post(
+    '/basket',
+    { schema: { body: basketCommitSchema, response: { 200: commitResponseSchema } } },
+    async (request) => orders.commit(request.body, await customerOf(request)),
   );
   app.get(
     '/recover-basket/:code',

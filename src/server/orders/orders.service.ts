@@ -60,7 +60,7 @@ export function createOrdersService(db: Kysely<Database>, options: { reservation
      * If anything changed since the shopper last looked, nothing is written and the answer is the
      * corrected basket.
      */
-    async commit(request: BasketCommit): Promise<CommitResponse> {
+    async commit(request: BasketCommit, customerId?: number): Promise<CommitResponse> {
       const now = clock();
       try {
         return await db.transaction().execute(async (trx) => {
@@ -84,7 +84,7 @@ export function createOrdersService(db: Kysely<Database>, options: { reservation
               order_number: orderNumber,
               order_code: orderCode,
               status: 'pending_payment',
-              customer_id: null,
+              customer_id: customerId ?? null,
               title_id: guest.titleId,
               firstname: guest.firstname,
               lastname: guest.lastname,
