@@ -69,10 +69,24 @@ export const accountSchema = z.object({
 });
 export type AccountDetails = z.input<typeof accountSchema>;
 
-export const accountAnswerSchema = accountSchema.extend({
+/** A saved address as stored: a new account has none yet, so every part may be empty. */
+const savedAddress = z.object({
+  line1: z.string(),
+  line2: z.string(),
+  line3: z.string(),
+  postcode: z.string(),
+  townCity: z.string(),
+  countryId: z.number().int().nullable(),
+});
+
+export const accountAnswerSchema = z.object({
+  titleId: z.number().int(),
+  firstname: z.string(),
+  lastname: z.string(),
   email: z.string(),
-  billingAddress: accountAddress.partial().extend({ countryId: z.number().int().nullable() }),
-  deliveryAddress: accountAddress.partial().extend({ countryId: z.number().int().nullable() }),
+  contactNumber: z.string(),
+  billingAddress: savedAddress,
+  deliveryAddress: savedAddress,
 });
 export type AccountAnswer = z.infer<typeof accountAnswerSchema>;
 

@@ -77,7 +77,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return token ? accounts.customerFor(token) : undefined;
   };
   const orders = createOrdersService(db.kysely, { reservationMinutes: config.reservationMinutes });
-  await app.register(ordersRoutes, { prefix: '/api', orders, customerOf });
+  await app.register(ordersRoutes, { prefix: '/api', orders, customerOf, rateLimitFactor: config.rateLimitFactor });
   scheduleReservationSweep(app, orders, config.env !== 'test');
   const payments = createPaymentsService(db.kysely, config, {
     mailer,
@@ -85,9 +85,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
   });
   await app.register(paymentsRoutes, { prefix: '/api', payments });
-  await app.register(accountsRoutes, { prefix: '/api', accounts, secureCookies });
+  await app.register(accountsRoutes, {
+    prefix: '/api',
+    accounts,
+    secureCookies,
+    rateLimitFactor: config.rateLimitFactor,
+  });
   await app.register(contactRoutes, {
     prefix: '/api',
+    rateLimitFactor: config.rateLimitFactor,
     contact: createContactService(db.kysely, { mailer, shop: config.shop, log: logMailError }),
   });
   // The local stand-ins for PayPal and Opayo; config refuses them in production.

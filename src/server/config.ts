@@ -37,6 +37,7 @@ const envSchema = z
     OPAYO_MODE: z.enum(['local', 'test', 'live']).optional(),
     OPAYO_VENDOR: z.string().min(1).max(15).default('raaglocal'),
     OPAYO_ENCRYPTION_PASSWORD: z.string().length(16, 'must be exactly 16 characters').default('LocalSandboxKey1'),
+    RATE_LIMIT_FACTOR: z.coerce.number().min(0.01).max(1000).default(1),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     RESERVATION_MINUTES: z.coerce
       .number()
@@ -89,6 +90,8 @@ export interface Config {
   reservationMinutes: number;
   /** How long one instance reuses a search answer; 0 turns the cache off. */
   searchCacheSeconds: number;
+  /** Scales every per-route rate limit (1 is the shop's own limits). */
+  rateLimitFactor: number;
   logLevel: string;
   shop: ShopIdentity;
 }
@@ -123,6 +126,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       encryptionPassword: env.OPAYO_ENCRYPTION_PASSWORD,
     },
     reservationMinutes: env.RESERVATION_MINUTES,
+    rateLimitFactor: env.RATE_LIMIT_FACTOR,
     searchCacheSeconds: env.SEARCH_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     shop: {

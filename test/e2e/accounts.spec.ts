@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
-import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
 import { outboxFor } from './outbox-path.ts';
 
 const PASSWORD = 'Dholak-Wedding-2026';
@@ -119,4 +119,59 @@ test.describe('a used or unknown activation link', () => {
     await page.goto('/verify-account/not-a-real-token');
     await expect(page).toHaveURL(/\/home$/);
   });
+});
+
+test('a customer saves addresses in My Account, checks out with the saved address, and sees the order', async ({
+  page,
+}) => {
+  const email = `saved.${Date.now()}@example.com`;
+  await register(page, email);
+  await page.goto(await linkFrom(page, email, 'verify-account'));
+  await expect(page.getByRole('heading', { name: 'Account Activated' })).toBeVisible();
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'LOG IN' }).click();
+  await expect(page.getByText('You are signed in.')).toBeVisible();
+
+  await page.goto('/account-home');
+  await expect(page.getByRole('heading', { name: 'My Account' })).toBeVisible();
+  const billing = page.getByRole('region', { name: 'Billing Address' });
+  await billing.getByLabel('Address Line 1').fill('3 Bandstand Row');
+  await billing.getByLabel('Address Line 2').fill('Soho Road');
+  await billing.getByLabel('Post Code').fill('B21 9RY');
+  await billing.getByLabel('Town / City').fill('Birmingham');
+  await billing.getByLabel('Country').selectOption({ label: 'United Kingdom' });
+  await page.getByLabel('Contact Number').fill('0121 496 0300');
+  await page.getByLabel('Use Billing Address').check();
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByRole('dialog').getByText('Your details have been saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await expectNoAxeViolations(page);
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Delivery Address' }).getByLabel('Address Line 1')).toHaveValue(
+    '3 Bandstand Row',
+  );
+
+  const product = await productWithSizes(page);
+  await page.goto(`/products/${product.urlKey}`);
+  await page.getByRole('button', { name: 'ADD TO BASKET' }).click();
+  await page.goto('/checkout');
+  await expect(page).toHaveURL(/\/checkout-details$/);
+  await expect(page.getByLabel('First Name')).toHaveValue('Arjun');
+  await expect(page.getByTestId('saved-billing')).toContainText('3 Bandstand Row');
+  await page.getByRole('button', { name: 'NEXT' }).click();
+  await expect(page).toHaveURL(/\/checkout-delivery$/);
+  await expect(page.getByTestId('saved-delivery')).toContainText('3 Bandstand Row, Soho Road, Birmingham, B21 9RY');
+  await page.getByRole('button', { name: 'Deliver to this address' }).click();
+  await page.getByLabel(/Express delivery/).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/checkout-review$/);
+  await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
+  await page.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(page.getByRole('heading', { name: 'ORDER COMPLETE' })).toBeVisible();
+  const orderNumber = await page.getByTestId('order-number').innerText();
+
+  await page.goto('/account-home#orders');
+  await expect(page.getByRole('heading', { name: `Order ${orderNumber}: Paid` })).toBeVisible();
 });

@@ -207,6 +207,11 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     const email = await verifiedCustomer();
     const token = (await signIn(email)).json() as string;
     const auth = { authorization: `Bearer ${token}` };
+    // A new account has no saved addresses yet, and says so rather than failing.
+    expect((await get('/api/account', auth)).json()).toMatchObject({
+      email,
+      billingAddress: { line1: '', countryId: null },
+    });
     const address = {
       line1: '7 Temple Road',
       line2: 'Handsworth',

@@ -16,15 +16,16 @@ import {
   whoAmISchema,
 } from '../../contract/accounts.ts';
 import { apiErrorSchema, errorCodes } from '../../contract/errors.ts';
+import { perMinute as limit } from '../http/rate-limits.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session.ts';
 
-const perMinute = (max: number) => ({ config: { rateLimit: { max, timeWindow: '1 minute' } } });
-
-export const accountsRoutes: FastifyPluginAsyncZod<{ accounts: AccountsService; secureCookies: boolean }> = async (
-  app,
-  { accounts, secureCookies },
-) => {
+export const accountsRoutes: FastifyPluginAsyncZod<{
+  accounts: AccountsService;
+  secureCookies: boolean;
+  rateLimitFactor: number;
+}> = async (app, { accounts, secureCookies, rateLimitFactor }) => {
+  const perMinute = (max: number) => limit(max, rateLimitFactor);
   async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<number | undefined> {
     const token = sessionTokenOf(request, secureCookies);
     const customerId = token ? await accounts.customerFor(token) : undefined;

@@ -29,6 +29,7 @@ const pageModules: Array<[RegExp, string]> = [
   [/^\/payment-success$/, 'features/payment-result/payment-success-page.tsx'],
   [/^\/payment-declined$/, 'features/payment-result/payment-declined-page.tsx'],
   [/^\/login$/, 'features/account/login-page.tsx'],
+  [/^\/account-home$/, 'features/account/account-page.tsx'],
   [/^\/register$/, 'features/account/register-page.tsx'],
   [/^\/verify-account\/[^/]+$/, 'features/account/verify-account-page.tsx'],
   [/^\/forgotpassword$/, 'features/account/forgot-password-page.tsx'],

@@ -6,13 +6,15 @@ import {
   orderCodeParams,
   pricedBasketSchema,
 } from '../../contract/basket.ts';
+import { perMinute } from '../http/rate-limits.ts';
 import type { OrdersService } from './orders.service.ts';
 
 export const ordersRoutes: FastifyPluginAsyncZod<{
   orders: OrdersService;
   /** The signed-in customer of a request, if any: their orders are linked to their account. */
   customerOf: (request: FastifyRequest) => Promise<number | undefined>;
-}> = async (app, { orders, customerOf }) => {
+  rateLimitFactor: number;
+}> = async (app, { orders, customerOf, rateLimitFactor }) => {
   app.post(
     '/basket',
     { schema: { body: basketCommitSchema, response: { 200: commitResponseSchema } } },
@@ -21,7 +23,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/recover-basket/:code',
     {
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      ...perMinute(30, rateLimitFactor),
       schema: { params: orderCodeParams, response: { 200: pricedBasketSchema } },
     },
     (request) => orders.recover(request.params.code),

@@ -27,11 +27,8 @@ const RegisterPage = lazy(() => import('../features/account/register-page.tsx'))
 const VerifyAccountPage = lazy(() => import('../features/account/verify-account-page.tsx'));
 const ForgotPasswordPage = lazy(() => import('../features/account/forgot-password-page.tsx'));
 const ResetPasswordPage = lazy(() => import('../features/account/reset-password-page.tsx'));
-const PendingPage = lazy(() => import('../features/pending/pending-page.tsx'));
+const AccountPage = lazy(() => import('../features/account/account-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.tsx'));
-
-/** Screens that arrive with the checkout, payments and accounts issues. */
-const pendingPaths = ['account-home'];
 
 export function AppRoutes() {
   return (
@@ -61,9 +58,7 @@ export function AppRoutes() {
         <Route path="about" element={<AboutPage />} />
         <Route path="contact" element={<ContactPage />} />
         <Route path="termsandconditions" element={<TermsPage />} />
-        {pendingPaths.map((path) => (
-          <Route key={path} path={path} element={<PendingPage />} />
-        ))}
+        <Route path="account-home" element={<AccountPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import type { AccountAnswer } from '../../contract/accounts.ts';
 import { requestJson } from './api.ts';
 import { storageKeys } from './basket/basket-store.ts';
 
@@ -44,5 +45,17 @@ export function useSignedInUser() {
     retry: false,
     queryFn: ({ signal }) =>
       requestJson<SignedInUser>('/api/who-am-i', { signal, headers: { authorization: `Bearer ${token}` } }),
+  });
+}
+
+/** The signed-in customer's details and saved addresses (My Account, and checkout for customers). */
+export function useAccount() {
+  const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
+  return useQuery({
+    queryKey: ['account', token],
+    enabled: Boolean(token),
+    retry: false,
+    queryFn: ({ signal }) =>
+      requestJson<AccountAnswer>('/api/account', { signal, headers: { authorization: `Bearer ${token}` } }),
   });
 }

@@ -7,6 +7,7 @@ import { addressSchema } from '../../../contract/basket.ts';
 import { messages } from '../../../contract/messages.ts';
 import { basketStore, hasDeliveryChoice, isCompleteAddress } from '../../lib/basket/basket-store.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
+import { useAccount } from '../../lib/account.ts';
 import { useCountries } from '../../lib/catalog-api.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
@@ -70,12 +71,28 @@ export default function DeliveryPage() {
   }
 
   async function proceed() {
-    const addressOk = confirmed || (await confirmAddress());
+    // A registered customer who keeps their saved delivery address has nothing more to fill in.
+    const savedChosen = hasSaved && !useOther;
+    if (savedChosen && !confirmed) chooseSavedAddress();
+    const addressOk = savedChosen || confirmed || (await confirmAddress());
     // Ask the server once more, so a choice just made (or a price just changed) is what counts.
     await basketStore.verify().catch(() => undefined);
     const chosen = hasDeliveryChoice(basketStore.getSnapshot());
     setOptionMissing(!chosen);
     if (addressOk && chosen) void navigate('/checkout-review');
+  }
+
+  const account = useAccount();
+  const savedDelivery = account.data?.deliveryAddress;
+  const hasSaved = Boolean(
+    savedDelivery?.line1 && savedDelivery.postcode && savedDelivery.townCity && savedDelivery.countryId,
+  );
+  const [useOther, setUseOther] = useState(false);
+
+  function chooseSavedAddress() {
+    if (!savedDelivery) return;
+    saveAndVerify({ deliveryAddress: { ...savedDelivery, countryName: countryName(savedDelivery.countryId) } });
+    setConfirmed(true);
   }
 
   const address = basket.deliveryAddress;
@@ -89,7 +106,39 @@ export default function DeliveryPage() {
         <div>
           <section className={styles.panel} aria-labelledby="delivery-address">
             <h2 id="delivery-address">Delivery Address</h2>
-            {confirmed && address ? (
+            {hasSaved && savedDelivery && (
+              <div>
+                <h3>Saved Delivery Address</h3>
+                <address data-testid="saved-delivery">
+                  {[
+                    savedDelivery.line1,
+                    savedDelivery.line2,
+                    savedDelivery.line3,
+                    savedDelivery.townCity,
+                    savedDelivery.postcode,
+                  ]
+                    .filter(Boolean)
+                    .join(', ')}
+                </address>
+                <label className={styles.option}>
+                  <input
+                    type="checkbox"
+                    checked={useOther}
+                    onChange={(event) => {
+                      setUseOther(event.target.checked);
+                      if (event.target.checked) setConfirmed(false);
+                    }}
+                  />
+                  Use Other Delivery Address
+                </label>
+                {!useOther && (
+                  <button type="button" className="button button-secondary" onClick={chooseSavedAddress}>
+                    Deliver to this address
+                  </button>
+                )}
+              </div>
+            )}
+            {hasSaved && !useOther ? null : confirmed && address ? (
               <div className={styles.actions}>
                 <address>
                   {[

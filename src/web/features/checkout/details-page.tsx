@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { addressSchema, guestSchema } from '../../../contract/basket.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
+import { useAccount } from '../../lib/account.ts';
 import { useCountries, useTitles } from '../../lib/catalog-api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { AddressFields } from './address-fields.tsx';
@@ -46,6 +48,32 @@ export default function DetailsPage() {
     },
   });
   const { errors } = form.formState;
+  const account = useAccount();
+  const saved = account.data;
+  const savedBilling = saved?.billingAddress.line1 && saved.billingAddress.countryId ? saved.billingAddress : undefined;
+  const [otherBilling, setOtherBilling] = useState(false);
+
+  // Spec section 6: a registered customer's details are filled in, their saved billing address used.
+  useEffect(() => {
+    if (!saved || basketStore.getSnapshot().guest?.firstname) return;
+    form.reset({
+      guest: {
+        titleId: saved.titleId,
+        firstname: saved.firstname,
+        lastname: saved.lastname,
+        email: saved.email,
+        contactNumber: saved.contactNumber,
+      },
+      billingAddress: {
+        line1: saved.billingAddress.line1 ?? '',
+        line2: saved.billingAddress.line2 ?? '',
+        line3: saved.billingAddress.line3 ?? '',
+        postcode: saved.billingAddress.postcode ?? '',
+        townCity: saved.billingAddress.townCity ?? '',
+        countryId: saved.billingAddress.countryId ?? undefined,
+      },
+    });
+  }, [saved, form]);
   const guestFields = [
     { name: 'email', label: 'Email', type: 'email', autoComplete: 'email' },
     { name: 'firstname', label: 'First Name', type: 'text', autoComplete: 'given-name' },
@@ -119,12 +147,39 @@ export default function DetailsPage() {
           </section>
           <section className={styles.panel} aria-labelledby="billing-address">
             <h2 id="billing-address">Billing Address</h2>
-            <AddressFields
-              prefix="billingAddress"
-              register={form.register}
-              errors={errors.billingAddress}
-              countries={countries.data ?? []}
-            />
+            {savedBilling && (
+              <>
+                {!otherBilling && (
+                  <address data-testid="saved-billing">
+                    {[savedBilling.line1, savedBilling.line2, savedBilling.townCity, savedBilling.postcode]
+                      .filter(Boolean)
+                      .join(', ')}
+                  </address>
+                )}
+                <label className={styles.option}>
+                  <input
+                    type="checkbox"
+                    checked={otherBilling}
+                    onChange={(event) => {
+                      setOtherBilling(event.target.checked);
+                      if (event.target.checked) {
+                        for (const field of ['line1', 'line2', 'line3', 'postcode', 'townCity'] as const)
+                          form.setValue(`billingAddress.${field}`, '');
+                      }
+                    }}
+                  />
+                  Use Other Billing Address
+                </label>
+              </>
+            )}
+            <div hidden={Boolean(savedBilling) && !otherBilling}>
+              <AddressFields
+                prefix="billingAddress"
+                register={form.register}
+                errors={errors.billingAddress}
+                countries={countries.data ?? []}
+              />
+            </div>
           </section>
         </div>
         <OrderSummary priced={basket.priced}>
