@@ -18,6 +18,7 @@ import { createOrdersService, type OrdersService } from './orders/orders.service
 import { createPageHead } from './seo/page-head.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
+import { inboxRoutes } from './mail/inbox.routes.ts';
 import { createMailer } from './mail/mailer.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { createAccountsService } from './accounts/accounts.service.ts';
@@ -65,7 +66,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     searchCacheSeconds: config.searchCacheSeconds,
   });
   await app.register(catalogRoutes, { prefix: '/api', catalog });
-  await app.register(basketRoutes, { prefix: '/api', basket: createBasketService(db.kysely) });
+  await app.register(basketRoutes, {
+    prefix: '/api',
+    basket: createBasketService(db.kysely),
+    rateLimitFactor: config.rateLimitFactor,
+  });
   const accounts = createAccountsService(db.kysely, {
     mailer,
     publicUrl: config.publicUrl,
@@ -96,6 +101,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimitFactor: config.rateLimitFactor,
     contact: createContactService(db.kysely, { mailer, shop: config.shop, log: logMailError }),
   });
+  if (config.env !== 'production' && !config.smtpUrl) {
+    await app.register(inboxRoutes, { outboxDir: config.mailOutboxDir });
+  }
   // The local stand-ins for PayPal and Opayo; config refuses them in production.
   if (config.paypal.mode === 'local' || config.opayo.mode === 'local') {
     await app.register(paymentSandboxRoutes, { prefix: '/sandbox', config });

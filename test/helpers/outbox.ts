@@ -21,16 +21,4 @@ export function readOutbox(dir: string): OutboxMail[] {
     });
 }
 
-/** A quoted-printable UTF-8 body as plain text, enough to search it. */
-export function decodeQuotedPrintable(raw: string): string {
-  const joined = raw.replace(/=\r?\n/g, '');
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined[i] === '=' ? /^[0-9A-F]{2}$/.exec(joined.slice(i + 1, i + 3))?.[0] : undefined;
-    if (hex) {
-      bytes.push(parseInt(hex, 16));
-      i += 2;
-    } else bytes.push(...Buffer.from(joined[i] ?? '', 'utf8'));
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
+export { decodeQuotedPrintable } from '../../src/server/mail/eml.ts';

@@ -114,6 +114,21 @@ describe('POST /api/verify-basket and GET /api/delivery-methods', () => {
     expect(response.json().error.fields.map((f: { field: string }) => f.field)).toContain(field);
   });
 
+  it('limits voucher attempts from one address, but not basket checks', async () => {
+    const attempt = (voucherCodeAttempt?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/verify-basket',
+        payload: { items: [], ...(voucherCodeAttempt ? { voucherCodeAttempt } : {}) },
+        remoteAddress: '198.51.100.7',
+      });
+    const statuses = [];
+    for (let i = 0; i < 21; i++) statuses.push((await attempt(`GUESS${i}`)).statusCode);
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses[20]).toBe(429);
+    expect((await attempt()).statusCode).toBe(200);
+  });
+
   it.each(['/api/delivery-methods/x/100', '/api/delivery-methods/1/-5', '/api/delivery-methods/0/100'])(
     'answers %s with a 400',
     async (url) => {

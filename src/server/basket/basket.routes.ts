@@ -7,10 +7,25 @@ import {
 } from '../../contract/basket.ts';
 import type { BasketService } from './basket.service.ts';
 
-export const basketRoutes: FastifyPluginAsyncZod<{ basket: BasketService }> = async (app, { basket }) => {
+export const basketRoutes: FastifyPluginAsyncZod<{ basket: BasketService; rateLimitFactor: number }> = async (
+  app,
+  { basket, rateLimitFactor },
+) => {
   app.post(
     '/verify-basket',
-    { schema: { body: basketRequestSchema, response: { 200: pricedBasketSchema } } },
+    {
+      // Guessing voucher codes is limited; checking a basket is not (DESIGN.md section 6).
+      config: {
+        rateLimit: {
+          max: Math.max(1, Math.round(20 * rateLimitFactor)),
+          timeWindow: '1 minute',
+          hook: 'preHandler',
+          allowList: (request: { body?: unknown }) =>
+            !(request.body as { voucherCodeAttempt?: unknown } | undefined)?.voucherCodeAttempt,
+        },
+      },
+      schema: { body: basketRequestSchema, response: { 200: pricedBasketSchema } },
+    },
     (request) => basket.verify(request.body),
   );
   app.get(

@@ -34,6 +34,33 @@ describe('the mailer without SMTP', () => {
     expect(mail!.raw).toMatch(new RegExp(`^From: "?${shop.name}"? <${shop.email}>`, 'm'));
   });
 
+  it("lists the outbox on the local inbox page with each message's links, outside production", async () => {
+    const { createTestApp } = await import('../../../test/helpers/test-app.ts');
+    const t = await createTestApp();
+    try {
+      await t.app.inject({ method: 'POST', url: '/api/forgot-password', payload: { email: 'nobody@example.com' } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/contact',
+        payload: {
+          email: 'a@example.com',
+          name: 'Asha <b>',
+          phone: '0121 496 0000',
+          message: 'See https://example.com/tabla please',
+        },
+      });
+      const inbox = await t.app.inject({ method: 'GET', url: '/dev/inbox' });
+      expect(inbox.statusCode).toBe(200);
+      expect(inbox.body).toContain('Enquiry from Asha &#60;b&#62;');
+      expect(inbox.body).toContain('<a href="https://example.com/tabla">');
+      const file = /href="\/dev\/inbox\/([^"]+)"/.exec(inbox.body)?.[1] ?? '';
+      expect((await t.app.inject({ method: 'GET', url: `/dev/inbox/${file}` })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'GET', url: '/dev/inbox/..%2F..%2Fetc%2Fpasswd' })).statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('escapes what a customer typed in the HTML body', () => {
     const { shop } = loadConfig({});
     const { html, text } = renderBodies(
