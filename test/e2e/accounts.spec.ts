@@ -175,3 +175,20 @@ test('a customer saves addresses in My Account, checks out with the saved addres
   await page.goto('/account-home#orders');
   await expect(page.getByRole('heading', { name: `Order ${orderNumber}: Paid` })).toBeVisible();
 });
+
+test('the contact form sends, thanks the sender, and both e-mails are in the outbox', async ({ page }) => {
+  await page.goto('/contact');
+  const sender = `enquiry.${Date.now()}@example.com`;
+  await page.getByLabel('Email Address').fill(sender);
+  await page.getByLabel('Name', { exact: true }).fill('Meera');
+  await page.getByLabel('Contact Number').fill('0121 496 0400');
+  await page.getByLabel('Message', { exact: true }).fill('Do you tune tablas in the shop?');
+  await page.getByRole('button', { name: 'SEND' }).click();
+  await expect(page.getByRole('heading', { name: 'Thank you for your message' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  const outbox = outboxFor(Number(new URL(page.url()).port));
+  await expect
+    .poll(() => readOutbox(outbox).some((m) => m.to === sender && m.subject === 'We have your message, Meera'))
+    .toBe(true);
+  expect(readOutbox(outbox).some((m) => m.subject === 'Enquiry from Meera')).toBe(true);
+});
