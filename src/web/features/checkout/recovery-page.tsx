@@ -8,7 +8,7 @@ import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
-import { AddressBlock } from './review-page.tsx';
+import { AddressBlock, ContactBlock, ProductsTable } from './review-blocks.tsx';
 
 /**
  * Order recovery (spec sections 2.8 and 4.6): an unpaid order, found by the code in its link,
@@ -59,38 +59,10 @@ export default function RecoveryPage() {
             </p>
             <section className={styles.panel} aria-labelledby="recovery-products">
               <h2 id="recovery-products">Your Products</h2>
-              <table className={styles.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Product</th>
-                    <th scope="col">Quantity</th>
-                    <th scope="col">Price</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {basket.items.map((line) => (
-                    <tr key={line.productStockId}>
-                      <td>
-                        {line.title} <span className={styles.size}>({line.sizeName})</span>
-                      </td>
-                      <td>{line.requestedQty}</td>
-                      <td>{formatPence(line.lineTotal)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ProductsTable lines={basket.items} />
             </section>
             <section className={`${styles.panel} ${styles.blocks}`} aria-label="Contact and delivery">
-              <div>
-                <h3>Contact Details</h3>
-                <p>
-                  {`${basket.guest?.firstname ?? ''} ${basket.guest?.lastname ?? ''}`.trim().toUpperCase()}
-                  <br />
-                  {basket.guest?.email?.toLowerCase()}
-                  <br />
-                  {basket.guest?.contactNumber}
-                </p>
-              </div>
+              <ContactBlock guest={basket.guest} />
               <AddressBlock title="Billing Address" address={basket.billingAddress} />
               <AddressBlock title="Delivery Address" address={basket.deliveryAddress} />
               <div>

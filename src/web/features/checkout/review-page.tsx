@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { AddressDraft } from '../../../contract/basket.ts';
 import { messages } from '../../../contract/messages.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
@@ -10,33 +9,8 @@ import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
 import { CheckoutProgress } from './progress.tsx';
+import { AddressBlock, ContactBlock, ProductsTable } from './review-blocks.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
-
-export function AddressBlock({ title, address }: { title: string; address: AddressDraft | null | undefined }) {
-  if (!address) return null;
-  return (
-    <div>
-      <h3>{title}</h3>
-      <address>
-        {[
-          address.line1,
-          address.line2,
-          address.line3,
-          address.townCity,
-          address.postcode?.toUpperCase(),
-          address.countryName,
-        ]
-          .filter(Boolean)
-          .map((part, i) => (
-            <span key={i}>
-              {part}
-              <br />
-            </span>
-          ))}
-      </address>
-    </div>
-  );
-}
 
 /** Checkout step 3 (spec sections 2.8 and 4.6): everything once more, a voucher, and SECURE CHECKOUT. */
 export default function ReviewPage() {
@@ -105,26 +79,7 @@ export default function ReviewPage() {
           <div>
             <section className={styles.panel} aria-labelledby="review-products">
               <h2 id="review-products">Your Products</h2>
-              <table className={styles.table}>
-                <thead>
-                  <tr>
-                    <th scope="col">Product</th>
-                    <th scope="col">Quantity</th>
-                    <th scope="col">Price</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {priced.items.map((line) => (
-                    <tr key={line.productStockId}>
-                      <td>
-                        {line.title} <span className={styles.size}>({line.sizeName})</span>
-                      </td>
-                      <td>{line.requestedQty}</td>
-                      <td>{formatPence(line.lineTotal)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ProductsTable lines={priced.items} />
               {priced.appliedVouchers.length > 0 && (
                 <p>
                   Discount Code Applied: <strong>{priced.appliedVouchers.map((v) => v.code).join(', ')}</strong>
@@ -132,16 +87,7 @@ export default function ReviewPage() {
               )}
             </section>
             <section className={`${styles.panel} ${styles.blocks}`} aria-label="Contact and delivery">
-              <div>
-                <h3>Contact Details</h3>
-                <p>
-                  {`${title} ${guest?.firstname ?? ''} ${guest?.lastname ?? ''}`.trim().toUpperCase()}
-                  <br />
-                  {guest?.email?.toLowerCase()}
-                  <br />
-                  {guest?.contactNumber}
-                </p>
-              </div>
+              <ContactBlock title={title} guest={guest} />
               <AddressBlock title="Billing Address" address={priced.billingAddress} />
               <AddressBlock title="Delivery Address" address={priced.deliveryAddress} />
               <div>

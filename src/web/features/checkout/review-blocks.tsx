@@ -1,0 +1,73 @@
+import type { AddressDraft, BasketLine, PricedBasket } from '../../../contract/basket.ts';
+import { formatPence } from '../../lib/format.ts';
+import styles from './checkout.module.css';
+
+/** The parts the Review and Order recovery pages share (spec section 2.8). */
+
+/** Product, Quantity, and Price as unit price times quantity. */
+export function ProductsTable({ lines }: { lines: BasketLine[] }) {
+  return (
+    <table className={styles.table}>
+      <thead>
+        <tr>
+          <th scope="col">Product</th>
+          <th scope="col">Quantity</th>
+          <th scope="col">Price</th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((line) => (
+          <tr key={line.productStockId}>
+            <td>
+              {line.title} <span className={styles.size}>({line.sizeName})</span>
+            </td>
+            <td>{line.requestedQty}</td>
+            <td>{formatPence(line.lineTotal)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Name in upper case, e-mail in lower case, and the contact number. */
+export function ContactBlock({ title = '', guest }: { title?: string; guest: PricedBasket['guest'] | undefined }) {
+  return (
+    <div>
+      <h3>Contact Details</h3>
+      <p>
+        {`${title} ${guest?.firstname ?? ''} ${guest?.lastname ?? ''}`.trim().toUpperCase()}
+        <br />
+        {guest?.email?.toLowerCase()}
+        <br />
+        {guest?.contactNumber}
+      </p>
+    </div>
+  );
+}
+
+export function AddressBlock({ title, address }: { title: string; address: AddressDraft | null | undefined }) {
+  if (!address) return null;
+  return (
+    <div>
+      <h3>{title}</h3>
+      <address>
+        {[
+          address.line1,
+          address.line2,
+          address.line3,
+          address.townCity,
+          address.postcode?.toUpperCase(),
+          address.countryName,
+        ]
+          .filter(Boolean)
+          .map((part, i) => (
+            <span key={i}>
+              {part}
+              <br />
+            </span>
+          ))}
+      </address>
+    </div>
+  );
+}
