@@ -25,6 +25,8 @@ import { createAccountsService } from './accounts/accounts.service.ts';
 import { contactRoutes } from './contact/contact.routes.ts';
 import { createContactService } from './contact/contact.service.ts';
 import { registerCsrf } from './http/csrf.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { sql } from 'kysely';
 import { sessionTokenOf } from './accounts/session.ts';
 import { paymentSandboxRoutes } from './payments/sandbox/sandbox.routes.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
@@ -54,6 +56,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   // Answers over 1 kB are compressed for clients that ask; built assets come precompressed.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+  await registerSecurityHeaders(app, config.env === 'production');
   await app.register(fastifyCookie);
   // Limits are set per route (sign-in, registration, reset, contact, recovery); none elsewhere.
   await app.register(fastifyRateLimit, { global: false });
@@ -62,6 +65,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, shop: config.shop });
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
+  // Health for load balancers and orchestrators: the process is up; the database answers.
+  app.get('/healthz', () => ({ ok: true }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(db.kysely);
+      return { ok: true };
+    } catch {
+      return reply.status(503).send({ ok: false });
+    }
+  });
   const catalog = createCatalogService(createCatalogRepository(db.kysely, db.dialect), {
     searchCacheSeconds: config.searchCacheSeconds,
   });

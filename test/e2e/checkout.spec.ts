@@ -3,8 +3,9 @@ import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
 import { apiPost, expect, expectNoAxeViolations, opayoShop, productWithSizes, test } from './fixtures.ts';
 import { outboxFor } from './outbox-path.ts';
 
-async function fillBasket(page: Page) {
-  const product = await productWithSizes(page);
+/** Adds 2 of a product; `typeId` picks one no parallel test buys when a test counts its stock. */
+async function fillBasket(page: Page, typeId = 2010) {
+  const product = await productWithSizes(page, typeId, 1);
   await page.goto(`/products/${product.urlKey}`);
   await page.getByLabel('Quantity').fill('2');
   await page.getByRole('button', { name: 'ADD TO BASKET' }).click();
@@ -35,8 +36,8 @@ test('a guest goes from the basket to a committed order, with every step checked
   await card.getByRole('button', { name: 'Add to cart' }).click();
   await card.getByRole('button', { name: 'Confirm' }).click();
   await expect(card.getByText('Added to Basket')).toBeVisible();
-  // ...and one from its product page.
-  const product = await fillBasket(page);
+  // ...and one from its product page (a sitar: no other test buys one, so its stock count is ours).
+  const product = await fillBasket(page, 2019);
 
   // The cart: edit a quantity beyond the stock, then fix it.
   await page.getByRole('link', { name: /Basket:/ }).click();

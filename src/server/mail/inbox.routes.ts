@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { allowInlineStyle } from '../http/security-headers.ts';
 import { escapeHtml } from '../seo/page-head.ts';
 import { linksIn, plainText, readStoredMail } from './eml.ts';
 
@@ -21,7 +22,7 @@ article{border-bottom:1px solid #ccd;padding:.75rem 0}pre{white-space:pre-wrap;b
       return `<article><h2><a href="/dev/inbox/${encodeURIComponent(m.file)}">${escapeHtml(m.subject || '(no subject)')}</a></h2>
 <p>To ${escapeHtml(m.to)} · ${escapeHtml(m.date)}</p>${links.length ? `<ul>${links.map((l) => `<li><a href="${escapeHtml(l)}">${escapeHtml(l)}</a></li>`).join('')}</ul>` : ''}</article>`;
     });
-    return reply
+    return allowInlineStyle(reply)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .send(page('Inbox', items.join('') || '<p>No messages yet.</p>'));
@@ -30,7 +31,7 @@ article{border-bottom:1px solid #ccd;padding:.75rem 0}pre{white-space:pre-wrap;b
   app.get<{ Params: { file: string } }>('/dev/inbox/:file', async (request, reply) => {
     const mail = (await readStoredMail(outboxDir)).find((m) => m.file === request.params.file);
     if (!mail) return reply.status(404).type('text/plain').send('No such message');
-    return reply
+    return allowInlineStyle(reply)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .send(

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { penceToDecimal } from '../../../contract/money.ts';
 import type { Config } from '../../config.ts';
+import { allowInlineStyle } from '../../http/security-headers.ts';
 import { escapeHtml } from '../../seo/page-head.ts';
 import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from '../opayo-crypt.ts';
 
@@ -57,7 +58,11 @@ export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config }> = asyn
   /** Our own addresses only: the sandbox must not be a way to reach other hosts. */
   const ours = (url: string | undefined) => Boolean(url?.startsWith(`${config.publicUrl}/`));
   const html = (reply: FastifyReply, status: number, content: string) =>
-    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(content);
+    allowInlineStyle(reply)
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(content);
 
   // ---- PayPal Payments Standard ----
   /** IPN bodies this sandbox sent; the validation postback is VERIFIED only for one of these. */

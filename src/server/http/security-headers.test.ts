@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+
+describe('security headers and health', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('sends a strict Content-Security-Policy and the other security headers on every response', async () => {
+    for (const url of ['/api/brands', '/home', '/no-such-page', '/images/products/dhol-1.svg']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      const csp = String(response.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain(
+        "form-action 'self' https://www.paypal.com https://www.sandbox.paypal.com https://live.opayo.eu.elavon.com https://sandbox.opayo.eu.elavon.com",
+      );
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    }
+  });
+
+  it('answers /healthz while the process is up and /readyz while the database answers', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ ok: true });
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ ok: true });
+  });
+});

@@ -1,0 +1,49 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/**
+ * Security headers on every response (DESIGN.md section 6), with a strict Content-Security-Policy:
+ * scripts and styles from the shop only (style attributes aside, which React sets), the map from
+ * OpenStreetMap, and forms posted only to the shop and its payment providers.
+ */
+const paymentHosts = [
+  'https://www.paypal.com',
+  'https://www.sandbox.paypal.com',
+  'https://live.opayo.eu.elavon.com',
+  'https://sandbox.opayo.eu.elavon.com',
+];
+
+export async function registerSecurityHeaders(app: FastifyInstance, production: boolean): Promise<void> {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'"],
+        'style-src-attr': ["'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'font-src': ["'self'"],
+        'connect-src': ["'self'"],
+        'frame-src': ['https://www.openstreetmap.org'],
+        'form-action': ["'self'", ...paymentHosts],
+        'frame-ancestors': ["'none'"],
+        'base-uri': ["'self'"],
+        'object-src': ["'none'"],
+        ...(production ? { 'upgrade-insecure-requests': [] } : {}),
+      },
+    },
+    // The shop's own pages are same-origin; the map and payment pages are other sites anyway.
+    crossOriginEmbedderPolicy: false,
+    hsts: production ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+}
+
+/** For the small self-contained pages (sandboxes, local inbox) that carry their own <style>. */
+export function allowInlineStyle(reply: FastifyReply): FastifyReply {
+  return reply.header(
+    'content-security-policy',
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
+  );
+}
