@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -30,6 +32,8 @@ import { sql } from 'kysely';
 import { sessionTokenOf } from './accounts/session.ts';
 import { paymentSandboxRoutes } from './payments/sandbox/sandbox.routes.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
+import { databaseRateLimitStore } from './http/rate-limit/database-store.ts';
+import { createRateLimitRepository } from './http/rate-limit/rate-limit.repository.ts';
 
 export interface AppDeps {
   config: Config;
@@ -38,13 +42,19 @@ export interface AppDeps {
   webRoot?: string;
   /** How payments reach PayPal's IPN validation; tests give a stand-in. */
   paymentFetch?: typeof fetch;
+  /** Where the JSON log lines go; standard output unless a test reads them. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** The whole HTTP application without a listening socket: tests drive it with app.inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, webRoot } = deps;
   const app = Fastify({
-    logger: { level: config.logLevel },
+    // JSON lines, one per event, each carrying the request id (issue 7).
+    logger: { level: config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+    genReqId: requestIdOf,
+    // Behind a reverse proxy, the client's address comes from X-Forwarded-For (rate limits use it).
+    trustProxy: config.trustProxy,
     bodyLimit: 256 * 1024,
     // JSON bodies with these keys are rejected instead of reaching a service.
     onProtoPoisoning: 'error',
@@ -58,8 +68,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await registerSecurityHeaders(app, config.env === 'production');
   await app.register(fastifyCookie);
+  // Answers name their request id, so a shopper's report can be matched to the log.
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   // Limits are set per route (sign-in, registration, reset, contact, recovery); none elsewhere.
-  await app.register(fastifyRateLimit, { global: false });
+  // They count in the database, so every instance on it shares them.
+  await app.register(fastifyRateLimit, {
+    global: false,
+    store: databaseRateLimitStore(createRateLimitRepository(db.kysely)),
+  });
   const secureCookies = config.env === 'production';
   registerCsrf(app, secureCookies);
 
@@ -129,6 +147,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl }),
   });
   return app;
+}
+
+/** A proxy's X-Request-Id is kept when it is a plain token; otherwise a new one is made. */
+function requestIdOf(request: IncomingMessage): string {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
 }
 
 /** Every minute, unpaid orders past their reservation give their stock back (DESIGN.md section 4). */

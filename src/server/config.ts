@@ -37,6 +37,14 @@ const envSchema = z
     OPAYO_MODE: z.enum(['local', 'test', 'live']).optional(),
     OPAYO_VENDOR: z.string().min(1).max(15).default('raaglocal'),
     OPAYO_ENCRYPTION_PASSWORD: z.string().length(16, 'must be exactly 16 characters').default('LocalSandboxKey1'),
+    // Behind a reverse proxy: true (believe any), or the proxies' addresses or ranges, comma-separated.
+    TRUST_PROXY: z
+      .string()
+      .regex(/^(true|false|[\da-fA-F.:/]+(,[\da-fA-F.:/]+)*)$/, 'must be true, false or addresses')
+      .default('false')
+      .transform((value): boolean | string[] =>
+        value === 'true' ? true : value === 'false' ? false : value.split(','),
+      ),
     RATE_LIMIT_FACTOR: z.coerce.number().min(0.01).max(1000).default(1),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     RESERVATION_MINUTES: z.coerce
@@ -92,6 +100,8 @@ export interface Config {
   searchCacheSeconds: number;
   /** Scales every per-route rate limit (1 is the shop's own limits). */
   rateLimitFactor: number;
+  /** Fastify's trustProxy: whose X-Forwarded-For to believe. */
+  trustProxy: boolean | string[];
   logLevel: string;
   shop: ShopIdentity;
 }
@@ -127,6 +137,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     reservationMinutes: env.RESERVATION_MINUTES,
     rateLimitFactor: env.RATE_LIMIT_FACTOR,
+    trustProxy: env.TRUST_PROXY,
     searchCacheSeconds: env.SEARCH_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     shop: {

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 
@@ -7,6 +8,7 @@ describe('production mode', () => {
     t = await createTestApp({
       env: {
         NODE_ENV: 'production',
+        LOG_LEVEL: 'silent',
         SESSION_SECRET: 'p'.repeat(32),
         PUBLIC_URL: 'https://shop.example',
         PAYPAL_MODE: 'sandbox',
@@ -42,5 +44,59 @@ describe('production mode', () => {
     );
     const page = await t.server.inject({ method: 'GET', url: '/api/brands' });
     expect(page.cookies.find((c) => c.name === 'XSRF-TOKEN')?.secure).toBe(true);
+  });
+});
+
+describe('production logs and failures', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+        done();
+      },
+    });
+    t = await createTestApp({
+      demo: true,
+      logStream,
+      env: {
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        SESSION_SECRET: 'p'.repeat(32),
+        PUBLIC_URL: 'https://shop.example',
+        PAYPAL_MODE: 'sandbox',
+        OPAYO_MODE: 'test',
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('answers with a request id, and logs JSON lines that carry it', async () => {
+    const answer = await t.app.inject({ method: 'GET', url: '/api/brands' });
+    const requestId = answer.headers['x-request-id'];
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const logged = lines.map((line) => JSON.parse(line) as { reqId?: string; msg?: string });
+    expect(logged.some((entry) => entry.reqId === requestId && entry.msg === 'request completed')).toBe(true);
+    const fromProxy = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'edge-42' } });
+    expect(fromProxy.headers['x-request-id']).toBe('edge-42');
+    const forged = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'a\nb c' } });
+    expect(forged.headers['x-request-id']).not.toContain(' ');
+  });
+
+  it('answers a failure with a plain 500 and no detail, logs it, and says it is not ready', async () => {
+    await t.db.destroy();
+    const answer = await t.app.inject({ method: 'GET', url: '/api/product-types' });
+    expect(answer.statusCode).toBe(500);
+    expect(answer.json()).toEqual({
+      error: { code: expect.any(String), message: 'Something went wrong on our side. Please try again.' },
+    });
+    expect(answer.body).not.toMatch(/at |\.ts|select|driver|pool/i);
+    const logged = lines.map((line) => JSON.parse(line) as { reqId?: string; level?: number; err?: unknown });
+    expect(
+      logged.some((entry) => entry.reqId === answer.headers['x-request-id'] && entry.level === 50 && entry.err),
+    ).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(503);
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
   });
 });

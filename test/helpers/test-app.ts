@@ -23,7 +23,13 @@ export interface TestApp {
 
 /** buildApp() on a fresh test database; `demo` seeds the demo catalogue first. */
 export async function createTestApp(
-  options: { demo?: boolean; env?: Record<string, string>; webRoot?: string; paymentFetch?: typeof fetch } = {},
+  options: {
+    demo?: boolean;
+    env?: Record<string, string>;
+    webRoot?: string;
+    paymentFetch?: typeof fetch;
+    logStream?: NodeJS.WritableStream;
+  } = {},
 ): Promise<TestApp> {
   const { db, database } = await createTestDb();
   if (options.demo) await seedIfEmpty(db);
@@ -34,6 +40,7 @@ export async function createTestApp(
     db,
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     ...(options.paymentFetch ? { paymentFetch: options.paymentFetch } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   await app.ready();
   return {
@@ -49,6 +56,16 @@ export async function createTestApp(
       rmSync(outboxDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Another instance of the shop on the same database as `first`, with its own connection, as a
+ * second process behind a load balancer would have. Closed by its own close(), before first's.
+ */
+export async function createSecondInstance(first: TestApp): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+  const app = await buildApp({ config: first.config, db: first.database.connect() });
+  await app.ready();
+  return { app: likeTheShopPage(app), close: () => app.close() };
 }
 
 export const TEST_CSRF_TOKEN = 'test-csrf-token-0123456789';

@@ -16,7 +16,7 @@ import {
   whoAmISchema,
 } from '../../contract/accounts.ts';
 import { apiErrorSchema, errorCodes } from '../../contract/errors.ts';
-import { perMinute as limit } from '../http/rate-limits.ts';
+import { perMinute as limit } from '../http/rate-limit/per-minute.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session.ts';
 

@@ -14,7 +14,13 @@ describe('migrations', () => {
   it('build the catalogue tables from an empty database, and do nothing the second time', async () => {
     database = await createEmptyDatabase();
     const db = database.connect();
-    expect(await migrateToLatest(db)).toEqual(['0001-catalogue', '0002-orders', '0003-payments', '0004-accounts']);
+    expect(await migrateToLatest(db)).toEqual([
+      '0001-catalogue',
+      '0002-orders',
+      '0003-payments',
+      '0004-accounts',
+      '0005-rate-limits',
+    ]);
     expect(await migrateToLatest(db)).toEqual([]);
     const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
     for (const table of [
@@ -29,6 +35,7 @@ describe('migrations', () => {
       'vouchers',
       'orders',
       'order_lines',
+      'rate_limit_hits',
     ]) {
       expect(tables).toContain(table);
     }
@@ -41,11 +48,13 @@ describe('migrations', () => {
     );
     for (const run of runs) expect(run, run.stderr).toMatchObject({ code: 0 });
     expect(
-      runs.filter((run) => run.stdout.includes('Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts')),
+      runs.filter((run) =>
+        run.stdout.includes('Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits'),
+      ),
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(4);
+    expect(Number(rows.rows[0]?.n)).toBe(5);
   });
 
   it('leave stock unable to go below zero', async () => {

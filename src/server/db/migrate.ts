@@ -4,6 +4,7 @@ import * as m0001 from './migrations/0001-catalogue.ts';
 import * as m0002 from './migrations/0002-orders.ts';
 import * as m0003 from './migrations/0003-payments.ts';
 import * as m0004 from './migrations/0004-accounts.ts';
+import * as m0005 from './migrations/0005-rate-limits.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -15,6 +16,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0002-orders', m0002],
   ['0003-payments', m0003],
   ['0004-accounts', m0004],
+  ['0005-rate-limits', m0005],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

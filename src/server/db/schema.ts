@@ -210,6 +210,13 @@ export interface ContactMessageTable {
   created_at: string;
 }
 
+export interface RateLimitHitTable {
+  key: string;
+  hits: number;
+  /** Milliseconds since the epoch; PostgreSQL's bigint arrives as a string. */
+  window_ends_at: number | string;
+}
+
 export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
@@ -228,4 +235,5 @@ export interface Database {
   account_tokens: AccountTokenTable;
   sessions: SessionTable;
   contact_messages: ContactMessageTable;
+  rate_limit_hits: RateLimitHitTable;
 }

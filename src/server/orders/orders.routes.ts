@@ -6,7 +6,7 @@ import {
   orderCodeParams,
   pricedBasketSchema,
 } from '../../contract/basket.ts';
-import { perMinute } from '../http/rate-limits.ts';
+import { perMinute } from '../http/rate-limit/per-minute.ts';
 import type { OrdersService } from './orders.service.ts';
 
 export const ordersRoutes: FastifyPluginAsyncZod<{
