@@ -367,6 +367,13 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(forged.body).toBe('INVALID');
+      const badlySigned = await t.app.inject({
+        method: 'POST',
+        url: '/sandbox/paypal/ipn-validate',
+        payload: 'cmd=_notify-validate&txn_id=1&mc_gross=34.95&verify_sign=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(badlySigned.body).toBe('INVALID');
     });
 
     it('Opayo: validates the Crypt, takes a test card and returns an encrypted answer', async () => {

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { penceToDecimal } from '../../../contract/money.ts';
 import type { Config } from '../../config.ts';
@@ -65,8 +65,20 @@ export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config }> = asyn
       .send(content);
 
   // ---- PayPal Payments Standard ----
-  /** IPN bodies this sandbox sent; the validation postback is VERIFIED only for one of these. */
-  const sentIpns = new Set<string>();
+  /**
+   * The sandbox signs each IPN it sends in its verify_sign field (a field real IPNs carry too), and
+   * the validation postback is VERIFIED only for a body whose signature holds. Nothing is kept in
+   * memory, so an IPN sent by one instance validates on another, and after a restart.
+   */
+  const signingKey = `paypal-sandbox:${config.sessionSecret ?? config.publicUrl}`;
+  const signatureOf = (body: string) => createHmac('sha256', signingKey).update(body).digest('base64url');
+  const signedBySandbox = (ipn: string) => {
+    const at = ipn.lastIndexOf('&verify_sign=');
+    if (at < 0) return false;
+    const given = Buffer.from(ipn.slice(at + '&verify_sign='.length));
+    const expected = Buffer.from(signatureOf(ipn.slice(0, at)));
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
 
   app.post('/paypal/webscr', (request, reply) => {
     const fields = formFields(request.body);
@@ -123,13 +135,12 @@ export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config }> = asyn
       charset: 'UTF-8',
       notify_version: '3.9',
     }).toString();
-    sentIpns.add(ipn);
-    if (sentIpns.size > 1000) sentIpns.delete(sentIpns.values().next().value as string);
+    const signedIpn = `${ipn}&verify_sign=${signatureOf(ipn)}`;
     try {
       await fetch(fields.notify_url as string, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: ipn,
+        body: signedIpn,
         signal: AbortSignal.timeout(15_000),
       });
     } catch (error) {
@@ -141,7 +152,7 @@ export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config }> = asyn
   app.post('/paypal/ipn-validate', (request, reply) => {
     const body = typeof request.body === 'string' ? request.body : '';
     const prefix = 'cmd=_notify-validate&';
-    const verified = body.startsWith(prefix) && sentIpns.has(body.slice(prefix.length));
+    const verified = body.startsWith(prefix) && signedBySandbox(body.slice(prefix.length));
     return reply.type('text/plain').send(verified ? 'VERIFIED' : 'INVALID');
   });
 

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A port nothing listens on now, for an instance started by a test. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface ShopProcess {
+  url: string;
+  port: number;
+  /** Milliseconds from spawn to the first healthy answer. */
+  startedInMs: number;
+  /** Everything the process wrote, for a failing test's message. */
+  output(): string;
+  /** SIGTERM, then wait for the process to end. */
+  stop(): Promise<void>;
+  /** SIGKILL: the process ends at once, whatever it was doing. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Starts the shop as production starts it (`node src/server/main.ts`) in its own process, and
+ * resolves once GET /healthz answers.
+ */
+export async function startShop(env: Record<string, string>, port?: number): Promise<ShopProcess> {
+  const chosenPort = port ?? (await freePort());
+  const started = performance.now();
+  const child = spawn(process.execPath, ['src/server/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(chosenPort),
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${chosenPort}`;
+  await waitUntilHealthy(url, child, () => output);
+  const startedInMs = performance.now() - started;
+  const ended = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url,
+    port: chosenPort,
+    startedInMs,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await ended;
+    },
+    async kill() {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await ended;
+    },
+  };
+}
+
+async function waitUntilHealthy(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the shop exited with ${child.exitCode}:\n${output()}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the shop did not become healthy:\n${output()}`);
+}
