@@ -58,7 +58,13 @@ describe('races between shoppers on two instances', () => {
 
   it('counts two basket lines on one stock entry together, under concurrency too', async () => {
     const p = await fx.product(1000, 5);
-    const alone = await commit(0, commitBody([{ productStockId: p.stockId, requestedQty: 3 }, { productStockId: p.stockId, requestedQty: 3 }]));
+    const alone = await commit(
+      0,
+      commitBody([
+        { productStockId: p.stockId, requestedQty: 3 },
+        { productStockId: p.stockId, requestedQty: 3 },
+      ]),
+    );
     expect(alone.ok).toBe(false);
     expect(await fx.stockOf(p.stockId)).toBe(5);
     const lines = [
@@ -103,7 +109,9 @@ describe('races between shoppers on two instances', () => {
       opayoPassword,
     );
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(on(i), `/api/payments/opayo/return?crypt=${encodeURIComponent(crypt)}`)),
+      Array.from({ length: 10 }, (_, i) =>
+        call(on(i), `/api/payments/opayo/return?crypt=${encodeURIComponent(crypt)}`),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(303));
     const order = await db.kysely
