@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orderCodeParams } from './basket.ts';
 
 /** Payment calls (spec sections 3 and 7; DESIGN.md section 5). */
 
@@ -37,4 +38,9 @@ export const orderStatusSchema = z.object({
 export type OrderStatusAnswer = z.infer<typeof orderStatusSchema>;
 
 export const orderNumberParams = z.object({ orderNumber: z.coerce.number().int().min(1).max(2_147_483_647) });
+/**
+ * The card handoff also asks for the order's code (ADR 0006): order numbers are sequential, and the
+ * Crypt carries the shopper's name and addresses, so the number alone must not be enough.
+ */
+export const sagepayConfigQuery = z.object({ code: orderCodeParams.shape.code });
 export const opayoReturnQuery = z.object({ crypt: z.string().min(2).max(20_000) });

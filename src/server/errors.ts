@@ -5,4 +5,11 @@ export class NotFoundError extends Error {}
 export class UpstreamUnavailableError extends Error {}
 
 /** Input that passed its schema but is still unusable (a Crypt that does not decrypt). */
-export class BadRequestError extends Error {}
+export class BadRequestError extends Error {
+  /** The field at fault, named in the answer's `fields` when known. */
+  readonly field: string | undefined;
+  constructor(message: string, field?: string) {
+    super(message);
+    this.field = field;
+  }
+}

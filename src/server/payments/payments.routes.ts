@@ -3,6 +3,7 @@ import { orderCodeParams } from '../../contract/basket.ts';
 import {
   opayoReturnQuery,
   orderNumberParams,
+  sagepayConfigQuery,
   orderStatusSchema,
   paymentHandoffSchema,
   paypalConfigSchema,
@@ -28,8 +29,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
   );
   app.get(
     '/sagepay-config/:orderNumber',
-    { schema: { params: orderNumberParams, response: { 200: sagepayConfigSchema } } },
-    (request) => payments.sagepayConfig(request.params.orderNumber),
+    { schema: { params: orderNumberParams, querystring: sagepayConfigQuery, response: { 200: sagepayConfigSchema } } },
+    (request) => payments.sagepayConfig(request.params.orderNumber, request.query.code),
   );
   app.get(
     '/order-status/:code',

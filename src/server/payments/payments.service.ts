@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { penceToDecimal } from '../../contract/money.ts';
@@ -29,6 +30,13 @@ import { ipnProblem, paypalCartFields, paypalUrls } from './paypal.ts';
 
 type Order = Selectable<OrderTable>;
 type Fetch = typeof fetch;
+
+/** Compares order codes in constant time, so an answer's timing says nothing about a guess. */
+function sameCode(stored: string, given: string): boolean {
+  const a = Buffer.from(stored);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
 
 const awaitingPayment: OrderStatus[] = ['pending_payment', 'payment_failed'];
 
@@ -140,9 +148,9 @@ export function createPaymentsService(
     },
 
     /** GET /api/sagepay-config/{orderNumber}: the Form post for an order awaiting payment. */
-    async sagepayConfig(orderNumber: number) {
+    async sagepayConfig(orderNumber: number, orderCode: string) {
       const order = await findOrderByNumber(db, orderNumber);
-      if (!order || !stillReserved(order, clock()))
+      if (!order || !sameCode(order.order_code, orderCode) || !stillReserved(order, clock()))
         throw new NotFoundError('No order awaiting payment has that number');
       const fields = opayoRequestFields(order, {
         vendorTxCode: newVendorTxCode(order.order_number),

@@ -8,7 +8,9 @@ async function loadHandoff(orderCode: string, orderNumber: number): Promise<Hand
   const response = await fetch('/api/payment-provider');
   const provider = (await response.text()).trim();
   if (provider === 'opayo') {
-    const config = await requestJson<SagepayConfig>(`/api/sagepay-config/${orderNumber}`);
+    const config = await requestJson<SagepayConfig>(
+      `/api/sagepay-config/${orderNumber}?code=${encodeURIComponent(orderCode)}`,
+    );
     return {
       url: config.endpointUrl,
       fields: [

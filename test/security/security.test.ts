@@ -1,0 +1,332 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitResponseSchema } from '../../src/contract/basket.ts';
+import { catalogFactory } from '../helpers/catalog-factory.ts';
+import { address, checkoutFixtures, commitBody, guest } from '../helpers/checkout-fixtures.ts';
+import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+
+/**
+ * Issue 7, security checks as tests: CSRF on every state-changing call, sessions, enumeration,
+ * injection, throttling and other customers' data. XSS in rendered pages is covered here for the
+ * server's HTML and in test/e2e/security.spec.ts for the browser.
+ */
+const PASSWORD = 'Correct-Horse-Battery-9';
+let ipCounter = 0;
+const nextIp = () => `203.0.113.${(++ipCounter % 250) + 1}`;
+
+/** Every route of the app, from Fastify's route tree, as [method, path] pairs. */
+function routesOf(tree: string): Array<[string, string]> {
+  const routes: Array<[string, string]> = [];
+  const stack: Array<{ depth: number; path: string }> = [];
+  for (const line of tree.split('\n')) {
+    const match = /^([│ ]*)[├└]── (\S+) \(([^)]+)\)$/.exec(line);
+    if (!match) continue;
+    const depth = match[1]!.length;
+    while (stack.length && stack.at(-1)!.depth >= depth) stack.pop();
+    const path = (stack.at(-1)?.path ?? '') + match[2]!;
+    stack.push({ depth, path });
+    for (const method of match[3]!.split(', ')) routes.push([method, path]);
+  }
+  return routes;
+}
+
+describe('security', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    fx = await checkoutFixtures(t.db);
+  });
+  afterAll(() => t.close());
+
+  const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url, payload, headers, remoteAddress: nextIp() });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers, remoteAddress: nextIp() });
+  let emails = 0;
+  const newEmail = () => `security${++emails}.${Date.now()}@example.com`;
+  async function customer(): Promise<{ email: string; token: string }> {
+    const email = newEmail();
+    await post('/api/register', {
+      titleId: 2,
+      email,
+      firstname: 'Meera',
+      lastname: 'Patel',
+      password: PASSWORD,
+      confirm: PASSWORD,
+    });
+    const mail = readOutbox(t.outboxDir)
+      .filter((m) => m.to === email)
+      .at(-1);
+    const token = /\/verify-account\/([A-Za-z0-9_-]+)/.exec(decodeQuotedPrintable(mail?.raw ?? ''))?.[1];
+    expect((await post('/api/activate', { token })).statusCode).toBe(200);
+    const signedIn = await post('/api/sign-in', { username: email, password: PASSWORD });
+    return { email, token: signedIn.json() as string };
+  }
+
+  it('refuses every state-changing API call without the CSRF token, or with a wrong one', async () => {
+    const unsafe = routesOf(t.server.printRoutes({ commonPrefix: false })).filter(
+      ([method, path]) => !['GET', 'HEAD', 'OPTIONS'].includes(method) && path.startsWith('/api/'),
+    );
+    // Every form the shop posts is here; only PayPal's IPN is exempt, as its own protocol checks it.
+    expect(unsafe.map(([, path]) => path)).toEqual(
+      expect.arrayContaining(['/api/basket', '/api/sign-in', '/api/account', '/api/contact', '/api/account/password']),
+    );
+    expect(unsafe.length).toBeGreaterThanOrEqual(12);
+    const { token } = await customer();
+    for (const [method, path] of unsafe) {
+      if (path === '/api/payments/paypal/ipn') continue;
+      const url = path.replace(/:(\w+)/g, '1');
+      const bare = await t.server.inject({ method: method as 'POST', url, payload: {}, remoteAddress: nextIp() });
+      expect(bare.statusCode, `${method} ${path} without a token`).toBe(403);
+      const wrong = await t.server.inject({
+        method: method as 'POST',
+        url,
+        payload: {},
+        headers: {
+          cookie: `XSRF-TOKEN=right-token; sid=${token}`,
+          'x-xsrf-token': 'wrong-token',
+          authorization: `Bearer ${token}`,
+        },
+        remoteAddress: nextIp(),
+      });
+      expect(wrong.statusCode, `${method} ${path} with a wrong token`).toBe(403);
+    }
+  });
+
+  it('gives a new session at each sign-in, ignoring one the client brought, and ends it at sign-out', async () => {
+    const { email } = await customer();
+    const planted = 'AttackerChosenSessionIdAttackerChosenSess01';
+    const signedIn = await post('/api/sign-in', { username: email, password: PASSWORD }, { cookie: `sid=${planted}` });
+    const sid = signedIn.cookies.find((c) => c.name === 'sid')?.value;
+    expect(sid).toBeDefined();
+    expect(sid).not.toBe(planted);
+    expect((await get('/api/who-am-i', { cookie: `sid=${planted}` })).statusCode).toBe(401);
+    const again = (await post('/api/sign-in', { username: email, password: PASSWORD })).json() as string;
+    expect(again).not.toBe(sid);
+    expect((await get('/api/who-am-i', { cookie: `sid=${sid}` })).statusCode).toBe(200);
+    expect((await post('/api/sign-out', {}, { cookie: `sid=${sid}` })).statusCode).toBe(200);
+    expect((await get('/api/who-am-i', { cookie: `sid=${sid}` })).statusCode).toBe(401);
+    expect((await get('/api/who-am-i', { authorization: `Bearer ${sid}` })).statusCode).toBe(401);
+    expect((await get('/api/who-am-i', { authorization: `Bearer ${again}` })).statusCode).toBe(200);
+  });
+
+  it('ends a session when it expires', async () => {
+    const { token } = await customer();
+    expect((await get('/api/account', { authorization: `Bearer ${token}` })).statusCode).toBe(200);
+    await t.db.kysely
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
+    expect((await get('/api/account', { authorization: `Bearer ${token}` })).statusCode).toBe(401);
+    expect((await get('/api/who-am-i', { cookie: `sid=${token}` })).statusCode).toBe(401);
+  });
+
+  it('answers sign-in and password reset alike, in similar time, for known and unknown addresses', async () => {
+    const { email } = await customer();
+    const unknown = 'never.registered@example.com';
+    const timed = async (body: object, url = '/api/sign-in') => {
+      const started = performance.now();
+      const answer = await post(url, body);
+      return { ms: performance.now() - started, status: answer.statusCode, body: answer.body };
+    };
+    const known: number[] = [];
+    const stranger: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const a = await timed({ username: email, password: 'Wrong-password-1' });
+      const b = await timed({ username: unknown, password: 'Wrong-password-1' });
+      expect(a.status).toBe(401);
+      expect(b.status).toBe(401);
+      expect(b.body).toBe(a.body);
+      known.push(a.ms);
+      stranger.push(b.ms);
+    }
+    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+    const ratio = median(known) / median(stranger);
+    expect(ratio).toBeGreaterThan(0.5);
+    expect(ratio).toBeLessThan(2);
+    const resetKnown = await timed({ email }, '/api/forgot-password');
+    const resetUnknown = await timed({ email: unknown }, '/api/forgot-password');
+    expect(resetKnown.status).toBe(200);
+    expect(resetUnknown.body).toBe(resetKnown.body);
+  });
+
+  const injections = [
+    "' OR '1'='1",
+    "'; DROP TABLE products; --",
+    '" OR ""="',
+    '1) UNION SELECT password_hash, email FROM customers --',
+    "%' AND 1=0 UNION SELECT NULL --",
+    '\\x00\u0000',
+  ];
+
+  it('answers SQL injection attempts in every text input normally, and the tables stay whole', async () => {
+    const make = catalogFactory(t.db);
+    const type = await make.type();
+    const brand = await make.brand();
+    await make.product({
+      typeId: type.id,
+      brandId: brand.id,
+      title: 'Brass Dhol',
+      stocks: [{ price: 5000, stock: 3 }],
+    });
+    const countBefore = await t.db.kysely
+      .selectFrom('products')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    const p = await fx.product(1000, 50);
+    for (const attack of injections) {
+      const answers = [
+        await post('/api/search', { title: attack }),
+        await get(`/api/products/${encodeURIComponent(attack)}`),
+        await get(`/api/recover-basket/${encodeURIComponent(attack)}`),
+        await get(`/api/order-status/${encodeURIComponent(attack)}`),
+        await post('/api/sign-in', { username: attack, password: attack }),
+        await post('/api/forgot-password', { email: attack }),
+        await post('/api/verify-basket', {
+          items: [{ productStockId: p.stockId, requestedQty: 1 }],
+          voucherCodeAttempt: attack,
+        }),
+        await post('/api/contact', { email: 'a@example.com', name: attack, phone: '01214960000', message: attack }),
+        await post(
+          '/api/basket',
+          commitBody([{ productStockId: p.stockId, requestedQty: 1 }], {
+            guest: { ...guest, firstname: attack.slice(0, 50), lastname: attack.slice(0, 50) },
+            billingAddress: { ...address, line1: attack, townCity: attack.slice(0, 60) },
+          }),
+        ),
+      ];
+      for (const answer of answers) expect(answer.statusCode, answer.body).toBeLessThan(500);
+      // The quotes and operators are only text: the search finds what its words alone find.
+      if (attack.includes('\u0000')) {
+        // No field needs a NUL character, and PostgreSQL cannot store one: refused by name.
+        expect(answers[0]!.statusCode).toBe(400);
+        expect(answers[0]!.json().error.fields).toEqual([{ field: 'title', message: expect.any(String) }]);
+        continue;
+      }
+      const words = (await post('/api/search', { title: attack.replace(/[^\p{L}\p{N}]+/gu, ' ') })).json();
+      expect((answers[0]!.json() as { totalResults: number }).totalResults).toBe(words.totalResults);
+      expect(answers[4]!.statusCode).toBe(401);
+    }
+    const countAfter = await t.db.kysely
+      .selectFrom('products')
+      .select(({ fn }) => fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    expect(Number(countAfter.n)).toBe(Number(countBefore.n) + 1);
+    // Injected text is stored as text.
+    const stored = await t.db.kysely
+      .selectFrom('orders')
+      .select('billing_line1')
+      .where('billing_line1', '=', injections[1]!)
+      .execute();
+    expect(stored.length).toBe(1);
+  });
+
+  it('makes order codes unguessable and throttles recovery attempts from one address', async () => {
+    const p = await fx.product(1000, 50);
+    const codes = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const result = commitResponseSchema.parse(
+        (await post('/api/basket', commitBody([{ productStockId: p.stockId, requestedQty: 1 }]))).json(),
+      );
+      if (!result.ok) throw new Error('expected an order');
+      expect(result.orderCode).toMatch(/^[A-Za-z0-9_-]{22,}$/);
+      codes.add(result.orderCode);
+    }
+    expect(codes.size).toBe(5);
+    const ip = '198.51.100.200';
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      const guess = `GuessGuessGuessGuess${String(i).padStart(2, '0')}`;
+      statuses.push(
+        (await t.app.inject({ method: 'GET', url: `/api/recover-basket/${guess}`, remoteAddress: ip })).statusCode,
+      );
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 404)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    const [real] = [...codes];
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/recover-basket/${real}`, remoteAddress: ip })).statusCode,
+    ).toBe(429);
+  });
+
+  it("shows no one another customer's orders or addresses", async () => {
+    const alice = await customer();
+    const bob = await customer();
+    const p = await fx.product(1500, 10);
+    const bobsOrder = commitResponseSchema.parse(
+      (
+        await post(
+          '/api/basket',
+          commitBody([{ productStockId: p.stockId, requestedQty: 1 }], {
+            billingAddress: { ...address, line1: '99 Private Lane' },
+          }),
+          { authorization: `Bearer ${bob.token}` },
+        )
+      ).json(),
+    );
+    if (!bobsOrder.ok) throw new Error('expected an order');
+    const alicesOrders = await get('/api/account/orders', { authorization: `Bearer ${alice.token}` });
+    expect(alicesOrders.statusCode).toBe(200);
+    expect(alicesOrders.body).not.toContain(String(bobsOrder.orderNumber));
+    expect((await get('/api/account', { authorization: `Bearer ${alice.token}` })).body).not.toContain('Private Lane');
+    const bobsOrders = await get('/api/account/orders', { authorization: `Bearer ${bob.token}` });
+    expect(bobsOrders.body).toContain(String(bobsOrder.orderNumber));
+    // Without a session, nothing of an account answers.
+    for (const url of ['/api/account', '/api/account/orders', '/api/who-am-i'])
+      expect((await get(url)).statusCode).toBe(401);
+    // The order's status by its code says nothing about who placed it.
+    const status = await get(`/api/order-status/${bobsOrder.orderCode}`);
+    expect(status.body).not.toMatch(/Private Lane|Asha|example\.com/i);
+    // The card handoff is built only for whoever holds the order's code, not from its number alone.
+    const numberAlone = await get(`/api/sagepay-config/${bobsOrder.orderNumber}`);
+    expect(numberAlone.statusCode).toBe(400);
+    expect(numberAlone.json().error.fields[0].field).toBe('code');
+    expect((await get(`/api/sagepay-config/${bobsOrder.orderNumber}?code=${'A'.repeat(22)}`)).statusCode).toBe(404);
+    expect((await get(`/api/sagepay-config/${bobsOrder.orderNumber}?code=${bobsOrder.orderCode}`)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('keeps markup in product text, search keywords and addresses out of the HTML it writes', async () => {
+    const make = catalogFactory(t.db);
+    const type = await make.type();
+    const brand = await make.brand();
+    const product = await make.product({
+      typeId: type.id,
+      brandId: brand.id,
+      title: 'Dhol <script>alert(1)</script>',
+      description: '<img src=x onerror=alert(2)> Loud',
+      stocks: [{ price: 5000, stock: 3 }],
+    });
+    const sitemap = await get('/sitemap.xml');
+    expect(sitemap.body).not.toContain('<script>');
+    const search = await get('/search?k=%3Cscript%3Ealert(3)%3C%2Fscript%3E');
+    expect(search.body).not.toContain('<script>alert(3)');
+    const page = await get(`/products/${product.urlKey}`);
+    expect(page.body).not.toContain('<script>alert(1)');
+    expect(page.body).not.toContain('<img src=x');
+    // The sandbox pages show the order's lines: escaped there too.
+    const p = await fx.product(1000, 5);
+    await t.db.kysely
+      .updateTable('products')
+      .set({ title: '<script>alert(4)</script>' })
+      .where('id', '=', p.id)
+      .execute();
+    const result = commitResponseSchema.parse(
+      (await post('/api/basket', commitBody([{ productStockId: p.stockId, requestedQty: 1 }]))).json(),
+    );
+    if (!result.ok) throw new Error('expected an order');
+    const handoff = (await get(`/api/paypal-handoff/${result.orderCode}`)).json() as {
+      fields: Array<{ name: string; value: string }>;
+    };
+    const sandbox = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/paypal/webscr',
+      payload: new URLSearchParams(handoff.fields.map((f): [string, string] => [f.name, f.value])).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(sandbox.statusCode).toBe(200);
+    expect(sandbox.body).not.toContain('<script>alert(4)');
+  });
+});
