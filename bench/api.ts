@@ -1,12 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { openDatabase } from '../src/server/db/database.ts';
-import { migrateToLatest } from '../src/server/db/migrate.ts';
-import { seedIfEmpty } from '../src/server/db/seed/seed.ts';
+import { jsonHeaders, rotate, seedDatabase, startBenchServer } from './harness.ts';
 
 /**
  * API benchmark (npm run bench). Seeds a catalogue (default 10,000 products) into a fresh
@@ -33,45 +30,6 @@ const port = Number(values.port);
 const dir = mkdtempSync(join(tmpdir(), 'shop-bench-'));
 const databaseUrl = values.database ?? `sqlite:${join(dir, 'bench.db')}`;
 
-async function seed(): Promise<void> {
-  const db = openDatabase(databaseUrl);
-  await migrateToLatest(db);
-  const started = Date.now();
-  const result = await seedIfEmpty(db, { products });
-  console.log(
-    result.seeded
-      ? `seeded ${products} products in ${((Date.now() - started) / 1000).toFixed(1)} s`
-      : 'using the catalogue already in the database',
-  );
-  await db.destroy();
-}
-
-async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['bench/server.ts'], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      SESSION_SECRET: 'b'.repeat(32),
-      PUBLIC_URL: `http://localhost:${port}`,
-      PAYPAL_MODE: 'sandbox',
-      OPAYO_MODE: 'test',
-      PORT: String(port),
-      DATABASE_URL: databaseUrl,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/bench/ceiling`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  child.kill();
-  throw new Error('the benchmark server did not start');
-}
-
 interface Row {
   name: string;
   requests: number;
@@ -91,18 +49,13 @@ async function run(name: string, path: string, options: Partial<autocannon.Optio
   return { name, requests: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
 }
 
-function rotate<T>(items: T[]): () => T {
-  let i = 0;
-  return () => items[i++ % items.length] as T;
-}
-
-await seed();
-const server = await startServer();
+await seedDatabase(databaseUrl, products);
+const server = await startBenchServer(databaseUrl, port);
 try {
   const keys: string[] = [];
   const search = await fetch(`http://127.0.0.1:${port}/api/search`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: 'XSRF-TOKEN=bench-token', 'x-xsrf-token': 'bench-token' },
+    headers: jsonHeaders,
     body: JSON.stringify({ pageSize: 100 }),
   });
   for (const product of ((await search.json()) as { results: Array<{ urlKey: string }> }).results)
@@ -117,8 +70,7 @@ try {
     { title: 'bansuri', typeId: [1004] },
   ]);
   const nextKey = rotate(keys);
-  // Every POST echoes the CSRF cookie, as the shop's page does.
-  const json = { 'content-type': 'application/json', cookie: 'XSRF-TOKEN=bench-token', 'x-xsrf-token': 'bench-token' };
+  const json = jsonHeaders;
 
   // A short warm-up so the first route does not pay for cold caches.
   await run('warm-up', '/api/products/random/2010/8', { duration: 2 });

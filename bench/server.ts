@@ -8,7 +8,7 @@ import { migrateToLatest } from '../src/server/db/migrate.ts';
  * same size as a search answer. That route is the ceiling every other route is measured against.
  */
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', SEED_DEMO: 'false' });
-const db = openDatabase(config.databaseUrl);
+const db = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
 await migrateToLatest(db);
 const app = await buildApp({ config, db });
 

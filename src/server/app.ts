@@ -97,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const catalog = createCatalogService(createCatalogRepository(db.kysely, db.dialect), {
     searchCacheSeconds: config.searchCacheSeconds,
+    catalogCacheSeconds: config.catalogCacheSeconds,
   });
   await app.register(catalogRoutes, { prefix: '/api', catalog });
   await app.register(basketRoutes, {

@@ -27,6 +27,8 @@ const envSchema = z
       .string()
       .regex(/^(sqlite:.+|postgres(ql)?:\/\/.+)$/, 'must be sqlite:<path> or postgres://...')
       .default('sqlite:data/shop.db'),
+    // PostgreSQL connections per instance; several instances share the server's max_connections.
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
     SEED_DEMO: boolean.default(true),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -47,6 +49,7 @@ const envSchema = z
       ),
     RATE_LIMIT_FACTOR: z.coerce.number().min(0.01).max(1000).default(1),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
+    CATALOG_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     RESERVATION_MINUTES: z.coerce
       .number()
       .int()
@@ -88,6 +91,7 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string;
+  databasePoolSize: number;
   seedDemo: boolean;
   sessionSecret: string | undefined;
   smtpUrl: string | undefined;
@@ -98,6 +102,7 @@ export interface Config {
   reservationMinutes: number;
   /** How long one instance reuses a search answer; 0 turns the cache off. */
   searchCacheSeconds: number;
+  catalogCacheSeconds: number;
   /** Scales every per-route rate limit (1 is the shop's own limits). */
   rateLimitFactor: number;
   /** Fastify's trustProxy: whose X-Forwarded-For to believe. */
@@ -124,6 +129,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     host: env.HOST,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     seedDemo: env.SEED_DEMO,
     sessionSecret: env.SESSION_SECRET,
     smtpUrl: env.SMTP_URL,
@@ -139,6 +145,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     rateLimitFactor: env.RATE_LIMIT_FACTOR,
     trustProxy: env.TRUST_PROXY,
     searchCacheSeconds: env.SEARCH_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
+    catalogCacheSeconds: env.CATALOG_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     shop: {
       name: env.SHOP_NAME,

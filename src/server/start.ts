@@ -19,7 +19,7 @@ function configOrExit(): Config {
 }
 
 const config = configOrExit();
-const db = openDatabase(config.databaseUrl);
+const db = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
 await migrateToLatest(db);
 if (config.seedDemo) await seedIfEmpty(db);
 const app = await buildApp({ config, db });

@@ -43,8 +43,6 @@ export interface SearchFilter {
 }
 
 export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) {
-  const random = sql`random()`;
-
   return {
     listProductTypes() {
       return db
@@ -120,16 +118,12 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
       return { products, stocks, images };
     },
 
-    async randomProductIds(
-      filter: { typeIds?: number[]; brandId?: number; excludeId?: number },
-      count: number,
-    ): Promise<number[]> {
+    /** Every product id matching the filter, for picking at random from (DESIGN.md section 4). */
+    async productIds(filter: { typeIds?: number[]; brandId?: number }): Promise<number[]> {
       let query = db.selectFrom('products').select('id');
       if (filter.typeIds) query = query.where('product_type_id', 'in', filter.typeIds);
       if (filter.brandId !== undefined) query = query.where('brand_id', '=', filter.brandId);
-      if (filter.excludeId !== undefined) query = query.where('id', '<>', filter.excludeId);
-      const rows = await query.orderBy(random).limit(count).execute();
-      return rows.map((row) => row.id);
+      return (await query.execute()).map((row) => row.id);
     },
 
     async searchProductIds(filter: SearchFilter): Promise<{ ids: number[]; total: number }> {

@@ -10,6 +10,7 @@ import {
   type DatabaseConnection,
   type Driver,
 } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
@@ -41,6 +42,30 @@ class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.#config);
   }
+}
+
+/**
+ * Kysely prepares every query it runs, and better-sqlite3 compiles SQL on each prepare(): about a
+ * tenth of a busy server's time. The same SQL text reuses its compiled statement instead. (Kysely
+ * runs each statement to completion before the next, so one statement is never used twice at once.)
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+  const statements = new LRUCache<string, SqliteDatabase.Statement>({ max: 1000 });
+  const prepare = (source: string) => {
+    let statement = statements.get(source);
+    if (!statement) {
+      statement = sqlite.prepare(source);
+      statements.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 /**
@@ -80,7 +105,9 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
     useWriteAheadLog(sqlite);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
-    const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+    const kysely = new Kysely<Database>({
+      dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+    });
     return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
   }
   const pool = new pg.Pool({

@@ -1,0 +1,78 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase } from '../src/server/db/database.ts';
+import { migrateToLatest } from '../src/server/db/migrate.ts';
+import { seedIfEmpty } from '../src/server/db/seed/seed.ts';
+
+/** What the benchmarks share: a seeded database, the server in its own process, CSRF headers. */
+
+/** Every POST echoes the CSRF cookie, as the shop's page does. */
+export const jsonHeaders = {
+  'content-type': 'application/json',
+  cookie: 'XSRF-TOKEN=bench-token',
+  'x-xsrf-token': 'bench-token',
+};
+
+export async function seedDatabase(databaseUrl: string, products: number): Promise<void> {
+  const db = openDatabase(databaseUrl);
+  await migrateToLatest(db);
+  const started = Date.now();
+  const result = await seedIfEmpty(db, { products });
+  console.log(
+    result.seeded
+      ? `seeded ${products} products in ${((Date.now() - started) / 1000).toFixed(1)} s`
+      : 'using the catalogue already in the database',
+  );
+  await db.destroy();
+}
+
+/** A schema of its own on a PostgreSQL server, as a DATABASE_URL, and a way to drop it. */
+export async function freshPostgresSchema(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const schema = `bench_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  return {
+    url: `${serverUrl}${serverUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+/** The app in production mode (bench/server.ts), once it answers. */
+export async function startBenchServer(databaseUrl: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['bench/server.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'b'.repeat(32),
+      PUBLIC_URL: `http://localhost:${port}`,
+      PAYPAL_MODE: 'sandbox',
+      OPAYO_MODE: 'test',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/bench/ceiling`)).ok) return child;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill();
+  throw new Error('the benchmark server did not start');
+}
+
+export function rotate<T>(items: T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length] as T;
+}

@@ -1,0 +1,74 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+
+/** ADR 0006: product bodies and random-pick candidates kept per instance for a few seconds. */
+describe('the catalogue cache', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+  const get = (url: string) => t!.app.inject({ method: 'GET', url });
+
+  it('reuses a product page and random picks for CATALOG_CACHE_SECONDS, while the basket reads stock fresh', async () => {
+    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' } });
+    const fx = await checkoutFixtures(t.db);
+    const p = await fx.product(2000, 3);
+    const stockOnPage = async () => (await get(`/api/products/${p.urlKey}`)).json().stocks[0].stock as number;
+    expect(await stockOnPage()).toBe(3);
+
+    await t.db.kysely.updateTable('product_stocks').set({ stock: 1 }).where('id', '=', p.stockId).execute();
+    expect(await stockOnPage()).toBe(3);
+    // The basket and the commit never use the cache: 2 units are refused at once.
+    const verify = await t.app.inject({
+      method: 'POST',
+      url: '/api/verify-basket',
+      payload: { items: [{ productStockId: p.stockId, requestedQty: 2 }] },
+    });
+    expect(verify.json().items[0]).toMatchObject({ availableStock: 1, hasError: true });
+    const commit = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: p.stockId, requestedQty: 2 }]),
+    });
+    expect(commit.json().ok).toBe(false);
+
+    // After the TTL, one answer may still be the old one while the fresh one loads.
+    await sleep(1_100);
+    await stockOnPage();
+    await expect.poll(stockOnPage, { timeout: 2000 }).toBe(1);
+  });
+
+  it('draws random picks from the cached candidates: distinct, of the type asked, and new products after expiry', async () => {
+    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' } });
+    const make = catalogFactory(t.db);
+    const type = await make.type();
+    const other = await make.type();
+    const brand = await make.brand();
+    for (let i = 0; i < 6; i++) await make.product({ typeId: type.id, brandId: brand.id });
+    await make.product({ typeId: other.id, brandId: brand.id });
+    const picks = (await get(`/api/products/random/${type.id}/4`)).json() as Array<{
+      id: number;
+      productTypeId: number;
+    }>;
+    expect(picks).toHaveLength(4);
+    expect(new Set(picks.map((p) => p.id)).size).toBe(4);
+    expect(picks.every((p) => p.productTypeId === type.id)).toBe(true);
+    const seen = new Set<number>();
+    for (let i = 0; i < 20; i++)
+      for (const p of (await get(`/api/products/random/${type.id}/4`)).json()) seen.add(p.id);
+    expect(seen.size).toBe(6);
+
+    const added = await make.product({ typeId: type.id, brandId: brand.id });
+    await sleep(1_100);
+    await get(`/api/products/random/${type.id}/6`);
+    await sleep(100);
+    const after = new Set<number>();
+    for (let i = 0; i < 30; i++)
+      for (const p of (await get(`/api/products/random/${type.id}/6`)).json()) after.add(p.id);
+    expect(after.has(added.id)).toBe(true);
+  });
+});
