@@ -24,13 +24,25 @@ await migrateToLatest(db);
 if (config.seedDemo) await seedIfEmpty(db);
 const app = await buildApp({ config, db });
 
+/** How long requests in flight get to finish before the process stops anyway. */
+const SHUTDOWN_GRACE_MS = 15_000;
+
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down: finishing requests in flight');
-  // close() stops accepting connections and resolves once requests in flight have been answered.
+  // close() stops accepting connections and resolves once every connection has ended. A keep-alive
+  // connection whose request finishes after that would stay open until its client lets go, so
+  // each one is closed as soon as it falls idle.
+  const closeIdle = setInterval(() => app.server.closeIdleConnections(), 50);
+  const deadline = setTimeout(() => {
+    app.log.error('requests still running after the grace period; stopping anyway');
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  deadline.unref();
   await app.close();
+  clearInterval(closeIdle);
   await db.destroy();
   process.exit(0);
 }

@@ -24,6 +24,10 @@ export interface ShopProcess {
   stop(): Promise<void>;
   /** SIGKILL: the process ends at once, whatever it was doing. */
   kill(): Promise<void>;
+  /** Sends a signal without waiting. */
+  signal(name: NodeJS.Signals): void;
+  /** Calls back with the exit code once the process has ended. */
+  onExit(listener: (code: number | null) => void): void;
 }
 
 /**
@@ -64,6 +68,13 @@ export async function startShop(env: Record<string, string>, port?: number): Pro
     async kill() {
       if (child.exitCode === null) child.kill('SIGKILL');
       await ended;
+    },
+    signal(name) {
+      child.kill(name);
+    },
+    onExit(listener) {
+      if (child.exitCode !== null) listener(child.exitCode);
+      else child.once('exit', (code) => listener(code));
     },
   };
 }
