@@ -54,6 +54,7 @@ export async function startBenchServer(databaseUrl: string, port: number): Promi
       SESSION_SECRET: 'b'.repeat(32),
       PUBLIC_URL: `http://localhost:${port}`,
       PAYPAL_MODE: 'sandbox',
+      PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
       OPAYO_MODE: 'test',
       PORT: String(port),
       DATABASE_URL: databaseUrl,

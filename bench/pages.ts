@@ -32,6 +32,7 @@ const server = spawn(process.execPath, ['src/server/main.ts'], {
     PUBLIC_URL: base,
     SESSION_SECRET: 'p'.repeat(32),
     PAYPAL_MODE: 'sandbox',
+    PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
     OPAYO_MODE: 'test',
     DATABASE_URL: `sqlite:${join(dir, 'shop.db')}`,
     MAIL_OUTBOX_DIR: join(dir, 'outbox'),

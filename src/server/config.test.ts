@@ -45,11 +45,19 @@ describe('configuration', () => {
     expect(loadConfig({ PORT: '' }).port).toBe(3000);
   });
 
-  it('refuses production without a session secret and public URL, and never a local sandbox', () => {
+  it('refuses production without a session secret, public URL and real payment settings, and never a local sandbox', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required in production/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_URL is required in production/);
     const secrets = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://shop.example' };
-    expect(loadConfig(secrets).paypal.mode).toBe('live');
-    expect(() => loadConfig({ ...secrets, PAYPAL_MODE: 'local' })).toThrow(/PAYPAL_MODE the local payment sandbox/);
+    expect(() => loadConfig(secrets)).toThrow(/PAYPAL_BUSINESS_EMAIL is required in production/);
+    const paypal = { ...secrets, PAYPAL_BUSINESS_EMAIL: 'payments@shop.example' };
+    expect(loadConfig(paypal).paypal).toEqual({ mode: 'live', businessEmail: 'payments@shop.example' });
+    expect(() => loadConfig({ ...paypal, PAYPAL_MODE: 'local' })).toThrow(/PAYPAL_MODE the local payment sandbox/);
+    const opayo = { ...secrets, PAYMENT_PROVIDER: 'opayo' };
+    expect(() => loadConfig(opayo)).toThrow(/OPAYO_VENDOR is required in production/);
+    expect(() => loadConfig({ ...opayo, OPAYO_VENDOR: 'raagshop' })).toThrow(/OPAYO_ENCRYPTION_PASSWORD is required/);
+    expect(
+      loadConfig({ ...opayo, OPAYO_VENDOR: 'raagshop', OPAYO_ENCRYPTION_PASSWORD: 'Abcdefgh12345678' }).opayo.mode,
+    ).toBe('live');
   });
 });

@@ -123,6 +123,18 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   }
   const env = parsed.data;
   const production = env.NODE_ENV === 'production';
+  if (production) {
+    // The defaults are the local sandbox's: in production they would send payments nowhere.
+    const needed =
+      env.PAYMENT_PROVIDER === 'paypal' ? ['PAYPAL_BUSINESS_EMAIL'] : ['OPAYO_VENDOR', 'OPAYO_ENCRYPTION_PASSWORD'];
+    const missing = needed.filter((name) => present[name] === undefined);
+    if (missing.length > 0) {
+      const lines = missing.map(
+        (name) => `  ${name} is required in production for PAYMENT_PROVIDER=${env.PAYMENT_PROVIDER}`,
+      );
+      throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    }
+  }
   return {
     env: env.NODE_ENV,
     port: env.PORT,

@@ -12,6 +12,7 @@ describe('production mode', () => {
         SESSION_SECRET: 'p'.repeat(32),
         PUBLIC_URL: 'https://shop.example',
         PAYPAL_MODE: 'sandbox',
+        PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
         OPAYO_MODE: 'test',
       },
     });
@@ -66,6 +67,7 @@ describe('production logs and failures', () => {
         SESSION_SECRET: 'p'.repeat(32),
         PUBLIC_URL: 'https://shop.example',
         PAYPAL_MODE: 'sandbox',
+        PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
         OPAYO_MODE: 'test',
       },
     });
