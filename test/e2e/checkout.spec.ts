@@ -154,6 +154,8 @@ test('review sends a basket without a delivery option back to the delivery step'
 });
 
 test('axe finds nothing on the cart and the checkout screens', async ({ page }) => {
+  // Seven full axe scans and a purchase: more than the default 30 s when CI runs two workers.
+  test.slow();
   await fillBasket(page);
   for (const path of ['/shoppingcart', '/checkout', '/checkout-details']) {
     await page.goto(path);
