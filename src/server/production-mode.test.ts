@@ -45,6 +45,37 @@ describe('production mode', () => {
     );
     const page = await t.server.inject({ method: 'GET', url: '/api/brands' });
     expect(page.cookies.find((c) => c.name === 'XSRF-TOKEN')?.secure).toBe(true);
+    expect(page.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+  });
+
+  it('gives a signed-in customer a __Host- session cookie, Secure and httpOnly, and reads only that one', async () => {
+    const password = 'Production-Pass-2026';
+    const email = 'prod.customer@example.com';
+    await t.db.kysely.insertInto('titles').values({ id: 1, name: 'Mr' }).execute();
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: { titleId: 1, email, firstname: 'Dev', lastname: 'Anand', password, confirm: password },
+    });
+    await t.db.kysely.updateTable('customers').set({ verified_at: new Date().toISOString() }).execute();
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/sign-in',
+      payload: { username: email, password },
+    });
+    expect(signedIn.statusCode).toBe(200);
+    const cookie = signedIn.cookies.find((c) => c.name === '__Host-sid');
+    expect(cookie).toMatchObject({ secure: true, httpOnly: true, path: '/', sameSite: 'Lax' });
+    expect(cookie?.domain).toBeUndefined();
+    expect(signedIn.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+    const token = cookie!.value;
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/who-am-i', headers: { cookie: `__Host-sid=${token}` } }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/who-am-i', headers: { cookie: `sid=${token}` } })).statusCode,
+    ).toBe(401);
   });
 });
 
