@@ -2,19 +2,21 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 
+/** What production needs to start: secrets, its address and real payment settings. */
+const productionEnv = {
+  NODE_ENV: 'production',
+  SESSION_SECRET: 'p'.repeat(32),
+  PUBLIC_URL: 'https://shop.example',
+  PAYPAL_MODE: 'sandbox',
+  PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
+  OPAYO_MODE: 'test',
+};
+
 describe('production mode', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
-      env: {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'silent',
-        SESSION_SECRET: 'p'.repeat(32),
-        PUBLIC_URL: 'https://shop.example',
-        PAYPAL_MODE: 'sandbox',
-        PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
-        OPAYO_MODE: 'test',
-      },
+      env: { ...productionEnv, LOG_LEVEL: 'silent' },
     });
   });
   afterAll(() => t.close());
@@ -92,15 +94,7 @@ describe('production logs and failures', () => {
     t = await createTestApp({
       demo: true,
       logStream,
-      env: {
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'info',
-        SESSION_SECRET: 'p'.repeat(32),
-        PUBLIC_URL: 'https://shop.example',
-        PAYPAL_MODE: 'sandbox',
-        PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
-        OPAYO_MODE: 'test',
-      },
+      env: { ...productionEnv, LOG_LEVEL: 'info' },
     });
   });
   afterAll(() => t.close());
