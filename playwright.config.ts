@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { outboxFor } from './test/e2e/outbox-path.ts';
+import { databaseFor, outboxFor } from './test/e2e/outbox-path.ts';
 
 /**
  * Browser tests drive the built app (`npm run build`) served by the real server on a fresh SQLite
@@ -35,7 +35,12 @@ export default defineConfig({
       url: `http://localhost:${port}/api/product-types`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { E2E_PORT: String(port), PAYMENT_PROVIDER: 'paypal', E2E_OUTBOX: outboxFor(port) },
+      env: {
+        E2E_PORT: String(port),
+        PAYMENT_PROVIDER: 'paypal',
+        E2E_OUTBOX: outboxFor(port),
+        E2E_DATABASE: databaseFor(port),
+      },
     },
     {
       // The same shop taking cards through Opayo, for the card payment tests.
@@ -43,7 +48,12 @@ export default defineConfig({
       url: `http://localhost:${port + 1}/api/product-types`,
       reuseExistingServer: false,
       timeout: 60_000,
-      env: { E2E_PORT: String(port + 1), PAYMENT_PROVIDER: 'opayo', E2E_OUTBOX: outboxFor(port + 1) },
+      env: {
+        E2E_PORT: String(port + 1),
+        PAYMENT_PROVIDER: 'opayo',
+        E2E_OUTBOX: outboxFor(port + 1),
+        E2E_DATABASE: databaseFor(port + 1),
+      },
     },
   ],
 });

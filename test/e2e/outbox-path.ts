@@ -5,3 +5,8 @@ import { join } from 'node:path';
 export function outboxFor(port: number): string {
   return join(tmpdir(), `shop-e2e-outbox-${port}`);
 }
+
+/** The database file of the browser tests' server on `port`, for tests that add catalogue rows. */
+export function databaseFor(port: number): string {
+  return join(tmpdir(), `shop-e2e-db-${port}`, 'shop.db');
+}

@@ -1,9 +1,12 @@
+import { openDatabase } from '../../src/server/db/database.ts';
+import { catalogFactory } from '../helpers/catalog-factory.ts';
 import { apiPost, expect, productWithSizes, test } from './fixtures.ts';
+import { databaseFor } from './outbox-path.ts';
 
 /**
  * Issue 7: markup a shopper (or an attacker) types comes back as text. Reflected through the search
- * keyword in the address bar, and stored in an order's names and address, then shown on its
- * recovery page. Nothing runs, and no element is made from it.
+ * keyword in the address bar, stored in a product's title and description (as a careless import
+ * might), and stored in an order's names and address, then shown on its recovery page. Nothing runs, and no element is made from it.
  */
 const payload = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
 
@@ -42,4 +45,25 @@ test('names and an address with markup are shown as text on the order recovery p
   await expect(page.getByText('<B>RAVI</B> <IMG SRC=X>')).toBeVisible();
   await expect(page.getByText(payload.slice(0, 100), { exact: false }).first()).toBeVisible();
   await nothingRan(page);
+});
+
+test('a product whose title and description hold markup shows them as text', async ({ page }) => {
+  const db = openDatabase(`sqlite:${databaseFor(Number(process.env.E2E_PORT ?? 3555))}`);
+  try {
+    const make = catalogFactory(db);
+    const product = await make.product({
+      typeId: 2010,
+      brandId: 1,
+      title: 'Dhol <img src=x onerror="window.__xss=3">',
+      urlKey: `markup-dhol-${Date.now()}`,
+      description: `Loud and bright.\n${payload}`,
+      stocks: [{ price: 9900, stock: 4 }],
+    });
+    await page.goto(`/products/${product.urlKey}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Dhol <img src=x onerror="window.__xss=3">');
+    await expect(page.getByText(payload)).toBeVisible();
+    await nothingRan(page);
+  } finally {
+    await db.destroy();
+  }
 });

@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** Starts the real server for the browser tests on a fresh database and outbox of its own. */
 const dir = mkdtempSync(join(tmpdir(), 'shop-e2e-'));
-// Each run starts with an empty outbox.
+// Each run starts with an empty outbox and a new database.
 if (process.env.E2E_OUTBOX) rmSync(process.env.E2E_OUTBOX, { recursive: true, force: true });
+const database = process.env.E2E_DATABASE ?? join(dir, 'shop.db');
+if (process.env.E2E_DATABASE) rmSync(dirname(database), { recursive: true, force: true });
 const child = spawn(process.execPath, ['src/server/main.ts'], {
   stdio: 'inherit',
   env: {
@@ -16,7 +18,7 @@ const child = spawn(process.execPath, ['src/server/main.ts'], {
     RATE_LIMIT_FACTOR: '50',
     LOG_LEVEL: 'warn',
     PORT: process.env.E2E_PORT ?? '3555',
-    DATABASE_URL: `sqlite:${join(dir, 'shop.db')}`,
+    DATABASE_URL: `sqlite:${database}`,
     MAIL_OUTBOX_DIR: process.env.E2E_OUTBOX ?? join(dir, 'outbox'),
   },
 });
