@@ -132,7 +132,7 @@ describe('security', () => {
     };
     const known: number[] = [];
     const stranger: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       const a = await timed({ username: email, password: 'Wrong-password-1' });
       const b = await timed({ username: unknown, password: 'Wrong-password-1' });
       expect(a.status).toBe(401);
