@@ -56,7 +56,10 @@ describe('graceful shutdown', () => {
     expect(answered.length).toBeGreaterThan(0);
     for (const outcome of outcomes) {
       if ('status' in outcome) expect([200, 503]).toContain(outcome.status);
-      else expect(outcome.refused).toMatch(/ECONNREFUSED|ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED|other side closed/);
+      else
+        expect(outcome.refused).toMatch(
+          /ECONNREFUSED|ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED|other side closed/,
+        );
     }
     const codes = answered.flatMap((o) => ('code' in o && o.code ? [o.code] : []));
     const stored = await db.kysely.selectFrom('orders').select('order_code').execute();
