@@ -115,7 +115,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const token = sessionTokenOf(request, secureCookies);
     return token ? accounts.customerFor(token) : undefined;
   };
-  const orders = createOrdersService(db.kysely, { reservationMinutes: config.reservationMinutes });
+  const orders = createOrdersService(db.kysely, {
+    dialect: db.dialect,
+    reservationMinutes: config.reservationMinutes,
+  });
   await app.register(ordersRoutes, { prefix: '/api', orders, customerOf, rateLimitFactor: config.rateLimitFactor });
   scheduleReservationSweep(app, orders, config.env !== 'test');
   const payments = createPaymentsService(db.kysely, config, {

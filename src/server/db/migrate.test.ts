@@ -20,6 +20,7 @@ describe('migrations', () => {
       '0003-payments',
       '0004-accounts',
       '0005-rate-limits',
+      '0006-order-number-sequence',
     ]);
     expect(await migrateToLatest(db)).toEqual([]);
     const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -49,12 +50,14 @@ describe('migrations', () => {
     for (const run of runs) expect(run, run.stderr).toMatchObject({ code: 0 });
     expect(
       runs.filter((run) =>
-        run.stdout.includes('Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits'),
+        run.stdout.includes(
+          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence',
+        ),
       ),
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(5);
+    expect(Number(rows.rows[0]?.n)).toBe(6);
   });
 
   it('leave stock unable to go below zero', async () => {

@@ -1,4 +1,5 @@
-import type { Insertable, Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
+import type { Dialect } from '../db/database.ts';
 import type { Database, OrderLineTable, OrderStatus, OrderTable } from '../db/schema.ts';
 
 /** Orders' SQL. Writes take the caller's transaction. */
@@ -34,7 +35,12 @@ export async function useVoucher(trx: Kysely<Database>, code: string): Promise<b
 }
 
 /** The next order number, from a counter row the transaction holds until it ends. */
-export async function nextOrderNumber(trx: Kysely<Database>): Promise<number> {
+/** The next order number: PostgreSQL's sequence, or SQLite's counter row (migration 0006). */
+export async function nextOrderNumber(trx: Kysely<Database>, dialect: Dialect): Promise<number> {
+  if (dialect === 'postgres') {
+    const { rows } = await sql<{ value: string }>`select nextval('order_number_seq') as value`.execute(trx);
+    return Number(rows[0]?.value);
+  }
   const row = await trx
     .updateTable('counters')
     .set((eb) => ({ value: eb('value', '+', 1) }))

@@ -4,6 +4,7 @@ import type { BasketCommit, CommitResponse, PricedBasket } from '../../contract/
 import { vatContainedIn } from '../../contract/money.ts';
 import { gatherFacts } from '../basket/basket.service.ts';
 import { mergeLines, priceBasket } from '../basket/pricing.ts';
+import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
 import {
@@ -47,7 +48,10 @@ export function newOrderCode(): string {
   return randomBytes(16).toString('base64url');
 }
 
-export function createOrdersService(db: Kysely<Database>, options: { reservationMinutes: number; clock?: () => Date }) {
+export function createOrdersService(
+  db: Kysely<Database>,
+  options: { dialect: Dialect; reservationMinutes: number; clock?: () => Date },
+) {
   const clock = options.clock ?? (() => new Date());
 
   async function reprice(request: BasketCommit): Promise<PricedBasket> {
@@ -74,7 +78,7 @@ export function createOrdersService(db: Kysely<Database>, options: { reservation
           }
           const voucherCode = priced.appliedVouchers[0]?.code ?? null;
           if (voucherCode && !(await useVoucher(trx, voucherCode))) throw new BasketChanged();
-          const orderNumber = await nextOrderNumber(trx);
+          const orderNumber = await nextOrderNumber(trx, options.dialect);
           const orderCode = newOrderCode();
           const at = now.toISOString();
           const { guest, billingAddress: bill, deliveryAddress: ship } = request;
