@@ -28,6 +28,7 @@ import { contactRoutes } from './contact/contact.routes.ts';
 import { createContactService } from './contact/contact.service.ts';
 import { registerCsrf } from './http/csrf.ts';
 import { registerNulCharacterGuard } from './http/nul-characters.ts';
+import { waitForHandlersOnClose } from './http/in-flight.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { sql } from 'kysely';
 import { sessionTokenOf } from './accounts/session.ts';
@@ -65,6 +66,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The API speaks JSON only; a text body is refused with a 415 rather than half-understood.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
+  // close() also waits for handlers whose clients hung up, so the database outlives them.
+  waitForHandlersOnClose(app, 10_000);
   registerNulCharacterGuard(app);
   // Answers over 1 kB are compressed for clients that ask; built assets come precompressed.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
