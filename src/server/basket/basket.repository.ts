@@ -1,36 +1,12 @@
 import type { Kysely } from 'kysely';
+import { loadStockRows } from '../catalog/catalog.repository.ts';
 import type { Database } from '../db/schema.ts';
 import type { DeliveryMethodFact, StockFact, VoucherFact } from './pricing.ts';
 
 /** The facts a basket is priced from. Takes a transaction or the database alike. */
 
 export async function loadStockFacts(db: Kysely<Database>, ids: number[]): Promise<StockFact[]> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('product_stocks as s')
-    .innerJoin('products as p', 'p.id', 's.product_id')
-    .select([
-      's.id',
-      's.product_id',
-      's.size_name',
-      's.price',
-      's.price_reduction',
-      's.price_without_discount',
-      's.stock',
-      'p.title',
-      'p.url_key',
-      (eb) =>
-        eb
-          .selectFrom('product_images as i')
-          .select('i.image_url')
-          .whereRef('i.product_id', '=', 'p.id')
-          .orderBy('i.sort_order')
-          .orderBy('i.id')
-          .limit(1)
-          .as('image_url'),
-    ])
-    .where('s.id', 'in', ids)
-    .execute();
+  const rows = await loadStockRows(db, ids);
   return rows.map((row) => ({
     id: row.id,
     productId: row.product_id,

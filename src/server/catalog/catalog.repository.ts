@@ -158,35 +158,43 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
       return db.selectFrom('products').select('url_key').orderBy('id').limit(limit).execute();
     },
 
-    async loadStocks(ids: number[]) {
-      if (ids.length === 0) return [];
-      return db
-        .selectFrom('product_stocks as s')
-        .innerJoin('products as p', 'p.id', 's.product_id')
-        .select([
-          's.id',
-          's.product_id',
-          's.size_name',
-          's.price',
-          's.price_reduction',
-          's.price_without_discount',
-          's.stock',
-          'p.title',
-          'p.url_key',
-          (eb) =>
-            eb
-              .selectFrom('product_images as i')
-              .select('i.image_url')
-              .whereRef('i.product_id', '=', 'p.id')
-              .orderBy('i.sort_order')
-              .orderBy('i.id')
-              .limit(1)
-              .as('image_url'),
-        ])
-        .where('s.id', 'in', ids)
-        .execute();
+    loadStocks(ids: number[]) {
+      return loadStockRows(db, ids);
     },
   };
 }
 
 export type CatalogRepository = ReturnType<typeof createCatalogRepository>;
+
+/**
+ * Stock entries by id with their product's title, URL key and first image: for the cart's
+ * look-ups and for pricing a basket. Takes a transaction or the database alike.
+ */
+export async function loadStockRows(db: Kysely<Database>, ids: number[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('product_stocks as s')
+    .innerJoin('products as p', 'p.id', 's.product_id')
+    .select([
+      's.id',
+      's.product_id',
+      's.size_name',
+      's.price',
+      's.price_reduction',
+      's.price_without_discount',
+      's.stock',
+      'p.title',
+      'p.url_key',
+      (eb) =>
+        eb
+          .selectFrom('product_images as i')
+          .select('i.image_url')
+          .whereRef('i.product_id', '=', 'p.id')
+          .orderBy('i.sort_order')
+          .orderBy('i.id')
+          .limit(1)
+          .as('image_url'),
+    ])
+    .where('s.id', 'in', ids)
+    .execute();
+}
