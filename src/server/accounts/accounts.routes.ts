@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   accountAnswerSchema,
   accountOrderListSchema,
@@ -42,7 +43,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
   );
   app.post(
     '/activate',
-    { ...perMinute(20), schema: { body: tokenBodySchema, response: { 200: okSchema, 400: okSchema } } },
+    {
+      ...perMinute(20),
+      // A used or unknown link answers {ok: false}; a malformed body the usual error shape.
+      schema: { body: tokenBodySchema, response: { 200: okSchema, 400: z.union([okSchema, apiErrorSchema]) } },
+    },
     async (request, reply) => {
       const ok = await accounts.activate(request.body.token);
       return reply.status(ok ? 200 : 400).send({ ok });
