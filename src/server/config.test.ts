@@ -37,6 +37,9 @@ describe('configuration', () => {
     ['SMTP_URL', 'http://mail'],
     ['OPAYO_ENCRYPTION_PASSWORD', 'short'],
     ['SESSION_SECRET', 'too-short'],
+    ['TRUST_PROXY', 'everyone'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['CATALOG_CACHE_SECONDS', '-1'],
   ])('stops with a message naming %s when it is %j', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n\\s+${name} `));
   });

@@ -61,3 +61,35 @@ describe('rate limits shared by two instances on one database', () => {
     expect((await signIn(first.app, ip)).statusCode).toBe(401);
   });
 });
+
+describe('rate limits behind a reverse proxy', () => {
+  const signInFrom = (app: FastifyInstance, forwardedFor: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/sign-in',
+      payload: { username: 'nobody@example.com', password: 'wrong password' },
+      remoteAddress: '10.0.0.5',
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('count each shopper by X-Forwarded-For when TRUST_PROXY names the proxy', async () => {
+    const t = await createTestApp({ env: { TRUST_PROXY: '10.0.0.0/8' } });
+    try {
+      for (let i = 0; i < 10; i++) await signInFrom(t.app, '198.51.100.40');
+      expect((await signInFrom(t.app, '198.51.100.40')).statusCode).toBe(429);
+      expect((await signInFrom(t.app, '198.51.100.41')).statusCode).toBe(401);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('ignore X-Forwarded-For without TRUST_PROXY, so a client cannot pick its own address', async () => {
+    const t = await createTestApp();
+    try {
+      for (let i = 0; i < 10; i++) await signInFrom(t.app, `198.51.100.${50 + i}`);
+      expect((await signInFrom(t.app, '198.51.100.99')).statusCode).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});
