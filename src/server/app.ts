@@ -10,7 +10,7 @@ import { createCatalogService } from './catalog/catalog.service.ts';
 import { productImageRoutes } from './catalog/images/image.routes.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
-import { registerErrorHandling } from './http/errors.ts';
+import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerZod } from './http/zod.ts';
 import { basketRoutes } from './basket/basket.routes.ts';
@@ -61,6 +61,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // JSON bodies with these keys are rejected instead of reaching a service.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // The router's own refusals (an address that does not decode) answer in the shop's error shape.
+    frameworkErrors: answerFrameworkError,
   });
   registerZod(app, config.env !== 'production');
   // The API speaks JSON only; a text body is refused with a 415 rather than half-understood.

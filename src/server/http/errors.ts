@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorCodes, type ApiError } from '../../contract/errors.ts';
 import { BadRequestError, NotFoundError, UpstreamUnavailableError } from '../errors.ts';
@@ -19,6 +19,24 @@ const statusCodes: Record<number, string> = {
   415: errorCodes.unsupportedMediaType,
   429: errorCodes.tooManyRequests,
 };
+
+/**
+ * Fastify's `frameworkErrors` option: the router's own refusals (an address that does not decode,
+ * FST_ERR_BAD_URL; a parameter over its length) come before any route or hook, and would otherwise
+ * answer in Fastify's shape. They answer in the shop's.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    const message = error.code === 'FST_ERR_BAD_URL' ? 'The address is not valid' : error.message;
+    void reply
+      .status(status)
+      .send(body(statusCodes[status] ?? errorCodes.validation, message, [{ field: 'url', message }]));
+    return;
+  }
+  reply.log.error({ err: error }, 'router error');
+  void reply.status(500).send(body(errorCodes.internal, 'Something went wrong on our side. Please try again.'));
+}
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -1,0 +1,24 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorSchema } from '../../contract/errors.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+
+/** Issue 11, item 12: the router's own refusals answer in the shop's error shape too. */
+describe("the router's refusals", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  for (const url of ['/api/products/%E0%A4', '/api/products/%', '/%E0%A4']) {
+    it(`answers GET ${url} with a 400 in the shop's error shape`, async () => {
+      const answer = await t.server.inject({ method: 'GET', url });
+      expect(answer.statusCode).toBe(400);
+      expect(answer.headers['content-type']).toMatch(/^application\/json/);
+      const parsed = apiErrorSchema.strict().parse(answer.json());
+      expect(parsed.error.code).toBe('VALIDATION_FAILED');
+      expect(parsed.error.fields).toEqual([{ field: 'url', message: expect.any(String) }]);
+      expect(answer.body).not.toContain('FST_ERR');
+    });
+  }
+});
