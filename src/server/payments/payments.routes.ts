@@ -9,10 +9,14 @@ import {
   paypalConfigSchema,
   sagepayConfigSchema,
 } from '../../contract/payments.ts';
+import { perMinute } from '../http/rate-limit/per-minute.ts';
 import type { PaymentsService } from './payments.service.ts';
 
 /** Payment calls under /api. The provider callbacks are checked by their own protocols. */
-export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }> = async (app, { payments }) => {
+export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService; rateLimitFactor: number }> = async (
+  app,
+  { payments, rateLimitFactor },
+) => {
   // PayPal's IPN must be posted back byte for byte, so form bodies reach this plugin unparsed.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -45,8 +49,15 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }
     return reply.status(200).send('');
   });
 
-  app.get('/payments/opayo/return', { schema: { querystring: opayoReturnQuery } }, async (request, reply) => {
-    await payments.handleOpayoReturn(request.query.crypt);
-    return reply.redirect('/checkout-confirm', 303);
-  });
+  // One answer for every Crypt, read or not, ours or not (see handleOpayoReturn), and a limit per
+  // client: a shopper comes back once or twice; an attacker needs thousands of tries.
+  app.get(
+    '/payments/opayo/return',
+    { ...perMinute(20, rateLimitFactor), schema: { querystring: opayoReturnQuery } },
+    async (request, reply) => {
+      const outcome = await payments.handleOpayoReturn(request.query.crypt);
+      request.log.info({ outcome }, 'Opayo return');
+      return reply.redirect('/checkout-confirm', 303);
+    },
+  );
 };

@@ -4,7 +4,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { penceToDecimal } from '../../contract/money.ts';
 import type { Config } from '../config.ts';
 import type { Database, OrderStatus, OrderTable } from '../db/schema.ts';
-import { BadRequestError, NotFoundError, UpstreamUnavailableError } from '../errors.ts';
+import { NotFoundError, UpstreamUnavailableError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { reserveStockAgain } from '../orders/orders.service.ts';
 import { orderConfirmationEmail, paymentFailedEmail } from './order-emails.ts';
@@ -227,21 +227,24 @@ export function createPaymentsService(
 
     /**
      * The shopper's return from Opayo (SuccessURL or FailureURL). There is no server-to-server
-     * call, so this return is the result, and must be idempotent. Answers the order code.
+     * call, so this return is the result, and must be idempotent. Answers what became of it, for
+     * the log only: the shopper (or anyone else) gets the same answer whatever the Crypt held,
+     * since a different answer for a Crypt that does not decrypt is a padding oracle that gives
+     * away the encryption password (issue 11; ADR 0007).
      */
     async handleOpayoReturn(crypt: string): Promise<string> {
       let fields: Record<string, string>;
       try {
         fields = decodeFields(decryptCrypt(crypt, config.opayo.encryptionPassword));
       } catch {
-        throw new BadRequestError('The payment response could not be read');
+        return 'rejected: unreadable';
       }
       const orderNumber = orderNumberOf(fields.VendorTxCode ?? '');
       const order = orderNumber === undefined ? undefined : await findOrderByNumber(db, orderNumber);
-      if (!order) throw new BadRequestError('The payment response names no order of ours');
+      if (!order) return 'rejected: names no order';
       const status = fields.Status ?? '';
       const key = `opayo:${fields.VPSTxId || fields.VendorTxCode}:${status}`;
-      await once(
+      return once(
         { key, provider: 'opayo', providerStatus: status || 'none', body: JSON.stringify(fields) },
         async (trx, at) => {
           if (fields.Amount !== penceToDecimal(order.total_including_delivery))
@@ -271,7 +274,6 @@ export function createPaymentsService(
           return { orderId: order.id, outcome: 'failed' };
         },
       );
-      return order.order_code;
     },
 
     /** GET /api/order-status/{code}: what the confirmation page shows. */

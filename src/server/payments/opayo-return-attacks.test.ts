@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { commitResponseSchema } from '../../contract/basket.ts';
+import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from './opayo-crypt.ts';
+
+/**
+ * Issue 11, item 1: Opayo's Form protocol uses the encryption password as both AES key and IV, and
+ * every request Crypt starts with the known block `VendorTxCode=RAA`. If the return URL answers a
+ * Crypt with bad padding differently from one that decrypts, a CBC padding oracle recovers the
+ * intermediate state of that first block, which XORed with the known text is the password; with
+ * the password anyone can forge a `Status=OK` return. This suite runs that attack, as an outsider
+ * would, against the shop's own return URL.
+ */
+
+const BLOCK = 16;
+const KNOWN_FIRST_BLOCK = Buffer.from('VendorTxCode=RAA', 'latin1');
+
+/**
+ * Everything a client sees of an answer, except what differs on every request whatever was sent:
+ * the request id, the date, and the rate limit's countdown.
+ */
+const varyPerRequest = new Set(['x-request-id', 'date', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+function fingerprint(answer: LightMyRequestResponse): string {
+  const headers = Object.entries(answer.headers)
+    .filter(([name]) => !varyPerRequest.has(name))
+    .sort(([a], [b]) => a.localeCompare(b));
+  return JSON.stringify([answer.statusCode, headers, answer.body]);
+}
+
+interface AttackResult {
+  /** The password the attack settled on (a guess where the oracle told it nothing). */
+  key: Buffer;
+  requests: number;
+  /** How many different answers the server gave across the whole attack. */
+  distinctAnswers: Set<string>;
+  /** Bytes for which one guess was answered differently from the rest. */
+  bytesLearned: number;
+}
+
+/**
+ * The textbook attack on one block: send `R || C1` and vary R's bytes from the last; a guess whose
+ * answer differs from the answer to garbage had valid padding, which gives a byte of D(C1). Where
+ * no guess stands out the attacker keeps going with a guess of its own, so the server sees all
+ * 16 x 256 probes an attacker would spend.
+ */
+async function paddingOracleAttack(
+  ask: (crypt: string) => Promise<LightMyRequestResponse>,
+  firstCipherBlock: Buffer,
+): Promise<AttackResult> {
+  const distinctAnswers = new Set<string>();
+  let requests = 0;
+  const probe = async (prefix: Buffer) => {
+    requests++;
+    const answer = fingerprint(
+      await ask(`@${Buffer.concat([prefix, firstCipherBlock]).toString('hex').toUpperCase()}`),
+    );
+    distinctAnswers.add(answer);
+    return answer;
+  };
+  // What the server says to a Crypt that almost surely does not decrypt: the attack's baseline.
+  const garbage = await probe(Buffer.alloc(BLOCK, 0xa5));
+  const intermediate = Buffer.alloc(BLOCK);
+  let bytesLearned = 0;
+  for (let position = BLOCK - 1; position >= 0; position--) {
+    const pad = BLOCK - position;
+    const prefix = Buffer.alloc(BLOCK, 0x3c);
+    for (let later = position + 1; later < BLOCK; later++) prefix[later] = intermediate[later]! ^ pad;
+    let found: number | undefined;
+    for (let guess = 0; guess < 256; guess++) {
+      prefix[position] = guess;
+      if ((await probe(prefix)) === garbage) continue;
+      if (position === BLOCK - 1) {
+        // Rule out a longer padding that happened to be valid: change the byte before and ask again.
+        const check = Buffer.from(prefix);
+        check[position - 1] = check[position - 1]! ^ 0xff;
+        if ((await probe(check)) === garbage) continue;
+      }
+      found = guess;
+      break;
+    }
+    if (found !== undefined) bytesLearned++;
+    intermediate[position] = (found ?? 0) ^ pad;
+  }
+  const key = Buffer.alloc(BLOCK);
+  for (let i = 0; i < BLOCK; i++) key[i] = intermediate[i]! ^ KNOWN_FIRST_BLOCK[i]!;
+  return { key, requests, distinctAnswers, bytesLearned };
+}
+
+describe('the Opayo return against a padding-oracle attack', () => {
+  let t: TestApp;
+  let order: { orderNumber: number; orderCode: string; total: string; crypt: string };
+  beforeAll(async () => {
+    // The limit is raised for the attack so that it can spend its thousands of requests; the next
+    // suite shows the limit itself.
+    t = await createTestApp({ env: { PAYMENT_PROVIDER: 'opayo', RATE_LIMIT_FACTOR: '1000' } });
+    order = await attackersOwnOrder(t);
+  });
+  afterAll(() => t.close());
+
+  it('learns nothing from thousands of probes, and its forged OK return pays nothing', async () => {
+    const server = t.server;
+    const firstBlock = Buffer.from(order.crypt.slice(1, 1 + BLOCK * 2), 'hex');
+    const attack = await paddingOracleAttack((crypt) => returnWith(server, crypt), firstBlock);
+    const forged = encryptCrypt(
+      encodeFields([
+        ['VendorTxCode', `RAAG-${order.orderNumber}-0123456789ab`],
+        ['VPSTxId', '{FORGED-0001}'],
+        ['Status', 'OK'],
+        ['TxAuthNo', '1'],
+        ['Amount', order.total],
+      ]),
+      attack.key.toString('latin1'),
+    );
+    const answer = await returnWith(server, forged);
+    const row = await t.db.kysely
+      .selectFrom('orders')
+      .select(['status', 'transaction_id'])
+      .where('order_number', '=', order.orderNumber)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'pending_payment', transaction_id: null });
+    expect(fingerprint(answer)).toBe([...attack.distinctAnswers][0]);
+    expect(attack.requests).toBeGreaterThan(4000);
+    expect(attack.bytesLearned).toBe(0);
+    expect(attack.distinctAnswers.size).toBe(1);
+    expect(attack.key.equals(Buffer.from(t.config.opayo.encryptionPassword, 'latin1'))).toBe(false);
+  });
+
+  it('gives one answer to garbage, a Crypt for no order, a wrong amount and a real payment', async () => {
+    const password = t.config.opayo.encryptionPassword;
+    const vendorTxCode = decodeFields(decryptCrypt(order.crypt, password)).VendorTxCode!;
+    const crypts = [
+      '@ZZZZ',
+      '@' + 'AB'.repeat(32),
+      encryptCrypt('Status=OK', 'AnotherPassword1'),
+      encryptCrypt(
+        encodeFields([
+          ['VendorTxCode', 'RAAG-99999999-0123456789ab'],
+          ['Status', 'OK'],
+          ['Amount', order.total],
+        ]),
+        password,
+      ),
+      encryptCrypt(
+        encodeFields([
+          ['VendorTxCode', vendorTxCode],
+          ['VPSTxId', '{WRONG-AMOUNT}'],
+          ['Status', 'OK'],
+          ['Amount', '0.01'],
+        ]),
+        password,
+      ),
+      encryptCrypt(
+        encodeFields([
+          ['VendorTxCode', vendorTxCode],
+          ['VPSTxId', '{REAL-0001}'],
+          ['Status', 'OK'],
+          ['TxAuthNo', '42'],
+          ['Amount', order.total],
+        ]),
+        password,
+      ),
+    ];
+    const answers = [];
+    for (const crypt of crypts) answers.push(fingerprint(await returnWith(t.server, crypt)));
+    expect(new Set(answers).size).toBe(1);
+    const first = await returnWith(t.server, crypts[0]!);
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe('/checkout-confirm');
+    const row = await t.db.kysely
+      .selectFrom('orders')
+      .select('status')
+      .where('order_number', '=', order.orderNumber)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('paid');
+  });
+});
+
+describe('the Opayo return rate limit', () => {
+  it('stops one client after its limit, whatever it sends, and not another client', async () => {
+    const t = await createTestApp({ env: { PAYMENT_PROVIDER: 'opayo' } });
+    try {
+      const ask = (remoteAddress: string) =>
+        t.server.inject({
+          method: 'GET',
+          url: `/api/payments/opayo/return?crypt=${'@' + 'CD'.repeat(32)}`,
+          remoteAddress,
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) statuses.push((await ask('203.0.113.7')).statusCode);
+      expect(statuses.filter((status) => status === 303).length).toBeGreaterThan(0);
+      expect(statuses.filter((status) => status === 303).length).toBeLessThanOrEqual(20);
+      expect(statuses.at(-1)).toBe(429);
+      expect((await ask('203.0.113.8')).statusCode).toBe(303);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+function returnWith(app: FastifyInstance, crypt: string) {
+  // The attacker keeps its cookies, as a browser would, so no new XSRF cookie is set each time.
+  return app.inject({
+    method: 'GET',
+    url: `/api/payments/opayo/return?crypt=${encodeURIComponent(crypt)}`,
+    headers: { cookie: 'XSRF-TOKEN=kept-by-the-attacker' },
+  });
+}
+
+/** The attacker's own order, and the request Crypt the shop hands it for the card page. */
+async function attackersOwnOrder(t: TestApp) {
+  const fx = await checkoutFixtures(t.db);
+  const product = await fx.product(2500, 5);
+  const committed = await t.app.inject({
+    method: 'POST',
+    url: '/api/basket',
+    payload: commitBody([{ productStockId: product.stockId, requestedQty: 1 }]),
+  });
+  const result = commitResponseSchema.parse(committed.json());
+  if (!result.ok) throw new Error('expected an order');
+  const config = await t.app.inject({
+    method: 'GET',
+    url: `/api/sagepay-config/${result.orderNumber}?code=${result.orderCode}`,
+  });
+  const { crypt } = config.json<{ crypt: string }>();
+  return { orderNumber: result.orderNumber, orderCode: result.orderCode, total: '34.95', crypt };
+}
