@@ -131,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: logMailError,
     ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
   });
-  await app.register(paymentsRoutes, { prefix: '/api', payments });
+  await app.register(paymentsRoutes, { prefix: '/api', payments, rateLimitFactor: config.rateLimitFactor });
   await app.register(accountsRoutes, {
     prefix: '/api',
     accounts,
@@ -148,7 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   // The local stand-ins for PayPal and Opayo; config refuses them in production.
   if (config.paypal.mode === 'local' || config.opayo.mode === 'local') {
-    await app.register(paymentSandboxRoutes, { prefix: '/sandbox', config });
+    await app.register(paymentSandboxRoutes, { prefix: '/sandbox', config, db: db.kysely });
   }
   await app.register(productImageRoutes);
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
