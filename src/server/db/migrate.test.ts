@@ -21,6 +21,7 @@ describe('migrations', () => {
       '0004-accounts',
       '0005-rate-limits',
       '0006-order-number-sequence',
+      '0009-settings',
     ]);
     expect(await migrateToLatest(db)).toEqual([]);
     const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -37,6 +38,7 @@ describe('migrations', () => {
       'orders',
       'order_lines',
       'rate_limit_hits',
+      'settings',
     ]) {
       expect(tables).toContain(table);
     }
@@ -51,13 +53,13 @@ describe('migrations', () => {
     expect(
       runs.filter((run) =>
         run.stdout.includes(
-          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence',
+          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0009-settings',
         ),
       ),
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(6);
+    expect(Number(rows.rows[0]?.n)).toBe(7);
   });
 
   it('leave stock unable to go below zero', async () => {

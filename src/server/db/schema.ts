@@ -217,6 +217,12 @@ export interface RateLimitHitTable {
   window_ends_at: number | string;
 }
 
+/** Values made once per database (migration 0009), such as the PayPal sandbox's signing key. */
+export interface SettingTable {
+  name: string;
+  value: string;
+}
+
 export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
@@ -236,4 +242,5 @@ export interface Database {
   sessions: SessionTable;
   contact_messages: ContactMessageTable;
   rate_limit_hits: RateLimitHitTable;
+  settings: SettingTable;
 }

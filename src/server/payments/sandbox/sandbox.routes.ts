@@ -1,7 +1,10 @@
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
 import { penceToDecimal } from '../../../contract/money.ts';
 import type { Config } from '../../config.ts';
+import type { Database } from '../../db/schema.ts';
+import { settingOrCreate } from '../../db/settings.repository.ts';
 import { allowInlineStyle } from '../../http/security-headers.ts';
 import { escapeHtml } from '../../seo/page-head.ts';
 import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from '../opayo-crypt.ts';
@@ -49,7 +52,10 @@ function toPence(decimal: string | undefined): number {
   return /^\d+(\.\d{1,2})?$/.test(decimal ?? '') ? Math.round(Number(decimal) * 100) : 0;
 }
 
-export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config }> = async (app, { config }) => {
+export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config; db: Kysely<Database> }> = async (
+  app,
+  { config, db },
+) => {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: 64 * 1024 },
@@ -68,15 +74,28 @@ export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config }> = asyn
   /**
    * The sandbox signs each IPN it sends in its verify_sign field (a field real IPNs carry too), and
    * the validation postback is VERIFIED only for a body whose signature holds. Nothing is kept in
-   * memory, so an IPN sent by one instance validates on another, and after a restart.
+   * memory but the key, so an IPN sent by one instance validates on another, and after a restart.
+   * The key is random, made once per database and kept in it (issue 11): one derived from the
+   * configuration (PUBLIC_URL, when there is no SESSION_SECRET) let anyone sign a forged IPN.
    */
-  const signingKey = `paypal-sandbox:${config.sessionSecret ?? config.publicUrl}`;
-  const signatureOf = (body: string) => createHmac('sha256', signingKey).update(body).digest('base64url');
-  const signedBySandbox = (ipn: string) => {
+  let signingKey: Promise<string> | undefined;
+  const keyOf = () => {
+    if (!signingKey) {
+      signingKey = settingOrCreate(db, 'paypal_sandbox_signing_key', () => randomBytes(32).toString('base64url'));
+      // A failed read (the database briefly away) is tried again by the next request.
+      signingKey.catch(() => (signingKey = undefined));
+    }
+    return signingKey;
+  };
+  const signatureOf = async (body: string) =>
+    createHmac('sha256', await keyOf())
+      .update(body)
+      .digest('base64url');
+  const signedBySandbox = async (ipn: string) => {
     const at = ipn.lastIndexOf('&verify_sign=');
     if (at < 0) return false;
     const given = Buffer.from(ipn.slice(at + '&verify_sign='.length));
-    const expected = Buffer.from(signatureOf(ipn.slice(0, at)));
+    const expected = Buffer.from(await signatureOf(ipn.slice(0, at)));
     return given.length === expected.length && timingSafeEqual(given, expected);
   };
 
@@ -135,7 +154,7 @@ export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config }> = asyn
       charset: 'UTF-8',
       notify_version: '3.9',
     }).toString();
-    const signedIpn = `${ipn}&verify_sign=${signatureOf(ipn)}`;
+    const signedIpn = `${ipn}&verify_sign=${await signatureOf(ipn)}`;
     try {
       await fetch(fields.notify_url as string, {
         method: 'POST',
@@ -149,10 +168,10 @@ export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config }> = asyn
     return reply.redirect(fields.return as string, 303);
   });
 
-  app.post('/paypal/ipn-validate', (request, reply) => {
+  app.post('/paypal/ipn-validate', async (request, reply) => {
     const body = typeof request.body === 'string' ? request.body : '';
     const prefix = 'cmd=_notify-validate&';
-    const verified = body.startsWith(prefix) && signedBySandbox(body.slice(prefix.length));
+    const verified = body.startsWith(prefix) && (await signedBySandbox(body.slice(prefix.length)));
     return reply.type('text/plain').send(verified ? 'VERIFIED' : 'INVALID');
   });
 

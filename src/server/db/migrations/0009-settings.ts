@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Values the shop makes for itself once per database and every instance on it must share, such
+ * as the local PayPal sandbox's signing key (issue 11): one row per name, written once.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('settings')
+    .addColumn('name', 'varchar(100)', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .execute();
+}

@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.ts';
+
+/**
+ * The `settings` table: values made once per database (migration 0009). The first instance to ask
+ * writes its candidate; every other, at once or later, reads that one.
+ */
+export async function settingOrCreate(db: Kysely<Database>, name: string, candidate: () => string): Promise<string> {
+  await db
+    .insertInto('settings')
+    .values({ name, value: candidate() })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.selectFrom('settings').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.value;
+}
