@@ -31,23 +31,72 @@ export async function insertToken(
     .execute();
 }
 
-/** Uses a token once: answers its customer when it was unused and unexpired, and marks it used. */
+/**
+ * Uses a token once: answers its customer when it was unused and unexpired. It ends, in the same
+ * statement, every other live token of that purpose for the customer, so a link sent earlier
+ * stops working once any of them is used (issue 11). The given token counts as used only when
+ * its own row was still unused as the statement ran, so two uses at once let one through.
+ */
 export async function useToken(
   db: Kysely<Database>,
   purpose: 'verify' | 'reset',
   hash: string,
   now: string,
 ): Promise<number | undefined> {
-  const row = await db
+  const rows = await db
     .updateTable('account_tokens')
     .set({ used_at: now })
-    .where('token_hash', '=', hash)
     .where('purpose', '=', purpose)
     .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning('customer_id')
-    .executeTakeFirst();
-  return row?.customer_id;
+    .where('customer_id', '=', (eb) =>
+      eb
+        .selectFrom('account_tokens')
+        .select('customer_id')
+        .where('token_hash', '=', hash)
+        .where('purpose', '=', purpose)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now),
+    )
+    .returning(['customer_id', 'token_hash'])
+    .execute();
+  return rows.find((row) => row.token_hash === hash)?.customer_id;
+}
+
+/**
+ * A new token in place of every earlier one of its purpose. The customer's row is locked first
+ * (a no-op update), so two requests at once queue here on PostgreSQL and the later one ends the
+ * earlier one's token; SQLite's write transactions take turns anyway.
+ */
+export async function replaceTokens(
+  db: Kysely<Database>,
+  token: { customerId: number; purpose: 'verify' | 'reset'; hash: string; expiresAt: string },
+  now: string,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('customers')
+      .set((eb) => ({ id: eb.ref('id') }))
+      .where('id', '=', token.customerId)
+      .execute();
+    await endTokens(trx, token.customerId, token.purpose, now);
+    await insertToken(trx, token);
+  });
+}
+
+/** Ends every live token of a purpose for a customer. */
+export async function endTokens(
+  db: Kysely<Database>,
+  customerId: number,
+  purpose: 'verify' | 'reset',
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('account_tokens')
+    .set({ used_at: now })
+    .where('customer_id', '=', customerId)
+    .where('purpose', '=', purpose)
+    .where('used_at', 'is', null)
+    .execute();
 }
 
 export async function markVerified(db: Kysely<Database>, customerId: number, now: string): Promise<void> {

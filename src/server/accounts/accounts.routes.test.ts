@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQuotedPrintable, readOutbox } from '../../../test/helpers/outbox.ts';
 import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { hashToken, newToken } from './tokens.ts';
 
 const PASSWORD = 'Sitar-and-Tabla-42';
 let ipCounter = 0;
@@ -174,6 +175,50 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     expect((await get('/api/who-am-i', { authorization: `Bearer ${oldToken}` })).statusCode).toBe(401);
     expect((await signIn(email)).statusCode).toBe(401);
     expect((await signIn(email, newPassword)).statusCode).toBe(200);
+  });
+
+  it('ends every earlier reset link when a new one is sent, and when a reset is completed', async () => {
+    const email = await verifiedCustomer();
+    const reset = async (token: string | undefined, password: string) =>
+      (await post('/api/reset-password', { token, password, confirm: password })).json();
+    const newLink = async () => {
+      expect((await post('/api/forgot-password', { email })).json()).toEqual({ ok: true });
+      return linkFor(email, 'reset-password');
+    };
+    // Two links asked for in turn: only the newer one works.
+    const first = await newLink();
+    const second = await newLink();
+    expect(second).not.toBe(first);
+    expect(await reset(first, 'Bansuri-Morning-Raga-1')).toMatchObject({ ok: false });
+    expect(await reset(second, 'Bansuri-Morning-Raga-2')).toEqual({ ok: true, errorCode: 0 });
+    // After a completed reset, no link sent before it works, whichever order they were used in.
+    const third = await newLink();
+    const fourth = await newLink();
+    expect(await reset(fourth, 'Bansuri-Morning-Raga-3')).toEqual({ ok: true, errorCode: 0 });
+    expect(await reset(third, 'Bansuri-Morning-Raga-4')).toMatchObject({ ok: false });
+    expect(await reset(first, 'Bansuri-Morning-Raga-5')).toMatchObject({ ok: false });
+    expect((await signIn(email, 'Bansuri-Morning-Raga-3')).statusCode).toBe(200);
+    // Two links live at once (two requests racing each other): completing either ends the other.
+    const fifth = await newLink();
+    const customer = await t.db.kysely
+      .selectFrom('customers')
+      .select('id')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    const racing = newToken();
+    await t.db.kysely
+      .insertInto('account_tokens')
+      .values({
+        customer_id: customer.id,
+        purpose: 'reset',
+        token_hash: hashToken(racing),
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+        used_at: null,
+      })
+      .execute();
+    expect(await reset(fifth, 'Bansuri-Morning-Raga-6')).toEqual({ ok: true, errorCode: 0 });
+    expect(await reset(racing, 'Bansuri-Morning-Raga-7')).toMatchObject({ ok: false });
+    expect((await signIn(email, 'Bansuri-Morning-Raga-6')).statusCode).toBe(200);
   });
 
   it('stores a contact message, e-mails the shop and acknowledges the sender', async () => {

@@ -10,13 +10,14 @@ import type { Database } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import {
+  endTokens,
   findCustomerByEmail,
   findCustomerById,
   findLiveSession,
   insertCustomer,
   insertSession,
-  insertToken,
   markVerified,
+  replaceTokens,
   ordersOf,
   revokeOtherSessions,
   saveProfile,
@@ -51,9 +52,15 @@ export function createAccountsService(
     }
   }
 
+  /** A new link's token; it ends every earlier link of the same purpose (issue 11). */
   async function issueToken(customerId: number, purpose: 'verify' | 'reset', hours: number): Promise<string> {
     const token = newToken();
-    await insertToken(db, { customerId, purpose, hash: hashToken(token), expiresAt: hoursFrom(clock(), hours) });
+    const now = clock();
+    await replaceTokens(
+      db,
+      { customerId, purpose, hash: hashToken(token), expiresAt: hoursFrom(now, hours) },
+      now.toISOString(),
+    );
     return token;
   }
 
@@ -186,7 +193,10 @@ export function createAccountsService(
       if (passwordProblem(password)) return { ok: false, errorCode: registrationErrorCodes.invalidPassword };
       if (password !== confirm) return { ok: false, errorCode: registrationErrorCodes.notConfirmed };
       await setPasswordHash(db, customerId, await hashPassword(password));
-      await revokeOtherSessions(db, customerId, hashToken(sessionToken), clock().toISOString());
+      const now = clock().toISOString();
+      await revokeOtherSessions(db, customerId, hashToken(sessionToken), now);
+      // A reset link sent before the change would undo it.
+      await endTokens(db, customerId, 'reset', now);
       return { ok: true, errorCode: registrationErrorCodes.ok };
     },
 
