@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitResponseSchema } from '../../src/contract/basket.ts';
@@ -35,7 +36,13 @@ describe('killing the shop during checkouts and payments', () => {
     database = await createEmptyDatabase();
     port = await freePort();
     proxy = await startRoundRobinProxy(() => [`http://127.0.0.1:${port}`]);
-    env = { DATABASE_URL: database.processUrl, PUBLIC_URL: proxy.url, OPAYO_ENCRYPTION_PASSWORD: opayoPassword };
+    env = {
+      DATABASE_URL: database.processUrl,
+      PUBLIC_URL: proxy.url,
+      OPAYO_ENCRYPTION_PASSWORD: opayoPassword,
+      // Many shoppers, one address: the per-client limits are raised as for the browser tests.
+      RATE_LIMIT_FACTOR: '100',
+    };
     shop = await startShop(env, port);
     db = database.connect();
     const fx = await checkoutFixtures(db);
@@ -77,7 +84,7 @@ describe('killing the shop during checkouts and payments', () => {
             const crypt = encryptCrypt(
               encodeFields([
                 ['VendorTxCode', `RAAG-${result.orderNumber}-${randomBytes(6).toString('hex')}`],
-                ['VPSTxId', `{CRASH-${tag}}`],
+                ['VPSTxId', `{${randomUUID().toUpperCase()}}`],
                 ['Status', 'OK'],
                 ['TxAuthNo', String(1000 + n)],
                 ['Amount', total],

@@ -101,7 +101,7 @@ describe('races between shoppers on two instances', () => {
     const crypt = encryptCrypt(
       encodeFields([
         ['VendorTxCode', `RAAG-${committed.orderNumber}-0123456789ab`],
-        ['VPSTxId', '{5A1E9C4D-RACE-TEST-0000-000000000001}'],
+        ['VPSTxId', '{5A1E9C4D-0000-4E57-8000-000000000001}'],
         ['Status', 'OK'],
         ['TxAuthNo', '7788'],
         ['Amount', '34.95'],
@@ -119,7 +119,7 @@ describe('races between shoppers on two instances', () => {
       .select(['id', 'status', 'transaction_id'])
       .where('order_code', '=', committed.orderCode)
       .executeTakeFirstOrThrow();
-    expect(order).toMatchObject({ status: 'paid', transaction_id: '{5A1E9C4D-RACE-TEST-0000-000000000001}' });
+    expect(order).toMatchObject({ status: 'paid', transaction_id: '{5A1E9C4D-0000-4E57-8000-000000000001}' });
     const events = await db.kysely.selectFrom('payment_events').select('id').where('order_id', '=', order.id).execute();
     expect(events).toHaveLength(1);
     expect(await fx.stockOf(p.stockId)).toBe(4);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from './opayo-crypt.ts';
+import { readOpayoResponse } from './opayo.ts';
 
 // Published vectors (thephpleague/omnipay-sagepay tests), recorded in ../shared/spec/opayo-test-vectors.md.
 const requestPassword = '12345678abcdeabc';
@@ -27,6 +28,20 @@ describe('the Opayo crypt', () => {
       TxAuthNo: '19052426',
       Amount: '99.99',
     });
+  });
+
+  it('reads the published response strictly, and refuses one with a field twice or noise in it', () => {
+    expect(readOpayoResponse(responsePlain)).toMatchObject({ Status: 'OK', Amount: '99.99' });
+    const refused = [
+      `${responsePlain}&Status=OK`,
+      responsePlain.replace('{B7792365-F7F9-6E20-ACD1-390C5CEBDDAF}', '{B7792365-F7F9-6E20-ACD1-390C5CEBDDA\u00ff}'),
+      responsePlain.replace('Status=OK', 'Status=PAID'),
+      responsePlain.replace('GiftAid=0', 'Gift\u0001Aid=0'),
+      responsePlain.replace('CardType=VISA', 'CardType=VI\u0007SA'),
+      responsePlain.replace('&GiftAid=0', '&GiftAid0'),
+      responsePlain.replace('VendorTxCode=phpne-demo-56260425&', ''),
+    ];
+    for (const text of refused) expect(readOpayoResponse(text), text).toBeUndefined();
   });
 
   it('round-trips ISO-8859-1 text', () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { commitResponseSchema } from '../../contract/basket.ts';
@@ -106,7 +107,7 @@ describe('the Opayo return against a padding-oracle attack', () => {
     const forged = encryptCrypt(
       encodeFields([
         ['VendorTxCode', `RAAG-${order.orderNumber}-0123456789ab`],
-        ['VPSTxId', '{FORGED-0001}'],
+        ['VPSTxId', `{${randomUUID().toUpperCase()}}`],
         ['Status', 'OK'],
         ['TxAuthNo', '1'],
         ['Amount', order.total],
@@ -145,7 +146,7 @@ describe('the Opayo return against a padding-oracle attack', () => {
       encryptCrypt(
         encodeFields([
           ['VendorTxCode', vendorTxCode],
-          ['VPSTxId', '{WRONG-AMOUNT}'],
+          ['VPSTxId', `{${randomUUID().toUpperCase()}}`],
           ['Status', 'OK'],
           ['Amount', '0.01'],
         ]),
@@ -154,7 +155,7 @@ describe('the Opayo return against a padding-oracle attack', () => {
       encryptCrypt(
         encodeFields([
           ['VendorTxCode', vendorTxCode],
-          ['VPSTxId', '{REAL-0001}'],
+          ['VPSTxId', `{${randomUUID().toUpperCase()}}`],
           ['Status', 'OK'],
           ['TxAuthNo', '42'],
           ['Amount', order.total],
@@ -174,6 +175,62 @@ describe('the Opayo return against a padding-oracle attack', () => {
       .where('order_number', '=', order.orderNumber)
       .executeTakeFirstOrThrow();
     expect(row.status).toBe('paid');
+  });
+});
+
+describe('the Opayo return against a forged change to a real answer', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PAYMENT_PROVIDER: 'opayo', RATE_LIMIT_FACTOR: '100' } });
+  });
+  afterAll(() => t.close());
+
+  /**
+   * The Crypt has no MAC, so CBC lets anyone who knows a block's text rewrite it by flipping bits in
+   * the block before (which turns to noise). A shopper whose card was declined knows almost all of
+   * the answer's text, so they can try to turn it into `Status=OK`: here, at every block after the
+   * VPSTxId, a block is rewritten to add a second `Status=OK`.
+   */
+  it('pays nothing for a declined answer whose blocks were rewritten to say OK', async () => {
+    const order = await attackersOwnOrder(t);
+    const password = t.config.opayo.encryptionPassword;
+    const vendorTxCode = decodeFields(decryptCrypt(order.crypt, password)).VendorTxCode!;
+    const declined = encodeFields([
+      ['VendorTxCode', vendorTxCode],
+      ['VPSTxId', '{6D1C9E1A-3B49-4F0B-9C6E-2F7A5D8B1E44}'],
+      ['Status', 'NOTAUTHED'],
+      ['StatusDetail', '2000 : The Authorisation was Declined by the bank.'],
+      ['AVSCV2', 'NO DATA MATCHES'],
+      ['AddressResult', 'MATCHED'],
+      ['PostCodeResult', 'MATCHED'],
+      ['CV2Result', 'MATCHED'],
+      ['GiftAid', '0'],
+      ['3DSecureStatus', 'NOTCHECKED'],
+      ['CardType', 'VISA'],
+      ['Last4Digits', '0002'],
+      ['Amount', order.total],
+    ]);
+    const cipher = Buffer.from(encryptCrypt(declined, password).slice(1), 'hex');
+    const plain = Buffer.from(declined, 'latin1');
+    const knownFrom = declined.indexOf('&Status=');
+    const amountAt = declined.indexOf('&Amount=');
+    const injected = Buffer.from('&Status=OK&Note=', 'latin1');
+    let tries = 0;
+    for (let block = Math.ceil(knownFrom / BLOCK) + 1; (block + 1) * BLOCK <= amountAt; block++) {
+      const forged = Buffer.from(cipher);
+      for (let i = 0; i < BLOCK; i++) {
+        forged[(block - 1) * BLOCK + i] = forged[(block - 1) * BLOCK + i]! ^ plain[block * BLOCK + i]! ^ injected[i]!;
+      }
+      await returnWith(t.server, `@${forged.toString('hex').toUpperCase()}`);
+      tries++;
+    }
+    expect(tries).toBeGreaterThan(3);
+    const row = await t.db.kysely
+      .selectFrom('orders')
+      .select('status')
+      .where('order_number', '=', order.orderNumber)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('pending_payment');
   });
 });
 

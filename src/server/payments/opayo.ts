@@ -91,3 +91,31 @@ export function opayoRequestFields(
 export function opayoRequestCrypt(fields: Array<[string, string]>, password: string): string {
   return encryptCrypt(encodeFields(fields), password);
 }
+
+const VPS_TX_ID = /^\{[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\}$/i;
+const FIELD_NAME = /^[A-Za-z0-9]{1,40}$/;
+const PRINTABLE_LATIN1 = /^[\u0020-\u007e\u00a0-\u00ff]*$/;
+const STATUSES = new Set(['OK', 'NOTAUTHED', 'REJECTED', 'ABORT', 'ERROR', 'MALFORMED', 'INVALID', 'PENDING']);
+
+/**
+ * Reads the decrypted answer from Opayo strictly, or answers undefined. The Crypt carries no MAC,
+ * so under CBC anyone who knows the text of a block can rewrite it by flipping bits in the block
+ * before, which turns into noise (ADR 0008). A shopper knows nearly all of a declined answer's
+ * text; what they cannot make is an answer in which the noise still reads as the protocol does:
+ * so a field name seen twice, a name or value with bytes the protocol never sends, a VPSTxId that
+ * is not a GUID in braces, or an unknown Status each make the whole answer unreadable.
+ */
+export function readOpayoResponse(plaintext: string): Record<string, string> | undefined {
+  const fields: Record<string, string> = {};
+  for (const pair of plaintext.split('&')) {
+    const at = pair.indexOf('=');
+    if (at <= 0) return undefined;
+    const name = pair.slice(0, at);
+    const value = pair.slice(at + 1);
+    if (!FIELD_NAME.test(name) || !PRINTABLE_LATIN1.test(value) || Object.hasOwn(fields, name)) return undefined;
+    fields[name] = value;
+  }
+  if (!fields.VendorTxCode || !STATUSES.has(fields.Status ?? '')) return undefined;
+  if (fields.VPSTxId !== undefined && !VPS_TX_ID.test(fields.VPSTxId)) return undefined;
+  return fields;
+}

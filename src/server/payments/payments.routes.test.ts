@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import { encodeFields, decodeFields, decryptCrypt, encryptCrypt } from './opayo-crypt.ts';
@@ -300,7 +301,7 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
         await back(
           responseCrypt([
             ['VendorTxCode', `RAAG-${orderNumber}-0123456789ab`],
-            ['VPSTxId', `{${status}-1}`],
+            ['VPSTxId', `{${randomUUID().toUpperCase()}}`],
             ['Status', status],
             ['Amount', '34.95'],
           ]),
@@ -321,7 +322,7 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
         await back(
           responseCrypt([
             ['VendorTxCode', `RAAG-${orderNumber}-0123456789ab`],
-            ['VPSTxId', '{X}'],
+            ['VPSTxId', `{${randomUUID().toUpperCase()}}`],
             ['Status', 'OK'],
             ['Amount', '0.01'],
           ]),

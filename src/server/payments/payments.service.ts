@@ -8,8 +8,15 @@ import { NotFoundError, UpstreamUnavailableError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { reserveStockAgain } from '../orders/orders.service.ts';
 import { orderConfirmationEmail, paymentFailedEmail } from './order-emails.ts';
-import { decodeFields, decryptCrypt } from './opayo-crypt.ts';
-import { newVendorTxCode, opayoEndpoint, opayoRequestCrypt, opayoRequestFields, orderNumberOf } from './opayo.ts';
+import { decryptCrypt } from './opayo-crypt.ts';
+import {
+  newVendorTxCode,
+  opayoEndpoint,
+  opayoRequestCrypt,
+  opayoRequestFields,
+  orderNumberOf,
+  readOpayoResponse,
+} from './opayo.ts';
 import {
   eventSeen,
   findOrderByCode,
@@ -96,6 +103,15 @@ export function createPaymentsService(
       await options.mailer.send(message);
     } catch (error) {
       options.log?.(error);
+    }
+  }
+
+  /** The fields of a return's Crypt, or undefined for one that does not decrypt or read strictly. */
+  function readOpayoReturn(crypt: string): Record<string, string> | undefined {
+    try {
+      return readOpayoResponse(decryptCrypt(crypt, config.opayo.encryptionPassword));
+    } catch {
+      return undefined;
     }
   }
 
@@ -233,12 +249,8 @@ export function createPaymentsService(
      * away the encryption password (issue 11; ADR 0007).
      */
     async handleOpayoReturn(crypt: string): Promise<string> {
-      let fields: Record<string, string>;
-      try {
-        fields = decodeFields(decryptCrypt(crypt, config.opayo.encryptionPassword));
-      } catch {
-        return 'rejected: unreadable';
-      }
+      const fields = readOpayoReturn(crypt);
+      if (!fields) return 'rejected: unreadable';
       const orderNumber = orderNumberOf(fields.VendorTxCode ?? '');
       const order = orderNumber === undefined ? undefined : await findOrderByNumber(db, orderNumber);
       if (!order) return 'rejected: names no order';
