@@ -33,8 +33,11 @@ export function registerCsrf(app: FastifyInstance, secure: boolean): void {
       }
       return;
     }
-    const path = request.url.split('?')[0] ?? '';
-    if (!path.startsWith('/api/') || exempt.has(path)) return;
+    // Decided on the route the router matched, not on the raw address: the router decodes
+    // `/%61pi/...` to `/api/...`, so a test of the address would let that spelling through.
+    // A request that matches no route reaches only the 404 answer.
+    const route = request.routeOptions.url;
+    if (route === undefined || !route.startsWith('/api/') || exempt.has(route)) return;
     const header = request.headers[CSRF_HEADER];
     if (!cookie || typeof header !== 'string' || !same(cookie, header)) {
       return reply.status(403).send({
