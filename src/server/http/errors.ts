@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorCodes, type ApiError } from '../../contract/errors.ts';
 import { BadRequestError, NotFoundError, UpstreamUnavailableError } from '../errors.ts';
+import { StalledRequestError } from './in-flight.ts';
 
 /**
  * One error shape for every answer (DESIGN.md section 3): bad input is a 400 naming each field,
@@ -58,6 +59,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof UpstreamUnavailableError) {
       request.log.warn({ err: error }, 'upstream unavailable');
       return reply.status(503).send(body('UPSTREAM_UNAVAILABLE', 'Please try again shortly.'));
+    }
+    if (error instanceof StalledRequestError) {
+      // The shop is stopping and this request's body stopped arriving: answer, and let go of the connection.
+      request.log.warn('request still arriving when the shop stopped; answered 503');
+      return reply.status(503).header('connection', 'close').send(body(error.code, 'Please try again shortly.'));
     }
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       return reply
