@@ -5,6 +5,7 @@ import {
   deliveryMethodsParams,
   pricedBasketSchema,
 } from '../../contract/basket.ts';
+import { voucherGuessLimit } from '../http/rate-limit/voucher-guesses.ts';
 import type { BasketService } from './basket.service.ts';
 
 export const basketRoutes: FastifyPluginAsyncZod<{ basket: BasketService; rateLimitFactor: number }> = async (
@@ -15,15 +16,7 @@ export const basketRoutes: FastifyPluginAsyncZod<{ basket: BasketService; rateLi
     '/verify-basket',
     {
       // Guessing voucher codes is limited; checking a basket is not (DESIGN.md section 6).
-      config: {
-        rateLimit: {
-          max: Math.max(1, Math.round(20 * rateLimitFactor)),
-          timeWindow: '1 minute',
-          hook: 'preHandler',
-          allowList: (request: { body?: unknown }) =>
-            !(request.body as { voucherCodeAttempt?: unknown } | undefined)?.voucherCodeAttempt,
-        },
-      },
+      preHandler: voucherGuessLimit(app, rateLimitFactor),
       schema: { body: basketRequestSchema, response: { 200: pricedBasketSchema } },
     },
     (request) => basket.verify(request.body),

@@ -7,6 +7,7 @@ import {
   pricedBasketSchema,
 } from '../../contract/basket.ts';
 import { perMinute } from '../http/rate-limit/per-minute.ts';
+import { voucherGuessLimit } from '../http/rate-limit/voucher-guesses.ts';
 import type { OrdersService } from './orders.service.ts';
 
 export const ordersRoutes: FastifyPluginAsyncZod<{
@@ -17,7 +18,11 @@ export const ordersRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { orders, customerOf, rateLimitFactor }) => {
   app.post(
     '/basket',
-    { schema: { body: basketCommitSchema, response: { 200: commitResponseSchema } } },
+    {
+      // A commit prices the voucher it carries too, so it counts toward the same guess limit.
+      preHandler: voucherGuessLimit(app, rateLimitFactor),
+      schema: { body: basketCommitSchema, response: { 200: commitResponseSchema } },
+    },
     async (request) => orders.commit(request.body, await customerOf(request)),
   );
   app.get(
