@@ -123,6 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const orders = createOrdersService(db.kysely, {
     dialect: db.dialect,
     reservationMinutes: config.reservationMinutes,
+    unpaidOrderLimits: config.unpaidOrderLimits,
   });
   await app.register(ordersRoutes, { prefix: '/api', orders, customerOf, rateLimitFactor: config.rateLimitFactor });
   scheduleReservationSweep(app, orders, config.env !== 'test');

@@ -56,6 +56,9 @@ const envSchema = z
       .min(1)
       .max(7 * 24 * 60)
       .default(60),
+    // Unpaid orders holding stock at once, per e-mail address and per client address (issue 11).
+    UNPAID_ORDERS_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).optional(),
+    UNPAID_ORDERS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
     SHOP_NAME: z.string().min(1).max(80).default('Raag Instruments'),
     SHOP_PHONE: z.string().min(1).max(40).default('0121 496 0742'),
@@ -105,6 +108,8 @@ export interface Config {
   catalogCacheSeconds: number;
   /** Scales every per-route rate limit (1 is the shop's own limits). */
   rateLimitFactor: number;
+  /** How many unpaid orders may hold stock at once for one e-mail address, and for one client. */
+  unpaidOrderLimits: { perEmail: number; perClient: number };
   /** Fastify's trustProxy: whose X-Forwarded-For to believe. */
   trustProxy: boolean | string[];
   logLevel: string;
@@ -155,6 +160,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     reservationMinutes: env.RESERVATION_MINUTES,
     rateLimitFactor: env.RATE_LIMIT_FACTOR,
+    // The test suites place many orders from one address and e-mail; their own test sets the limits.
+    unpaidOrderLimits: {
+      perEmail: env.UNPAID_ORDERS_PER_EMAIL ?? (env.NODE_ENV === 'test' ? 100_000 : 3),
+      perClient: env.UNPAID_ORDERS_PER_CLIENT ?? (env.NODE_ENV === 'test' ? 100_000 : 10),
+    },
     trustProxy: env.TRUST_PROXY,
     searchCacheSeconds: env.SEARCH_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     catalogCacheSeconds: env.CATALOG_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),

@@ -13,3 +13,17 @@ export class BadRequestError extends Error {
     this.field = field;
   }
 }
+
+/**
+ * A request refused for a reason the client should be told by name, with its own status and code
+ * (too many unpaid orders: 429 TOO_MANY_UNPAID_ORDERS).
+ */
+export class RefusedError extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}

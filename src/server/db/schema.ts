@@ -134,6 +134,8 @@ export interface OrderTable {
   auth_code: string | null;
   paid_at: string | null;
   payment_note: string | null;
+  /** The client address the order was placed from (migration 0008), for the unpaid-order cap. */
+  client_address: string | null;
 }
 
 export interface PaymentEventTable {

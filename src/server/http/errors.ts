@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorCodes, type ApiError } from '../../contract/errors.ts';
-import { BadRequestError, NotFoundError, UpstreamUnavailableError } from '../errors.ts';
+import { BadRequestError, NotFoundError, RefusedError, UpstreamUnavailableError } from '../errors.ts';
 import { StalledRequestError } from './in-flight.ts';
 
 /**
@@ -48,6 +48,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       });
       const names = [...new Set(fields.map((f) => f.field))].join(', ');
       return reply.status(400).send(body(errorCodes.validation, `Invalid ${names}`, fields));
+    }
+    if (error instanceof RefusedError) {
+      return reply.status(error.status).send(body(error.code, error.message));
     }
     if (error instanceof NotFoundError) {
       return reply.status(404).send(body(errorCodes.notFound, error.message));

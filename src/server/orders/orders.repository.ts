@@ -106,3 +106,48 @@ export async function findExpiredReservations(db: Kysely<Database>, now: string,
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** Gives back one use of a voucher, when the unpaid order that used it expires or is replaced. */
+export async function releaseVoucher(trx: Kysely<Database>, code: string): Promise<void> {
+  await trx
+    .updateTable('vouchers')
+    .set((eb) => ({ times_used: eb('times_used', '-', 1) }))
+    .where('code', '=', code)
+    .where('times_used', '>', 0)
+    .execute();
+}
+
+export async function findOrderVoucher(db: Kysely<Database>, orderId: number): Promise<string | null> {
+  const row = await db.selectFrom('orders').select('voucher_code').where('id', '=', orderId).executeTakeFirst();
+  return row?.voucher_code ?? null;
+}
+
+/**
+ * Makes concurrent commits for the same e-mail address or client wait for each other until the
+ * transaction ends, so that counting their unpaid orders and adding one cannot interleave. SQLite
+ * has one writer at a time already (BEGIN IMMEDIATE). Keys are taken in one order, against deadlock.
+ */
+export async function lockUnpaidOrderKeys(trx: Kysely<Database>, dialect: Dialect, keys: string[]): Promise<void> {
+  if (dialect !== 'postgres') return;
+  for (const key of [...new Set(keys)].sort()) {
+    await sql`select pg_advisory_xact_lock(hashtext(${`unpaid-orders ${key}`}))`.execute(trx);
+  }
+}
+
+/** Unpaid orders still holding stock for an e-mail address or a client address. */
+export async function countUnpaidOrders(
+  trx: Kysely<Database>,
+  by: { email: string } | { clientAddress: string },
+  now: string,
+): Promise<number> {
+  const [column, value] =
+    'email' in by ? (['email', by.email] as const) : (['client_address', by.clientAddress] as const);
+  const row = await trx
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where(column, '=', value)
+    .where('status', 'in', ['pending_payment', 'payment_failed'])
+    .where('reserved_until', '>', now)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

@@ -23,7 +23,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{
       preHandler: voucherGuessLimit(app, rateLimitFactor),
       schema: { body: basketCommitSchema, response: { 200: commitResponseSchema } },
     },
-    async (request) => orders.commit(request.body, await customerOf(request)),
+    async (request) => orders.commit(request.body, await customerOf(request), request.ip),
   );
   app.get(
     '/recover-basket/:code',

@@ -6,14 +6,18 @@ import { gatherFacts } from '../basket/basket.service.ts';
 import { mergeLines, priceBasket } from '../basket/pricing.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { NotFoundError } from '../errors.ts';
+import { NotFoundError, RefusedError } from '../errors.ts';
 import {
   changeStatus,
+  countUnpaidOrders,
   findExpiredReservations,
   findOrderByCode,
   findOrderLines,
+  findOrderVoucher,
   insertOrder,
+  lockUnpaidOrderKeys,
   nextOrderNumber,
+  releaseVoucher,
   returnStock,
   takeStock,
   useVoucher,
@@ -35,12 +39,33 @@ function changedSinceSeen(request: BasketCommit, priced: PricedBasket): boolean 
   return seenTotal !== null && seenTotal !== undefined && seenTotal !== priced.totalPriceIncludingDelivery;
 }
 
+/**
+ * Too many unpaid orders hold stock for this e-mail address or client (issue 11): one client once
+ * emptied the shop for an hour with 254 of them. A value, not a bug; answered as a 429.
+ */
+export class TooManyUnpaidOrdersError extends RefusedError {
+  constructor() {
+    super(
+      429,
+      'TOO_MANY_UNPAID_ORDERS',
+      'You already have orders waiting for payment. Please pay for one of them, or wait for it to lapse, before placing another.',
+    );
+  }
+}
+
+/** Gives an unpaid order's stock and voucher use back, once it has left the unpaid states. */
+async function releaseOrder(trx: Kysely<Database>, orderId: number): Promise<void> {
+  for (const line of await findOrderLines(trx, orderId)) await returnStock(trx, line.product_stock_id, line.quantity);
+  const voucher = await findOrderVoucher(trx, orderId);
+  if (voucher) await releaseVoucher(trx, voucher);
+}
+
 /** Cancels an unpaid order the shopper is replacing with a new one, giving its stock back. */
 async function replaceUnpaidOrder(trx: Kysely<Database>, orderCode: string, now: string): Promise<void> {
   const found = await findOrderByCode(trx, orderCode);
   if (!found || !(await changeStatus(trx, found.order.id, ['pending_payment', 'payment_failed'], 'cancelled', now)))
     return;
-  for (const line of found.lines) await returnStock(trx, line.product_stock_id, line.quantity);
+  await releaseOrder(trx, found.order.id);
 }
 
 /** 128 random bits, URL-safe: the key of the recovery link and the payment status (DESIGN.md section 4). */
@@ -50,9 +75,32 @@ export function newOrderCode(): string {
 
 export function createOrdersService(
   db: Kysely<Database>,
-  options: { dialect: Dialect; reservationMinutes: number; clock?: () => Date },
+  options: {
+    dialect: Dialect;
+    reservationMinutes: number;
+    clock?: () => Date;
+    /** Unpaid orders that may hold stock at once; unlimited when not given. */
+    unpaidOrderLimits?: { perEmail: number; perClient: number };
+  },
 ) {
   const clock = options.clock ?? (() => new Date());
+
+  /** Refuses a new order when its e-mail address or client already has its share of unpaid ones. */
+  async function checkUnpaidOrderLimits(
+    trx: Kysely<Database>,
+    who: { email: string; clientAddress: string | undefined },
+    now: string,
+  ): Promise<void> {
+    const limits = options.unpaidOrderLimits;
+    if (!limits) return;
+    if ((await countUnpaidOrders(trx, { email: who.email }, now)) >= limits.perEmail)
+      throw new TooManyUnpaidOrdersError();
+    if (
+      who.clientAddress !== undefined &&
+      (await countUnpaidOrders(trx, { clientAddress: who.clientAddress }, now)) >= limits.perClient
+    )
+      throw new TooManyUnpaidOrdersError();
+  }
 
   async function reprice(request: BasketCommit): Promise<PricedBasket> {
     return priceBasket(request, await gatherFacts(db, request, clock()));
@@ -64,11 +112,14 @@ export function createOrdersService(
      * If anything changed since the shopper last looked, nothing is written and the answer is the
      * corrected basket.
      */
-    async commit(request: BasketCommit, customerId?: number): Promise<CommitResponse> {
+    async commit(request: BasketCommit, customerId?: number, clientAddress?: string): Promise<CommitResponse> {
       const now = clock();
+      const email = request.guest.email.toLowerCase();
       try {
         return await db.transaction().execute(async (trx) => {
+          await lockUnpaidOrderKeys(trx, options.dialect, [`email ${email}`, `client ${clientAddress ?? ''}`]);
           if (request.orderCode) await replaceUnpaidOrder(trx, request.orderCode, now.toISOString());
+          await checkUnpaidOrderLimits(trx, { email, clientAddress }, now.toISOString());
           const priced = priceBasket(request, await gatherFacts(trx, request, now));
           if (changedSinceSeen(request, priced)) throw new BasketChanged();
           // Conditional decrements, in id order so concurrent commits lock rows in one order.
@@ -92,7 +143,8 @@ export function createOrdersService(
               title_id: guest.titleId,
               firstname: guest.firstname,
               lastname: guest.lastname,
-              email: guest.email.toLowerCase(),
+              email,
+              client_address: clientAddress ?? null,
               contact_number: guest.contactNumber,
               billing_line1: bill.line1,
               billing_line2: bill.line2,
@@ -215,8 +267,7 @@ export function createOrdersService(
       for (const orderId of await findExpiredReservations(db, now, limit)) {
         const done = await db.transaction().execute(async (trx) => {
           if (!(await changeStatus(trx, orderId, ['pending_payment', 'payment_failed'], 'expired', now))) return false;
-          for (const line of await findOrderLines(trx, orderId))
-            await returnStock(trx, line.product_stock_id, line.quantity);
+          await releaseOrder(trx, orderId);
           return true;
         });
         if (done) released++;
@@ -229,10 +280,13 @@ export function createOrdersService(
 export type OrdersService = ReturnType<typeof createOrdersService>;
 
 /**
- * Takes an expired order's stock again (a payment arrived after its reservation ran out).
- * All or nothing: when one line can no longer be had, what was taken is given back.
+ * Takes an expired order's stock again (a payment arrived after its reservation ran out), and
+ * counts its voucher's use again where its limit still allows (the order keeps its discount).
+ * The stock is all or nothing: when one line can no longer be had, what was taken is given back.
  */
 export async function reserveStockAgain(trx: Kysely<Database>, orderId: number): Promise<boolean> {
+  const voucher = await findOrderVoucher(trx, orderId);
+  if (voucher) await useVoucher(trx, voucher);
   const lines = await findOrderLines(trx, orderId);
   const taken: typeof lines = [];
   for (const line of lines) {

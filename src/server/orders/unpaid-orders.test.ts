@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitResponseSchema } from '../../contract/basket.ts';
+import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createOrdersService } from './orders.service.ts';
+
+/**
+ * Issue 11, item 4: one client placed 254 unpaid orders in 1.3 s and held the shop's stock for an
+ * hour. Unpaid orders holding stock are capped per e-mail address and per client address, and a
+ * voucher's use comes back when its unpaid order expires or is replaced.
+ */
+const PER_EMAIL = 3;
+const PER_CLIENT = 10;
+
+describe('unpaid orders per client and per e-mail address', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let emails = 0;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { UNPAID_ORDERS_PER_EMAIL: String(PER_EMAIL), UNPAID_ORDERS_PER_CLIENT: String(PER_CLIENT) },
+    });
+    fx = await checkoutFixtures(t.db);
+  });
+  afterAll(() => t.close());
+
+  const newEmail = () => `hoarder${++emails}.${Date.now()}@example.com`;
+  const commit = (remoteAddress: string, stockId: number, extra: Parameters<typeof commitBody>[1] = {}) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: stockId, requestedQty: 1 }], extra),
+      remoteAddress,
+    });
+  const orderOf = (answer: { json(): unknown }) => {
+    const result = commitResponseSchema.parse(answer.json());
+    if (!result.ok) throw new Error('expected an order');
+    return result;
+  };
+  const timesUsed = async (code: string) =>
+    (await t.db.kysely.selectFrom('vouchers').select('times_used').where('code', '=', code).executeTakeFirstOrThrow())
+      .times_used;
+
+  it('refuses one client more unpaid orders than its limit, leaving the stock, and not another client', async () => {
+    const p = await fx.product(1000, 100);
+    const ip = '198.51.100.71';
+    for (let i = 0; i < PER_CLIENT; i++) {
+      const answer = await commit(ip, p.stockId, { guest: { ...guest, email: newEmail() } });
+      expect(answer.statusCode, answer.body).toBe(200);
+    }
+    const refused = await commit(ip, p.stockId, { guest: { ...guest, email: newEmail() } });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ error: { code: 'TOO_MANY_UNPAID_ORDERS', message: expect.any(String) } });
+    expect(await fx.stockOf(p.stockId)).toBe(100 - PER_CLIENT);
+    expect((await commit('198.51.100.72', p.stockId, { guest: { ...guest, email: newEmail() } })).statusCode).toBe(200);
+  });
+
+  it('refuses one e-mail address more unpaid orders than its limit, whatever its case or client', async () => {
+    const p = await fx.product(1000, 100);
+    const email = newEmail();
+    for (let i = 0; i < PER_EMAIL; i++) {
+      const answer = await commit(`198.51.100.${80 + i}`, p.stockId, { guest: { ...guest, email } });
+      expect(answer.statusCode).toBe(200);
+    }
+    const refused = await commit('198.51.100.89', p.stockId, { guest: { ...guest, email: email.toUpperCase() } });
+    expect(refused.statusCode).toBe(429);
+  });
+
+  it('lets a shopper at the limit replace one of their unpaid orders, and place more once one is paid', async () => {
+    const p = await fx.product(1000, 100);
+    const email = newEmail();
+    const ip = '198.51.100.90';
+    const codes: string[] = [];
+    for (let i = 0; i < PER_EMAIL; i++)
+      codes.push(orderOf(await commit(ip, p.stockId, { guest: { ...guest, email } })).orderCode);
+    const replaced = await commit(ip, p.stockId, { guest: { ...guest, email }, orderCode: codes[0] });
+    expect(replaced.statusCode).toBe(200);
+    expect(orderOf(replaced).ok).toBe(true);
+    await t.db.kysely.updateTable('orders').set({ status: 'paid' }).where('order_code', '=', codes[1]!).execute();
+    expect((await commit(ip, p.stockId, { guest: { ...guest, email } })).statusCode).toBe(200);
+    expect((await commit(ip, p.stockId, { guest: { ...guest, email } })).statusCode).toBe(429);
+  });
+
+  it('holds the limit when one client sends many orders at once', async () => {
+    const p = await fx.product(1000, 500);
+    const ip = '198.51.100.91';
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => commit(ip, p.stockId, { guest: { ...guest, email: newEmail() } })),
+    );
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(PER_CLIENT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40 - PER_CLIENT);
+    expect(await fx.stockOf(p.stockId)).toBe(500 - PER_CLIENT);
+  });
+
+  it('lets a replaced order keep its single-use voucher', async () => {
+    const p = await fx.product(2000, 10);
+    const code = await fx.voucher({ kind: 'fixed', amount: 500, usageLimit: 1 });
+    const ip = '198.51.100.92';
+    const first = orderOf(
+      await commit(ip, p.stockId, { guest: { ...guest, email: newEmail() }, appliedVouchers: [{ code }] }),
+    );
+    const again = commitResponseSchema.parse(
+      (
+        await commit(ip, p.stockId, {
+          guest: { ...guest, email: newEmail() },
+          appliedVouchers: [{ code }],
+          orderCode: first.orderCode,
+        })
+      ).json(),
+    );
+    expect(again.ok).toBe(true);
+    expect(await timesUsed(code)).toBe(1);
+  });
+
+  it('gives a voucher its use back when the unpaid order expires, and takes it again if it is paid late', async () => {
+    const p = await fx.product(2000, 10);
+    const code = await fx.voucher({ kind: 'fixed', amount: 500, usageLimit: 2 });
+    const order = orderOf(
+      await commit('198.51.100.93', p.stockId, { guest: { ...guest, email: newEmail() }, appliedVouchers: [{ code }] }),
+    );
+    expect(await timesUsed(code)).toBe(1);
+    const later = createOrdersService(t.db.kysely, {
+      dialect: t.db.dialect,
+      reservationMinutes: 60,
+      clock: () => new Date(Date.now() + 61 * 60_000),
+    });
+    await later.releaseExpiredReservations();
+    expect(await timesUsed(code)).toBe(0);
+    // Someone else may now use it.
+    const other = orderOf(
+      await commit('198.51.100.94', p.stockId, { guest: { ...guest, email: newEmail() }, appliedVouchers: [{ code }] }),
+    );
+    expect(other.ok).toBe(true);
+    expect(await timesUsed(code)).toBe(1);
+    // The first shopper's payment arrives late: the order is paid with its voucher, and counted.
+    const { reserveStockAgain } = await import('./orders.service.ts');
+    const row = await t.db.kysely
+      .selectFrom('orders')
+      .select('id')
+      .where('order_code', '=', order.orderCode)
+      .executeTakeFirstOrThrow();
+    await t.db.kysely.transaction().execute((trx) => reserveStockAgain(trx, row.id));
+    expect(await timesUsed(code)).toBe(2);
+  });
+});
