@@ -40,8 +40,22 @@ describe('configuration', () => {
     ['TRUST_PROXY', 'everyone'],
     ['DATABASE_POOL_SIZE', '0'],
     ['CATALOG_CACHE_SECONDS', '-1'],
+    ['DATABASE_CONNECT_TIMEOUT_MS', 'soon'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', '0'],
+    ['DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', '-5'],
+    ['DATABASE_BUSY_TIMEOUT_MS', '60000'],
   ])('stops with a message naming %s when it is %j', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n\\s+${name} `));
+  });
+
+  it('limits every wait on the database by default, each settable', () => {
+    expect(loadConfig({}).databaseTimeouts).toEqual({
+      connectMs: 3_000,
+      statementMs: 5_000,
+      idleInTransactionMs: 10_000,
+      busyMs: 250,
+    });
+    expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '1500' }).databaseTimeouts.statementMs).toBe(1_500);
   });
 
   it('treats an empty variable as unset', () => {

@@ -29,6 +29,14 @@ const envSchema = z
       .default('sqlite:data/shop.db'),
     // PostgreSQL connections per instance; several instances share the server's max_connections.
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+    // How long the shop waits on its database before answering 503 (issue 11: a hung server held
+    // requests 35 s): to connect or get a pooled connection, for one statement, and how long a
+    // transaction may sit idle holding its locks. SQLite's busy wait blocks the whole process, so
+    // it is short.
+    DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3_000),
+    DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    DATABASE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(250),
     SEED_DEMO: boolean.default(true),
     SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
@@ -95,6 +103,8 @@ export interface Config {
   publicUrl: string;
   databaseUrl: string;
   databasePoolSize: number;
+  /** Database waits, in milliseconds (see DATABASE_*_TIMEOUT_MS). */
+  databaseTimeouts: { connectMs: number; statementMs: number; idleInTransactionMs: number; busyMs: number };
   seedDemo: boolean;
   sessionSecret: string | undefined;
   smtpUrl: string | undefined;
@@ -147,6 +157,12 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    databaseTimeouts: {
+      connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
+      statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      busyMs: env.DATABASE_BUSY_TIMEOUT_MS,
+    },
     seedDemo: env.SEED_DEMO,
     sessionSecret: env.SESSION_SECRET,
     smtpUrl: env.SMTP_URL,

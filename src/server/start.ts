@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { openDatabase } from './db/database.ts';
+import { describeDatabaseUrl, isDatabaseUnavailable, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed/seed.ts';
 
@@ -18,10 +18,34 @@ function configOrExit(): Config {
   }
 }
 
+/**
+ * Migrations and the demo seed run on a connection of their own, which may wait (another instance
+ * migrating holds the lock) but gives up connecting within the configured time. A database that
+ * cannot be reached stops the process with one line naming DATABASE_URL, not a stack trace.
+ */
+async function prepareDatabaseOrExit(config: Config): Promise<void> {
+  const setup = openDatabase(config.databaseUrl, {
+    poolSize: 1,
+    timeouts: { connectMs: config.databaseTimeouts.connectMs },
+  });
+  try {
+    await migrateToLatest(setup);
+    if (config.seedDemo) await seedIfEmpty(setup);
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    console.error(
+      `Cannot reach the database at DATABASE_URL (${describeDatabaseUrl(config.databaseUrl)}): ${(error as Error).message}`,
+    );
+    process.exit(1);
+  } finally {
+    await setup.destroy().catch(() => undefined);
+  }
+}
+
 const config = configOrExit();
-const db = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
-await migrateToLatest(db);
-if (config.seedDemo) await seedIfEmpty(db);
+await prepareDatabaseOrExit(config);
+// Serving, every wait on the database is limited, so a hung or locked one gets a quick 503.
+const db = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts });
 const app = await buildApp({ config, db });
 
 /** How long requests in flight get to finish before the process stops anyway. */

@@ -4,11 +4,14 @@ import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
+  sql,
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
+  type PostgresPool,
+  type PostgresPoolClient,
 } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
@@ -19,6 +22,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** Whether the database answers `select 1` within `timeoutMs` (for /readyz). */
+  ping(timeoutMs: number): Promise<boolean>;
   destroy(): Promise<void>;
 }
 
@@ -49,12 +54,13 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * tenth of a busy server's time. The same SQL text reuses its compiled statement instead. (Kysely
  * runs each statement to completion before the next, so one statement is never used twice at once.)
  */
-function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Database {
+function withStatementCache(sqlite: SqliteDatabase.Database, busyMs: number): SqliteDatabase.Database {
   const statements = new LRUCache<string, SqliteDatabase.Statement>({ max: 1000 });
+  const guard = busyGuard(sqlite, busyMs);
   const prepare = (source: string) => {
     let statement = statements.get(source);
     if (!statement) {
-      statement = sqlite.prepare(source);
+      statement = guard(sqlite.prepare(source));
       statements.set(source, statement);
     }
     return statement;
@@ -66,6 +72,41 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDatabase.Dat
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+/**
+ * better-sqlite3 waits for another process's write lock synchronously, holding the event loop, and
+ * statements queued behind a waiting one would each wait in turn (issue 11: 7 s). So once a
+ * statement has waited its busy timeout in vain, the next ones for a second fail at once (SQLITE_BUSY,
+ * answered 503) instead of waiting too; then one waits again to see whether the lock is gone.
+ */
+function busyGuard(sqlite: SqliteDatabase.Database, busyMs: number) {
+  const FAIL_FAST_MS = 1_000;
+  let failFastUntil = 0;
+  const run = <T>(call: () => T): T => {
+    const failFast = Date.now() < failFastUntil;
+    if (failFast) sqlite.pragma('busy_timeout = 0');
+    try {
+      return call();
+    } catch (error) {
+      if (String((error as { code?: unknown }).code).startsWith('SQLITE_BUSY') && !failFast)
+        failFastUntil = Date.now() + FAIL_FAST_MS;
+      throw error;
+    } finally {
+      if (failFast) sqlite.pragma(`busy_timeout = ${busyMs}`);
+    }
+  };
+  return (statement: SqliteDatabase.Statement): SqliteDatabase.Statement =>
+    new Proxy(statement, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (property === 'run' || property === 'all' || property === 'get' || property === 'iterate') {
+          const method = value as (...args: unknown[]) => unknown;
+          return (...args: unknown[]) => run(() => method.apply(target, args));
+        }
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
 }
 
 /**
@@ -91,6 +132,99 @@ export interface OpenOptions {
   /** PostgreSQL schema to use instead of public (tests give each file its own). */
   pgSchema?: string;
   poolSize?: number;
+  /**
+   * How long to wait on the database before giving up (issue 11). Unset, nothing is limited but
+   * the connect (10 s) and SQLite's busy wait (10 s): migrations, seeding and the CLIs may wait.
+   * The serving shop sets them all from its configuration.
+   */
+  timeouts?: { connectMs?: number; statementMs?: number; idleInTransactionMs?: number; busyMs?: number };
+}
+
+/**
+ * Errors that mean the database is not answering (unreachable, hung, timed out, locked by another
+ * process), as opposed to a bug: the API answers them 503, "try again shortly" (errors.ts).
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      // SQLite: another process holds the write lock past the busy timeout.
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return true;
+      // PostgreSQL SQLSTATEs: connection exceptions (08), statement timeout or cancel (57014),
+      // shutting down or starting (57P0x), too many connections (53300), lock timeout (55P03),
+      // idle-in-transaction timeout (25P03).
+      if (/^(08...|57014|57P0\d|53300|55P03|25P03)$/.test(code)) return true;
+      if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|EPIPE)$/.test(code))
+        return true;
+    }
+    // node-postgres says these in words only.
+    if (
+      /timeout exceeded when trying to connect|Connection terminated|Query read timeout|Client has encountered a connection error|Connection ended unexpectedly/i.test(
+        e.message,
+      )
+    )
+      return true;
+  }
+  return false;
+}
+
+/** The database's address for a message, without its password. */
+export function describeDatabaseUrl(databaseUrl: string): string {
+  if (dialectOf(databaseUrl) === 'sqlite') return databaseUrl;
+  try {
+    const url = new URL(databaseUrl);
+    return `${url.hostname}:${url.port || 5432}${url.pathname}`;
+  } catch {
+    return 'the configured address';
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+async function ping(kysely: Kysely<Database>, timeoutMs: number): Promise<boolean> {
+  try {
+    await withTimeout(sql`select 1`.execute(kysely), timeoutMs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A pool whose clients are thrown away, not reused, after a query that got no answer in time
+ * (node-postgres' query_timeout): such a connection still waits for that answer, and every query
+ * given to it after would queue behind it.
+ */
+function discardingTimedOutClients(pool: pg.Pool): PostgresPool {
+  return {
+    options: pool.options,
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      let broken = false;
+      return {
+        get processID() {
+          return (client as { processID?: number }).processID;
+        },
+        query: ((...args: Parameters<pg.PoolClient['query']>) => {
+          const result = (client.query as (...a: unknown[]) => unknown)(...args);
+          // A cursor (not a promise) is returned as it is.
+          if (!(result instanceof Promise)) return result;
+          return result.catch((error: unknown) => {
+            if (error instanceof Error && /Query read timeout/.test(error.message)) broken = true;
+            throw error;
+          });
+        }) as PostgresPoolClient['query'],
+        release: (destroy?: boolean) => client.release(broken || destroy),
+      };
+    },
+    end: () => pool.end(),
+  };
 }
 
 export function dialectOf(databaseUrl: string): Dialect {
@@ -101,22 +235,40 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
   if (dialectOf(databaseUrl) === 'sqlite') {
     const path = databaseUrl.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const sqlite = new SqliteDatabase(path, { timeout: 10_000 });
+    // better-sqlite3's busy wait blocks the event loop: the serving shop keeps it short and
+    // answers 503 when another process holds the write lock longer (issue 11).
+    const busyMs = options.timeouts?.busyMs ?? 10_000;
+    const sqlite = new SqliteDatabase(path, { timeout: busyMs });
     useWriteAheadLog(sqlite);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
     const kysely = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
+      dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, busyMs) }),
     });
-    return { kysely, dialect: 'sqlite', destroy: () => kysely.destroy() };
+    return { kysely, dialect: 'sqlite', ping: (ms) => ping(kysely, ms), destroy: () => kysely.destroy() };
   }
+  const { connectMs = 10_000, statementMs, idleInTransactionMs } = options.timeouts ?? {};
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max: options.poolSize ?? 10,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    // Both connecting and waiting for a free pooled connection (pg-pool uses it for each).
+    connectionTimeoutMillis: connectMs,
+    keepAlive: true,
+    ...(statementMs
+      ? {
+          // The server cancels a statement that runs too long (waiting on a lock included)...
+          statement_timeout: statementMs,
+          // ...and the client gives up on a server that does not answer at all.
+          query_timeout: statementMs + 1_000,
+        }
+      : {}),
+    ...(idleInTransactionMs ? { idle_in_transaction_session_timeout: idleInTransactionMs } : {}),
   });
   // A dropped idle connection must not take the process down; the pool replaces it.
   pool.on('error', () => {});
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { kysely, dialect: 'postgres', destroy: () => kysely.destroy() };
+  const kysely = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool) }),
+  });
+  return { kysely, dialect: 'postgres', ping: (ms) => ping(kysely, ms), destroy: () => kysely.destroy() };
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { errorCodes, type ApiError } from '../../contract/errors.ts';
 import { BadRequestError, NotFoundError, RefusedError, UpstreamUnavailableError } from '../errors.ts';
+import { isDatabaseUnavailable } from '../db/database.ts';
 import { StalledRequestError } from './in-flight.ts';
 
 /**
@@ -62,6 +63,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof UpstreamUnavailableError) {
       request.log.warn({ err: error }, 'upstream unavailable');
       return reply.status(503).send(body('UPSTREAM_UNAVAILABLE', 'Please try again shortly.'));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Unreachable, hung, timed out or locked (issue 11): a quick "try again", not a 500 after seconds.
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send(body('DATABASE_UNAVAILABLE', 'Please try again shortly.'));
     }
     if (error instanceof StalledRequestError) {
       // The shop is stopping and this request's body stopped arriving: answer, and let go of the connection.
