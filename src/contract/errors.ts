@@ -17,7 +17,15 @@ export const errorCodes = {
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
   tooManyRequests: 'TOO_MANY_REQUESTS',
+  tooManyUnpaidOrders: 'TOO_MANY_UNPAID_ORDERS',
   csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
   unauthorized: 'NOT_SIGNED_IN',
   internal: 'INTERNAL_ERROR',
+} as const;
+
+/** Messages for refusals the spec does not name, shown to the shopper as the server words them. */
+export const refusalMessages = {
+  tooManyUnpaidOrders:
+    'You already have orders waiting for payment. Please pay for one of them, or wait for it to lapse, before placing another.',
+  tooManyAttempts: 'Too many attempts from your connection. Please wait a minute and try again.',
 } as const;

@@ -1,5 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitResponseSchema } from '../../src/contract/basket.ts';
+import { penceToDecimal } from '../../src/contract/money.ts';
+import { commitBody } from '../helpers/checkout-fixtures.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -56,9 +59,13 @@ const basketBody = fc.record(
 
 describe('fuzzing the public API', () => {
   let t: TestApp;
+  let lastVerdict = '';
   beforeAll(async () => {
     // PayPal's validation answers at random, as a forged or a genuine notification would get.
-    const paymentFetch = (async () => new Response(Math.random() < 0.5 ? 'VERIFIED' : 'INVALID')) as typeof fetch;
+    const paymentFetch = (async () => {
+      lastVerdict = Math.random() < 0.5 ? 'VERIFIED' : 'INVALID';
+      return new Response(lastVerdict);
+    }) as typeof fetch;
     t = await createTestApp({ demo: true, paymentFetch, env: { RATE_LIMIT_FACTOR: '1000' } });
   });
   afterAll(() => t.close());
@@ -194,35 +201,146 @@ describe('fuzzing the public API', () => {
     );
   });
 
-  it('answers generated PayPal notifications without a 5xx, and pays nothing without a matching order', async () => {
+  it('answers generated PayPal notifications without a 5xx, and pays an order only for a verified one that matches it', async () => {
+    const business = t.config.paypal.businessEmail;
+    const targets = await ordersToAttack(t, 3);
     const field = fc.constantFrom(
       'mc_gross',
       'invoice',
       'payment_status',
       'txn_id',
+      'parent_txn_id',
       'mc_currency',
       'receiver_email',
       'custom',
       'verify_sign',
     );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.dictionary(fc.oneof(field, fc.string({ maxLength: 20 })), fc.string({ maxLength: 80 })),
-        async (fields) => {
-          const response = await post(
-            '/api/payments/paypal/ipn',
-            new URLSearchParams(fields).toString(),
-            'application/x-www-form-urlencoded',
-          );
-          expect(response.statusCode, response.body).toBeLessThan(500);
-        },
+    // Each part leans towards the value that pays, so that about one notification in ten should.
+    const mostly = <T>(right: T, wrong: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary: fc.constant(right), weight: 3 }, { arbitrary: wrong, weight: 1 });
+    const notification = fc.record({
+      target: fc.nat({ max: targets.length - 1 }),
+      invoice: mostly('own', fc.oneof(fc.constant('other'), fc.string({ maxLength: 12 }))),
+      status: mostly(
+        'Completed',
+        fc.constantFrom('completed', 'Pending', 'Failed', 'Denied', 'Refunded', 'Reversed', ''),
       ),
+      gross: mostly(
+        'exact',
+        fc.oneof(
+          fc.constantFrom('0.00', '-1.00', '0.01', '1e3', '34.9', ' 34.95', '99999999.99'),
+          fc.string({ maxLength: 10 }),
+        ),
+      ),
+      currency: mostly('GBP', fc.constantFrom('gbp', 'USD', '')),
+      receiver: mostly(business, fc.constantFrom(business.toUpperCase(), 'attacker@example.com', '')),
+      txn: mostly('TXN', fc.oneof(fc.constant(''), fc.stringMatching(/^[A-Z0-9]{1,12}$/))),
+      junk: fc.dictionary(fc.oneof(field, fc.string({ maxLength: 20 })), fc.string({ maxLength: 80 }), { maxKeys: 4 }),
+    });
+    let paidRuns = 0;
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(notification, async (n) => {
+        // Every order awaits its payment again (also after a failed run, as fast-check shrinks it).
+        await t.db.kysely
+          .updateTable('orders')
+          .set({ status: 'pending_payment', transaction_id: null, payment_status: null, paid_at: null })
+          .where(
+            'id',
+            'in',
+            targets.map((target) => target.id),
+          )
+          .execute();
+        const order = targets[n.target]!;
+        const other = targets[(n.target + 1) % targets.length]!;
+        const txn = n.txn ? `${n.txn}R${++run}` : '';
+        const fields: Record<string, string> = {
+          ...n.junk,
+          invoice:
+            n.invoice === 'own'
+              ? String(order.orderNumber)
+              : n.invoice === 'other'
+                ? String(other.orderNumber)
+                : n.invoice,
+          payment_status: n.status,
+          mc_gross: n.gross === 'exact' ? order.total : n.gross,
+          mc_currency: n.currency,
+          receiver_email: n.receiver,
+          txn_id: txn,
+        };
+        const response = await post(
+          '/api/payments/paypal/ipn',
+          new URLSearchParams(fields).toString(),
+          'application/x-www-form-urlencoded',
+        );
+        expect(response.statusCode, response.body).toBeLessThan(500);
+        // The rule, from DESIGN.md section 5: only this combination pays, and only the named order.
+        const shouldPay =
+          lastVerdict === 'VERIFIED' &&
+          n.status === 'Completed' &&
+          n.receiver.toLowerCase() === business.toLowerCase() &&
+          n.currency === 'GBP' &&
+          txn !== '' &&
+          n.gross === 'exact' &&
+          n.invoice === 'own';
+        const rows = await t.db.kysely
+          .selectFrom('orders')
+          .select(['id', 'status', 'refunded_total'])
+          .where(
+            'id',
+            'in',
+            targets.map((target) => target.id),
+          )
+          .execute();
+        if (shouldPay) paidRuns++;
+        for (const row of rows) {
+          expect(row.status === 'paid', `${JSON.stringify(fields)} (${lastVerdict})`).toBe(
+            shouldPay && row.id === order.id,
+          );
+          expect(row.refunded_total).toBe(0);
+        }
+      }),
       { numRuns: runs },
     );
-    const paid = await t.db.kysely.selectFrom('orders').select('id').where('status', '=', 'paid').execute();
-    expect(paid).toEqual([]);
+    // The notifications that should pay did come up, so the rule was tested both ways.
+    expect(paidRuns).toBeGreaterThan(runs / 50);
   });
 });
+
+/** Unpaid orders in the fuzzed shop, for the notifications to aim at: ids, numbers and totals. */
+async function ordersToAttack(t: TestApp, count: number) {
+  const stock = await t.db.kysely
+    .selectFrom('product_stocks')
+    .select('id')
+    .where('stock', '>=', (count * (count + 1)) / 2)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const orders = [];
+  for (let i = 0; i < count; i++) {
+    // One more of the product in each order, so no two orders have the same total.
+    const items = [{ productStockId: stock.id, requestedQty: i + 1 }];
+    const priced = (await t.app.inject({ method: 'POST', url: '/api/verify-basket', payload: { items } })).json<{
+      itemsTotal: number;
+    }>();
+    const methods = (await t.app.inject({ method: 'GET', url: `/api/delivery-methods/1/${priced.itemsTotal}` })).json<
+      Array<{ id: number }>
+    >();
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody(items, { deliveryMethodRateId: methods[0]!.id }),
+    });
+    const result = commitResponseSchema.parse(committed.json());
+    if (!result.ok) throw new Error('expected an order to attack');
+    const row = await t.db.kysely
+      .selectFrom('orders')
+      .select(['id', 'order_number', 'total_including_delivery'])
+      .where('order_code', '=', result.orderCode)
+      .executeTakeFirstOrThrow();
+    orders.push({ id: row.id, orderNumber: row.order_number, total: penceToDecimal(row.total_including_delivery) });
+  }
+  return orders;
+}
 
 /** A verified customer of the fuzzed shop, signed in: their bearer token. */
 async function signedInCustomer(t: TestApp): Promise<string> {

@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005-rate-limits.ts';
 import * as m0006 from './migrations/0006-order-number-sequence.ts';
 import * as m0008 from './migrations/0008-unpaid-order-limits.ts';
 import * as m0009 from './migrations/0009-settings.ts';
+import * as m0010 from './migrations/0010-refunds.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -23,6 +24,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0006-order-number-sequence', m0006],
   ['0008-unpaid-order-limits', m0008],
   ['0009-settings', m0009],
+  ['0010-refunds', m0010],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

@@ -136,6 +136,19 @@ export interface OrderTable {
   payment_note: string | null;
   /** The client address the order was placed from (migration 0008), for the unpaid-order cap. */
   client_address: string | null;
+  /** Pence refunded or reversed so far (migration 0010); the order stays paid. */
+  refunded_total: Generated<number>;
+}
+
+/** A refund, reversal or cancelled reversal the provider reported (migration 0010). */
+export interface OrderRefundTable {
+  id: Generated<number>;
+  order_id: number;
+  kind: 'refund' | 'reversal' | 'reversal_cancelled';
+  amount: number;
+  provider: string;
+  provider_reference: string;
+  recorded_at: string;
 }
 
 export interface PaymentEventTable {
@@ -239,6 +252,7 @@ export interface Database {
   orders: OrderTable;
   order_lines: OrderLineTable;
   payment_events: PaymentEventTable;
+  order_refunds: OrderRefundTable;
   customers: CustomerTable;
   account_tokens: AccountTokenTable;
   sessions: SessionTable;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { BasketCommit, CommitResponse, PricedBasket } from '../../contract/basket.ts';
+import { errorCodes, refusalMessages } from '../../contract/errors.ts';
 import { vatContainedIn } from '../../contract/money.ts';
 import { gatherFacts } from '../basket/basket.service.ts';
 import { mergeLines, priceBasket } from '../basket/pricing.ts';
@@ -45,11 +46,7 @@ function changedSinceSeen(request: BasketCommit, priced: PricedBasket): boolean 
  */
 export class TooManyUnpaidOrdersError extends RefusedError {
   constructor() {
-    super(
-      429,
-      'TOO_MANY_UNPAID_ORDERS',
-      'You already have orders waiting for payment. Please pay for one of them, or wait for it to lapse, before placing another.',
-    );
+    super(429, errorCodes.tooManyUnpaidOrders, refusalMessages.tooManyUnpaidOrders);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, OrderStatus } from '../db/schema.ts';
+import type { Database, OrderRefundTable, OrderStatus } from '../db/schema.ts';
 
 /** Payments' SQL: orders by number or code, their lines, payment events and results. */
 
@@ -106,5 +106,54 @@ export async function setProviderStatus(
     .updateTable('orders')
     .set({ payment_provider: provider, payment_status: providerStatus.slice(0, 30), updated_at: at })
     .where('id', '=', orderId)
+    .execute();
+}
+
+/** Records a refund, reversal or cancelled reversal, and moves the order's refunded total with it. */
+export async function recordRefund(
+  trx: Kysely<Database>,
+  refund: {
+    orderId: number;
+    kind: OrderRefundTable['kind'];
+    amount: number;
+    provider: string;
+    reference: string;
+    at: string;
+  },
+): Promise<void> {
+  await trx
+    .insertInto('order_refunds')
+    .values({
+      order_id: refund.orderId,
+      kind: refund.kind,
+      amount: refund.amount,
+      provider: refund.provider,
+      provider_reference: refund.reference.slice(0, 64),
+      recorded_at: refund.at,
+    })
+    .execute();
+  const change = refund.kind === 'reversal_cancelled' ? -refund.amount : refund.amount;
+  await trx
+    .updateTable('orders')
+    .set((eb) => ({ refunded_total: eb('refunded_total', '+', change), updated_at: refund.at }))
+    .where('id', '=', refund.orderId)
+    .execute();
+}
+
+/** Keeps only the newest `keep` events whose key starts with `keyPrefix` (unverified notifications). */
+export async function pruneEvents(db: Kysely<Database>, keyPrefix: string, keep: number): Promise<void> {
+  const oldestKept = await db
+    .selectFrom('payment_events')
+    .select('id')
+    .where('event_key', 'like', `${keyPrefix}%`)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .offset(keep - 1)
+    .executeTakeFirst();
+  if (!oldestKept) return;
+  await db
+    .deleteFrom('payment_events')
+    .where('event_key', 'like', `${keyPrefix}%`)
+    .where('id', '<', oldestKept.id)
     .execute();
 }

@@ -42,7 +42,9 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService; 
     (request) => payments.orderStatus(request.params.code),
   );
 
-  app.post('/payments/paypal/ipn', async (request, reply) => {
+  // PayPal posts from a few addresses and sends again later what was refused, so a limit per client
+  // loses nothing; it stops one client making the shop post junk to PayPal and store it.
+  app.post('/payments/paypal/ipn', perMinute(120, rateLimitFactor), async (request, reply) => {
     const body = typeof request.body === 'string' ? request.body : '';
     await payments.handlePaypalIpn(body);
     // PayPal wants an empty 200 for every IPN it delivered, whatever we made of it.

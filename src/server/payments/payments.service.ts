@@ -22,12 +22,14 @@ import {
   findOrderByCode,
   findOrderByNumber,
   orderLines,
+  pruneEvents,
   recordEvent,
+  recordRefund,
   setPaymentResult,
   setProviderStatus,
   transactionUsedByOtherOrder,
 } from './payments.repository.ts';
-import { ipnProblem, paypalCartFields, paypalUrls } from './paypal.ts';
+import { decimalToPence, ipnProblem, paypalCartFields, paypalUrls, refundProblem, refundStatuses } from './paypal.ts';
 
 /**
  * Payments behind one interface (DESIGN.md section 5). An order is marked paid only by the
@@ -51,6 +53,14 @@ const awaitingPayment: OrderStatus[] = ['pending_payment', 'payment_failed'];
 function stillReserved(order: Pick<Order, 'status' | 'reserved_until'>, now: Date): boolean {
   return awaitingPayment.includes(order.status) && order.reserved_until > now.toISOString();
 }
+
+/**
+ * Anyone can post to the IPN listener. What is kept of a notification PayPal did not verify is
+ * bounded (issue 11: 300 junk posts once added 6 MB): its first characters, and only the latest.
+ */
+export const MAX_UNVERIFIED_NOTIFICATIONS_KEPT = 500;
+export const UNVERIFIED_BODY_CHARS_KEPT = 1000;
+const UNVERIFIED_KEY_PREFIX = 'paypal:unverified:';
 
 class Duplicate extends Error {}
 
@@ -203,42 +213,65 @@ export function createPaymentsService(
         throw new UpstreamUnavailableError(`PayPal IPN validation failed: ${(error as Error).message}`);
       }
       const status = ipn.payment_status ?? '';
-      const key =
-        verdict === 'VERIFIED' && ipn.txn_id
-          ? `paypal:${ipn.txn_id}:${status}`
-          : `paypal:unverified:${createHash('sha256').update(rawBody).digest('hex')}`;
-      return once({ key, provider: 'paypal', providerStatus: status || 'none', body: rawBody }, async (trx, at) => {
-        if (verdict !== 'VERIFIED')
-          return { orderId: null, outcome: `rejected: ${verdict.slice(0, 20) || 'no verdict'}` };
-        const orderNumber = Number(ipn.invoice);
-        const order = Number.isInteger(orderNumber) ? await findOrderByNumber(trx, orderNumber) : undefined;
-        const problem = ipnProblem(ipn, order, config.paypal.businessEmail);
-        if (problem || !order) return { orderId: order?.id ?? null, outcome: `rejected: ${problem}` };
-        if (status === 'Completed') {
-          if (await transactionUsedByOtherOrder(trx, ipn.txn_id ?? '', order.id)) {
-            return { orderId: order.id, outcome: 'rejected: transaction id already used' };
+      const verified = verdict === 'VERIFIED' && Boolean(ipn.txn_id);
+      const key = verified
+        ? `paypal:${ipn.txn_id}:${status}`
+        : `${UNVERIFIED_KEY_PREFIX}${createHash('sha256').update(rawBody).digest('hex')}`;
+      const body = verified ? rawBody : rawBody.slice(0, UNVERIFIED_BODY_CHARS_KEPT);
+      const outcome = await once(
+        { key, provider: 'paypal', providerStatus: status || 'none', body },
+        async (trx, at) => {
+          if (verdict !== 'VERIFIED')
+            return { orderId: null, outcome: `rejected: ${verdict.slice(0, 20) || 'no verdict'}` };
+          const orderNumber = Number(ipn.invoice);
+          const order = Number.isInteger(orderNumber) ? await findOrderByNumber(trx, orderNumber) : undefined;
+          if (order && Object.hasOwn(refundStatuses, status)) {
+            const kind = refundStatuses[status as keyof typeof refundStatuses];
+            const refundIssue = refundProblem(ipn, kind, order, config.paypal.businessEmail);
+            if (refundIssue) return { orderId: order.id, outcome: `rejected: ${refundIssue}` };
+            const amount = Math.abs(decimalToPence(ipn.mc_gross) as number);
+            await recordRefund(trx, {
+              orderId: order.id,
+              kind,
+              amount,
+              provider: 'paypal',
+              reference: ipn.txn_id ?? '',
+              at,
+            });
+            await setProviderStatus(trx, order.id, 'paypal', status, at);
+            return { orderId: order.id, outcome: `recorded ${kind}` };
           }
-          const outcome = await markPaid(
-            trx,
-            order,
-            { provider: 'paypal', providerStatus: status, transactionId: ipn.txn_id ?? '' },
-            at,
-          );
-          return { orderId: order.id, outcome };
-        }
-        if (['Failed', 'Denied', 'Expired', 'Voided'].includes(status)) {
-          await setPaymentResult(trx, order.id, ['pending_payment'], {
-            status: 'payment_failed',
-            provider: 'paypal',
-            providerStatus: status,
-            at,
-          });
-          return { orderId: order.id, outcome: 'failed' };
-        }
-        // Pending, Refunded, Reversed and the rest are recorded; none of them marks the order paid.
-        await setProviderStatus(trx, order.id, 'paypal', status, at);
-        return { orderId: order.id, outcome: `recorded ${status}` };
-      });
+          const problem = ipnProblem(ipn, order, config.paypal.businessEmail);
+          if (problem || !order) return { orderId: order?.id ?? null, outcome: `rejected: ${problem}` };
+          if (status === 'Completed') {
+            if (await transactionUsedByOtherOrder(trx, ipn.txn_id ?? '', order.id)) {
+              return { orderId: order.id, outcome: 'rejected: transaction id already used' };
+            }
+            const outcome = await markPaid(
+              trx,
+              order,
+              { provider: 'paypal', providerStatus: status, transactionId: ipn.txn_id ?? '' },
+              at,
+            );
+            return { orderId: order.id, outcome };
+          }
+          if (['Failed', 'Denied', 'Expired', 'Voided'].includes(status)) {
+            // Only an order still awaiting its payment fails; a late failure for a paid one is noted only.
+            const failed = await setPaymentResult(trx, order.id, ['pending_payment'], {
+              status: 'payment_failed',
+              provider: 'paypal',
+              providerStatus: status,
+              at,
+            });
+            return { orderId: order.id, outcome: failed ? 'failed' : `ignored ${status}: order is ${order.status}` };
+          }
+          // Pending, Refunded, Reversed and the rest are recorded; none of them marks the order paid.
+          await setProviderStatus(trx, order.id, 'paypal', status, at);
+          return { orderId: order.id, outcome: `recorded ${status}` };
+        },
+      );
+      if (!verified) await pruneEvents(db, UNVERIFIED_KEY_PREFIX, MAX_UNVERIFIED_NOTIFICATIONS_KEPT);
+      return outcome;
     },
 
     /**
@@ -276,14 +309,14 @@ export function createPaymentsService(
             );
             return { orderId: order.id, outcome };
           }
-          await setPaymentResult(trx, order.id, ['pending_payment'], {
+          const failed = await setPaymentResult(trx, order.id, ['pending_payment'], {
             status: 'payment_failed',
             provider: 'opayo',
             providerStatus: status,
             transactionId: fields.VPSTxId ?? null,
             at,
           });
-          return { orderId: order.id, outcome: 'failed' };
+          return { orderId: order.id, outcome: failed ? 'failed' : `ignored ${status}: order is ${current.status}` };
         },
       );
     },

@@ -1,9 +1,23 @@
-/** Thrown for any answer that is not 2xx; carries the status so callers can tell 404 from the rest. */
+/**
+ * Thrown for any answer that is not 2xx; carries the status so callers can tell 404 from the rest,
+ * and the error code of the answer's body when it has one (DESIGN.md section 3).
+ */
 export class ApiRequestError extends Error {
   readonly status: number;
-  constructor(status: number, message: string) {
+  readonly code: string | undefined;
+  constructor(status: number, message: string, code?: string) {
     super(message);
     this.status = status;
+    this.code = code;
+  }
+}
+
+async function errorCodeOf(response: Response): Promise<string | undefined> {
+  try {
+    const body = (await response.json()) as { error?: { code?: unknown } };
+    return typeof body.error?.code === 'string' ? body.error.code : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -23,6 +37,10 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
   }
   const response = await fetch(path, { ...init, headers });
   if (!response.ok)
-    throw new ApiRequestError(response.status, `${init.method ?? 'GET'} ${path} answered ${response.status}`);
+    throw new ApiRequestError(
+      response.status,
+      `${init.method ?? 'GET'} ${path} answered ${response.status}`,
+      await errorCodeOf(response),
+    );
   return (await response.json()) as T;
 }

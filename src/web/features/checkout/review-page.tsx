@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { refusalMessages } from '../../../contract/errors.ts';
 import { messages } from '../../../contract/messages.ts';
+import { ApiRequestError } from '../../lib/api.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
 import { useTitles } from '../../lib/catalog-api.ts';
@@ -8,6 +10,7 @@ import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
+import { commitProblemText } from './commit-problem.ts';
 import { CheckoutProgress } from './progress.tsx';
 import { AddressBlock, ContactBlock, ProductsTable } from './review-blocks.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
@@ -23,7 +26,7 @@ export default function ReviewPage() {
   const [voucher, setVoucher] = useState('');
   const [voucherMessage, setVoucherMessage] = useState<{ ok: boolean; text: string } | undefined>();
   const [committing, setCommitting] = useState(false);
-  const [commitFailed, setCommitFailed] = useState(false);
+  const [commitProblem, setCommitProblem] = useState<string | undefined>();
   const [handoff, setHandoff] = useState<{ orderCode: string; orderNumber: number } | undefined>();
   const priced = basket.priced;
   const guest = basket.guest;
@@ -38,20 +41,21 @@ export default function ReviewPage() {
       const result = await basketStore.verify({ voucherCodeAttempt: code });
       const outcome = result.lastVoucherOutcome ?? 2;
       setVoucherMessage({ ok: outcome === 1, text: messages.voucher[outcome] ?? messages.voucher[2] ?? '' });
-    } catch {
-      setVoucherMessage({ ok: false, text: messages.voucher[2] ?? '' });
+    } catch (error) {
+      const limited = error instanceof ApiRequestError && error.status === 429;
+      setVoucherMessage({ ok: false, text: limited ? refusalMessages.tooManyAttempts : (messages.voucher[2] ?? '') });
     }
   }
 
   async function secureCheckout() {
     setCommitting(true);
-    setCommitFailed(false);
+    setCommitProblem(undefined);
     try {
       const result = await basketStore.commit();
       if (result.ok) setHandoff({ orderCode: result.orderCode, orderNumber: result.orderNumber });
       else void navigate('/shopping-cart');
-    } catch {
-      setCommitFailed(true);
+    } catch (error) {
+      setCommitProblem(commitProblemText(error));
     } finally {
       setCommitting(false);
     }
@@ -153,9 +157,9 @@ export default function ReviewPage() {
               <button type="button" className="button" onClick={() => void secureCheckout()} disabled={committing}>
                 <span aria-hidden="true">🔒</span> SECURE CHECKOUT
               </button>
-              {commitFailed && (
+              {commitProblem && (
                 <p className="field-error" role="alert">
-                  Your order could not be placed just now. Please try again.
+                  {commitProblem}
                 </p>
               )}
             </section>

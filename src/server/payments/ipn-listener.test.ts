@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { MAX_UNVERIFIED_NOTIFICATIONS_KEPT, UNVERIFIED_BODY_CHARS_KEPT } from './payments.service.ts';
+
+/**
+ * Issue 11, item 5: every post to the IPN listener is asked of PayPal and recorded, and unverified
+ * bodies were kept whole and without limit (300 junk posts added 6 MB). What is kept of unverified
+ * notifications is bounded, and the listener is limited per client.
+ */
+describe('the PayPal IPN listener under junk', () => {
+  const post = (t: TestApp, remoteAddress: string, body: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payments/paypal/ipn',
+      payload: body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      remoteAddress,
+    });
+
+  describe('storage', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      const paymentFetch = vi.fn(async () => new Response('INVALID')) as unknown as typeof fetch;
+      t = await createTestApp({ paymentFetch, env: { RATE_LIMIT_FACTOR: '100' } });
+    });
+    afterAll(() => t.close());
+
+    it('keeps a bounded number of unverified notifications, each cut short', async () => {
+      const junk = (i: number) => `payment_status=Completed&invoice=${i}&padding=${'x'.repeat(20_000)}`;
+      const posts = MAX_UNVERIFIED_NOTIFICATIONS_KEPT + 100;
+      for (let i = 0; i < posts; i++) expect((await post(t, '198.51.100.101', junk(i))).statusCode).toBe(200);
+      const kept = await t.db.kysely
+        .selectFrom('payment_events')
+        .select(['body', 'outcome'])
+        .where('provider', '=', 'paypal')
+        .execute();
+      expect(kept.length).toBeGreaterThan(0);
+      expect(kept.length).toBeLessThanOrEqual(MAX_UNVERIFIED_NOTIFICATIONS_KEPT);
+      expect(Math.max(...kept.map((event) => event.body.length))).toBeLessThanOrEqual(UNVERIFIED_BODY_CHARS_KEPT);
+      expect(kept.every((event) => event.outcome.startsWith('rejected'))).toBe(true);
+    });
+  });
+
+  it('limits how often one client may post, and not PayPal from another address', async () => {
+    const paymentFetch = vi.fn(async () => new Response('INVALID')) as unknown as typeof fetch;
+    const t = await createTestApp({ paymentFetch });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 150; i++) statuses.push((await post(t, '198.51.100.102', `junk=${i}`)).statusCode);
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+      expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(120);
+      const calls = vi.mocked(paymentFetch).mock.calls.length;
+      expect(calls).toBeLessThanOrEqual(120);
+      expect((await post(t, '173.0.81.1', 'junk=paypal')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,32 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { refusalMessages } from '../../../contract/errors.ts';
+import { requestJson } from '../../lib/api.ts';
+import { commitProblemText } from './commit-problem.ts';
+
+/** Issue 11: a shopper refused an order for too many unpaid ones is told why, not "try again". */
+describe('the message when an order cannot be placed', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  async function failureOf(status: number, body: unknown): Promise<unknown> {
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify(body), { status }));
+    return requestJson('/api/basket', { method: 'POST', body: '{}' }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+  }
+
+  it('names the unpaid orders when the server refuses for them', async () => {
+    const error = await failureOf(429, { error: { code: 'TOO_MANY_UNPAID_ORDERS', message: 'x' } });
+    expect(commitProblemText(error)).toBe(refusalMessages.tooManyUnpaidOrders);
+  });
+
+  it('asks to wait when the client is rate-limited, and to try again otherwise', async () => {
+    expect(commitProblemText(await failureOf(429, { error: { code: 'TOO_MANY_REQUESTS', message: 'x' } }))).toBe(
+      refusalMessages.tooManyAttempts,
+    );
+    expect(commitProblemText(await failureOf(500, 'not json at all'))).toBe(
+      'Your order could not be placed just now. Please try again.',
+    );
+  });
+});

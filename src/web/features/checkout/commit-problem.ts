@@ -1,0 +1,10 @@
+import { errorCodes, refusalMessages } from '../../../contract/errors.ts';
+import { ApiRequestError } from '../../lib/api.ts';
+
+/** What the shopper is told when SECURE CHECKOUT could not place the order. */
+export function commitProblemText(error: unknown): string {
+  if (error instanceof ApiRequestError && error.code === errorCodes.tooManyUnpaidOrders)
+    return refusalMessages.tooManyUnpaidOrders;
+  if (error instanceof ApiRequestError && error.status === 429) return refusalMessages.tooManyAttempts;
+  return 'Your order could not be placed just now. Please try again.';
+}
