@@ -21,7 +21,7 @@ import { createPageHead } from './seo/page-head.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
 import { inboxRoutes } from './mail/inbox.routes.ts';
-import { createMailer } from './mail/mailer.ts';
+import { registerMailQueue } from './mail/mail-queue.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
 import { createAccountsService } from './accounts/accounts.service.ts';
 import { contactRoutes } from './contact/contact.routes.ts';
@@ -87,7 +87,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const secureCookies = config.env === 'production';
   registerCsrf(app, secureCookies);
 
-  const mailer = createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, shop: config.shop });
+  // Services queue mail; this instance's worker sends it (issue 11), so no request waits for SMTP.
+  const mailer = registerMailQueue(app, db, config);
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
   // Health for load balancers and orchestrators: the process is up; the database answers.
   app.get('/healthz', () => ({ ok: true }));

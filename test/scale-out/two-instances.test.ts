@@ -8,7 +8,7 @@ import type { Product, SearchResponse } from '../../src/contract/catalog.ts';
 import type { Db } from '../../src/server/db/database.ts';
 import { call } from '../helpers/api-client.ts';
 import { address, guest } from '../helpers/checkout-fixtures.ts';
-import { readOutbox } from '../helpers/outbox.ts';
+import { mailQueueDrained, readOutbox } from '../helpers/outbox.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-robin-proxy.ts';
 import { runScript } from '../helpers/run-process.ts';
 import { startShop, type ShopProcess } from '../helpers/shop-process.ts';
@@ -117,6 +117,7 @@ describe('two instances on one database', () => {
     expect(status.body.status).toBe('paid');
     const after = await call<Product>(a.url, `/api/products/${product.urlKey}`);
     expect(after.body.stocks[0]?.stock).toBe(stock - 2);
+    await mailQueueDrained(db);
     expect(readOutbox(outboxDir).filter((m) => m.subject === `Your order ${orderNumber} is confirmed`)).toHaveLength(1);
 
     // The same signed IPN, replayed 10 times at once across both instances, changes nothing more.
@@ -135,6 +136,7 @@ describe('two instances on one database', () => {
     const events = await db.kysely.selectFrom('payment_events').select('event_key').execute();
     expect(events.filter((e) => e.event_key === `paypal:${status.body.transactionId}:Completed`)).toHaveLength(1);
     expect((await call<Product>(b.url, `/api/products/${product.urlKey}`)).body.stocks[0]?.stock).toBe(stock - 2);
+    await mailQueueDrained(db);
     expect(readOutbox(outboxDir).filter((m) => m.subject === `Your order ${orderNumber} is confirmed`)).toHaveLength(1);
   });
 

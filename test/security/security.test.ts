@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { commitResponseSchema } from '../../src/contract/basket.ts';
 import { catalogFactory } from '../helpers/catalog-factory.ts';
 import { address, checkoutFixtures, commitBody, guest } from '../helpers/checkout-fixtures.ts';
-import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
+import { decodeQuotedPrintable, deliveredMail } from '../helpers/outbox.ts';
+import { startSlowSmtp, type SlowSmtpServer } from '../helpers/slow-smtp.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -55,9 +56,7 @@ describe('security', () => {
       password: PASSWORD,
       confirm: PASSWORD,
     });
-    const mail = readOutbox(t.outboxDir)
-      .filter((m) => m.to === email)
-      .at(-1);
+    const mail = (await deliveredMail(t)).filter((m) => m.to === email).at(-1);
     const token = /\/verify-account\/([A-Za-z0-9_-]+)/.exec(decodeQuotedPrintable(mail?.raw ?? ''))?.[1];
     expect((await post('/api/activate', { token })).statusCode).toBe(200);
     const signedIn = await post('/api/sign-in', { username: email, password: PASSWORD });
@@ -329,4 +328,108 @@ describe('security', () => {
     expect(sandbox.statusCode).toBe(200);
     expect(sandbox.body).not.toContain('<script>alert(4)');
   });
+});
+
+/**
+ * Issue 11, item 6: with a slow mail server, forgot-password must not answer later for a
+ * registered address than for an unknown one (it waited for SMTP: about 200 ms against 3 ms), and
+ * the mail must still go once the server answers.
+ */
+describe('security with a slow mail server', () => {
+  const GREETING_MS = 250;
+  let smtp: SlowSmtpServer;
+  let t: TestApp;
+  beforeAll(async () => {
+    smtp = await startSlowSmtp({ greetingDelayMs: GREETING_MS });
+    t = await createTestApp({ env: { SMTP_URL: smtp.url } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+  const post = (url: string, payload: object) =>
+    t.app.inject({ method: 'POST', url, payload, remoteAddress: nextIp() });
+
+  it('answers forgot-password for registered and unknown addresses in the same time, and the reset mail still arrives', async () => {
+    const email = `slow.smtp.${Date.now()}@example.com`;
+    const unknown = `never.registered.${Date.now()}@example.com`;
+    const registered = await post('/api/register', {
+      titleId: 2,
+      email,
+      firstname: 'Meera',
+      lastname: 'Patel',
+      password: PASSWORD,
+      confirm: PASSWORD,
+    });
+    expect(registered.json()).toEqual({ errorCode: 0 });
+    const timed = async (address: string) => {
+      const started = performance.now();
+      const answer = await post('/api/forgot-password', { email: address });
+      return { ms: performance.now() - started, status: answer.statusCode, body: answer.body };
+    };
+    const known: number[] = [];
+    const stranger: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      // Each request alone: what one leaves to do after answering is done before the next starts.
+      const a = await timed(email);
+      await t.app.mailSettled();
+      const b = await timed(unknown);
+      await t.app.mailSettled();
+      expect(a.status).toBe(200);
+      expect(b.body).toBe(a.body);
+      known.push(a.ms);
+      stranger.push(b.ms);
+    }
+    const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+    // The mail server's delay never shows: the medians differ by far less than its greeting takes.
+    expect(Math.abs(median(known) - median(stranger))).toBeLessThan(GREETING_MS / 10);
+    expect(Math.max(...known)).toBeLessThan(GREETING_MS);
+    // The reset mail (and the verification mail) are delivered later, and none to the stranger.
+    await vi.waitFor(
+      () => {
+        const resets = smtp.received.filter((m) => m.to.includes(email) && m.data.includes('/reset-password/'));
+        expect(resets).toHaveLength(5);
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    expect(smtp.received.some((m) => m.to.includes(email) && m.data.includes('/verify-account/'))).toBe(true);
+    expect(smtp.received.some((m) => m.to.includes(unknown))).toBe(false);
+  }, 30_000);
+
+  it('answers registration, contact and forgot-password at once while the mail server hangs', async () => {
+    const hung = await startSlowSmtp({ greetingDelayMs: Infinity });
+    const stuck = await createTestApp({ env: { SMTP_URL: hung.url } });
+    try {
+      const within = async (ms: number, url: string, payload: object) => {
+        const started = performance.now();
+        const answer = await Promise.race([
+          stuck.app.inject({ method: 'POST', url, payload, remoteAddress: nextIp() }),
+          new Promise<'no answer'>((resolve) => setTimeout(() => resolve('no answer'), ms).unref()),
+        ]);
+        return { answer: answer === 'no answer' ? answer : answer.statusCode, ms: performance.now() - started };
+      };
+      const email = `hung.smtp.${Date.now()}@example.com`;
+      const calls = [
+        await within(1_000, '/api/register', {
+          titleId: 2,
+          email,
+          firstname: 'Meera',
+          lastname: 'Patel',
+          password: PASSWORD,
+          confirm: PASSWORD,
+        }),
+        await within(1_000, '/api/contact', { email, name: 'Meera', phone: '0121 496 0000', message: 'Hello?' }),
+        await within(1_000, '/api/forgot-password', { email }),
+      ];
+      expect(calls.map((c) => c.answer)).toEqual([200, 200, 200]);
+      // The messages wait in the queue for the server to answer; none is lost.
+      const queued = () => stuck.db.kysely.selectFrom('mail_queue').select(['recipient', 'status']).execute();
+      await vi.waitFor(async () => expect((await queued()).filter((m) => m.recipient === email)).toHaveLength(3));
+      expect((await queued()).every((m) => m.status !== 'sent')).toBe(true);
+      expect(hung.connections()).toBeGreaterThan(0);
+    } finally {
+      await stuck.close();
+      await hung.close();
+    }
+  }, 30_000);
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeQuotedPrintable, readOutbox } from '../../../test/helpers/outbox.ts';
+import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { hashToken, newToken } from './tokens.ts';
@@ -20,10 +20,8 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     t.app.inject({ method: 'POST', url, payload, headers, remoteAddress });
   const get = (url: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url, headers, remoteAddress: nextIp() });
-  const linkFor = (to: string, path: string) => {
-    const mail = readOutbox(t.outboxDir)
-      .filter((m) => m.to === to)
-      .at(-1);
+  const linkFor = async (to: string, path: string) => {
+    const mail = (await deliveredMail(t)).filter((m) => m.to === to).at(-1);
     return new RegExp(`/${path}/([A-Za-z0-9_-]+)`).exec(decodeQuotedPrintable(mail?.raw ?? ''))?.[1];
   };
   let emails = 0;
@@ -41,7 +39,7 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
   async function verifiedCustomer(): Promise<string> {
     const email = newEmail();
     expect((await post('/api/register', registration(email))).json()).toEqual({ errorCode: 0 });
-    expect((await post('/api/activate', { token: linkFor(email, 'verify-account') })).statusCode).toBe(200);
+    expect((await post('/api/activate', { token: await linkFor(email, 'verify-account') })).statusCode).toBe(200);
     return email;
   }
 
@@ -64,7 +62,7 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     const email = newEmail();
     expect((await post('/api/register', registration(email.toUpperCase()))).json()).toEqual({ errorCode: 0 });
     expect((await post('/api/register', registration(email))).json()).toEqual({ errorCode: 4 });
-    const token = linkFor(email, 'verify-account');
+    const token = await linkFor(email, 'verify-account');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // Not verified yet: no sign-in.
     expect((await signIn(email)).statusCode).toBe(401);
@@ -84,7 +82,7 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     const email = newEmail();
     await post('/api/register', registration(email));
     await t.db.kysely.updateTable('account_tokens').set({ expires_at: '2000-01-01T00:00:00.000Z' }).execute();
-    expect((await post('/api/activate', { token: linkFor(email, 'verify-account') })).statusCode).toBe(400);
+    expect((await post('/api/activate', { token: await linkFor(email, 'verify-account') })).statusCode).toBe(400);
     expect((await post('/api/activate', { token: 'no-such-token' })).statusCode).toBe(400);
   });
 
@@ -155,11 +153,11 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
   it('resets a password by a single-use e-mailed link, ending every session, with the same answer for unknown addresses', async () => {
     const email = await verifiedCustomer();
     const oldToken = (await signIn(email)).json() as string;
-    const before = readOutbox(t.outboxDir).length;
+    const before = (await deliveredMail(t)).length;
     expect((await post('/api/forgot-password', { email: 'nobody@example.com' })).json()).toEqual({ ok: true });
-    expect(readOutbox(t.outboxDir).length).toBe(before);
+    expect((await deliveredMail(t)).length).toBe(before);
     expect((await post('/api/forgot-password', { email })).json()).toEqual({ ok: true });
-    const token = linkFor(email, 'reset-password');
+    const token = await linkFor(email, 'reset-password');
     expect((await post('/api/reset-password', { token, password: 'short', confirm: 'short' })).json()).toEqual({
       ok: false,
       errorCode: 2,
@@ -183,7 +181,7 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
       (await post('/api/reset-password', { token, password, confirm: password })).json();
     const newLink = async () => {
       expect((await post('/api/forgot-password', { email })).json()).toEqual({ ok: true });
-      return linkFor(email, 'reset-password');
+      return await linkFor(email, 'reset-password');
     };
     // Two links asked for in turn: only the newer one works.
     const first = await newLink();
@@ -235,7 +233,7 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
       .where('email', '=', 'visitor@example.com')
       .execute();
     expect(stored).toHaveLength(1);
-    const mail = readOutbox(t.outboxDir);
+    const mail = await deliveredMail(t);
     expect(mail.some((m) => m.to === t.config.shop.email && m.subject === 'Enquiry from Visitor')).toBe(true);
     expect(
       mail.some((m) => m.to.toLowerCase() === 'visitor@example.com' && m.subject === 'We have your message, Visitor'),

@@ -123,7 +123,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
     '/forgot-password',
     { ...perMinute(5), schema: { body: forgotPasswordSchema, response: { 200: okSchema } } },
     async (request) => {
-      await accounts.forgotPassword(request.body.email);
+      accounts.forgotPassword(request.body.email);
       return { ok: true };
     },
   );

@@ -219,16 +219,26 @@ export function createAccountsService(
       }));
     },
 
-    /** POST /api/forgot-password: the same answer whether or not the address is registered. */
-    async forgotPassword(email: string): Promise<void> {
-      const customer = await findCustomerByEmail(db, email.trim().toLowerCase());
-      if (!customer) return;
-      const token = await issueToken(customer.id, 'reset', RESET_HOURS);
-      await sendLink(customer.email, `Reset your ${options.shopName} password`, [
-        `Dear ${customer.firstname} ${customer.lastname},`,
-        `To choose a new password, open this link: ${options.publicUrl}/reset-password/${token}`,
-        `The link works once and for ${RESET_HOURS} hour. If you did not ask for it, you can ignore this message: your password has not changed.`,
-      ]);
+    /**
+     * POST /api/forgot-password: the same answer, in the same time, whether or not the address is
+     * registered. It answers before looking the address up: the look-up, the new link and the
+     * queued mail happen after it (issue 11: a slow mail server showed which addresses exist).
+     */
+    forgotPassword(email: string): void {
+      options.mailer.sendInBackground(async () => {
+        const customer = await findCustomerByEmail(db, email.trim().toLowerCase());
+        if (!customer) return undefined;
+        const token = await issueToken(customer.id, 'reset', RESET_HOURS);
+        return {
+          to: customer.email,
+          subject: `Reset your ${options.shopName} password`,
+          paragraphs: [
+            `Dear ${customer.firstname} ${customer.lastname},`,
+            `To choose a new password, open this link: ${options.publicUrl}/reset-password/${token}`,
+            `The link works once and for ${RESET_HOURS} hour. If you did not ask for it, you can ignore this message: your password has not changed.`,
+          ],
+        };
+      });
     },
 
     /** POST /api/reset-password: a new password, and every session ended. */

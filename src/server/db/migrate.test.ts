@@ -21,6 +21,8 @@ describe('migrations', () => {
       '0004-accounts',
       '0005-rate-limits',
       '0006-order-number-sequence',
+      '0007-mail-queue',
+      '0008-unpaid-order-limits',
       '0009-settings',
     ]);
     expect(await migrateToLatest(db)).toEqual([]);
@@ -39,6 +41,7 @@ describe('migrations', () => {
       'order_lines',
       'rate_limit_hits',
       'settings',
+      'mail_queue',
     ]) {
       expect(tables).toContain(table);
     }
@@ -53,13 +56,13 @@ describe('migrations', () => {
     expect(
       runs.filter((run) =>
         run.stdout.includes(
-          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0009-settings',
+          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings',
         ),
       ),
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(7);
+    expect(Number(rows.rows[0]?.n)).toBe(9);
   });
 
   it('leave stock unable to go below zero', async () => {

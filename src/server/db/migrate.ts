@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003-payments.ts';
 import * as m0004 from './migrations/0004-accounts.ts';
 import * as m0005 from './migrations/0005-rate-limits.ts';
 import * as m0006 from './migrations/0006-order-number-sequence.ts';
+import * as m0007 from './migrations/0007-mail-queue.ts';
 import * as m0008 from './migrations/0008-unpaid-order-limits.ts';
 import * as m0009 from './migrations/0009-settings.ts';
 import * as m0010 from './migrations/0010-refunds.ts';
@@ -22,6 +23,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0004-accounts', m0004],
   ['0005-rate-limits', m0005],
   ['0006-order-number-sequence', m0006],
+  ['0007-mail-queue', m0007],
   ['0008-unpaid-order-limits', m0008],
   ['0009-settings', m0009],
   ['0010-refunds', m0010],

@@ -238,6 +238,25 @@ export interface SettingTable {
   value: string;
 }
 
+export type MailStatus = 'pending' | 'sending' | 'sent' | 'failed';
+
+/** A queued e-mail (migration 0007): sent by whichever instance claims it, retried with backoff. */
+export interface MailQueueTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  /** JSON array of the message's paragraphs. */
+  paragraphs: string;
+  status: MailStatus;
+  attempts: Generated<number>;
+  next_attempt_at: string;
+  claimed_until: string | null;
+  claim_token: string | null;
+  last_error: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
 export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
@@ -258,5 +277,6 @@ export interface Database {
   sessions: SessionTable;
   contact_messages: ContactMessageTable;
   rate_limit_hits: RateLimitHitTable;
+  mail_queue: MailQueueTable;
   settings: SettingTable;
 }

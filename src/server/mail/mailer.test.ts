@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeQuotedPrintable, readOutbox } from '../../../test/helpers/outbox.ts';
+import { decodeQuotedPrintable, deliveredMail, readOutbox } from '../../../test/helpers/outbox.ts';
 import { loadConfig } from '../config.ts';
-import { createMailer, renderBodies } from './mailer.ts';
+import { createMailTransport, renderBodies } from './mailer.ts';
 
-describe('the mailer without SMTP', () => {
+describe('the mail transport without SMTP', () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -16,8 +16,8 @@ describe('the mailer without SMTP', () => {
     const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
     dirs.push(dir);
     const { shop } = loadConfig({});
-    const mailer = createMailer({ smtpUrl: undefined, outboxDir: join(dir, 'new'), shop });
-    await mailer.send({
+    const transport = createMailTransport({ smtpUrl: undefined, outboxDir: join(dir, 'new'), shop });
+    await transport.deliver({
       to: 'asha@example.com',
       subject: 'Hello <there>',
       paragraphs: ['First & foremost.', 'See https://shop.example/x'],
@@ -49,6 +49,7 @@ describe('the mailer without SMTP', () => {
           message: 'See https://example.com/tabla please',
         },
       });
+      await deliveredMail(t);
       const inbox = await t.app.inject({ method: 'GET', url: '/dev/inbox' });
       expect(inbox.statusCode).toBe(200);
       expect(inbox.body).toContain('Enquiry from Asha &#60;b&#62;');

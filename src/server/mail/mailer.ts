@@ -5,8 +5,10 @@ import nodemailer from 'nodemailer';
 import type { ShopIdentity } from '../../contract/shop.ts';
 
 /**
- * One mailer (DESIGN.md section 7): SMTP when SMTP_URL is set, otherwise every message is written
- * to the outbox folder as an .eml file, where the local inbox page and the tests read it.
+ * One mailer (DESIGN.md section 7). Services call `Mailer.send`, which puts the message in the
+ * mail queue (mail-queue.ts, issue 11) and returns: no request waits for SMTP. The queue's worker
+ * hands each message to a `MailTransport`: SMTP when SMTP_URL is set, otherwise the outbox folder,
+ * one .eml file each, where the local inbox page and the tests read it.
  */
 
 export interface MailMessage {
@@ -17,7 +19,13 @@ export interface MailMessage {
 }
 
 export interface Mailer {
+  /** Queues the message; it is sent shortly, by whichever instance claims it. */
   send(message: MailMessage): Promise<void>;
+  /**
+   * For an answer that must not show whether mail goes (forgot-password): `compose` runs after
+   * the caller has returned, and what it answers, if anything, is queued. Errors are logged.
+   */
+  sendInBackground(compose: () => Promise<MailMessage | undefined>): void;
 }
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -32,13 +40,29 @@ ${message.paragraphs.map((p) => `<p>${linkify(escape(p)).replace(/\n/g, '<br>')}
   return { text, html };
 }
 
-export function createMailer(options: { smtpUrl: string | undefined; outboxDir: string; shop: ShopIdentity }): Mailer {
+/** Where the queue's worker delivers a message: an SMTP server, or the outbox folder. */
+export interface MailTransport {
+  deliver(message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+/**
+ * A hung or slow SMTP server gives up within seconds rather than nodemailer's defaults (2 minutes
+ * to connect, 30 s for the greeting, 10 minutes of silence), so it cannot hold a worker for long.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000 } as const;
+
+export function createMailTransport(options: {
+  smtpUrl: string | undefined;
+  outboxDir: string;
+  shop: ShopIdentity;
+}): MailTransport {
   const from = { name: options.shop.name, address: options.shop.email };
   const transport = options.smtpUrl
-    ? nodemailer.createTransport(options.smtpUrl)
+    ? nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS })
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
-    async send(message) {
+    async deliver(message) {
       const { text, html } = renderBodies(message, options.shop);
       const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text, html });
       if (options.smtpUrl) return;
@@ -46,5 +70,6 @@ export function createMailer(options: { smtpUrl: string | undefined; outboxDir: 
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       await writeFile(join(options.outboxDir, name), (info as unknown as { message: Buffer }).message);
     },
+    close: () => transport.close(),
   };
 }

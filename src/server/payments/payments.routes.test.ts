@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { commitResponseSchema } from '../../contract/basket.ts';
 import { encodeFields, decodeFields, decryptCrypt, encryptCrypt } from './opayo-crypt.ts';
 import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
-import { decodeQuotedPrintable, readOutbox } from '../../../test/helpers/outbox.ts';
+import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 const BUSINESS = 'payments@raag-instruments.example';
@@ -122,7 +122,7 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
     });
     const status = (await t.app.inject({ method: 'GET', url: `/api/order-status/${orderCode}` })).json();
     expect(status).toEqual({ orderNumber, status: 'paid', provider: 'paypal', transactionId: fields.txn_id });
-    const mail = readOutbox(t.outboxDir).find((m) => m.subject === `Your order ${orderNumber} is confirmed`);
+    const mail = (await deliveredMail(t)).find((m) => m.subject === `Your order ${orderNumber} is confirmed`);
     expect(mail?.to).toBe('asha@example.com');
     const body = decodeQuotedPrintable(mail?.raw ?? '');
     expect(body).toContain('Total paid: £34.95 (including VAT of £5.83)');
@@ -160,7 +160,7 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
     const responses = await Promise.all(Array.from({ length: 10 }, () => ipn(fields)));
     expect(responses.every((r) => r.statusCode === 200)).toBe(true);
     expect((await orderRow(orderCode)).status).toBe('paid');
-    expect(readOutbox(t.outboxDir).filter((m) => m.subject === `Your order ${orderNumber} is confirmed`)).toHaveLength(
+    expect((await deliveredMail(t)).filter((m) => m.subject === `Your order ${orderNumber} is confirmed`)).toHaveLength(
       1,
     );
     const events = await t.db.kysely
@@ -307,7 +307,7 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
           ]),
         );
         expect(await orderRow(orderCode)).toMatchObject({ status: 'payment_failed', payment_status: status });
-        const mail = readOutbox(t.outboxDir).find(
+        const mail = (await deliveredMail(t)).find(
           (m) => m.subject === `Your payment for order ${orderNumber} did not go through`,
         );
         expect(decodeQuotedPrintable(mail?.raw ?? '')).toContain(`/order-recovery/${orderCode}`);
