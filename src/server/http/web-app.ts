@@ -14,8 +14,8 @@ export interface WebAppOptions {
   shop: ShopIdentity;
   /** The built app's folder; tests point it at a fixture. */
   root?: string;
-  /** Head tags and status for a page path (product pages get theirs from the catalogue). */
-  pageHead: (path: string) => Promise<PageHead>;
+  /** Head tags and status for a page path and its query (product pages get theirs from the catalogue). */
+  pageHead: (path: string, query: URLSearchParams) => Promise<PageHead>;
 }
 
 /**
@@ -59,7 +59,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         .status(404)
         .send({ error: { code: errorCodes.notFound, message: `No such address: ${request.method} ${path}` } });
     }
-    const page = isPageRoute(path) ? await options.pageHead(path) : { status: 404, tags: '' };
+    const query = new URLSearchParams(request.url.slice(path.length + 1));
+    const page = isPageRoute(path) ? await options.pageHead(path, query) : { status: 404, tags: '' };
     const head = {
       status: page.status,
       tags: page.tags + preloadsFor(path.length > 1 ? path.replace(/\/+$/, '') : path),

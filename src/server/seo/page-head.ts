@@ -68,8 +68,22 @@ function productTags(product: Product, shop: ShopIdentity, publicUrl: string): s
   ].join('');
 }
 
+/**
+ * A search for a keyword: a link preview names it, and crawlers are asked not to index the
+ * endless pages of results (the canonical search page is /search itself).
+ */
+function searchTags(keyword: string, shop: ShopIdentity, publicUrl: string): string {
+  return [
+    `<title data-server-head>${escapeHtml(`Search results for “${keyword}” | ${shop.name}`)}</title>`,
+    `<meta data-server-head name="robots" content="noindex">`,
+    `<link data-server-head rel="canonical" href="${escapeHtml(`${publicUrl}/search`)}">`,
+  ].join('');
+}
+
 export function createPageHead(deps: { catalog: CatalogService; shop: ShopIdentity; publicUrl: string }) {
-  return async function pageHead(path: string): Promise<PageHead> {
+  return async function pageHead(path: string, query: URLSearchParams = new URLSearchParams()): Promise<PageHead> {
+    const keyword = (query.get('k') ?? '').trim().slice(0, 100);
+    if (path === '/search' && keyword) return { status: 200, tags: searchTags(keyword, deps.shop, deps.publicUrl) };
     const match = productPath.exec(path);
     if (!match?.[1]) return { status: 200, tags: '' };
     let key: string;

@@ -57,6 +57,18 @@ describe('pages, head tags, sitemap and robots', () => {
     expect(response.body).toContain('<div id="root">');
   });
 
+  it('writes a searched keyword into the head escaped, and asks crawlers not to index the results', async () => {
+    const page = await get('/search?k=%3Cscript%3Ealert(3)%3C%2Fscript%3E%20%22dhol%22&b=1');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(
+      '<title data-server-head>Search results for “&#60;script&#62;alert(3)&#60;/script&#62; &#34;dhol&#34;” | Test &#60;/script&#62; Shop</title>',
+    );
+    expect(page.body).not.toContain('<script>alert(3)');
+    expect(page.body).toContain('<meta data-server-head name="robots" content="noindex">');
+    expect(page.body).toContain('<link data-server-head rel="canonical" href="https://shop.example/search">');
+    expect((await get('/search')).body).not.toContain('noindex');
+  });
+
   it.each(['/nothing-here', '/products', '/products/a/b/c', '/home/extra'])(
     'answers %s with the app and a 404',
     async (path) => {
