@@ -380,9 +380,12 @@ describe('security with a slow mail server', () => {
     expect(smtp.received.some((m) => m.to.includes(unknown))).toBe(false);
   }, 30_000);
 
-  it('answers registration, contact and forgot-password at once while the mail server hangs', async () => {
+  it('answers registration, contact, forgot-password and a payment notification at once while the mail server hangs', async () => {
     const hung = await startSlowSmtp({ greetingDelayMs: Infinity });
-    const stuck = await createTestApp({ env: { SMTP_URL: hung.url } });
+    const stuck = await createTestApp({
+      env: { SMTP_URL: hung.url },
+      paymentFetch: (async () => new Response('VERIFIED')) as unknown as typeof fetch,
+    });
     try {
       const within = async (ms: number, url: string, payload: object) => {
         const started = performance.now();
@@ -406,9 +409,52 @@ describe('security with a slow mail server', () => {
         await within(1_000, '/api/forgot-password', { email }),
       ];
       expect(calls.map((c) => c.answer)).toEqual([200, 200, 200]);
+      // A paid order's notification (which e-mails the confirmation) is answered at once too.
+      const fixtures = await checkoutFixtures(stuck.db);
+      const product = await fixtures.product(2500, 5);
+      const order = commitResponseSchema.parse(
+        (
+          await stuck.app.inject({
+            method: 'POST',
+            url: '/api/basket',
+            payload: commitBody([{ productStockId: product.stockId, requestedQty: 1 }], { guest: { ...guest, email } }),
+            remoteAddress: nextIp(),
+          })
+        ).json(),
+      );
+      if (!order.ok) throw new Error('expected an order');
+      const { total_including_delivery: total } = await stuck.db.kysely
+        .selectFrom('orders')
+        .select('total_including_delivery')
+        .where('order_code', '=', order.orderCode)
+        .executeTakeFirstOrThrow();
+      const ipn = await Promise.race([
+        stuck.app.inject({
+          method: 'POST',
+          url: '/api/payments/paypal/ipn',
+          payload: new URLSearchParams({
+            mc_gross: (total / 100).toFixed(2),
+            invoice: String(order.orderNumber),
+            payment_status: 'Completed',
+            txn_id: `TXN${Date.now()}`,
+            mc_currency: 'GBP',
+            receiver_email: stuck.config.paypal.businessEmail,
+          }).toString(),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1_000).unref()),
+      ]);
+      expect(ipn?.statusCode).toBe(200);
+      const paid = await stuck.db.kysely
+        .selectFrom('orders')
+        .select('status')
+        .where('order_code', '=', order.orderCode)
+        .executeTakeFirstOrThrow();
+      expect(paid.status).toBe('paid');
       // The messages wait in the queue for the server to answer; none is lost.
       const queued = () => stuck.db.kysely.selectFrom('mail_queue').select(['recipient', 'status']).execute();
-      await vi.waitFor(async () => expect((await queued()).filter((m) => m.recipient === email)).toHaveLength(3));
+      // Verification, acknowledgement, reset link and order confirmation.
+      await vi.waitFor(async () => expect((await queued()).filter((m) => m.recipient === email)).toHaveLength(4));
       expect((await queued()).every((m) => m.status !== 'sent')).toBe(true);
       expect(hung.connections()).toBeGreaterThan(0);
     } finally {
