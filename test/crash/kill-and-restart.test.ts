@@ -42,6 +42,8 @@ describe('killing the shop during checkouts and payments', () => {
       OPAYO_ENCRYPTION_PASSWORD: opayoPassword,
       // Many shoppers, one address: the per-client limits are raised as for the browser tests.
       RATE_LIMIT_FACTOR: '100',
+      UNPAID_ORDERS_PER_EMAIL: '100000',
+      UNPAID_ORDERS_PER_CLIENT: '100000',
     };
     shop = await startShop(env, port);
     db = database.connect();
