@@ -18,6 +18,7 @@ export const errorCodes = {
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
   tooManyRequests: 'TOO_MANY_REQUESTS',
   tooManyUnpaidOrders: 'TOO_MANY_UNPAID_ORDERS',
+  unpaidOrderTooLarge: 'UNPAID_ORDER_TOO_LARGE',
   csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
   unauthorized: 'NOT_SIGNED_IN',
   internal: 'INTERNAL_ERROR',
@@ -27,5 +28,7 @@ export const errorCodes = {
 export const refusalMessages = {
   tooManyUnpaidOrders:
     'You already have orders waiting for payment. Please pay for one of them, or wait for it to lapse, before placing another.',
+  unpaidOrderTooLarge:
+    'This order holds more items than we can keep for you before payment. Please order fewer, or contact us to arrange a larger order.',
   tooManyAttempts: 'Too many attempts from your connection. Please wait a minute and try again.',
 } as const;

@@ -67,6 +67,8 @@ const envSchema = z
     // Unpaid orders holding stock at once, per e-mail address and per client address (issue 11).
     UNPAID_ORDERS_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).optional(),
     UNPAID_ORDERS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).optional(),
+    UNPAID_UNITS_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).optional(),
+    UNPAID_UNITS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
     SHOP_NAME: z.string().min(1).max(80).default('Raag Instruments'),
     SHOP_PHONE: z.string().min(1).max(40).default('0121 496 0742'),
@@ -118,8 +120,8 @@ export interface Config {
   catalogCacheSeconds: number;
   /** Scales every per-route rate limit (1 is the shop's own limits). */
   rateLimitFactor: number;
-  /** How many unpaid orders may hold stock at once for one e-mail address, and for one client. */
-  unpaidOrderLimits: { perEmail: number; perClient: number };
+  /** How many unpaid orders, and units in them, may hold stock at once for one e-mail address and one client. */
+  unpaidOrderLimits: { perEmail: number; perClient: number; unitsPerEmail: number; unitsPerClient: number };
   /** Fastify's trustProxy: whose X-Forwarded-For to believe. */
   trustProxy: boolean | string[];
   logLevel: string;
@@ -180,6 +182,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     unpaidOrderLimits: {
       perEmail: env.UNPAID_ORDERS_PER_EMAIL ?? (env.NODE_ENV === 'test' ? 100_000 : 3),
       perClient: env.UNPAID_ORDERS_PER_CLIENT ?? (env.NODE_ENV === 'test' ? 100_000 : 10),
+      unitsPerEmail: env.UNPAID_UNITS_PER_EMAIL ?? (env.NODE_ENV === 'test' ? 1_000_000 : 20),
+      unitsPerClient: env.UNPAID_UNITS_PER_CLIENT ?? (env.NODE_ENV === 'test' ? 1_000_000 : 50),
     },
     trustProxy: env.TRUST_PROXY,
     searchCacheSeconds: env.SEARCH_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),

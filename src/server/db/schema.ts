@@ -134,8 +134,10 @@ export interface OrderTable {
   auth_code: string | null;
   paid_at: string | null;
   payment_note: string | null;
-  /** The client address the order was placed from (migration 0008), for the unpaid-order cap. */
+  /** The client the order was placed from (an IPv6 client by its /64; migration 0008), for the unpaid-order caps. */
   client_address: string | null;
+  /** The e-mail address as the unpaid-order caps count it (migration 0008): see emailKeyOf. */
+  email_key: string | null;
   /** Pence refunded or reversed so far (migration 0010); the order stays paid. */
   refunded_total: Generated<number>;
 }

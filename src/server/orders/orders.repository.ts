@@ -134,20 +134,26 @@ export async function lockUnpaidOrderKeys(trx: Kysely<Database>, dialect: Dialec
   }
 }
 
-/** Unpaid orders still holding stock for an e-mail address or a client address. */
-export async function countUnpaidOrders(
+/** Unpaid orders still holding stock for an e-mail key or a client, and the units they hold. */
+export async function unpaidHoldings(
   trx: Kysely<Database>,
-  by: { email: string } | { clientAddress: string },
+  by: { emailKey: string } | { clientAddress: string },
   now: string,
-): Promise<number> {
+): Promise<{ orders: number; units: number }> {
   const [column, value] =
-    'email' in by ? (['email', by.email] as const) : (['client_address', by.clientAddress] as const);
+    'emailKey' in by
+      ? (['orders.email_key', by.emailKey] as const)
+      : (['orders.client_address', by.clientAddress] as const);
   const row = await trx
     .selectFrom('orders')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .innerJoin('order_lines', 'order_lines.order_id', 'orders.id')
+    .select((eb) => [
+      eb.fn.count<number | string>('orders.id').distinct().as('orders'),
+      eb.fn.sum<number | string | null>('order_lines.quantity').as('units'),
+    ])
     .where(column, '=', value)
-    .where('status', 'in', ['pending_payment', 'payment_failed'])
-    .where('reserved_until', '>', now)
+    .where('orders.status', 'in', ['pending_payment', 'payment_failed'])
+    .where('orders.reserved_until', '>', now)
     .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return { orders: Number(row.orders), units: Number(row.units ?? 0) };
 }

@@ -6,6 +6,7 @@ import {
   orderCodeParams,
   pricedBasketSchema,
 } from '../../contract/basket.ts';
+import { clientKeyOf } from '../http/client-address.ts';
 import { perMinute } from '../http/rate-limit/per-minute.ts';
 import { voucherGuessLimit } from '../http/rate-limit/voucher-guesses.ts';
 import type { OrdersService } from './orders.service.ts';
@@ -23,7 +24,7 @@ export const ordersRoutes: FastifyPluginAsyncZod<{
       preHandler: voucherGuessLimit(app, rateLimitFactor),
       schema: { body: basketCommitSchema, response: { 200: commitResponseSchema } },
     },
-    async (request) => orders.commit(request.body, await customerOf(request), request.ip),
+    async (request) => orders.commit(request.body, await customerOf(request), clientKeyOf(request.ip)),
   );
   app.get(
     '/recover-basket/:code',

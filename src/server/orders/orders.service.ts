@@ -10,7 +10,6 @@ import type { Database } from '../db/schema.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
 import {
   changeStatus,
-  countUnpaidOrders,
   findExpiredReservations,
   findOrderByCode,
   findOrderLines,
@@ -21,6 +20,7 @@ import {
   releaseVoucher,
   returnStock,
   takeStock,
+  unpaidHoldings,
   useVoucher,
 } from './orders.repository.ts';
 
@@ -50,6 +50,29 @@ export class TooManyUnpaidOrdersError extends RefusedError {
   }
 }
 
+/** One order larger than the unpaid-units cap on its own: no waiting or paying makes room for it. */
+export class UnpaidOrderTooLargeError extends RefusedError {
+  constructor() {
+    super(422, errorCodes.unpaidOrderTooLarge, refusalMessages.unpaidOrderTooLarge);
+  }
+}
+
+/**
+ * An e-mail address as the unpaid-order caps count it: lower case, without a `+tag` and without
+ * dots in the local part, since most mail services deliver those variants to the same mailbox.
+ * (Two different people whose addresses differ only by dots share a count; that only makes their
+ * cap tighter.)
+ */
+export function emailKeyOf(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return email.trim().toLowerCase();
+  const local = email.slice(0, at).trim().toLowerCase().replace(/\+.*$/, '').replaceAll('.', '');
+  return `${local}@${email
+    .slice(at + 1)
+    .trim()
+    .toLowerCase()}`;
+}
+
 /** Gives an unpaid order's stock and voucher use back, once it has left the unpaid states. */
 async function releaseOrder(trx: Kysely<Database>, orderId: number): Promise<void> {
   for (const line of await findOrderLines(trx, orderId)) await returnStock(trx, line.product_stock_id, line.quantity);
@@ -77,25 +100,30 @@ export function createOrdersService(
     reservationMinutes: number;
     clock?: () => Date;
     /** Unpaid orders that may hold stock at once; unlimited when not given. */
-    unpaidOrderLimits?: { perEmail: number; perClient: number };
+    unpaidOrderLimits?: { perEmail: number; perClient: number; unitsPerEmail: number; unitsPerClient: number };
   },
 ) {
   const clock = options.clock ?? (() => new Date());
 
-  /** Refuses a new order when its e-mail address or client already has its share of unpaid ones. */
+  /**
+   * Refuses a new order when, with it, its e-mail address or client would hold more unpaid orders,
+   * or more units in them, than it may (issue 11: three orders once held the whole shop).
+   */
   async function checkUnpaidOrderLimits(
     trx: Kysely<Database>,
-    who: { email: string; clientAddress: string | undefined },
+    who: { emailKey: string; clientAddress: string | undefined },
+    units: number,
     now: string,
   ): Promise<void> {
     const limits = options.unpaidOrderLimits;
     if (!limits) return;
-    if ((await countUnpaidOrders(trx, { email: who.email }, now)) >= limits.perEmail)
+    if (units > Math.min(limits.unitsPerEmail, limits.unitsPerClient)) throw new UnpaidOrderTooLargeError();
+    const byEmail = await unpaidHoldings(trx, { emailKey: who.emailKey }, now);
+    if (byEmail.orders + 1 > limits.perEmail || byEmail.units + units > limits.unitsPerEmail)
       throw new TooManyUnpaidOrdersError();
-    if (
-      who.clientAddress !== undefined &&
-      (await countUnpaidOrders(trx, { clientAddress: who.clientAddress }, now)) >= limits.perClient
-    )
+    if (who.clientAddress === undefined) return;
+    const byClient = await unpaidHoldings(trx, { clientAddress: who.clientAddress }, now);
+    if (byClient.orders + 1 > limits.perClient || byClient.units + units > limits.unitsPerClient)
       throw new TooManyUnpaidOrdersError();
   }
 
@@ -112,13 +140,15 @@ export function createOrdersService(
     async commit(request: BasketCommit, customerId?: number, clientAddress?: string): Promise<CommitResponse> {
       const now = clock();
       const email = request.guest.email.toLowerCase();
+      const emailKey = emailKeyOf(email);
       try {
         return await db.transaction().execute(async (trx) => {
-          await lockUnpaidOrderKeys(trx, options.dialect, [`email ${email}`, `client ${clientAddress ?? ''}`]);
+          await lockUnpaidOrderKeys(trx, options.dialect, [`email ${emailKey}`, `client ${clientAddress ?? ''}`]);
           if (request.orderCode) await replaceUnpaidOrder(trx, request.orderCode, now.toISOString());
-          await checkUnpaidOrderLimits(trx, { email, clientAddress }, now.toISOString());
           const priced = priceBasket(request, await gatherFacts(trx, request, now));
           if (changedSinceSeen(request, priced)) throw new BasketChanged();
+          const units = priced.items.reduce((sum, line) => sum + (line.requestedQty ?? 0), 0);
+          await checkUnpaidOrderLimits(trx, { emailKey, clientAddress }, units, now.toISOString());
           // Conditional decrements, in id order so concurrent commits lock rows in one order.
           const lines = [...priced.items].sort((a, b) => a.productStockId - b.productStockId);
           for (const line of lines) {
@@ -141,6 +171,7 @@ export function createOrdersService(
               firstname: guest.firstname,
               lastname: guest.lastname,
               email,
+              email_key: emailKey,
               client_address: clientAddress ?? null,
               contact_number: guest.contactNumber,
               billing_line1: bill.line1,

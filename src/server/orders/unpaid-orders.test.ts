@@ -11,6 +11,8 @@ import { createOrdersService } from './orders.service.ts';
  */
 const PER_EMAIL = 3;
 const PER_CLIENT = 10;
+const UNITS_PER_EMAIL = 20;
+const UNITS_PER_CLIENT = 50;
 
 describe('unpaid orders per client and per e-mail address', () => {
   let t: TestApp;
@@ -18,7 +20,12 @@ describe('unpaid orders per client and per e-mail address', () => {
   let emails = 0;
   beforeAll(async () => {
     t = await createTestApp({
-      env: { UNPAID_ORDERS_PER_EMAIL: String(PER_EMAIL), UNPAID_ORDERS_PER_CLIENT: String(PER_CLIENT) },
+      env: {
+        UNPAID_ORDERS_PER_EMAIL: String(PER_EMAIL),
+        UNPAID_ORDERS_PER_CLIENT: String(PER_CLIENT),
+        UNPAID_UNITS_PER_EMAIL: String(UNITS_PER_EMAIL),
+        UNPAID_UNITS_PER_CLIENT: String(UNITS_PER_CLIENT),
+      },
     });
     fx = await checkoutFixtures(t.db);
   });
@@ -79,6 +86,58 @@ describe('unpaid orders per client and per e-mail address', () => {
     await t.db.kysely.updateTable('orders').set({ status: 'paid' }).where('order_code', '=', codes[1]!).execute();
     expect((await commit(ip, p.stockId, { guest: { ...guest, email } })).statusCode).toBe(200);
     expect((await commit(ip, p.stockId, { guest: { ...guest, email } })).statusCode).toBe(429);
+  });
+
+  it('refuses orders that would hold more units unpaid than an e-mail address or a client may', async () => {
+    const p = await fx.product(100, 1000);
+    const many = (remoteAddress: string, email: string, qty: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/basket',
+        payload: commitBody([{ productStockId: p.stockId, requestedQty: qty }], { guest: { ...guest, email } }),
+        remoteAddress,
+      });
+    // An outside review held all 3,131 units of the demo shop with three orders of whole stock entries.
+    const tooLarge = await many('198.51.100.110', newEmail(), UNITS_PER_EMAIL + 1);
+    expect(tooLarge.statusCode).toBe(422);
+    expect(tooLarge.json()).toMatchObject({ error: { code: 'UNPAID_ORDER_TOO_LARGE' } });
+    const email = newEmail();
+    expect((await many('198.51.100.111', email, 15)).statusCode).toBe(200);
+    expect((await many('198.51.100.112', email, UNITS_PER_EMAIL - 15 + 1)).statusCode).toBe(429);
+    expect((await many('198.51.100.112', email, UNITS_PER_EMAIL - 15)).statusCode).toBe(200);
+    const ip = '198.51.100.113';
+    for (let i = 0; i < 2; i++) expect((await many(ip, newEmail(), 20)).statusCode).toBe(200);
+    expect((await many(ip, newEmail(), UNITS_PER_CLIENT - 40 + 1)).statusCode).toBe(429);
+    expect(await fx.stockOf(p.stockId)).toBe(1000 - 15 - 5 - 40);
+  });
+
+  it('counts plus-addressed and dotted variants of an e-mail address as that address', async () => {
+    const p = await fx.product(1000, 100);
+    for (let i = 0; i < PER_EMAIL; i++) {
+      const answer = await commit(`198.51.100.${120 + i}`, p.stockId, {
+        guest: { ...guest, email: 'lim@example.com' },
+      });
+      expect(answer.statusCode).toBe(200);
+    }
+    for (const email of ['lim+1@example.com', 'l.im@example.com', 'L.I.M+shop@Example.com']) {
+      expect((await commit('198.51.100.129', p.stockId, { guest: { ...guest, email } })).statusCode, email).toBe(429);
+    }
+  });
+
+  it('counts the addresses of one IPv6 /64 network as one client', async () => {
+    const p = await fx.product(1000, 100);
+    for (let i = 1; i <= PER_CLIENT; i++) {
+      const answer = await commit(`2001:db8:aa:1::${i.toString(16)}`, p.stockId, {
+        guest: { ...guest, email: newEmail() },
+      });
+      expect(answer.statusCode).toBe(200);
+    }
+    expect(
+      (await commit('2001:db8:aa:1:ffff::1', p.stockId, { guest: { ...guest, email: newEmail() } })).statusCode,
+    ).toBe(429);
+    expect((await commit('2001:db8:aa:2::1', p.stockId, { guest: { ...guest, email: newEmail() } })).statusCode).toBe(
+      200,
+    );
   });
 
   it('holds the limit when one client sends many orders at once', async () => {

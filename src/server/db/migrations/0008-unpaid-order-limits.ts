@@ -2,12 +2,15 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
 
 /**
- * Issue 11: unpaid orders are capped per e-mail address and per client address, so an order
- * keeps the address it was placed from, and both are looked up among unpaid orders at each commit.
+ * Issue 11: unpaid orders are capped per e-mail address and per client, so an order keeps the
+ * client it was placed from and its e-mail address in the form it is counted by (lower case,
+ * without a `+tag` or dots in the local part), and both are looked up among unpaid orders at each
+ * commit.
  */
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await db.schema.alterTable('orders').addColumn('client_address', 'varchar(64)').execute();
-  await db.schema.createIndex('orders_email_status_idx').on('orders').columns(['email', 'status']).execute();
+  await db.schema.alterTable('orders').addColumn('email_key', 'varchar(255)').execute();
+  await db.schema.createIndex('orders_email_key_status_idx').on('orders').columns(['email_key', 'status']).execute();
   await db.schema
     .createIndex('orders_client_address_status_idx')
     .on('orders')

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { clientKeyOf } from '../client-address.ts';
 
 /** Checks of a voucher code one client may make a minute, wherever the code is sent. */
 export const VOUCHER_CHECKS_PER_MINUTE = 20;
@@ -20,7 +21,7 @@ export function voucherGuessLimit(app: FastifyInstance, rateLimitFactor: number)
   return app.rateLimit({
     max: Math.max(1, Math.round(VOUCHER_CHECKS_PER_MINUTE * rateLimitFactor)),
     timeWindow: '1 minute',
-    keyGenerator: (request: FastifyRequest) => `voucher-checks ${request.ip}`,
+    keyGenerator: (request: FastifyRequest) => `voucher-checks ${clientKeyOf(request.ip)}`,
     allowList: (request: FastifyRequest) => !carriesVoucherCode(request.body),
   });
 }

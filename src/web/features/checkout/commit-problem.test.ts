@@ -21,6 +21,11 @@ describe('the message when an order cannot be placed', () => {
     expect(commitProblemText(error)).toBe(refusalMessages.tooManyUnpaidOrders);
   });
 
+  it('asks for a smaller order when one order is larger than the shop holds unpaid', async () => {
+    const error = await failureOf(422, { error: { code: 'UNPAID_ORDER_TOO_LARGE', message: 'x' } });
+    expect(commitProblemText(error)).toBe(refusalMessages.unpaidOrderTooLarge);
+  });
+
   it('asks to wait when the client is rate-limited, and to try again otherwise', async () => {
     expect(commitProblemText(await failureOf(429, { error: { code: 'TOO_MANY_REQUESTS', message: 'x' } }))).toBe(
       refusalMessages.tooManyAttempts,
