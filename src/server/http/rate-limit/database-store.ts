@@ -23,7 +23,10 @@ export function databaseRateLimitStore(repository: RateLimitRepository): Fastify
     private readonly prefix: string;
     constructor(options: FastifyRateLimitOptions & { routeInfo?: { method?: string | string[]; url?: string } }) {
       const route = options.routeInfo;
-      this.prefix = route?.url ? `${String(route.method)} ${route.url} ` : '';
+      // Fastify answers HEAD with the GET route's handler, and makes it a route of its own: the two
+      // share one count, or HEAD would double every GET limit.
+      const method = String(route?.method) === 'HEAD' ? 'GET' : String(route?.method);
+      this.prefix = route?.url ? `${method} ${route.url} ` : '';
     }
 
     incr(

@@ -93,3 +93,20 @@ describe('rate limits behind a reverse proxy', () => {
     }
   });
 });
+
+describe('rate limits whatever the method', () => {
+  it('count HEAD and GET of one route against one limit (HEAD had a budget of its own)', async () => {
+    const t = await createTestApp();
+    try {
+      const ask = (method: 'GET' | 'HEAD') =>
+        t.app.inject({ method, url: '/api/recover-basket/AAAAAAAAAAAAAAAAAAAAAA', remoteAddress: '198.51.100.140' });
+      const statuses: number[] = [];
+      for (let i = 0; i < 30; i++) statuses.push((await ask('GET')).statusCode);
+      expect(statuses.every((status) => status === 404)).toBe(true);
+      expect((await ask('GET')).statusCode).toBe(429);
+      expect((await ask('HEAD')).statusCode).toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+});
