@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from './opayo-crypt.ts';
+import { decodeFields, decryptCrypt, encodeFields, encryptCrypt, openCrypt } from './opayo-crypt.ts';
 import { readOpayoResponse } from './opayo.ts';
 
 // Published vectors (thephpleague/omnipay-sagepay tests), recorded in ../shared/spec/opayo-test-vectors.md.
@@ -42,6 +42,18 @@ describe('the Opayo crypt', () => {
       responsePlain.replace('VendorTxCode=phpne-demo-56260425&', ''),
     ];
     for (const text of refused) expect(readOpayoResponse(text), text).toBeUndefined();
+  });
+
+  it('opens a Crypt without throwing, telling a good padding from a bad one', () => {
+    expect(openCrypt(responseCrypt, responsePassword)).toEqual({ text: responsePlain, paddingValid: true });
+    const blocks = Buffer.from(responseCrypt.slice(1), 'hex');
+    // The last block alone, after a changed block: its padding decrypts to noise.
+    const tampered = Buffer.concat([Buffer.alloc(16, 0x5a), blocks.subarray(blocks.length - 16)]);
+    const opened = openCrypt(`@${tampered.toString('hex')}`, responsePassword);
+    expect(opened.paddingValid).toBe(false);
+    expect(opened.text).toHaveLength(32);
+    expect(() => decryptCrypt(`@${tampered.toString('hex')}`, responsePassword)).toThrow();
+    expect(openCrypt('@ZZ', responsePassword)).toEqual({ text: '', paddingValid: false });
   });
 
   it('round-trips ISO-8859-1 text', () => {

@@ -8,7 +8,7 @@ import { NotFoundError, UpstreamUnavailableError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { reserveStockAgain } from '../orders/orders.service.ts';
 import { orderConfirmationEmail, paymentFailedEmail } from './order-emails.ts';
-import { decryptCrypt } from './opayo-crypt.ts';
+import { openCrypt } from './opayo-crypt.ts';
 import {
   newVendorTxCode,
   opayoEndpoint,
@@ -116,13 +116,14 @@ export function createPaymentsService(
     }
   }
 
-  /** The fields of a return's Crypt, or undefined for one that does not decrypt or read strictly. */
+  /**
+   * The fields of a return's Crypt, or undefined for one that does not decrypt or read strictly.
+   * The text is read whether or not its padding was right, so both take the same steps (ADR 0008).
+   */
   function readOpayoReturn(crypt: string): Record<string, string> | undefined {
-    try {
-      return readOpayoResponse(decryptCrypt(crypt, config.opayo.encryptionPassword));
-    } catch {
-      return undefined;
-    }
+    const { text, paddingValid } = openCrypt(crypt, config.opayo.encryptionPassword);
+    const fields = readOpayoResponse(text);
+    return paddingValid ? fields : undefined;
   }
 
   /** Marks an order paid; one whose reservation ran out takes its stock again, or is flagged. */
