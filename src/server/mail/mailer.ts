@@ -19,7 +19,10 @@ export interface MailMessage {
 }
 
 export interface Mailer {
-  /** Queues the message; it is sent shortly, by whichever instance claims it. */
+  /**
+   * Queues the message; it is sent shortly, by whichever instance claims it. Call it outside a
+   * transaction: it writes on its own connection (on SQLite it would wait for the transaction's).
+   */
   send(message: MailMessage): Promise<void>;
   /**
    * For an answer that must not show whether mail goes (forgot-password): `compose` runs after
