@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orderStatuses } from './order-status.ts';
 
 /**
  * Account payloads (spec sections 3 and 7; DESIGN.md section 6). Registration takes what the form
@@ -99,7 +100,7 @@ export const changePasswordSchema = z.object({
 export const accountOrderSchema = z.object({
   orderNumber: z.number().int(),
   createdAt: z.string(),
-  status: z.string(),
+  status: z.enum(orderStatuses),
   transactionId: z.string().nullable(),
   itemsTotal: z.number().int(),
   deliveryPrice: z.number().int(),

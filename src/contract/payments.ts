@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { orderStatuses } from './order-status.ts';
 import { orderCodeParams } from './basket.ts';
 
 /** Payment calls (spec sections 3 and 7; DESIGN.md section 5). */
@@ -31,7 +32,7 @@ export type SagepayConfig = z.infer<typeof sagepayConfigSchema>;
 
 export const orderStatusSchema = z.object({
   orderNumber: z.number().int(),
-  status: z.enum(['pending_payment', 'paid', 'payment_failed', 'expired', 'cancelled']),
+  status: z.enum(orderStatuses),
   provider: z.string().nullable(),
   transactionId: z.string().nullable(),
 });

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { OrderStatus } from '../../contract/order-status.ts';
 
 /** Table shapes as Kysely sees them. Column names are snake_case; the contract speaks camelCase. */
 
@@ -89,7 +90,8 @@ export interface CounterTable {
   value: number;
 }
 
-export type OrderStatus = 'pending_payment' | 'paid' | 'payment_failed' | 'expired' | 'cancelled';
+/** The statuses live in the contract (src/contract/order-status.ts); the column holds one. */
+export type { OrderStatus };
 
 export interface OrderTable {
   id: Generated<number>;

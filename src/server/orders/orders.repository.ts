@@ -63,26 +63,23 @@ export async function insertOrder(
   return id;
 }
 
-export async function findOrderByCode(db: Kysely<Database>, code: string) {
-  const order = await db.selectFrom('orders').selectAll().where('order_code', '=', code).executeTakeFirst();
-  if (!order) return undefined;
-  const lines = await db.selectFrom('order_lines').selectAll().where('order_id', '=', order.id).orderBy('id').execute();
-  return { order, lines };
+export function findOrderByCode(db: Kysely<Database>, code: string) {
+  return db.selectFrom('orders').selectAll().where('order_code', '=', code).executeTakeFirst();
 }
 
-export async function findOrderLines(db: Kysely<Database>, orderId: number) {
-  return db
-    .selectFrom('order_lines')
-    .select(['product_stock_id', 'quantity'])
-    .where('order_id', '=', orderId)
-    .execute();
+export function findOrderByNumber(db: Kysely<Database>, orderNumber: number) {
+  return db.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
+}
+
+export function findOrderLines(db: Kysely<Database>, orderId: number) {
+  return db.selectFrom('order_lines').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
 }
 
 /** Moves an order from one of `from` to `to`; false when another instance got there first. */
 export async function changeStatus(
   trx: Kysely<Database>,
   orderId: number,
-  from: OrderStatus[],
+  from: readonly OrderStatus[],
   to: OrderStatus,
   now: string,
 ): Promise<boolean> {
@@ -156,4 +153,66 @@ export async function unpaidHoldings(
     .where('orders.reserved_until', '>', now)
     .executeTakeFirstOrThrow();
   return { orders: Number(row.orders), units: Number(row.units ?? 0) };
+}
+
+export async function transactionUsedByOtherOrder(
+  db: Kysely<Database>,
+  transactionId: string,
+  orderId: number,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('transaction_id', '=', transactionId)
+    .where('id', '<>', orderId)
+    .where('status', '=', 'paid')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function setPaymentResult(
+  db: Kysely<Database>,
+  orderId: number,
+  fromStatuses: readonly OrderStatus[],
+  result: {
+    status: OrderStatus;
+    provider: string;
+    providerStatus: string;
+    transactionId?: string | null;
+    authCode?: string | null;
+    paidAt?: string | null;
+    note?: string | null;
+    at: string;
+  },
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('orders')
+    .set({
+      status: result.status,
+      payment_provider: result.provider,
+      payment_status: result.providerStatus.slice(0, 30),
+      ...(result.transactionId !== undefined ? { transaction_id: result.transactionId?.slice(0, 64) ?? null } : {}),
+      ...(result.authCode !== undefined ? { auth_code: result.authCode?.slice(0, 40) ?? null } : {}),
+      ...(result.paidAt !== undefined ? { paid_at: result.paidAt } : {}),
+      ...(result.note !== undefined ? { payment_note: result.note } : {}),
+      updated_at: result.at,
+    })
+    .where('id', '=', orderId)
+    .where('status', 'in', fromStatuses)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+export async function setProviderStatus(
+  db: Kysely<Database>,
+  orderId: number,
+  provider: string,
+  providerStatus: string,
+  at: string,
+) {
+  await db
+    .updateTable('orders')
+    .set({ payment_provider: provider, payment_status: providerStatus.slice(0, 30), updated_at: at })
+    .where('id', '=', orderId)
+    .execute();
 }

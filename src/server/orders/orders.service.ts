@@ -8,18 +8,14 @@ import { mergeLines, priceBasket } from '../basket/pricing.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
+import { expireOrder, holdsReservation, replaceOrder, reserveLines } from './order-lifecycle.ts';
 import {
-  changeStatus,
   findExpiredReservations,
   findOrderByCode,
   findOrderLines,
-  findOrderVoucher,
   insertOrder,
   lockUnpaidOrderKeys,
   nextOrderNumber,
-  releaseVoucher,
-  returnStock,
-  takeStock,
   unpaidHoldings,
   useVoucher,
 } from './orders.repository.ts';
@@ -71,21 +67,6 @@ export function emailKeyOf(email: string): string {
     .slice(at + 1)
     .trim()
     .toLowerCase()}`;
-}
-
-/** Gives an unpaid order's stock and voucher use back, once it has left the unpaid states. */
-async function releaseOrder(trx: Kysely<Database>, orderId: number): Promise<void> {
-  for (const line of await findOrderLines(trx, orderId)) await returnStock(trx, line.product_stock_id, line.quantity);
-  const voucher = await findOrderVoucher(trx, orderId);
-  if (voucher) await releaseVoucher(trx, voucher);
-}
-
-/** Cancels an unpaid order the shopper is replacing with a new one, giving its stock back. */
-async function replaceUnpaidOrder(trx: Kysely<Database>, orderCode: string, now: string): Promise<void> {
-  const found = await findOrderByCode(trx, orderCode);
-  if (!found || !(await changeStatus(trx, found.order.id, ['pending_payment', 'payment_failed'], 'cancelled', now)))
-    return;
-  await releaseOrder(trx, found.order.id);
 }
 
 /** 128 random bits, URL-safe: the key of the recovery link and the payment status (DESIGN.md section 4). */
@@ -144,16 +125,16 @@ export function createOrdersService(
       try {
         return await db.transaction().execute(async (trx) => {
           await lockUnpaidOrderKeys(trx, options.dialect, [`email ${emailKey}`, `client ${clientAddress ?? ''}`]);
-          if (request.orderCode) await replaceUnpaidOrder(trx, request.orderCode, now.toISOString());
+          if (request.orderCode) await replaceOrder(trx, request.orderCode, now.toISOString());
           const priced = priceBasket(request, await gatherFacts(trx, request, now));
           if (changedSinceSeen(request, priced)) throw new BasketChanged();
           const units = priced.items.reduce((sum, line) => sum + (line.requestedQty ?? 0), 0);
           await checkUnpaidOrderLimits(trx, { emailKey, clientAddress }, units, now.toISOString());
-          // Conditional decrements, in id order so concurrent commits lock rows in one order.
-          const lines = [...priced.items].sort((a, b) => a.productStockId - b.productStockId);
-          for (const line of lines) {
-            if (!(await takeStock(trx, line.productStockId, line.requestedQty as number))) throw new BasketChanged();
-          }
+          const lines = priced.items.map((line) => ({
+            productStockId: line.productStockId,
+            quantity: line.requestedQty as number,
+          }));
+          if (!(await reserveLines(trx, lines))) throw new BasketChanged();
           const voucherCode = priced.appliedVouchers[0]?.code ?? null;
           if (voucherCode && !(await useVoucher(trx, voucherCode))) throw new BasketChanged();
           const orderNumber = await nextOrderNumber(trx, options.dialect);
@@ -221,16 +202,10 @@ export function createOrdersService(
 
     /** GET /api/recover-basket/{code}: an unpaid order still holding its stock, as a basket. */
     async recover(code: string): Promise<PricedBasket> {
-      const found = await findOrderByCode(db, code);
-      const now = clock().toISOString();
-      if (
-        !found ||
-        !['pending_payment', 'payment_failed'].includes(found.order.status) ||
-        found.order.reserved_until <= now
-      ) {
+      const order = await findOrderByCode(db, code);
+      if (!order || !holdsReservation(order, clock()))
         throw new NotFoundError('No order awaiting payment has that code');
-      }
-      const { order, lines } = found;
+      const lines = await findOrderLines(db, order.id);
       const address = (prefix: 'billing' | 'delivery') => ({
         line1: order[`${prefix}_line1`],
         line2: order[`${prefix}_line2`],
@@ -293,11 +268,7 @@ export function createOrdersService(
       const now = clock().toISOString();
       let released = 0;
       for (const orderId of await findExpiredReservations(db, now, limit)) {
-        const done = await db.transaction().execute(async (trx) => {
-          if (!(await changeStatus(trx, orderId, ['pending_payment', 'payment_failed'], 'expired', now))) return false;
-          await releaseOrder(trx, orderId);
-          return true;
-        });
+        const done = await db.transaction().execute((trx) => expireOrder(trx, orderId, now));
         if (done) released++;
       }
       return released;
@@ -306,23 +277,3 @@ export function createOrdersService(
 }
 
 export type OrdersService = ReturnType<typeof createOrdersService>;
-
-/**
- * Takes an expired order's stock again (a payment arrived after its reservation ran out), and
- * counts its voucher's use again where its limit still allows (the order keeps its discount).
- * The stock is all or nothing: when one line can no longer be had, what was taken is given back.
- */
-export async function reserveStockAgain(trx: Kysely<Database>, orderId: number): Promise<boolean> {
-  const voucher = await findOrderVoucher(trx, orderId);
-  if (voucher) await useVoucher(trx, voucher);
-  const lines = await findOrderLines(trx, orderId);
-  const taken: typeof lines = [];
-  for (const line of lines) {
-    if (!(await takeStock(trx, line.product_stock_id, line.quantity))) {
-      for (const back of taken) await returnStock(trx, back.product_stock_id, back.quantity);
-      return false;
-    }
-    taken.push(line);
-  }
-  return true;
-}

@@ -193,13 +193,13 @@ describe('unpaid orders per client and per e-mail address', () => {
     expect(other.ok).toBe(true);
     expect(await timesUsed(code)).toBe(1);
     // The first shopper's payment arrives late: the order is paid with its voucher, and counted.
-    const { reserveStockAgain } = await import('./orders.service.ts');
+    const { takeOrderAgain } = await import('./order-lifecycle.ts');
     const row = await t.db.kysely
       .selectFrom('orders')
       .select('id')
       .where('order_code', '=', order.orderCode)
       .executeTakeFirstOrThrow();
-    await t.db.kysely.transaction().execute((trx) => reserveStockAgain(trx, row.id));
+    await t.db.kysely.transaction().execute((trx) => takeOrderAgain(trx, row.id));
     expect(await timesUsed(code)).toBe(2);
   });
 });

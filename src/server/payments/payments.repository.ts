@@ -1,19 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Database, OrderRefundTable, OrderStatus } from '../db/schema.ts';
+import type { Database, OrderRefundTable } from '../db/schema.ts';
 
-/** Payments' SQL: orders by number or code, their lines, payment events and results. */
-
-export function findOrderByNumber(db: Kysely<Database>, orderNumber: number) {
-  return db.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
-}
-
-export function findOrderByCode(db: Kysely<Database>, code: string) {
-  return db.selectFrom('orders').selectAll().where('order_code', '=', code).executeTakeFirst();
-}
-
-export function orderLines(db: Kysely<Database>, orderId: number) {
-  return db.selectFrom('order_lines').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
-}
+/**
+ * Payments' own SQL: the provider notifications recorded once each, and refunds. The order rows
+ * they change are written through src/server/orders (orders.repository.ts).
+ */
 
 export async function eventSeen(db: Kysely<Database>, key: string): Promise<boolean> {
   return (
@@ -44,68 +35,6 @@ export async function recordEvent(
       body: event.body.slice(0, 20_000),
       received_at: event.at,
     })
-    .execute();
-}
-
-export async function transactionUsedByOtherOrder(
-  db: Kysely<Database>,
-  transactionId: string,
-  orderId: number,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('orders')
-    .select('id')
-    .where('transaction_id', '=', transactionId)
-    .where('id', '<>', orderId)
-    .where('status', '=', 'paid')
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function setPaymentResult(
-  db: Kysely<Database>,
-  orderId: number,
-  fromStatuses: OrderStatus[],
-  result: {
-    status: OrderStatus;
-    provider: string;
-    providerStatus: string;
-    transactionId?: string | null;
-    authCode?: string | null;
-    paidAt?: string | null;
-    note?: string | null;
-    at: string;
-  },
-): Promise<boolean> {
-  const updated = await db
-    .updateTable('orders')
-    .set({
-      status: result.status,
-      payment_provider: result.provider,
-      payment_status: result.providerStatus.slice(0, 30),
-      ...(result.transactionId !== undefined ? { transaction_id: result.transactionId?.slice(0, 64) ?? null } : {}),
-      ...(result.authCode !== undefined ? { auth_code: result.authCode?.slice(0, 40) ?? null } : {}),
-      ...(result.paidAt !== undefined ? { paid_at: result.paidAt } : {}),
-      ...(result.note !== undefined ? { payment_note: result.note } : {}),
-      updated_at: result.at,
-    })
-    .where('id', '=', orderId)
-    .where('status', 'in', fromStatuses)
-    .executeTakeFirst();
-  return Number(updated.numUpdatedRows) === 1;
-}
-
-export async function setProviderStatus(
-  db: Kysely<Database>,
-  orderId: number,
-  provider: string,
-  providerStatus: string,
-  at: string,
-) {
-  await db
-    .updateTable('orders')
-    .set({ payment_provider: provider, payment_status: providerStatus.slice(0, 30), updated_at: at })
-    .where('id', '=', orderId)
     .execute();
 }
 

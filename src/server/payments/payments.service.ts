@@ -3,10 +3,17 @@ import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { penceToDecimal } from '../../contract/money.ts';
 import type { Config } from '../config.ts';
-import type { Database, OrderStatus, OrderTable } from '../db/schema.ts';
+import type { Database, OrderTable } from '../db/schema.ts';
 import { NotFoundError, UpstreamUnavailableError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { reserveStockAgain } from '../orders/orders.service.ts';
+import { holdsReservation, markOrderPaid, markPaymentFailed } from '../orders/order-lifecycle.ts';
+import {
+  findOrderByCode,
+  findOrderByNumber,
+  findOrderLines,
+  setProviderStatus,
+  transactionUsedByOtherOrder,
+} from '../orders/orders.repository.ts';
 import { orderConfirmationEmail, paymentFailedEmail } from './order-emails.ts';
 import { openCrypt } from './opayo-crypt.ts';
 import {
@@ -17,18 +24,7 @@ import {
   orderNumberOf,
   readOpayoResponse,
 } from './opayo.ts';
-import {
-  eventSeen,
-  findOrderByCode,
-  findOrderByNumber,
-  orderLines,
-  pruneEvents,
-  recordEvent,
-  recordRefund,
-  setPaymentResult,
-  setProviderStatus,
-  transactionUsedByOtherOrder,
-} from './payments.repository.ts';
+import { eventSeen, pruneEvents, recordEvent, recordRefund } from './payments.repository.ts';
 import { decimalToPence, ipnProblem, paypalCartFields, paypalUrls, refundProblem, refundStatuses } from './paypal.ts';
 
 /**
@@ -45,13 +41,6 @@ function sameCode(stored: string, given: string): boolean {
   const a = Buffer.from(stored);
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
-}
-
-const awaitingPayment: OrderStatus[] = ['pending_payment', 'payment_failed'];
-
-/** Is the order's reservation still running? */
-function stillReserved(order: Pick<Order, 'status' | 'reserved_until'>, now: Date): boolean {
-  return awaitingPayment.includes(order.status) && order.reserved_until > now.toISOString();
 }
 
 /**
@@ -109,7 +98,7 @@ export function createPaymentsService(
       const message =
         outcome === 'failed'
           ? paymentFailedEmail(order, config.publicUrl)
-          : orderConfirmationEmail(order, await orderLines(db, orderId));
+          : orderConfirmationEmail(order, await findOrderLines(db, orderId));
       await options.mailer.send(message);
     } catch (error) {
       options.log?.(error);
@@ -124,25 +113,6 @@ export function createPaymentsService(
     const { text, paddingValid } = openCrypt(crypt, config.opayo.encryptionPassword);
     const fields = readOpayoResponse(text);
     return paddingValid ? fields : undefined;
-  }
-
-  /** Marks an order paid; one whose reservation ran out takes its stock again, or is flagged. */
-  async function markPaid(
-    trx: Kysely<Database>,
-    order: Order,
-    payment: { provider: string; providerStatus: string; transactionId: string; authCode?: string | null },
-    at: string,
-  ): Promise<string> {
-    if (order.status === 'paid') return 'already paid';
-    let note: string | null = null;
-    if (order.status === 'expired' || order.status === 'cancelled') {
-      note = (await reserveStockAgain(trx, order.id))
-        ? 'Paid after its reservation expired; the stock was taken again.'
-        : 'Paid after its reservation expired; the stock could not be taken again: refund or restock.';
-    }
-    const from: OrderStatus[] = ['pending_payment', 'payment_failed', 'expired', 'cancelled'];
-    await setPaymentResult(trx, order.id, from, { status: 'paid', ...payment, paidAt: at, note, at });
-    return note ? 'paid late' : 'paid';
   }
 
   return {
@@ -165,8 +135,9 @@ export function createPaymentsService(
     /** The whole PayPal form for an order awaiting payment, built from the order alone. */
     async paypalHandoff(orderCode: string) {
       const order = await findOrderByCode(db, orderCode);
-      if (!order || !stillReserved(order, clock())) throw new NotFoundError('No order awaiting payment has that code');
-      const lines = await orderLines(db, order.id);
+      if (!order || !holdsReservation(order, clock()))
+        throw new NotFoundError('No order awaiting payment has that code');
+      const lines = await findOrderLines(db, order.id);
       const fields = paypalCartFields(order, lines, {
         business: config.paypal.businessEmail,
         publicUrl: config.publicUrl,
@@ -177,7 +148,7 @@ export function createPaymentsService(
     /** GET /api/sagepay-config/{orderNumber}: the Form post for an order awaiting payment. */
     async sagepayConfig(orderNumber: number, orderCode: string) {
       const order = await findOrderByNumber(db, orderNumber);
-      if (!order || !sameCode(order.order_code, orderCode) || !stillReserved(order, clock()))
+      if (!order || !sameCode(order.order_code, orderCode) || !holdsReservation(order, clock()))
         throw new NotFoundError('No order awaiting payment has that number');
       const fields = opayoRequestFields(order, {
         vendorTxCode: newVendorTxCode(order.order_number),
@@ -248,7 +219,7 @@ export function createPaymentsService(
             if (await transactionUsedByOtherOrder(trx, ipn.txn_id ?? '', order.id)) {
               return { orderId: order.id, outcome: 'rejected: transaction id already used' };
             }
-            const outcome = await markPaid(
+            const outcome = await markOrderPaid(
               trx,
               order,
               { provider: 'paypal', providerStatus: status, transactionId: ipn.txn_id ?? '' },
@@ -258,12 +229,7 @@ export function createPaymentsService(
           }
           if (['Failed', 'Denied', 'Expired', 'Voided'].includes(status)) {
             // Only an order still awaiting its payment fails; a late failure for a paid one is noted only.
-            const failed = await setPaymentResult(trx, order.id, ['pending_payment'], {
-              status: 'payment_failed',
-              provider: 'paypal',
-              providerStatus: status,
-              at,
-            });
+            const failed = await markPaymentFailed(trx, order.id, { provider: 'paypal', providerStatus: status }, at);
             return { orderId: order.id, outcome: failed ? 'failed' : `ignored ${status}: order is ${order.status}` };
           }
           // Pending, Refunded, Reversed and the rest are recorded; none of them marks the order paid.
@@ -297,7 +263,7 @@ export function createPaymentsService(
             return { orderId: order.id, outcome: 'rejected: wrong amount' };
           const current = (await findOrderByNumber(trx, order.order_number)) as Order;
           if (status === 'OK') {
-            const outcome = await markPaid(
+            const outcome = await markOrderPaid(
               trx,
               current,
               {
@@ -310,13 +276,12 @@ export function createPaymentsService(
             );
             return { orderId: order.id, outcome };
           }
-          const failed = await setPaymentResult(trx, order.id, ['pending_payment'], {
-            status: 'payment_failed',
-            provider: 'opayo',
-            providerStatus: status,
-            transactionId: fields.VPSTxId ?? null,
+          const failed = await markPaymentFailed(
+            trx,
+            order.id,
+            { provider: 'opayo', providerStatus: status, transactionId: fields.VPSTxId ?? null },
             at,
-          });
+          );
           return { orderId: order.id, outcome: failed ? 'failed' : `ignored ${status}: order is ${current.status}` };
         },
       );

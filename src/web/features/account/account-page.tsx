@@ -17,6 +17,7 @@ import { PageMeta } from '../../lib/page-meta.tsx';
 import { useShowMessage } from '../../ui/message-modal/message-modal.tsx';
 import { signOut } from './auth.ts';
 import { FormField } from './form-field.tsx';
+import type { OrderStatus } from '../../../contract/order-status.ts';
 
 const sections = [
   ['personal', 'Personal Details'],
@@ -27,7 +28,7 @@ const sections = [
   ['orders', 'Your Orders'],
 ] as const;
 
-const statusNames: Record<string, string> = {
+const statusNames: Record<OrderStatus, string> = {
   pending_payment: 'Awaiting payment',
   paid: 'Paid',
   payment_failed: 'Payment failed',

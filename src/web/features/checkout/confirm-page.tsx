@@ -8,6 +8,7 @@ import { basketStore, storageKeys } from '../../lib/basket/basket-store.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
 import { CheckoutProgress } from './progress.tsx';
+import { endedUnpaid, isOneOf } from '../../../contract/order-status.ts';
 
 const POLL_MS = 2000;
 const POLL_FOR_MS = 120_000;
@@ -65,7 +66,7 @@ export default function ConfirmPage() {
             </Link>
           </section>
         )}
-        {answer && ['payment_failed', 'expired', 'cancelled'].includes(answer.status) && (
+        {answer && isOneOf(answer.status, endedUnpaid) && (
           <section className={styles.panel} aria-labelledby="transaction-failed">
             <h2 id="transaction-failed">TRANSACTION FAILED</h2>
             <p>{messages.payment.failed}</p>

@@ -1,0 +1,147 @@
+import type { Kysely, Selectable } from 'kysely';
+import { awaitingPayment, isOneOf, type OrderStatus } from '../../contract/order-status.ts';
+import type { Database, OrderTable } from '../db/schema.ts';
+import {
+  changeStatus,
+  findOrderByCode,
+  findOrderLines,
+  findOrderVoucher,
+  releaseVoucher,
+  returnStock,
+  setPaymentResult,
+  takeStock,
+  useVoucher,
+} from './orders.repository.ts';
+
+/**
+ * The order lifecycle in one place (docs/architecture.md, "Order lifecycle"): every move an order
+ * may make between its statuses, and the named steps that make them. Each step takes the caller's
+ * transaction; a move is a conditional update, so of two instances making the same move at once,
+ * exactly one does it and only that one gives back or takes stock.
+ *
+ *   (commit) ──reserve──> pending_payment ──failPayment──> payment_failed
+ *   pending_payment | payment_failed ──expire──> expired      (stock and voucher given back)
+ *   pending_payment | payment_failed ──replace──> cancelled   (stock and voucher given back)
+ *   pending_payment | payment_failed | expired | cancelled ──pay──> paid
+ *                                     (from expired or cancelled: stock and voucher taken again)
+ */
+
+type Order = Selectable<OrderTable>;
+
+export const orderMoves = {
+  failPayment: { from: ['pending_payment'], to: 'payment_failed' },
+  expire: { from: awaitingPayment, to: 'expired' },
+  replace: { from: awaitingPayment, to: 'cancelled' },
+  pay: { from: [...awaitingPayment, 'expired', 'cancelled'], to: 'paid' },
+} as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus }>;
+
+/** Awaiting its payment with its reservation still running: it can be paid, handed off or recovered. */
+export function holdsReservation(order: Pick<Order, 'status' | 'reserved_until'>, now: Date): boolean {
+  return isOneOf(order.status, awaitingPayment) && order.reserved_until > now.toISOString();
+}
+
+/**
+ * Reserves a new order's stock: conditional decrements, in stock-entry order so concurrent commits
+ * lock rows in one order. False when a line can no longer be had (the caller rolls back).
+ */
+export async function reserveLines(
+  trx: Kysely<Database>,
+  lines: Array<{ productStockId: number; quantity: number }>,
+): Promise<boolean> {
+  for (const line of [...lines].sort((a, b) => a.productStockId - b.productStockId)) {
+    if (!(await takeStock(trx, line.productStockId, line.quantity))) return false;
+  }
+  return true;
+}
+
+/** Gives an order's stock and its voucher's use back, once it has left the unpaid statuses. */
+async function releaseOrder(trx: Kysely<Database>, orderId: number): Promise<void> {
+  for (const line of await findOrderLines(trx, orderId)) await returnStock(trx, line.product_stock_id, line.quantity);
+  const voucher = await findOrderVoucher(trx, orderId);
+  if (voucher) await releaseVoucher(trx, voucher);
+}
+
+/**
+ * Takes an ended order's stock again (its payment arrived after it expired or was replaced), and
+ * its voucher's use where the voucher's limit still allows (the order keeps its discount). The
+ * stock is all or nothing: when one line can no longer be had, what was taken is given back.
+ */
+export async function takeOrderAgain(trx: Kysely<Database>, orderId: number): Promise<boolean> {
+  const voucher = await findOrderVoucher(trx, orderId);
+  if (voucher) await useVoucher(trx, voucher);
+  const lines = await findOrderLines(trx, orderId);
+  const taken: typeof lines = [];
+  for (const line of lines) {
+    if (!(await takeStock(trx, line.product_stock_id, line.quantity))) {
+      for (const back of taken) await returnStock(trx, back.product_stock_id, back.quantity);
+      return false;
+    }
+    taken.push(line);
+  }
+  return true;
+}
+
+/** An unpaid order whose reservation ran out: expired, its stock and voucher given back. */
+export async function expireOrder(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
+  if (!(await changeStatus(trx, orderId, orderMoves.expire.from, orderMoves.expire.to, now))) return false;
+  await releaseOrder(trx, orderId);
+  return true;
+}
+
+/** The unpaid order a shopper's new commit replaces (BACK TO CART, then commit): cancelled and released. */
+export async function replaceOrder(trx: Kysely<Database>, orderCode: string, now: string): Promise<void> {
+  const order = await findOrderByCode(trx, orderCode);
+  if (!order || !(await changeStatus(trx, order.id, orderMoves.replace.from, orderMoves.replace.to, now))) return;
+  await releaseOrder(trx, order.id);
+}
+
+export interface PaymentResult {
+  provider: string;
+  providerStatus: string;
+  transactionId: string;
+  authCode?: string | null;
+}
+
+/**
+ * The provider confirmed the payment. An order that had expired or been replaced takes its stock
+ * again, or is flagged for the owner when it cannot (DESIGN.md section 4: a late payment is never lost).
+ */
+export async function markOrderPaid(
+  trx: Kysely<Database>,
+  order: Order,
+  payment: PaymentResult,
+  at: string,
+): Promise<'already paid' | 'paid' | 'paid late'> {
+  if (order.status === orderMoves.pay.to) return 'already paid';
+  let note: string | null = null;
+  if (order.status === 'expired' || order.status === 'cancelled') {
+    note = (await takeOrderAgain(trx, order.id))
+      ? 'Paid after its reservation expired; the stock was taken again.'
+      : 'Paid after its reservation expired; the stock could not be taken again: refund or restock.';
+  }
+  await setPaymentResult(trx, order.id, orderMoves.pay.from, {
+    status: orderMoves.pay.to,
+    ...payment,
+    paidAt: at,
+    note,
+    at,
+  });
+  return note ? 'paid late' : 'paid';
+}
+
+/**
+ * The provider declined the payment. Only an order still waiting for it fails (and its shopper is
+ * told); a failure reported after the order was paid, or had already failed, changes nothing.
+ */
+export async function markPaymentFailed(
+  trx: Kysely<Database>,
+  orderId: number,
+  payment: Omit<PaymentResult, 'transactionId'> & { transactionId?: string | null },
+  at: string,
+): Promise<boolean> {
+  return setPaymentResult(trx, orderId, orderMoves.failPayment.from, {
+    status: orderMoves.failPayment.to,
+    ...payment,
+    at,
+  });
+}
