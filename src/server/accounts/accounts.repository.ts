@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { CustomerTable, Database } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/database.ts';
 
 /** Accounts' SQL: customers, single-use tokens and sessions. */
 
@@ -11,8 +12,17 @@ export function findCustomerById(db: Kysely<Database>, id: number) {
   return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertCustomer(db: Kysely<Database>, customer: Insertable<CustomerTable>): Promise<number> {
-  return (await db.insertInto('customers').values(customer).returning('id').executeTakeFirstOrThrow()).id;
+/** The new customer's id, or undefined when the e-mail address is registered already. */
+export async function insertCustomer(
+  db: Kysely<Database>,
+  customer: Insertable<CustomerTable>,
+): Promise<number | undefined> {
+  try {
+    return (await db.insertInto('customers').values(customer).returning('id').executeTakeFirstOrThrow()).id;
+  } catch (error) {
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
 }
 
 export async function insertToken(

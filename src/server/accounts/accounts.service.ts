@@ -78,21 +78,17 @@ export function createAccountsService(
       if (password !== input.confirm) return { errorCode: registrationErrorCodes.notConfirmed };
       // The spec's code 4 tells that an address has an account; registration is rate-limited for it.
       if (await findCustomerByEmail(db, email)) return { errorCode: registrationErrorCodes.emailInUse };
-      let customerId: number;
-      try {
-        customerId = await insertCustomer(db, {
-          email,
-          title_id: input.titleId,
-          firstname,
-          lastname,
-          password_hash: await hashPassword(password),
-          verified_at: null,
-          created_at: clock().toISOString(),
-        });
-      } catch {
-        // Two registrations of one address at the same moment: the other one won.
-        return { errorCode: registrationErrorCodes.emailInUse };
-      }
+      const customerId = await insertCustomer(db, {
+        email,
+        title_id: input.titleId,
+        firstname,
+        lastname,
+        password_hash: await hashPassword(password),
+        verified_at: null,
+        created_at: clock().toISOString(),
+      });
+      // Two registrations of one address at the same moment: the other one won.
+      if (customerId === undefined) return { errorCode: registrationErrorCodes.emailInUse };
       const token = await issueToken(customerId, 'verify', VERIFY_HOURS);
       await sendLink(email, `Please confirm your e-mail address for ${options.shopName}`, [
         `Dear ${firstname} ${lastname},`,

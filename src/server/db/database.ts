@@ -168,6 +168,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * A unique key refused the row (an e-mail address already registered, say): an expected outcome
+ * for the caller to name, unlike every other failure, which is a fault.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
 /** The database's address for a message, without its password. */
 export function describeDatabaseUrl(databaseUrl: string): string {
   if (dialectOf(databaseUrl) === 'sqlite') return databaseUrl;
