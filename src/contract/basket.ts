@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailField, requiredText } from './fields.ts';
+import { MAX_BASKET_LINES, UK_POSTCODE } from './basket-rules.ts';
 import { messages } from './messages.ts';
 
 /**
@@ -7,24 +8,6 @@ import { messages } from './messages.ts';
  * Prices, totals and stock a client sends are never used for pricing: the server prices every
  * basket from the database. Money is integer pence.
  */
-
-export const MAX_BASKET_LINES = 100;
-export const MAX_LINE_QUANTITY = 9999;
-
-/** Spec section 4.5: why a basket line cannot be bought as it stands. */
-export const basketErrorCodes = {
-  itemNotFound: 0,
-  itemOutOfStock: 1,
-  itemStockChange: 2,
-  notEnoughStock: 3,
-  invalidQuantity: 4,
-} as const;
-
-/** Spec section 4.6: the outcome of the last voucher attempt. */
-export const voucherOutcomes = { applied: 1, invalid: 2, expired: 3, minimumSpend: 4 } as const;
-
-/** UK postcodes, e.g. "B70 7NJ" or "sw1a1aa". */
-export const UK_POSTCODE = /^[A-Za-z]{1,2}\d[A-Za-z\d]?\s*\d[A-Za-z]{2}$/;
 
 const optionalLine = z.string().trim().max(100, 'at most 100 characters').optional().default('');
 

@@ -113,3 +113,15 @@ test.describe('accessibility', () => {
     });
   });
 });
+
+test('the cart page loads without the form schemas (zod), which only forms need', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
+  await page.goto('/shopping-cart');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.some((path) => /\/cart-page-[\w-]+\.js$/.test(path))).toBe(true);
+  expect(scripts.filter((path) => /\/assets\/(schemas|zod)-[\w-]+\.js$/.test(path))).toEqual([]);
+});

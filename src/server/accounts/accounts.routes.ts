@@ -16,7 +16,8 @@ import {
   tokenBodySchema,
   whoAmISchema,
 } from '../../contract/accounts.ts';
-import { apiErrorSchema, errorCodes } from '../../contract/errors.ts';
+import { apiErrorSchema } from '../../contract/errors.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
 import { perMinute as limit } from '../http/rate-limit/per-minute.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session.ts';

@@ -1,12 +1,5 @@
-import {
-  basketErrorCodes,
-  voucherOutcomes,
-  type AddressDraft,
-  type BasketLine,
-  type BasketQuery,
-  type DeliveryMethodRate,
-  type PricedBasket,
-} from '../../contract/basket.ts';
+import { basketErrorCodes, voucherOutcomes } from '../../contract/basket-rules.ts';
+import type { AddressDraft, BasketLine, BasketQuery, DeliveryMethodRate, PricedBasket } from '../../contract/basket.ts';
 import { vatContainedIn } from '../../contract/money.ts';
 
 /**

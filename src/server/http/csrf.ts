@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { errorCodes } from '../../contract/errors.ts';
+import { CSRF_COOKIE, CSRF_HEADER } from '../../contract/csrf.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
 
 /**
  * CSRF as DESIGN.md section 6 sets it: the server sets an XSRF-TOKEN cookie, and every non-GET
  * /api call must echo it in X-XSRF-TOKEN or gets a 403. Provider callbacks are checked by their
  * own protocols instead.
  */
-export const CSRF_COOKIE = 'XSRF-TOKEN';
-export const CSRF_HEADER = 'x-xsrf-token';
 const exempt = new Set(['/api/payments/paypal/ipn']);
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { errorCodes, type ApiError } from '../../contract/errors.ts';
+import { type ApiError } from '../../contract/errors.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
 import { BadRequestError, NotFoundError, RefusedError, UpstreamUnavailableError } from '../errors.ts';
 import { isDatabaseUnavailable } from '../db/database.ts';
 import { StalledRequestError } from './in-flight.ts';

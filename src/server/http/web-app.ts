@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
-import { errorCodes } from '../../contract/errors.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
 import { isPageRoute } from '../../contract/routes.ts';
 import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
 import { escapeHtml, scriptJson, type PageHead } from '../seo/page-head.ts';

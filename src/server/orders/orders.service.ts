@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { BasketCommit, CommitResponse, PricedBasket } from '../../contract/basket.ts';
-import { errorCodes, refusalMessages } from '../../contract/errors.ts';
+import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import { vatContainedIn } from '../../contract/money.ts';
 import { gatherFacts } from '../basket/basket.service.ts';
 import { mergeLines, priceBasket } from '../basket/pricing.ts';

@@ -1,3 +1,4 @@
+import { CSRF_COOKIE, CSRF_HEADER } from '../../contract/csrf.ts';
 /**
  * Thrown for any answer that is not 2xx; carries the status so callers can tell 404 from the rest,
  * and the error code of the answer's body when it has one (DESIGN.md section 3).
@@ -32,8 +33,11 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
   // DESIGN.md section 6: every call that changes something echoes the XSRF-TOKEN cookie.
   const method = (init.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') {
-    const token = /(?:^|;\s*)XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1];
-    if (token) headers.set('x-xsrf-token', decodeURIComponent(token));
+    const token = document.cookie
+      .split(';')
+      .map((pair) => pair.trim().split('='))
+      .find(([name]) => name === CSRF_COOKIE)?.[1];
+    if (token) headers.set(CSRF_HEADER, decodeURIComponent(token));
   }
   const response = await fetch(path, { ...init, headers });
   if (!response.ok)

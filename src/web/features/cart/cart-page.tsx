@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { basketErrorCodes } from '../../../contract/basket.ts';
+import { basketErrorCodes } from '../../../contract/basket-rules.ts';
 import { messages } from '../../../contract/messages.ts';
 import { basketStore, basketSummary } from '../../lib/basket/basket-store.ts';
 import { lineMessage } from '../../lib/basket/line-messages.ts';

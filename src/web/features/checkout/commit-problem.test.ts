@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { refusalMessages } from '../../../contract/errors.ts';
+import { refusalMessages } from '../../../contract/error-codes.ts';
 import { requestJson } from '../../lib/api.ts';
 import { commitProblemText } from './commit-problem.ts';
 

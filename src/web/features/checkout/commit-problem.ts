@@ -1,4 +1,4 @@
-import { errorCodes, refusalMessages } from '../../../contract/errors.ts';
+import { errorCodes, refusalMessages } from '../../../contract/error-codes.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 
 /** What the shopper is told when SECURE CHECKOUT could not place the order. */

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { refusalMessages } from '../../../contract/errors.ts';
+import { refusalMessages } from '../../../contract/error-codes.ts';
 import { messages } from '../../../contract/messages.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';

@@ -1,3 +1,4 @@
+import { MAX_BASKET_LINES, MAX_LINE_QUANTITY } from '../../../contract/basket-rules.ts';
 import type { AddressDraft, BasketRequest, CommitResponse, PricedBasket } from '../../../contract/basket.ts';
 import type { Product, ProductStock, StockDetail } from '../../../contract/catalog.ts';
 import { requestJson } from '../api.ts';
@@ -15,9 +16,6 @@ export const storageKeys = {
   orderCode: 'orderCode',
   authToken: 'authToken',
 } as const;
-
-export const MAX_BASKET_LINES = 100;
-export const MAX_LINE_QUANTITY = 9999;
 
 export interface BasketItem {
   productStockId: number;

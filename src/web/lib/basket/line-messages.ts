@@ -1,4 +1,4 @@
-import { basketErrorCodes } from '../../../contract/basket.ts';
+import { basketErrorCodes } from '../../../contract/basket-rules.ts';
 import { messages } from '../../../contract/messages.ts';
 
 /** Spec section 8, "Cart by errorCode". itemNotFound lines are removed silently, so have none. */

@@ -1,0 +1,28 @@
+/**
+ * The error codes of the API's error answers, and the refusals' messages the shop words itself,
+ * zod-free so that a page can name them without loading the schemas (DESIGN.md section 3). The
+ * answer's shape is in errors.ts.
+ */
+
+export const errorCodes = {
+  validation: 'VALIDATION_FAILED',
+  notFound: 'NOT_FOUND',
+  badJson: 'MALFORMED_JSON',
+  unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  tooManyRequests: 'TOO_MANY_REQUESTS',
+  tooManyUnpaidOrders: 'TOO_MANY_UNPAID_ORDERS',
+  unpaidOrderTooLarge: 'UNPAID_ORDER_TOO_LARGE',
+  csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
+  unauthorized: 'NOT_SIGNED_IN',
+  internal: 'INTERNAL_ERROR',
+} as const;
+
+/** Messages for refusals the spec does not name, shown to the shopper as the server words them. */
+export const refusalMessages = {
+  tooManyUnpaidOrders:
+    'You already have orders waiting for payment. Please pay for one of them, or wait for it to lapse, before placing another.',
+  unpaidOrderTooLarge:
+    'This order holds more items than we can keep for you before payment. Please order fewer, or contact us to arrange a larger order.',
+  tooManyAttempts: 'Too many attempts from your connection. Please wait a minute and try again.',
+} as const;
