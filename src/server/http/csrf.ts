@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../contract/csrf.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
+import { sameSecret } from './same-secret.ts';
 
 /**
  * CSRF as DESIGN.md section 6 sets it: the server sets an XSRF-TOKEN cookie, and every non-GET
@@ -10,12 +11,6 @@ import { errorCodes } from '../../contract/error-codes.ts';
  */
 const exempt = new Set(['/api/payments/paypal/ipn']);
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 export function registerCsrf(app: FastifyInstance, secure: boolean): void {
   app.addHook('onRequest', async (request, reply) => {
@@ -38,7 +33,7 @@ export function registerCsrf(app: FastifyInstance, secure: boolean): void {
     const route = request.routeOptions.url;
     if (route === undefined || !route.startsWith('/api/') || exempt.has(route)) return;
     const header = request.headers[CSRF_HEADER];
-    if (!cookie || typeof header !== 'string' || !same(cookie, header)) {
+    if (!cookie || typeof header !== 'string' || !sameSecret(cookie, header)) {
       return reply.status(403).send({
         error: {
           code: errorCodes.csrf,

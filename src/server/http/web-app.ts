@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { isPageRoute } from '../../contract/routes.ts';
 import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
-import { escapeHtml, scriptJson, type PageHead } from '../seo/page-head.ts';
+import type { PageHead } from '../seo/page-head.ts';
+import { escapeHtml, scriptJson } from './html.ts';
 import { loadRoutePreloads } from './route-preloads.ts';
 
 export const webRoot = fileURLToPath(new URL('../../../dist/web/', import.meta.url));

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { allowInlineStyle } from '../http/security-headers.ts';
-import { escapeHtml } from '../seo/page-head.ts';
+import { escapeHtml } from '../http/html.ts';
 import { linksIn, plainText, readStoredMail } from './eml.ts';
 
 /**

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { ShopIdentity } from '../../contract/shop.ts';
+import { escapeHtml } from '../http/html.ts';
 
 /**
  * One mailer (DESIGN.md section 7). Services call `Mailer.send`, which puts the message in the
@@ -31,15 +32,14 @@ export interface Mailer {
   sendInBackground(compose: () => Promise<MailMessage | undefined>): void;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const linkify = (html: string) => html.replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
 
 export function renderBodies(message: MailMessage, shop: ShopIdentity): { text: string; html: string } {
   const footer = `${shop.name}, ${shop.address}. Telephone ${shop.phone}. Company number ${shop.companyNumber}.`;
   const text = [...message.paragraphs, '--', footer].join('\n\n');
   const html = `<!doctype html><html lang="en-GB"><body style="font-family:Arial,sans-serif;color:#2a1d17;line-height:1.5">
-${message.paragraphs.map((p) => `<p>${linkify(escape(p)).replace(/\n/g, '<br>')}</p>`).join('\n')}
-<hr><p style="font-size:12px;color:#5c483d">${escape(footer)}</p></body></html>`;
+${message.paragraphs.map((p) => `<p>${linkify(escapeHtml(p)).replace(/\n/g, '<br>')}</p>`).join('\n')}
+<hr><p style="font-size:12px;color:#5c483d">${escapeHtml(footer)}</p></body></html>`;
   return { text, html };
 }
 

@@ -1,10 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { penceToDecimal } from '../../contract/money.ts';
 import type { Config } from '../config.ts';
 import type { Database, OrderTable } from '../db/schema.ts';
 import { NotFoundError, UpstreamUnavailableError } from '../errors.ts';
+import { sameSecret } from '../http/same-secret.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { holdsReservation, markOrderPaid, markPaymentFailed } from '../orders/order-lifecycle.ts';
 import {
@@ -35,13 +35,6 @@ import { decimalToPence, ipnProblem, paypalCartFields, paypalUrls, refundProblem
 
 type Order = Selectable<OrderTable>;
 type Fetch = typeof fetch;
-
-/** Compares order codes in constant time, so an answer's timing says nothing about a guess. */
-function sameCode(stored: string, given: string): boolean {
-  const a = Buffer.from(stored);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /**
  * Anyone can post to the IPN listener. What is kept of a notification PayPal did not verify is
@@ -148,7 +141,7 @@ export function createPaymentsService(
     /** GET /api/sagepay-config/{orderNumber}: the Form post for an order awaiting payment. */
     async sagepayConfig(orderNumber: number, orderCode: string) {
       const order = await findOrderByNumber(db, orderNumber);
-      if (!order || !sameCode(order.order_code, orderCode) || !holdsReservation(order, clock()))
+      if (!order || !sameSecret(order.order_code, orderCode) || !holdsReservation(order, clock()))
         throw new NotFoundError('No order awaiting payment has that number');
       const fields = opayoRequestFields(order, {
         vendorTxCode: newVendorTxCode(order.order_number),

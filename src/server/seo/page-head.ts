@@ -3,6 +3,7 @@ import { penceToDecimal } from '../../contract/money.ts';
 import type { ShopIdentity } from '../../contract/shop.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
 import { NotFoundError } from '../errors.ts';
+import { escapeHtml, scriptJson } from '../http/html.ts';
 
 /**
  * What the server writes into the HTML head before the app starts, so crawlers and link previews
@@ -16,18 +17,6 @@ export interface PageHead {
 }
 
 const productPath = /^\/(?:products\/details|products|product)\/([^/]+)$/;
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** JSON inside a script element: `<` escaped so no value can close the element. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
-}
 
 function productTags(product: Product, shop: ShopIdentity, publicUrl: string): string {
   const url = `${publicUrl}/products/${encodeURIComponent(product.urlKey)}`;

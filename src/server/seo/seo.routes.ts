@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { CatalogService } from '../catalog/catalog.service.ts';
-import { escapeHtml } from './page-head.ts';
+import { escapeHtml } from '../http/html.ts';
 
 /** The most URLs one sitemap file may hold is 50,000; the shop's pages come first. */
 const MAX_PRODUCTS_IN_SITEMAP = 49_000;

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { penceToDecimal } from '../../../contract/money.ts';
@@ -6,7 +6,8 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/schema.ts';
 import { settingOrCreate } from '../../db/settings.repository.ts';
 import { allowInlineStyle } from '../../http/security-headers.ts';
-import { escapeHtml } from '../../seo/page-head.ts';
+import { escapeHtml } from '../../http/html.ts';
+import { sameSecret } from '../../http/same-secret.ts';
 import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from '../opayo-crypt.ts';
 
 /**
@@ -94,9 +95,7 @@ export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config; db: Kyse
   const signedBySandbox = async (ipn: string) => {
     const at = ipn.lastIndexOf('&verify_sign=');
     if (at < 0) return false;
-    const given = Buffer.from(ipn.slice(at + '&verify_sign='.length));
-    const expected = Buffer.from(await signatureOf(ipn.slice(0, at)));
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return sameSecret(await signatureOf(ipn.slice(0, at)), ipn.slice(at + '&verify_sign='.length));
   };
 
   app.post('/paypal/webscr', (request, reply) => {
