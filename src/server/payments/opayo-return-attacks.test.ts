@@ -169,12 +169,7 @@ describe('the Opayo return against a padding-oracle attack', () => {
     const first = await returnWith(t.server, crypts[0]!);
     expect(first.statusCode).toBe(303);
     expect(first.headers.location).toBe('/checkout-confirm');
-    const row = await t.db.kysely
-      .selectFrom('orders')
-      .select('status')
-      .where('order_number', '=', order.orderNumber)
-      .executeTakeFirstOrThrow();
-    expect(row.status).toBe('paid');
+    expect(await statusOf(t, order.orderNumber)).toBe('paid');
   });
 });
 
@@ -225,12 +220,7 @@ describe('the Opayo return against a forged change to a real answer', () => {
       tries++;
     }
     expect(tries).toBeGreaterThan(3);
-    const row = await t.db.kysely
-      .selectFrom('orders')
-      .select('status')
-      .where('order_number', '=', order.orderNumber)
-      .executeTakeFirstOrThrow();
-    expect(row.status).toBe('pending_payment');
+    expect(await statusOf(t, order.orderNumber)).toBe('pending_payment');
   });
 });
 
@@ -282,4 +272,13 @@ async function attackersOwnOrder(t: TestApp) {
   });
   const { crypt } = config.json<{ crypt: string }>();
   return { orderNumber: result.orderNumber, orderCode: result.orderCode, total: '34.95', crypt };
+}
+
+async function statusOf(t: TestApp, orderNumber: number): Promise<string> {
+  const row = await t.db.kysely
+    .selectFrom('orders')
+    .select('status')
+    .where('order_number', '=', orderNumber)
+    .executeTakeFirstOrThrow();
+  return row.status;
 }
