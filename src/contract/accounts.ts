@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { emailField } from './fields.ts';
+import { messages } from './messages.ts';
 import { orderStatuses } from './order-status.ts';
 
 /**
@@ -32,6 +34,13 @@ export const signInSchema = z.object({
   username: z.string().max(254),
   password: z.string().max(200),
 });
+
+/** The sign-in form, on the login page and at checkout: what it checks before it calls sign-in. */
+export const signInFormSchema = z.object({
+  email: emailField(messages.login.email),
+  password: z.string().min(1, messages.login.password).max(200),
+});
+export type SignInForm = z.infer<typeof signInFormSchema>;
 
 export const tokenBodySchema = z.object({ token: z.string().min(1).max(200) });
 export const forgotPasswordSchema = z.object({ email: z.string().max(254) });

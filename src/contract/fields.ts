@@ -14,6 +14,11 @@ export function emailField(requiredMessage: string, formatMessage = requiredMess
     .refine((email) => (email.split('@')[0] ?? '').length <= 64, formatMessage);
 }
 
+/** The same rule as a plain check, for the server's own use (registration answers code 1, not a 400). */
+export function isEmailAddress(value: string): boolean {
+  return emailField('').safeParse(value).success;
+}
+
 export function requiredText(message: string, max: number) {
   return z.string({ error: message }).trim().min(1, message).max(max, `at most ${max} characters`);
 }

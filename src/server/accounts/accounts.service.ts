@@ -6,6 +6,7 @@ import {
   type AccountOrder,
   type Registration,
 } from '../../contract/accounts.ts';
+import { isEmailAddress } from '../../contract/fields.ts';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -34,7 +35,6 @@ import { hashToken, newToken } from './tokens.ts';
 const VERIFY_HOURS = 24;
 const RESET_HOURS = 1;
 export const SESSION_DAYS = 30;
-const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 
 const hoursFrom = (now: Date, hours: number) => new Date(now.getTime() + hours * 3_600_000).toISOString();
 
@@ -71,7 +71,7 @@ export function createAccountsService(
       const firstname = input.firstname?.trim() ?? '';
       const lastname = input.lastname?.trim() ?? '';
       const password = input.password ?? '';
-      if (!input.titleId || !EMAIL.test(email) || !firstname || !lastname || !password || !input.confirm) {
+      if (!input.titleId || !isEmailAddress(email) || !firstname || !lastname || !password || !input.confirm) {
         return { errorCode: registrationErrorCodes.missingDetails };
       }
       if (passwordProblem(password)) return { errorCode: registrationErrorCodes.invalidPassword };

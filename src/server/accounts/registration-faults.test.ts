@@ -65,4 +65,10 @@ describe('registration when the database cannot take the new customer', () => {
     const codes = answers.map((answer) => answer.json<{ errorCode: number }>().errorCode).sort();
     expect(codes).toEqual([0, 4, 4, 4]);
   });
+
+  it('refuses an address the registration form would refuse, by the same rule (issue 17)', async () => {
+    for (const email of ['a..b@example.com', '.meera@example.com', 'meera@example.c']) {
+      expect((await register(email)).json(), email).toEqual({ errorCode: 1 });
+    }
+  });
 });

@@ -3,26 +3,19 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
-import { z } from 'zod';
-import { emailField } from '../../../contract/fields.ts';
+import { signInFormSchema, type SignInForm } from '../../../contract/accounts.ts';
 import { messages } from '../../../contract/messages.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { signIn } from './auth.ts';
 import { FormField } from './form-field.tsx';
-
-const schema = z.object({
-  email: emailField(messages.login.email),
-  password: z.string().min(1, messages.login.password).max(200),
-});
-type SignIn = z.infer<typeof schema>;
 
 /** Customer login (spec sections 2.9 and 4.8). */
 export default function LoginPage() {
   const queryClient = useQueryClient();
   const [failed, setFailed] = useState(false);
   const [complete, setComplete] = useState(false);
-  const form = useForm<SignIn>({
-    resolver: zodResolver(schema),
+  const form = useForm<SignInForm>({
+    resolver: zodResolver(signInFormSchema),
     mode: 'onTouched',
     defaultValues: { email: '', password: '' },
   });

@@ -2,8 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import { z } from 'zod';
-import { emailField } from '../../../contract/fields.ts';
+import { signInFormSchema, type SignInForm } from '../../../contract/accounts.ts';
 import { messages } from '../../../contract/messages.ts';
 import { authToken } from '../../lib/account.ts';
 import { requestJson } from '../../lib/api.ts';
@@ -12,12 +11,6 @@ import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
 import { CheckoutProgress } from './progress.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
-
-const signInSchema = z.object({
-  email: emailField(messages.login.email),
-  password: z.string().min(1, messages.login.password).max(200),
-});
-type SignIn = z.infer<typeof signInSchema>;
 
 /**
  * Checkout sign-in (spec sections 2.8 and 4.7): returning customers sign in, others check out as
@@ -30,8 +23,8 @@ export default function CheckoutSignInPage() {
   );
   const navigate = useNavigate();
   const [failed, setFailed] = useState(false);
-  const form = useForm<SignIn>({
-    resolver: zodResolver(signInSchema),
+  const form = useForm<SignInForm>({
+    resolver: zodResolver(signInFormSchema),
     mode: 'onTouched',
     defaultValues: { email: '', password: '' },
   });
