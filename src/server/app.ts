@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { createCatalogRepository } from './catalog/catalog.repository.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
@@ -30,7 +30,7 @@ import { registerCsrf } from './http/csrf.ts';
 import { registerNulCharacterGuard } from './http/nul-characters.ts';
 import { waitForHandlersOnClose } from './http/in-flight.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import { sessionTokenOf } from './accounts/session.ts';
+import { createSignInGuard } from './accounts/sign-in-guard.ts';
 import { paymentSandboxRoutes } from './payments/sandbox/sandbox.routes.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
 import { databaseRateLimitStore } from './http/rate-limit/database-store.ts';
@@ -112,16 +112,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     shopName: config.shop.name,
     log: logMailError,
   });
-  const customerOf = async (request: FastifyRequest) => {
-    const token = sessionTokenOf(request, secureCookies);
-    return token ? accounts.customerFor(token) : undefined;
-  };
+  const guard = createSignInGuard(accounts, secureCookies);
   const orders = createOrdersService(db.kysely, {
     dialect: db.dialect,
     reservationMinutes: config.reservationMinutes,
     unpaidOrderLimits: config.unpaidOrderLimits,
   });
-  await app.register(ordersRoutes, { prefix: '/api', orders, customerOf, rateLimitFactor: config.rateLimitFactor });
+  await app.register(ordersRoutes, {
+    prefix: '/api',
+    orders,
+    customerOf: guard.optionalCustomerOf,
+    rateLimitFactor: config.rateLimitFactor,
+  });
   scheduleReservationSweep(app, orders, config.env !== 'test');
   const payments = createPaymentsService(db.kysely, config, {
     mailer,
@@ -132,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(accountsRoutes, {
     prefix: '/api',
     accounts,
+    guard,
     secureCookies,
     rateLimitFactor: config.rateLimitFactor,
   });

@@ -1,4 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -20,22 +19,17 @@ import { apiErrorSchema } from '../../contract/errors.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { perMinute as limit } from '../http/rate-limit/per-minute.ts';
 import type { AccountsService } from './accounts.service.ts';
+import { notSignedIn, type SignInGuard } from './sign-in-guard.ts';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session.ts';
 
 export const accountsRoutes: FastifyPluginAsyncZod<{
   accounts: AccountsService;
+  guard: SignInGuard;
   secureCookies: boolean;
   rateLimitFactor: number;
-}> = async (app, { accounts, secureCookies, rateLimitFactor }) => {
+}> = async (app, { accounts, guard, secureCookies, rateLimitFactor }) => {
   const perMinute = (max: number) => limit(max, rateLimitFactor);
-  async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<number | undefined> {
-    const token = sessionTokenOf(request, secureCookies);
-    const customerId = token ? await accounts.customerFor(token) : undefined;
-    if (customerId === undefined) {
-      await reply.status(401).send({ error: { code: errorCodes.unauthorized, message: 'Please sign in.' } });
-    }
-    return customerId;
-  }
+  const { requireCustomer, customerIdOf } = guard;
 
   app.post(
     '/register',
@@ -74,51 +68,43 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
     return reply.send({ ok: true });
   });
 
-  app.get('/is-authenticated', async (request, reply) => {
-    if ((await signedIn(request, reply)) === undefined) return reply;
-    return reply.send(true);
-  });
+  app.get('/is-authenticated', { preHandler: requireCustomer }, () => true);
 
-  app.get('/who-am-i', { schema: { response: { 200: whoAmISchema, 401: apiErrorSchema } } }, async (request, reply) => {
-    const customerId = await signedIn(request, reply);
-    if (customerId === undefined) return reply;
-    return (
-      (await accounts.whoAmI(customerId)) ??
-      reply.status(401).send({ error: { code: errorCodes.unauthorized, message: 'Please sign in.' } })
-    );
-  });
+  app.get(
+    '/who-am-i',
+    { preHandler: requireCustomer, schema: { response: { 200: whoAmISchema, 401: apiErrorSchema } } },
+    async (request, reply) => (await accounts.whoAmI(customerIdOf(request))) ?? notSignedIn(reply),
+  );
 
-  app.get('/account', { schema: { response: { 200: accountAnswerSchema } } }, async (request, reply) => {
-    const customerId = await signedIn(request, reply);
-    if (customerId === undefined) return reply;
-    return reply.send(await accounts.account(customerId));
-  });
+  app.get('/account', { preHandler: requireCustomer, schema: { response: { 200: accountAnswerSchema } } }, (request) =>
+    accounts.account(customerIdOf(request)),
+  );
   app.put(
     '/account',
-    { schema: { body: accountSchema, response: { 200: accountAnswerSchema } } },
-    async (request, reply) => {
-      const customerId = await signedIn(request, reply);
-      if (customerId === undefined) return reply;
-      await accounts.saveAccount(customerId, request.body);
-      return reply.send(await accounts.account(customerId));
+    { preHandler: requireCustomer, schema: { body: accountSchema, response: { 200: accountAnswerSchema } } },
+    async (request) => {
+      await accounts.saveAccount(customerIdOf(request), request.body);
+      return accounts.account(customerIdOf(request));
     },
   );
   app.post(
     '/account/password',
-    { ...perMinute(10), schema: { body: changePasswordSchema, response: { 200: resetResponseSchema } } },
-    async (request, reply) => {
-      const customerId = await signedIn(request, reply);
-      if (customerId === undefined) return reply;
+    {
+      ...perMinute(10),
+      preHandler: requireCustomer,
+      schema: { body: changePasswordSchema, response: { 200: resetResponseSchema } },
+    },
+    (request) => {
       const { currentPassword, password, confirm } = request.body;
       const token = sessionTokenOf(request, secureCookies) ?? '';
-      return reply.send(await accounts.changePassword(customerId, token, currentPassword, password, confirm));
+      return accounts.changePassword(customerIdOf(request), token, currentPassword, password, confirm);
     },
   );
-  app.get('/account/orders', { schema: { response: { 200: accountOrderListSchema } } }, async (request, reply) => {
-    const customerId = await signedIn(request, reply);
-    if (customerId === undefined) return reply;
-    return reply.send(await accounts.orders(customerId));
-  });
+  app.get(
+    '/account/orders',
+    { preHandler: requireCustomer, schema: { response: { 200: accountOrderListSchema } } },
+    (request) => accounts.orders(customerIdOf(request)),
+  );
 
   app.post(
     '/forgot-password',
