@@ -13,6 +13,7 @@ import type { Db } from './db/database.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { registerZod } from './http/zod.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { basketRoutes } from './basket/basket.routes.ts';
 import { createBasketService } from './basket/basket.service.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
@@ -64,6 +65,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: answerFrameworkError,
   });
   registerZod(app, config.env !== 'production');
+  await registerOpenApi(app, { publicUrl: config.publicUrl, production: config.env === 'production' });
   // The API speaks JSON only; a text body is refused with a 415 rather than half-understood.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);

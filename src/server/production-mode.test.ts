@@ -41,6 +41,13 @@ describe('production mode', () => {
     expect((await t.app.inject({ method: 'GET', url: '/dev/inbox' })).statusCode).toBe(404);
   });
 
+  it('describes its API at /api/openapi.json, without the reference page', async () => {
+    const document = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(document.statusCode).toBe(200);
+    expect(document.json()).toMatchObject({ servers: [{ url: 'https://shop.example' }] });
+    expect((await t.app.inject({ method: 'GET', url: '/api/docs/' })).statusCode).toBe(404);
+  });
+
   it('points the payments at the providers and marks its cookies Secure', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/paypal-config' })).json().url).toBe(
       'https://www.sandbox.paypal.com/cgi-bin/webscr',
