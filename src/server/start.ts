@@ -73,5 +73,15 @@ async function shutdown(signal: string): Promise<void> {
 process.once('SIGTERM', () => void shutdown('SIGTERM'));
 process.once('SIGINT', () => void shutdown('SIGINT'));
 
-await app.listen({ port: config.port, host: config.host });
+try {
+  await app.listen({ port: config.port, host: config.host });
+} catch (error) {
+  if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
+  // Most often a second `npm start`, or another program on 3000: one line says what to do.
+  console.error(
+    `Port ${config.port} on ${config.host} is in use by another program: stop it, or set PORT to another port.`,
+  );
+  await db.destroy();
+  process.exit(1);
+}
 app.log.info(`${config.shop.name} is open at ${config.publicUrl}`);
