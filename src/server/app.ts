@@ -51,9 +51,10 @@ export interface AppDeps {
 /** The whole HTTP application without a listening socket: tests drive it with app.inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, webRoot } = deps;
+  const logStream = deps.logStream ?? (config.logFormat === 'pretty' ? await prettyLogStream() : undefined);
   const app = Fastify({
     // JSON lines, one per event, each carrying the request id (issue 7).
-    logger: { level: config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+    logger: { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
     genReqId: requestIdOf,
     // Behind a reverse proxy, the client's address comes from X-Forwarded-For (rate limits use it).
     trustProxy: config.trustProxy,
@@ -160,6 +161,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl }),
   });
   return app;
+}
+
+/** Readable log lines for a developer, made in this thread (pino-pretty is loaded only then). */
+async function prettyLogStream(): Promise<NodeJS.WritableStream> {
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
 }
 
 /** A proxy's X-Request-Id is kept when it is a plain token; otherwise a new one is made. */

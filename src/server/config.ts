@@ -70,6 +70,8 @@ const envSchema = z
     UNPAID_UNITS_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).optional(),
     UNPAID_UNITS_PER_CLIENT: z.coerce.number().int().min(1).max(1_000_000).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+    // Readable lines for a developer, JSON lines for a log collector.
+    LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
     SHOP_NAME: z.string().min(1).max(80).default('Raag Instruments'),
     SHOP_PHONE: z.string().min(1).max(40).default('0121 496 0742'),
     SHOP_EMAIL: z.email('must be an e-mail address').default('hello@raag-instruments.example'),
@@ -125,6 +127,8 @@ export interface Config {
   /** Fastify's trustProxy: whose X-Forwarded-For to believe. */
   trustProxy: boolean | string[];
   logLevel: string;
+  /** `pretty` (the default in development) or `json` lines. */
+  logFormat: 'pretty' | 'json';
   shop: ShopIdentity;
 }
 
@@ -189,6 +193,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     searchCacheSeconds: env.SEARCH_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     catalogCacheSeconds: env.CATALOG_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
     shop: {
       name: env.SHOP_NAME,
       phone: env.SHOP_PHONE,

@@ -45,6 +45,8 @@ export async function startShop(env: Record<string, string>, port?: number): Pro
       PORT: String(chosenPort),
       SEED_DEMO: 'false',
       LOG_LEVEL: 'warn',
+      // The tests read the log lines as JSON.
+      LOG_FORMAT: 'json',
       // The tests read stock back through the product API: no per-instance caches, unless asked.
       CATALOG_CACHE_SECONDS: '0',
       SEARCH_CACHE_SECONDS: '0',

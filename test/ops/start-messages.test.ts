@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScript } from '../helpers/run-process.ts';
+import { startShop } from '../helpers/shop-process.ts';
 
 /**
  * Issue 17, item 6 (the newcomer loop): a port another program holds stops the shop with one line
@@ -38,5 +39,28 @@ describe('starting the shop on a port that is taken', () => {
     expect(lines).toEqual([
       `Port ${port} on 127.0.0.1 is in use by another program: stop it, or set PORT to another port.`,
     ]);
+  });
+});
+
+describe('the log in development', () => {
+  it('is readable lines rather than JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'shop-log-'));
+    const shop = await startShop({
+      DATABASE_URL: `sqlite:${join(dir, 'shop.db')}`,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: '',
+    });
+    try {
+      await fetch(`${shop.url}/api/brands`);
+      const deadline = Date.now() + 5000;
+      while (!shop.output().includes('is open at') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      const lines = shop.output().trim().split('\n');
+      expect(lines.some((line) => /\d\d:\d\d:\d\d.*INFO.*is open at http/.test(line))).toBe(true);
+      expect(lines.filter((line) => line.startsWith('{'))).toEqual([]);
+    } finally {
+      await shop.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
