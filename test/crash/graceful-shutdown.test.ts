@@ -31,6 +31,8 @@ describe('graceful shutdown', () => {
       RATE_LIMIT_FACTOR: '1000',
       UNPAID_ORDERS_PER_CLIENT: '100000',
       UNPAID_ORDERS_PER_EMAIL: '100000',
+      UNPAID_UNITS_PER_EMAIL: '1000000',
+      UNPAID_UNITS_PER_CLIENT: '1000000',
     });
     const stockId = (await (await checkoutFixtures(database.connect())).product(900, 10_000)).stockId;
     return { shop, database, stockId };

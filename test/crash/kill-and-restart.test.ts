@@ -43,6 +43,8 @@ describe('killing the shop during checkouts and payments', () => {
       // Many shoppers, one address: the per-client limits are raised as for the browser tests.
       RATE_LIMIT_FACTOR: '100',
       UNPAID_ORDERS_PER_EMAIL: '100000',
+      UNPAID_UNITS_PER_EMAIL: '1000000',
+      UNPAID_UNITS_PER_CLIENT: '1000000',
       UNPAID_ORDERS_PER_CLIENT: '100000',
     };
     shop = await startShop(env, port);

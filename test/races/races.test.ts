@@ -26,6 +26,8 @@ describe('races between shoppers on two instances', () => {
       // Hundreds of shoppers here share one address and one e-mail: the per-client limits are lifted.
       RATE_LIMIT_FACTOR: '100',
       UNPAID_ORDERS_PER_EMAIL: '100000',
+      UNPAID_UNITS_PER_EMAIL: '1000000',
+      UNPAID_UNITS_PER_CLIENT: '1000000',
       UNPAID_ORDERS_PER_CLIENT: '100000',
     };
     instances = await Promise.all([startShop(env), startShop(env)]);
