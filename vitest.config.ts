@@ -1,13 +1,43 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects. `fast` (`npm test`): the unit, API and security tests, in-process through
+ * app.inject(). `slow` (`npm run test:slow`): the suites that run the shop as real processes or
+ * generate thousands of cases (crashes, races, two instances, backups, start-up, fuzzing). CI runs
+ * both, on SQLite and on PostgreSQL.
+ */
+const slowSuites = [
+  'test/crash/**/*.test.ts',
+  'test/races/**/*.test.ts',
+  'test/scale-out/**/*.test.ts',
+  'test/ops/**/*.test.ts',
+  'test/fuzz/**/*.test.ts',
+];
+
+const shared = {
+  setupFiles: ['test/setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
 export default defineConfig({
   plugins: [react()],
   test: {
-    include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
-    exclude: ['test/e2e/**', 'node_modules/**'],
-    setupFiles: ['test/setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          ...shared,
+          name: 'fast',
+          include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'node_modules/**', ...slowSuites],
+        },
+      },
+      {
+        extends: true,
+        test: { ...shared, name: 'slow', include: slowSuites, exclude: ['node_modules/**'] },
+      },
+    ],
   },
 });
