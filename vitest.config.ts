@@ -30,7 +30,7 @@ export default defineConfig({
         test: {
           ...shared,
           name: 'fast',
-          include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
+          include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.ts', 'scripts/**/*.test.ts'],
           exclude: ['test/e2e/**', 'node_modules/**', ...slowSuites],
         },
       },
