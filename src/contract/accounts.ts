@@ -4,7 +4,7 @@ import { messages } from './messages.ts';
 import { orderStatuses } from './order-status.ts';
 
 /**
- * Account payloads (spec sections 3 and 7; DESIGN.md section 6). Registration takes what the form
+ * Account payloads (docs/rules.md#accounts-and-sessions). Registration takes what the form
  * sends and answers an errorCode (0 to 4): a missing field is code 1, not a 400.
  */
 
@@ -54,7 +54,7 @@ export const resetResponseSchema = z.object({ ok: z.boolean(), errorCode: z.numb
 export const whoAmISchema = z.object({ firstname: z.string(), lastname: z.string() });
 export const okSchema = z.object({ ok: z.boolean() });
 
-/** My Account (spec section 3, account form): address lines 1 and 2 are required, line 3 is not. */
+/** My Account (docs/rules.md#accounts-and-sessions): address lines 1 and 2 are required, line 3 is not. */
 const accountAddress = z.object({
   line1: z.string().trim().min(1, 'Please provide your Address Line 1').max(100),
   line2: z.string().trim().min(1, 'Please provide your Address Line 2').max(100),

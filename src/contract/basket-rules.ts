@@ -1,12 +1,12 @@
 /**
  * The basket's rules both sides share, zod-free so that a page needing only these (the cart)
- * does not load the form schemas. Spec sections 4.5 and 4.6.
+ * does not load the form schemas. See docs/rules.md#basket and docs/rules.md#vouchers.
  */
 
 export const MAX_BASKET_LINES = 100;
 export const MAX_LINE_QUANTITY = 9999;
 
-/** Spec section 4.5: why a basket line cannot be bought as it stands. */
+/** docs/rules.md#basket: why a basket line cannot be bought as it stands. */
 export const basketErrorCodes = {
   itemNotFound: 0,
   itemOutOfStock: 1,
@@ -15,7 +15,7 @@ export const basketErrorCodes = {
   invalidQuantity: 4,
 } as const;
 
-/** Spec section 4.6: the outcome of the last voucher attempt. */
+/** docs/rules.md#vouchers: the outcome of the last voucher attempt. */
 export const voucherOutcomes = { applied: 1, invalid: 2, expired: 3, minimumSpend: 4 } as const;
 
 /** UK postcodes, e.g. "B70 7NJ" or "sw1a1aa". */

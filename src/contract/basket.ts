@@ -4,14 +4,14 @@ import { MAX_BASKET_LINES, UK_POSTCODE } from './basket-rules.ts';
 import { messages } from './messages.ts';
 
 /**
- * Basket, checkout and order payloads (spec sections 3, 4.1, 5 and 7; DESIGN.md section 4).
+ * Basket, checkout and order payloads (docs/rules.md#basket, docs/rules.md#checkout, docs/rules.md#orders-and-stock).
  * Prices, totals and stock a client sends are never used for pricing: the server prices every
  * basket from the database. Money is integer pence.
  */
 
 const optionalLine = z.string().trim().max(100, 'at most 100 characters').optional().default('');
 
-/** A complete address: line 1, town or city, post code and country are required (spec section 4.1). */
+/** A complete address: line 1, town or city, post code and country are required (docs/rules.md#basket). */
 export const addressSchema = z.object({
   line1: requiredText(messages.address.line1, 100),
   line2: optionalLine,
@@ -35,7 +35,7 @@ export const addressDraftSchema = z.object({
 });
 export type AddressDraft = z.infer<typeof addressDraftSchema>;
 
-/** The Your Details block for a guest (spec section 2.8). */
+/** The Your Details block for a guest (docs/rules.md#checkout). */
 export const guestSchema = z.object({
   titleId: z.number({ error: messages.address.title }).int().min(1, messages.address.title),
   firstname: requiredText(messages.address.firstname, 50),

@@ -5,7 +5,7 @@ export const MAX_PAGE_SIZE = 100;
 export const MAX_FILTER_IDS = 50;
 export const MAX_KEYWORD_LENGTH = 100;
 export const TOP_LEVEL_PARENT_ID = -1;
-/** Spec section 9: a keyword needs 2 characters to search and more than 2 to go into the URL. */
+/** docs/rules.md#catalogue-and-search: a keyword needs 2 characters to search and more than 2 to go into the URL. */
 export const MIN_SEARCH_KEYWORD = 2;
 export const MIN_URL_KEYWORD = 3;
 export const RELATED_PRODUCT_COUNT = 4;

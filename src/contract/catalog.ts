@@ -8,7 +8,7 @@ import {
 } from './catalog-rules.ts';
 
 /**
- * Catalogue payloads of spec sections 3 and 7. Money is integer pence.
+ * Catalogue payloads (docs/rules.md#catalogue-and-search). Money is integer pence.
  * Every list of products carries whole products with their stocks, since a product card needs them.
  */
 

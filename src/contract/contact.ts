@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { emailField, requiredText } from './fields.ts';
 import { messages } from './messages.ts';
 
-/** POST /api/contact body, and the Contact Us form's rules (spec sections 3 and 5). */
+/** POST /api/contact body, and the Contact Us form's rules (docs/rules.md#pages-and-routes). */
 export const contactRequestSchema = z.object({
   email: emailField(messages.contact.email, messages.contact.emailFormat),
   name: requiredText(messages.contact.name, 100),

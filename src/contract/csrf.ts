@@ -1,5 +1,5 @@
 /**
- * CSRF as DESIGN.md section 6 sets it: the server sets this cookie, readable by the page's script,
+ * CSRF (docs/rules.md#security): the server sets this cookie, readable by the page's script,
  * and every state-changing /api call echoes it in this header.
  */
 export const CSRF_COOKIE = 'XSRF-TOKEN';

@@ -1,6 +1,6 @@
 /**
  * The error codes of the API's error answers, and the refusals' messages the shop words itself,
- * zod-free so that a page can name them without loading the schemas (DESIGN.md section 3). The
+ * zod-free so that a page can name them without loading the schemas (docs/rules.md#api-answers-and-errors). The
  * answer's shape is in errors.ts.
  */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every 4xx/5xx answer of the API has this shape (DESIGN.md section 3). */
+/** Every 4xx/5xx answer of the API has this shape (docs/rules.md#api-answers-and-errors). */
 export const apiErrorSchema = z.object({
   error: z.object({
     code: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Field rules shared by forms and calls. An e-mail address may be up to 254 characters, with at
- * most 64 before the @ (spec section 5, "Standard validators").
+ * most 64 before the @ (docs/rules.md#api-answers-and-errors).
  */
 export function emailField(requiredMessage: string, formatMessage = requiredMessage) {
   return z

@@ -1,6 +1,6 @@
 /**
- * Every message a shopper reads, worded as the spec's section 8 words it (with the spelling
- * fixes of DESIGN.md section 9). Used by both the web app and the server.
+ * Every message a shopper reads, worded as the shop's original message catalogue words it, with its
+ * spelling mistakes fixed (docs/rules.md#messages-shown-to-shoppers). Used by both the web app and the server.
  */
 export const messages = {
   addToCart: {

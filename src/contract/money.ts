@@ -1,4 +1,4 @@
-/** Money is integer pence everywhere (DESIGN.md section 3); these helpers only format and derive. */
+/** Money is integer pence everywhere (docs/rules.md#prices-and-money); these helpers only format and derive. */
 
 const gbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' });
 
@@ -16,7 +16,7 @@ export function penceToDecimal(pence: number): string {
 
 export const VAT_RATE_PERCENT = 20;
 
-/** Prices include UK VAT at 20%; the VAT shown is the VAT contained in a total (DESIGN.md section 4). */
+/** Prices include UK VAT at 20%; the VAT shown is the VAT contained in a total (docs/rules.md#prices-and-money). */
 export function vatContainedIn(totalPence: number): number {
   return Math.round((totalPence * VAT_RATE_PERCENT) / (100 + VAT_RATE_PERCENT));
 }

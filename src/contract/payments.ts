@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { orderStatuses } from './order-status.ts';
 import { orderCodeParams } from './basket.ts';
 
-/** Payment calls (spec sections 3 and 7; DESIGN.md section 5). */
+/** Payment calls (docs/rules.md#payments). */
 
 export const paymentProviders = ['paypal', 'opayo'] as const;
 

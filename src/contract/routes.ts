@@ -1,5 +1,5 @@
 /**
- * The shop's page routes (spec section 2.1 and DESIGN.md section 9). The server answers these with
+ * The shop's page routes (docs/rules.md#pages-and-routes). The server answers these with
  * the web app and a 200; any other page path gets the app with a 404 status, which shows the 404 page.
  */
 export const pageRoutePatterns: RegExp[] = [

@@ -53,7 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, webRoot } = deps;
   const logStream = deps.logStream ?? (config.logFormat === 'pretty' ? await prettyLogStream() : undefined);
   const app = Fastify({
-    // JSON lines, one per event, each carrying the request id (issue 7).
+    // JSON lines, one per event, each carrying the request id (docs/rules.md#operations).
     logger: { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
     genReqId: requestIdOf,
     // Behind a reverse proxy, the client's address comes from X-Forwarded-For (rate limits use it).
@@ -90,12 +90,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const secureCookies = config.env === 'production';
   registerCsrf(app, secureCookies);
 
-  // Services queue mail; this instance's worker sends it (issue 11), so no request waits for SMTP.
+  // Services queue mail; this instance's worker sends it (docs/rules.md#mail), so no request waits for SMTP.
   const mailer = registerMailQueue(app, db, config);
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
   // Health for load balancers and orchestrators: the process is up; the database answers.
   app.get('/healthz', () => ({ ok: true }));
-  // Its own short limit (issue 11): a hung database makes it answer 503 within 2 s, not hang.
+  // Its own short limit (docs/rules.md#operations): a hung database makes it answer 503 within 2 s, not hang.
   app.get('/readyz', async (_request, reply) =>
     (await db.ping(1_500)) ? { ok: true } : reply.status(503).send({ ok: false }),
   );
@@ -175,7 +175,7 @@ function requestIdOf(request: IncomingMessage): string {
   return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
 }
 
-/** Every minute, unpaid orders past their reservation give their stock back (DESIGN.md section 4). */
+/** Every minute, unpaid orders past their reservation give their stock back (docs/rules.md#orders-and-stock). */
 function scheduleReservationSweep(app: FastifyInstance, orders: OrdersService, enabled: boolean): void {
   if (!enabled) return;
   let timer: NodeJS.Timeout | undefined;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ShopIdentity } from '../contract/shop.ts';
 
 /**
- * Configuration from the environment (DESIGN.md section 8), parsed once at start.
+ * Configuration from the environment (docs/rules.md#operations), parsed once at start.
  * A bad value stops the process with a message naming the variable.
  */
 
@@ -29,8 +29,8 @@ const envSchema = z
       .default('sqlite:data/shop.db'),
     // PostgreSQL connections per instance; several instances share the server's max_connections.
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
-    // How long the shop waits on its database before answering 503 (issue 11: a hung server held
-    // requests 35 s): to connect or get a pooled connection, for one statement, and how long a
+    // How long the shop waits on its database before answering 503 (docs/rules.md#api-answers-and-errors;
+    // a hung server once held requests 35 s): to connect or get a pooled connection, for one statement, and how long a
     // transaction may sit idle holding its locks. SQLite's busy wait blocks the whole process, so
     // it is short.
     DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(3_000),
@@ -64,7 +64,8 @@ const envSchema = z
       .min(1)
       .max(7 * 24 * 60)
       .default(60),
-    // Unpaid orders holding stock at once, per e-mail address and per client address (issue 11).
+    // Unpaid orders holding stock at once, per e-mail address and per client address
+    // (docs/rules.md#limits-on-one-client).
     UNPAID_ORDERS_PER_EMAIL: z.coerce.number().int().min(1).max(100_000).optional(),
     UNPAID_ORDERS_PER_CLIENT: z.coerce.number().int().min(1).max(100_000).optional(),
     UNPAID_UNITS_PER_EMAIL: z.coerce.number().int().min(1).max(1_000_000).optional(),

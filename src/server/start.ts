@@ -4,7 +4,7 @@ import { describeDatabaseUrl, isDatabaseUnavailable, openDatabase } from './db/d
 import { migrateToLatest } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed/seed.ts';
 
-/** Starts the shop: configuration, database, listen, graceful shutdown (DESIGN.md section 2). */
+/** Starts the shop: configuration, database, listen, graceful shutdown (docs/architecture.md). */
 
 function configOrExit(): Config {
   try {

@@ -43,9 +43,10 @@ export async function insertToken(
 
 /**
  * Uses a token once: answers its customer when it was unused and unexpired. It ends, in the same
- * statement, every other live token of that purpose for the customer, so a link sent earlier
- * stops working once any of them is used (issue 11). The given token counts as used only when
- * its own row was still unused as the statement ran, so two uses at once let one through.
+ * statement, every other live token of that purpose for the customer, so a link sent earlier stops
+ * working once any of them is used (docs/rules.md#accounts-and-sessions). The given token counts as
+ * used only when its own row was still unused as the statement ran, so two uses at once let one
+ * through.
  */
 export async function useToken(
   db: Kysely<Database>,

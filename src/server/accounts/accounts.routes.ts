@@ -49,7 +49,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  /** The answer is the token itself (spec section 7); the browser also gets it as a cookie. */
+  /** The answer is the token itself (docs/rules.md#accounts-and-sessions); the browser also gets it as a cookie. */
   app.post('/sign-in', { ...perMinute(10), schema: { body: signInSchema } }, async (request, reply) => {
     const session = await accounts.signIn(request.body.username, request.body.password);
     if (!session) {

@@ -30,7 +30,7 @@ import {
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.ts';
 import { hashToken, newToken } from './tokens.ts';
 
-/** Registration, activation, sign-in, sessions and password reset (DESIGN.md section 6). */
+/** Registration, activation, sign-in, sessions and password reset (docs/rules.md#accounts-and-sessions). */
 
 const VERIFY_HOURS = 24;
 const RESET_HOURS = 1;
@@ -52,7 +52,7 @@ export function createAccountsService(
     }
   }
 
-  /** A new link's token; it ends every earlier link of the same purpose (issue 11). */
+  /** A new link's token; it ends every earlier link of the same purpose (docs/rules.md#accounts-and-sessions). */
   async function issueToken(customerId: number, purpose: 'verify' | 'reset', hours: number): Promise<string> {
     const token = newToken();
     const now = clock();
@@ -65,7 +65,7 @@ export function createAccountsService(
   }
 
   return {
-    /** POST /api/register: errorCode 0 to 4 (spec section 8); 0 sends the verification link. */
+    /** POST /api/register: errorCode 0 to 4 (docs/rules.md#accounts-and-sessions); 0 sends the verification link. */
     async register(input: Registration): Promise<{ errorCode: number }> {
       const email = input.email?.trim().toLowerCase() ?? '';
       const firstname = input.firstname?.trim() ?? '';
@@ -161,7 +161,7 @@ export function createAccountsService(
       };
     },
 
-    /** PUT /api/account: saved for real (DESIGN.md section 9). */
+    /** PUT /api/account: saved for real (docs/rules.md#departures-from-the-original). */
     async saveAccount(customerId: number, details: AccountDetails): Promise<void> {
       const address = (a: AccountDetails['billingAddress']) => ({
         line1: a.line1,
@@ -218,7 +218,8 @@ export function createAccountsService(
     /**
      * POST /api/forgot-password: the same answer, in the same time, whether or not the address is
      * registered. It answers before looking the address up: the look-up, the new link and the
-     * queued mail happen after it (issue 11: a slow mail server showed which addresses exist).
+     * queued mail happen after it (docs/rules.md#accounts-and-sessions; a slow mail server once
+     * showed which addresses exist).
      */
     forgotPassword(email: string): void {
       options.mailer.sendInBackground(async () => {

@@ -2,7 +2,7 @@ import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOpti
 import { MIN_PASSWORD_LENGTH } from '../../contract/accounts.ts';
 
 /**
- * Passwords (DESIGN.md section 6): at least 10 characters, not a common password, stored as an
+ * Passwords (docs/rules.md#accounts-and-sessions): at least 10 characters, not a common password, stored as an
  * scrypt hash (N=2^15, r=8, p=1) with a random salt.
  */
 

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
 
 /**
- * Issue 17, item 3: registration took any failure of its insert for "Email already in use"
+ * docs/rules.md#accounts-and-sessions: registration once took any failure of its insert for "Email already in use"
  * (errorCode 4), a database fault included. Only the unique-key violation means that; any other
  * failure is an error answer, and the shopper is not told a falsehood about their address.
  */
@@ -66,7 +66,7 @@ describe('registration when the database cannot take the new customer', () => {
     expect(codes).toEqual([0, 4, 4, 4]);
   });
 
-  it('refuses an address the registration form would refuse, by the same rule (issue 17)', async () => {
+  it('refuses an address the registration form would refuse, by the same rule', async () => {
     for (const email of ['a..b@example.com', '.meera@example.com', 'meera@example.c']) {
       expect((await register(email)).json(), email).toEqual({ errorCode: 1 });
     }

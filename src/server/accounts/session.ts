@@ -3,7 +3,7 @@ import { SESSION_DAYS } from './accounts.service.ts';
 
 /**
  * The session travels in an httpOnly, SameSite=Lax cookie (Secure and __Host- in production), or
- * as `Authorization: Bearer` for API clients (DESIGN.md section 6).
+ * as `Authorization: Bearer` for API clients (docs/rules.md#accounts-and-sessions).
  */
 export function sessionCookieName(secure: boolean): string {
   return secure ? '__Host-sid' : 'sid';

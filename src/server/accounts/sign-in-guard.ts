@@ -4,7 +4,7 @@ import type { AccountsService } from './accounts.service.ts';
 import { sessionTokenOf } from './session.ts';
 
 /**
- * Who is signed in, for every route that asks (DESIGN.md section 6): `requireCustomer` as a route's
+ * Who is signed in, for every route that asks (docs/rules.md#accounts-and-sessions): `requireCustomer` as a route's
  * preHandler answers 401 without a live session, and `customerIdOf` then gives its customer;
  * `optionalCustomerOf` is for routes that serve guests too (a commit links a signed-in shopper's
  * order to their account).

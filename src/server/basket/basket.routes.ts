@@ -15,7 +15,7 @@ export const basketRoutes: FastifyPluginAsyncZod<{ basket: BasketService; rateLi
   app.post(
     '/verify-basket',
     {
-      // Guessing voucher codes is limited; checking a basket is not (DESIGN.md section 6).
+      // Guessing voucher codes is limited; checking a basket is not (docs/rules.md#limits-on-one-client).
       preHandler: voucherGuessLimit(app, rateLimitFactor),
       schema: { body: basketRequestSchema, response: { 200: pricedBasketSchema } },
     },

@@ -3,7 +3,7 @@ import type { AddressDraft, BasketLine, BasketQuery, DeliveryMethodRate, PricedB
 import { vatContainedIn } from '../../contract/money.ts';
 
 /**
- * Prices a basket from facts read from the database (DESIGN.md section 4). Pure, so every rule
+ * Prices a basket from facts read from the database (docs/rules.md#prices-and-money). Pure, so every rule
  * is tested directly: line errors, delivery, vouchers, totals and VAT. Nothing a client sends
  * about prices or totals is used here.
  */
@@ -102,7 +102,7 @@ export function applicableMethods(methods: DeliveryMethodFact[], itemsTotal: num
     .map((m) => ({ id: m.id, name: m.name, rate: m.rate }));
 }
 
-/** Spec section 4.6: 1 applied, 2 invalid, 3 out of date, 4 minimum spend not met. */
+/** docs/rules.md#vouchers: 1 applied, 2 invalid, 3 out of date, 4 minimum spend not met. */
 export function voucherOutcome(voucher: VoucherFact | undefined, itemsTotal: number, now: Date): number {
   if (!voucher) return voucherOutcomes.invalid;
   const at = now.toISOString();
@@ -124,7 +124,7 @@ function withCountryName(address: AddressDraft | null | undefined, names: Map<nu
 }
 
 export function priceBasket(request: BasketQuery, facts: PricingFacts): PricedBasket {
-  // A line whose product is gone is dropped (itemNotFound: removed silently, spec section 8).
+  // A line whose product is gone is dropped (itemNotFound: removed silently, docs/rules.md#basket).
   const items = mergeLines(request.items).flatMap((item) => {
     const stock = facts.stocks.get(item.productStockId);
     return stock ? [priceLine(item, stock)] : [];

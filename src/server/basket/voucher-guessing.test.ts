@@ -4,7 +4,7 @@ import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fix
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 /**
- * Issue 11, item 3: a voucher code can enter the shop three ways (a new attempt, an applied
+ * docs/rules.md#limits-on-one-client: a voucher code can enter the shop three ways (a new attempt, an applied
  * voucher the basket carries, and the order's commit), and each answer shows whether the code
  * applies. Every way counts toward one limit per client: 20 checks of a code a minute.
  */

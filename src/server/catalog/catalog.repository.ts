@@ -118,7 +118,7 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
       return { products, stocks, images };
     },
 
-    /** Every product id matching the filter, for picking at random from (DESIGN.md section 4). */
+    /** Every product id matching the filter, for picking at random from (docs/rules.md#catalogue-and-search). */
     async productIds(filter: { typeIds?: number[]; brandId?: number }): Promise<number[]> {
       let query = db.selectFrom('products').select('id');
       if (filter.typeIds) query = query.where('product_type_id', 'in', filter.typeIds);

@@ -19,7 +19,7 @@ import {
 } from '../../contract/catalog.ts';
 import type { CatalogService } from './catalog.service.ts';
 
-/** Catalogue calls of spec section 7, under /api. Thin: schema in, one service call, result out. */
+/** Catalogue calls under /api (docs/rules.md#catalogue-and-search). Thin: schema in, one service call, result out. */
 export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> = async (app, { catalog }) => {
   app.get('/product-types', { schema: { response: { 200: productTypeTreeSchema } } }, () => catalog.productTypes());
   app.get('/brands', { schema: { response: { 200: brandListSchema } } }, () => catalog.brands());

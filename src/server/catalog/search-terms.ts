@@ -1,7 +1,7 @@
 /**
  * Turns a shopper's keyword into full-text queries for SQLite FTS5 and PostgreSQL tsquery.
  * Each word matches as a prefix ("dho" finds dhol and dholak) together with the domain's
- * transliterations and synonyms (DESIGN.md section 4); all words must match.
+ * transliterations and synonyms (docs/rules.md#catalogue-and-search); all words must match.
  */
 
 /** Words that mean the same thing to a shopper. A word in a group also finds the others. */

@@ -4,7 +4,7 @@ import type { ShopIdentity } from '../../contract/shop.ts';
 import type { Database } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 
-/** A contact enquiry: kept, sent to the shop, and acknowledged to the sender (issue 6). */
+/** A contact enquiry: kept, sent to the shop, and acknowledged to the sender (docs/rules.md#mail). */
 export function createContactService(
   db: Kysely<Database>,
   options: { mailer: Mailer; shop: ShopIdentity; log?: (e: unknown) => void },

@@ -76,9 +76,10 @@ function withStatementCache(sqlite: SqliteDatabase.Database, busyMs: number): Sq
 
 /**
  * better-sqlite3 waits for another process's write lock synchronously, holding the event loop, and
- * statements queued behind a waiting one would each wait in turn (issue 11: 7 s). So once a
- * statement has waited its busy timeout in vain, the next ones for a second fail at once (SQLITE_BUSY,
- * answered 503) instead of waiting too; then one waits again to see whether the lock is gone.
+ * statements queued behind a waiting one would each wait in turn (once 7 s;
+ * docs/rules.md#api-answers-and-errors). So once a statement has waited its busy timeout in vain,
+ * the next ones for a second fail at once (SQLITE_BUSY, answered 503) instead of waiting too; then
+ * one waits again to see whether the lock is gone.
  */
 function busyGuard(sqlite: SqliteDatabase.Database, busyMs: number) {
   const FAIL_FAST_MS = 1_000;
@@ -133,9 +134,9 @@ export interface OpenOptions {
   pgSchema?: string;
   poolSize?: number;
   /**
-   * How long to wait on the database before giving up (issue 11). Unset, nothing is limited but
-   * the connect (10 s) and SQLite's busy wait (10 s): migrations, seeding and the CLIs may wait.
-   * The serving shop sets them all from its configuration.
+   * How long to wait on the database before giving up (docs/rules.md#api-answers-and-errors).
+   * Unset, nothing is limited but the connect (10 s) and SQLite's busy wait (10 s): migrations,
+   * seeding and the CLIs may wait. The serving shop sets them all from its configuration.
    */
   timeouts?: { connectMs?: number; statementMs?: number; idleInTransactionMs?: number; busyMs?: number };
 }
@@ -245,7 +246,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
     const path = databaseUrl.slice('sqlite:'.length);
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     // better-sqlite3's busy wait blocks the event loop: the serving shop keeps it short and
-    // answers 503 when another process holds the write lock longer (issue 11).
+    // answers 503 when another process holds the write lock longer (docs/rules.md#api-answers-and-errors).
     const busyMs = options.timeouts?.busyMs ?? 10_000;
     const sqlite = new SqliteDatabase(path, { timeout: busyMs });
     useWriteAheadLog(sqlite);

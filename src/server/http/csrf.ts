@@ -5,7 +5,7 @@ import { errorCodes } from '../../contract/error-codes.ts';
 import { sameSecret } from './same-secret.ts';
 
 /**
- * CSRF as DESIGN.md section 6 sets it: the server sets an XSRF-TOKEN cookie, and every non-GET
+ * CSRF (docs/rules.md#security): the server sets an XSRF-TOKEN cookie, and every non-GET
  * /api call must echo it in X-XSRF-TOKEN or gets a 403. Provider callbacks are checked by their
  * own protocols instead.
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorSchema } from '../../contract/errors.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
-/** Issue 11, item 12: the router's own refusals answer in the shop's error shape too. */
+/** The router's own refusals answer in the shop's error shape too (docs/rules.md#api-answers-and-errors). */
 describe("the router's refusals", () => {
   let t: TestApp;
   beforeAll(async () => {

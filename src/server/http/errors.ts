@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from '../db/database.ts';
 import { StalledRequestError } from './in-flight.ts';
 
 /**
- * One error shape for every answer (DESIGN.md section 3): bad input is a 400 naming each field,
+ * One error shape for every answer (docs/rules.md#api-answers-and-errors): bad input is a 400 naming each field,
  * unknown things a 404, and a 500 only for bugs, logged with the request id and never detailed.
  */
 
@@ -66,7 +66,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(503).send(body('UPSTREAM_UNAVAILABLE', 'Please try again shortly.'));
     }
     if (isDatabaseUnavailable(error)) {
-      // Unreachable, hung, timed out or locked (issue 11): a quick "try again", not a 500 after seconds.
+      // Unreachable, hung, timed out or locked (docs/rules.md#api-answers-and-errors): a quick "try again",
+      // not a 500 after seconds.
       request.log.warn({ err: error }, 'database unavailable');
       return reply
         .status(503)

@@ -21,7 +21,7 @@ export class StalledRequestError extends Error {
  * is left.
  *
  * Fastify's close() also waits for every connection to end, and a client that stops sending half
- * way through its request would hold it for ever (issue 11, item 11: a 15 s stop and exit 1). So
+ * way through its request would hold it for ever (once a 15 s stop and exit 1; docs/rules.md#operations). So
  * `stalledAfterMs` after close() begins, a request whose body is still arriving is answered 503
  * and its connection closed, and a connection that has not finished sending its request's headers
  * is closed (there is nothing to answer yet). Requests that have arrived whole are left to finish.

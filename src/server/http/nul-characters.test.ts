@@ -6,7 +6,7 @@ function nested(depth: number, open: string, close: string, inner = '1'): string
   return `{"name":${open.repeat(depth)}${inner}${close.repeat(depth)}}`;
 }
 
-/** Issue 11, item 9: bad input always gets a 4xx, never a 500 from a stack overflow. */
+/** Bad input always gets a 4xx, never a 500 from a stack overflow (docs/rules.md#security). */
 describe('deeply nested JSON bodies', () => {
   let t: TestApp;
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import { BadRequestError } from '../errors.ts';
  * carrying one, in its address or anywhere in its body, is refused with a 400 naming where, before
  * it can reach a query and fail there as a 500.
  *
- * The same walk refuses absurdly deep bodies (issue 11, item 9): no payload of the shop nests more
+ * The same walk refuses absurdly deep bodies (docs/rules.md#security): no payload of the shop nests more
  * than a few levels, and a body nested thousands deep must be a 400, not a stack overflow here or
  * in a later step (schema validation, serialisation) that recurses.
  */

@@ -3,8 +3,8 @@ import { routesOf } from '../../../test/helpers/routes.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 /**
- * Issue 17, item 5: the API describes itself as OpenAPI 3.1, generated from the same zod schemas
- * that check its calls, so the description cannot drift from what the server accepts.
+ * The API describes itself as OpenAPI 3.1, generated from the same zod schemas that check its
+ * calls, so the description cannot drift from what the server accepts (docs/rules.md#api-answers-and-errors).
  */
 interface OpenApi {
   openapi: string;

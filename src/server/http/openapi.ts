@@ -4,9 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 
 /**
- * The API's OpenAPI 3.1 description (issue 17), made from the zod schemas the routes are checked
- * with, at GET /api/openapi.json; outside production a reference page at /api/docs/ reads it.
- * Registered before the routes, since it learns them as they are added.
+ * The API's OpenAPI 3.1 description (docs/rules.md#api-answers-and-errors), made from the zod
+ * schemas the routes are checked with, at GET /api/openapi.json; outside production a reference
+ * page at /api/docs/ reads it. Registered before the routes, since it learns them as they are
+ * added.
  */
 export async function registerOpenApi(app: FastifyInstance, options: { publicUrl: string; production: boolean }) {
   await app.register(fastifySwagger, {

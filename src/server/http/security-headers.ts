@@ -2,7 +2,7 @@ import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
- * Security headers on every response (DESIGN.md section 6), with a strict Content-Security-Policy:
+ * Security headers on every response (docs/rules.md#security), with a strict Content-Security-Policy:
  * scripts and styles from the shop only (style attributes aside, which React sets), the map from
  * OpenStreetMap, and forms posted only to the shop and its payment providers.
  */

@@ -4,7 +4,7 @@ import { escapeHtml } from '../http/html.ts';
 import { linksIn, plainText, readStoredMail } from './eml.ts';
 
 /**
- * The local inbox (DESIGN.md section 7): outside production, without SMTP, the outbox's messages
+ * The local inbox (docs/rules.md#mail): outside production, without SMTP, the outbox's messages
  * listed newest first with their links, so a verification or reset link is one click away.
  */
 export const inboxRoutes: FastifyPluginAsync<{ outboxDir: string }> = async (app, { outboxDir }) => {

@@ -4,7 +4,7 @@ import type { Db } from '../db/database.ts';
 import { createMailQueue, type MailQueueOptions } from './mail-queue.ts';
 import type { MailMessage, MailTransport } from './mailer.ts';
 
-/** The mail queue (issue 11): nothing lost while SMTP is down or an instance dies, nothing sent twice. */
+/** The mail queue (docs/rules.md#mail): nothing lost while SMTP is down or an instance dies, nothing sent twice. */
 describe('the mail queue', () => {
   let db: Db;
   let drop: () => Promise<void>;

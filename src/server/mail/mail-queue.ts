@@ -16,7 +16,7 @@ import {
 import { createMailTransport, type Mailer, type MailMessage, type MailTransport } from './mailer.ts';
 
 /**
- * The durable mail queue (issue 11). `send` stores the message and returns, so no request waits
+ * The durable mail queue (docs/rules.md#mail). `send` stores the message and returns, so no request waits
  * for SMTP (a slow server showed which addresses are registered, and a hung one held requests for
  * 30 s). Each instance runs a worker: right after a message is queued, and every few seconds, it
  * claims due messages one at a time under a lease and hands them to the transport. A failure is

@@ -6,8 +6,8 @@ import type { ShopIdentity } from '../../contract/shop.ts';
 import { escapeHtml } from '../http/html.ts';
 
 /**
- * One mailer (DESIGN.md section 7). Services call `Mailer.send`, which puts the message in the
- * mail queue (mail-queue.ts, issue 11) and returns: no request waits for SMTP. The queue's worker
+ * One mailer (docs/rules.md#mail). Services call `Mailer.send`, which puts the message in the
+ * mail queue (mail-queue.ts) and returns: no request waits for SMTP. The queue's worker
  * hands each message to a `MailTransport`: SMTP when SMTP_URL is set, otherwise the outbox folder,
  * one .eml file each, where the local inbox page and the tests read it.
  */

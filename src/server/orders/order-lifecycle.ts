@@ -104,7 +104,7 @@ export interface PaymentResult {
 
 /**
  * The provider confirmed the payment. An order that had expired or been replaced takes its stock
- * again, or is flagged for the owner when it cannot (DESIGN.md section 4: a late payment is never lost).
+ * again, or is flagged for the owner when it cannot (a late payment is never lost: docs/rules.md#orders-and-stock).
  */
 export async function markOrderPaid(
   trx: Kysely<Database>,

@@ -23,7 +23,7 @@ import {
 /** Thrown inside the commit transaction to roll it back: the shopper's basket is out of date. */
 class BasketChanged extends Error {}
 
-/** What the shopper saw differs from what the database says now (spec section 7, POST /api/basket). */
+/** What the shopper saw differs from what the database says now (POST /api/basket; docs/rules.md#orders-and-stock). */
 function changedSinceSeen(request: BasketCommit, priced: PricedBasket): boolean {
   const requested = mergeLines(request.items);
   if (priced.items.length !== requested.length || priced.items.some((line) => line.hasError)) return true;
@@ -37,8 +37,8 @@ function changedSinceSeen(request: BasketCommit, priced: PricedBasket): boolean 
 }
 
 /**
- * Too many unpaid orders hold stock for this e-mail address or client (issue 11): one client once
- * emptied the shop for an hour with 254 of them. A value, not a bug; answered as a 429.
+ * Too many unpaid orders hold stock for this e-mail address or client (docs/rules.md#limits-on-one-client):
+ * one client once emptied the shop for an hour with 254 of them. A value, not a bug; answered as a 429.
  */
 export class TooManyUnpaidOrdersError extends RefusedError {
   constructor() {
@@ -69,7 +69,7 @@ export function emailKeyOf(email: string): string {
     .toLowerCase()}`;
 }
 
-/** 128 random bits, URL-safe: the key of the recovery link and the payment status (DESIGN.md section 4). */
+/** 128 random bits, URL-safe: the key of the recovery link and the payment status (docs/rules.md#orders-and-stock). */
 export function newOrderCode(): string {
   return randomBytes(16).toString('base64url');
 }
@@ -88,7 +88,7 @@ export function createOrdersService(
 
   /**
    * Refuses a new order when, with it, its e-mail address or client would hold more unpaid orders,
-   * or more units in them, than it may (issue 11: three orders once held the whole shop).
+   * or more units in them, than it may (docs/rules.md#limits-on-one-client; three orders once held the whole shop).
    */
   async function checkUnpaidOrderLimits(
     trx: Kysely<Database>,

@@ -5,9 +5,9 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { createOrdersService } from './orders.service.ts';
 
 /**
- * Issue 11, item 4: one client placed 254 unpaid orders in 1.3 s and held the shop's stock for an
- * hour. Unpaid orders holding stock are capped per e-mail address and per client address, and a
- * voucher's use comes back when its unpaid order expires or is replaced.
+ * One client once placed 254 unpaid orders in 1.3 s and held the shop's stock for an hour. Unpaid
+ * orders holding stock are capped per e-mail address and per client address, and a voucher's use
+ * comes back when its unpaid order expires or is replaced (docs/rules.md#limits-on-one-client).
  */
 const PER_EMAIL = 3;
 const PER_CLIENT = 10;

@@ -3,9 +3,9 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { MAX_UNVERIFIED_NOTIFICATIONS_KEPT, UNVERIFIED_BODY_CHARS_KEPT } from './payments.service.ts';
 
 /**
- * Issue 11, item 5: every post to the IPN listener is asked of PayPal and recorded, and unverified
- * bodies were kept whole and without limit (300 junk posts added 6 MB). What is kept of unverified
- * notifications is bounded, and the listener is limited per client.
+ * Every post to the IPN listener is asked of PayPal and recorded, and unverified bodies were kept
+ * whole and without limit (300 junk posts added 6 MB). What is kept of unverified notifications is
+ * bounded, and the listener is limited per client (docs/rules.md#payments).
  */
 describe('the PayPal IPN listener under junk', () => {
   const post = (t: TestApp, remoteAddress: string, body: string) =>

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 
 /**
- * Opayo (Sage Pay) Form protocol 4.00 Crypt field (DESIGN.md section 5): `Name=Value` pairs joined
+ * Opayo (Sage Pay) Form protocol 4.00 Crypt field (docs/rules.md#payments): `Name=Value` pairs joined
  * by `&`, values not URL-encoded, text in ISO-8859-1, AES-128-CBC with PKCS#5 padding, key and
  * IV both the 16-byte encryption password, upper-case hex after a leading `@`.
  */

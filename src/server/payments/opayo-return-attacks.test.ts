@@ -7,12 +7,12 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from './opayo-crypt.ts';
 
 /**
- * Issue 11, item 1: Opayo's Form protocol uses the encryption password as both AES key and IV, and
- * every request Crypt starts with the known block `VendorTxCode=RAA`. If the return URL answers a
- * Crypt with bad padding differently from one that decrypts, a CBC padding oracle recovers the
- * intermediate state of that first block, which XORed with the known text is the password; with
- * the password anyone can forge a `Status=OK` return. This suite runs that attack, as an outsider
- * would, against the shop's own return URL.
+ * Opayo's Form protocol uses the encryption password as both AES key and IV, and every request
+ * Crypt starts with the known block `VendorTxCode=RAA`. If the return URL answers a Crypt with bad
+ * padding differently from one that decrypts, a CBC padding oracle recovers the intermediate state
+ * of that first block, which XORed with the known text is the password; with the password anyone
+ * can forge a `Status=OK` return. This suite runs that attack, as an outsider would, against the
+ * shop's own return URL (docs/decisions/0008-opayo-return-crypt.md).
  */
 
 const BLOCK = 16;

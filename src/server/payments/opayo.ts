@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { penceToDecimal } from '../../contract/money.ts';
 import { encodeFields, encryptCrypt } from './opayo-crypt.ts';
 
-/** Opayo Form 4.00 (DESIGN.md section 5): the request Crypt built from the committed order. */
+/** Opayo Form 4.00 (docs/rules.md#payments): the request Crypt built from the committed order. */
 
 export type OpayoMode = 'local' | 'test' | 'live';
 

@@ -1,7 +1,7 @@
 import { formatPence } from '../../contract/money.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 
-/** The order e-mails of DESIGN.md section 7: confirmation when paid, and payment failed. */
+/** The order e-mails (docs/rules.md#mail): confirmation when paid, and payment failed. */
 
 interface OrderForEmail {
   order_number: number;

@@ -28,7 +28,7 @@ import { eventSeen, pruneEvents, recordEvent, recordRefund } from './payments.re
 import { decimalToPence, ipnProblem, paypalCartFields, paypalUrls, refundProblem, refundStatuses } from './paypal.ts';
 
 /**
- * Payments behind one interface (DESIGN.md section 5). An order is marked paid only by the
+ * Payments behind one interface (docs/rules.md#payments). An order is marked paid only by the
  * provider's own confirmation: PayPal's verified IPN, or Opayo's encrypted return. Every
  * notification is recorded once; a repeat is recognised by its key and changes nothing.
  */
@@ -38,7 +38,7 @@ type Fetch = typeof fetch;
 
 /**
  * Anyone can post to the IPN listener. What is kept of a notification PayPal did not verify is
- * bounded (issue 11: 300 junk posts once added 6 MB): its first characters, and only the latest.
+ * bounded (docs/rules.md#payments; 300 junk posts once added 6 MB): its first characters, and only the latest.
  */
 export const MAX_UNVERIFIED_NOTIFICATIONS_KEPT = 500;
 export const UNVERIFIED_BODY_CHARS_KEPT = 1000;
@@ -114,7 +114,7 @@ export function createPaymentsService(
       return config.paymentProvider;
     },
 
-    /** GET /api/paypal-config (spec section 3, wallet provider config). */
+    /** GET /api/paypal-config (the wallet provider's config; docs/rules.md#payments). */
     paypalConfig() {
       return {
         url: urls.webscr,
@@ -239,7 +239,7 @@ export function createPaymentsService(
      * call, so this return is the result, and must be idempotent. Answers what became of it, for
      * the log only: the shopper (or anyone else) gets the same answer whatever the Crypt held,
      * since a different answer for a Crypt that does not decrypt is a padding oracle that gives
-     * away the encryption password (issue 11; ADR 0007).
+     * away the encryption password (docs/decisions/0008-opayo-return-crypt.md).
      */
     async handleOpayoReturn(crypt: string): Promise<string> {
       const fields = readOpayoReturn(crypt);

@@ -1,7 +1,7 @@
 import { penceToDecimal } from '../../contract/money.ts';
 
 /**
- * PayPal Payments Standard (DESIGN.md section 5): a cart upload form posted by the browser, and
+ * PayPal Payments Standard (docs/rules.md#payments): a cart upload form posted by the browser, and
  * payment confirmed only by an Instant Payment Notification that PayPal itself verifies.
  */
 

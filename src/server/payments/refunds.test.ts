@@ -7,11 +7,11 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { encodeFields, encryptCrypt } from './opayo-crypt.ts';
 
 /**
- * Issue 11, item 10: PayPal tells of a refund or a reversal (a chargeback) with an IPN whose
- * mc_gross is negative; it was refused as a wrong amount, so refunds were never recorded. And a
- * late `Failed` IPN, or a failed card return, sent a customer who had paid a "payment did not go
- * through" mail. A refunded order stays paid (it was); what came back is its refunded_total,
- * with one order_refunds row per refund or reversal.
+ * PayPal tells of a refund or a reversal (a chargeback) with an IPN whose mc_gross is negative; it
+ * was once refused as a wrong amount, so refunds were never recorded. And a late `Failed` IPN, or a
+ * failed card return, sent a customer who had paid a "payment did not go through" mail. A refunded
+ * order stays paid (it was); what came back is its refunded_total, with one order_refunds row per
+ * refund or reversal (docs/rules.md#payments).
  */
 const BUSINESS = 'payments@raag-instruments.example';
 const TOTAL = '34.95';

@@ -8,7 +8,7 @@ import { escapeHtml, scriptJson } from '../http/html.ts';
 /**
  * What the server writes into the HTML head before the app starts, so crawlers and link previews
  * see a product's title, description, canonical link, Open Graph tags and JSON-LD without
- * JavaScript (issue 3, Head). The app removes these `data-server-head` tags and renders its own.
+ * JavaScript (docs/rules.md#pages-and-routes). The app removes these `data-server-head` tags and renders its own.
  */
 
 export interface PageHead {

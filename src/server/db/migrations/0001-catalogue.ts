@@ -77,7 +77,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('sort_order', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
 
-  // Full-text search (DESIGN.md section 4): FTS5 on SQLite, a weighted tsvector on PostgreSQL.
+  // Full-text search (docs/rules.md#catalogue-and-search): FTS5 on SQLite, a weighted tsvector on PostgreSQL.
   if (dialect === 'sqlite') {
     await sql`create virtual table products_fts using fts5(
       title, search_tags, search_text,

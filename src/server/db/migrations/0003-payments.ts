@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
 
-/** Payment results on orders, and every provider notification or return received (issue 5). */
+/** Payment results on orders, and every provider notification or return received (docs/rules.md#payments). */
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   // One column per statement: SQLite adds a single column per ALTER TABLE.
   for (const [name, type] of [

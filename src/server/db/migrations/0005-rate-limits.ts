@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 
 /**
  * Rate-limit counters kept in the database, so that every instance behind a load balancer counts
- * the same requests (issue 7): one row per limited route and client address, for one window.
+ * the same requests (docs/decisions/0005-shared-rate-limits.md): one row per limited route and
+ * client address, for one window.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
 
 /**
- * The mail queue (issue 11): every message is stored here first and sent by whichever instance
+ * The mail queue (docs/rules.md#mail): every message is stored here first and sent by whichever instance
  * claims it, so a request never waits for SMTP and a message outlives an SMTP outage or a restart.
  * A claim is a lease (`claimed_until`): a claim left by a crashed instance runs out and is taken
  * again. A message given up on stays, marked `failed`, with its last error.

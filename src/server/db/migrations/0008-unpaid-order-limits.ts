@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
 
 /**
- * Issue 11: unpaid orders are capped per e-mail address and per client, so an order keeps the
- * client it was placed from and its e-mail address in the form it is counted by (lower case,
- * without a `+tag` or dots in the local part), and both are looked up among unpaid orders at each
- * commit.
+ * Unpaid orders are capped per e-mail address and per client (docs/rules.md#limits-on-one-client),
+ * so an order keeps the client it was placed from and its e-mail address in the form it is counted
+ * by (lower case, without a `+tag` or dots in the local part), and both are looked up among unpaid
+ * orders at each commit.
  */
 export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await db.schema.alterTable('orders').addColumn('client_address', 'varchar(64)').execute();

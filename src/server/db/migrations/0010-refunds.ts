@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../database.ts';
 
 /**
- * Issue 11: refunds and reversals (chargebacks) reported by the payment provider are recorded on
- * the order: each one as a row, and their sum on the order, which stays `paid` (it was).
+ * Refunds and reversals (chargebacks) reported by the payment provider are recorded on the order
+ * (docs/rules.md#payments): each one as a row, and their sum on the order, which stays `paid` (it was).
  */
 export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await db.schema

@@ -1,8 +1,9 @@
 import type { ImageKind } from '../../catalog/images/drawings.ts';
 
 /**
- * The demo catalogue's raw material. The ids the spec and DESIGN.md name (types 1001, 1003, 2008,
- * 2009, 2010, 2016, 2017, 2019, 2021, 2035; brands 1, 2, 1001) are real ids here.
+ * The demo catalogue's raw material. The ids the storefront's links use (types 1001, 1003, 2008,
+ * 2009, 2010, 2016, 2017, 2019, 2021, 2035; brands 1, 2, 1001) are real ids here
+ * (docs/rules.md#catalogue-and-search).
  */
 
 export const demoTypes = [
@@ -553,7 +554,7 @@ export const kindSearchWords: Record<ImageKind, string> = {
   stand: 'stand accessory',
 };
 
-/** UK delivery (issue 4): standard below £50, free standard from £50, express always. */
+/** UK delivery (docs/rules.md#delivery): standard below £50, free standard from £50, express always. */
 export const demoDeliveryMethods = [
   {
     id: 1,

@@ -1,5 +1,5 @@
 /**
- * Per-route limits (DESIGN.md section 6): at most `max` requests a minute from one address.
+ * Per-route limits (docs/rules.md#limits-on-one-client): at most `max` requests a minute from one address.
  * RATE_LIMIT_FACTOR scales every limit, for a browser test run whose shoppers share one address.
  */
 export function perMinute(max: number, factor: number) {

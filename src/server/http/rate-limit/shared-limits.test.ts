@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { FastifyInstance } from 'fastify';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../../test/helpers/test-app.ts';
 
-/** Issue 7: the rate limits hold across instances, because they count in the shared database. */
+/** Rate limits hold across instances: they count in the shared database (docs/decisions/0005-shared-rate-limits.md). */
 describe('rate limits shared by two instances on one database', () => {
   let first: TestApp;
   let second: Awaited<ReturnType<typeof createSecondInstance>>;

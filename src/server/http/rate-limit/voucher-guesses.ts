@@ -12,10 +12,11 @@ function carriesVoucherCode(body: unknown): boolean {
 }
 
 /**
- * One limit for guessing voucher codes (issue 11): every answer that prices a code tells whether
- * it applies, so a code counts wherever it enters (verify-basket's attempt or applied voucher,
- * and the commit), against one count per client shared by those routes and by every instance.
- * A basket without a code is not counted. Used as the route's preHandler, after the body is read.
+ * One limit for guessing voucher codes (docs/rules.md#limits-on-one-client): every answer that
+ * prices a code tells whether it applies, so a code counts wherever it enters (verify-basket's
+ * attempt or applied voucher, and the commit), against one count per client shared by those routes
+ * and by every instance. A basket without a code is not counted. Used as the route's preHandler,
+ * after the body is read.
  */
 export function voucherGuessLimit(app: FastifyInstance, rateLimitFactor: number): preHandlerAsyncHookHandler {
   return app.rateLimit({

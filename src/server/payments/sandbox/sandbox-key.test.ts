@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../../test/helpers/test-app.ts';
 
 /**
- * Issue 11, item 12: in development without SESSION_SECRET, the PayPal sandbox signed its IPNs
- * with a key derived from PUBLIC_URL, which anyone can compute: a forged "Completed" IPN was then
- * VERIFIED. The key is random, made once per database and shared by every instance on it.
+ * In development without SESSION_SECRET, the PayPal sandbox once signed its IPNs with a key derived
+ * from PUBLIC_URL, which anyone can compute: a forged "Completed" IPN was then VERIFIED. The key is
+ * random, made once per database and shared by every instance on it (docs/rules.md#operations).
  */
 describe('the PayPal sandbox signing key', () => {
   const received: string[] = [];

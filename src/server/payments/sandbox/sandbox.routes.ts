@@ -76,7 +76,7 @@ export const paymentSandboxRoutes: FastifyPluginAsync<{ config: Config; db: Kyse
    * The sandbox signs each IPN it sends in its verify_sign field (a field real IPNs carry too), and
    * the validation postback is VERIFIED only for a body whose signature holds. Nothing is kept in
    * memory but the key, so an IPN sent by one instance validates on another, and after a restart.
-   * The key is random, made once per database and kept in it (issue 11): one derived from the
+   * The key is random, made once per database and kept in it (docs/rules.md#operations): one derived from the
    * configuration (PUBLIC_URL, when there is no SESSION_SECRET) let anyone sign a forged IPN.
    */
   let signingKey: Promise<string> | undefined;
