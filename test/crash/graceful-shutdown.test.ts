@@ -8,13 +8,13 @@ import { TEST_CSRF_TOKEN } from '../helpers/test-app.ts';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/test-db.ts';
 
 /**
- * Issue 7: SIGTERM (a deploy, a scale-in) lets the requests in flight finish. Each shopper gets
- * either a whole answer, a 503 telling the load balancer to go elsewhere, or a refused
- * connection; never a 500 or a cut answer; and every order answered as made exists.
+ * SIGTERM (a deploy, a scale-in) lets the requests in flight finish. Each shopper gets either a
+ * whole answer, a 503 telling the load balancer to go elsewhere, or a refused connection; never a
+ * 500 or a cut answer; and every order answered as made exists.
  *
- * Issue 11, item 11: a request the shop has read is never cut (its id is in the shop's log, so a
- * network error for it is a cut answer, not a refusal), and a client that stalls mid-body cannot
- * hold the stop beyond its limit: the shop answers it and exits 0.
+ * A request the shop has read is never cut (its id is in the shop's log, so a network error for it
+ * is a cut answer, not a refusal), and a client that stalls mid-body cannot hold the stop beyond
+ * its limit: the shop answers it and exits 0 (docs/rules.md#operations).
  */
 describe('graceful shutdown', () => {
   let database: TestDatabase | undefined;

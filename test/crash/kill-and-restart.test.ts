@@ -11,10 +11,11 @@ import { freePort, startShop, type ShopProcess } from '../helpers/shop-process.t
 import { createEmptyDatabase, type TestDatabase } from '../helpers/test-db.ts';
 
 /**
- * Issue 7, crashes: the shop process is killed (SIGKILL) at random moments while shoppers commit
- * orders and pay by PayPal (IPN) and Opayo (return), then restarted. Afterwards every order a
- * shopper was told about exists whole, nothing is half-written or doubled, and notifications sent
- * again after the restarts, as the providers do, are applied exactly once.
+ * Crashes (docs/rules.md#orders-and-stock, docs/rules.md#payments): the shop process is killed
+ * (SIGKILL) at random moments while shoppers commit orders and pay by PayPal (IPN) and Opayo
+ * (return), then restarted. Afterwards every order a shopper was told about exists whole, nothing
+ * is half-written or doubled, and notifications sent again after the restarts, as the providers do,
+ * are applied exactly once.
  */
 const SHOPPERS = 4;
 const KILLS = 4;

@@ -12,10 +12,10 @@ import { createEmptyDatabase, testDialect, type TestDatabase } from '../helpers/
 import { openDatabase } from '../../src/server/db/database.ts';
 
 /**
- * Issue 11, item 8: a hung PostgreSQL held /readyz over 40 s and requests 35 s; an outside SQLite
- * write lock blocked the event loop 7 s; an unreachable PostgreSQL at start gave a stack trace.
- * Now the shop answers 503 quickly when its database does not, /readyz within 2 s, and at start it
- * says in one line that DATABASE_URL cannot be reached.
+ * A hung PostgreSQL once held /readyz over 40 s and requests 35 s; an outside SQLite write lock
+ * blocked the event loop 7 s; an unreachable PostgreSQL at start gave a stack trace. Now the shop
+ * answers 503 quickly when its database does not, /readyz within 2 s, and at start it says in one
+ * line that DATABASE_URL cannot be reached (docs/rules.md#api-answers-and-errors).
  */
 
 /** A TCP server that accepts connections and never says a word: a hung database server. */

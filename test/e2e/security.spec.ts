@@ -4,9 +4,10 @@ import { apiPost, expect, productWithSizes, test } from './fixtures.ts';
 import { databaseFor } from './outbox-path.ts';
 
 /**
- * Issue 7: markup a shopper (or an attacker) types comes back as text. Reflected through the search
- * keyword in the address bar, stored in a product's title and description (as a careless import
- * might), and stored in an order's names and address, then shown on its recovery page. Nothing runs, and no element is made from it.
+ * Markup a shopper (or an attacker) types comes back as text. Reflected through the search keyword
+ * in the address bar, stored in a product's title and description (as a careless import might), and
+ * stored in an order's names and address, then shown on its recovery page. Nothing runs, and no
+ * element is made from it (docs/rules.md#security).
  */
 const payload = `<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>`;
 

@@ -6,7 +6,7 @@ import { commitBody } from '../helpers/checkout-fixtures.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
- * Generated hostile input for the public endpoints (issue 7): wrong types, huge strings,
+ * Generated hostile input for the public endpoints (docs/rules.md#security): wrong types, huge strings,
  * negative, zero and fractional numbers, injected price fields, __proto__ keys, malformed JSON and
  * wrong content types. Passing means no 5xx and no client-sent price accepted. FUZZ_RUNS sets the
  * number of cases per property: 1,000 by default (a quarter of that for the account bodies, whose
@@ -274,7 +274,7 @@ describe('fuzzing the public API', () => {
           'application/x-www-form-urlencoded',
         );
         expect(response.statusCode, response.body).toBeLessThan(500);
-        // The rule, from DESIGN.md section 5: only this combination pays, and only the named order.
+        // The rule, from docs/rules.md#payments: only this combination pays, and only the named order.
         const shouldPay =
           lastVerdict === 'VERIFIED' &&
           n.status === 'Completed' &&

@@ -11,9 +11,9 @@ import { startShop, type ShopProcess } from '../helpers/shop-process.ts';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/test-db.ts';
 
 /**
- * Issue 7: the documented backup and restore, run once end to end. A backup is taken while the
- * shop serves; after more sales the shop is stopped, the backup restored, and the shop started
- * again shows exactly what it had at the backup.
+ * The documented backup and restore (docs/rules.md#operations), run once end to end. A backup is
+ * taken while the shop serves; after more sales the shop is stopped, the backup restored, and the
+ * shop started again shows exactly what it had at the backup.
  */
 describe('backup and restore (npm run db:backup / db:restore)', () => {
   let database: TestDatabase;

@@ -7,8 +7,8 @@ import { runScript } from '../helpers/run-process.ts';
 import { startShop } from '../helpers/shop-process.ts';
 
 /**
- * Issue 17, item 6 (the newcomer loop): a port another program holds stops the shop with one line
- * that says so and what to do, not a stack trace.
+ * A port another program holds stops the shop with one line (docs/rules.md#operations) that says so
+ * and what to do, not a stack trace.
  */
 describe('starting the shop on a port that is taken', () => {
   let blocker: Server;

@@ -8,8 +8,8 @@ import { startShop, type ShopProcess } from '../helpers/shop-process.ts';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/test-db.ts';
 
 /**
- * Issue 7, races: many shoppers at once over real HTTP connections, spread over two instances
- * (each its own process) on one database. The counts must come out exact.
+ * Races (docs/rules.md#orders-and-stock): many shoppers at once over real HTTP connections, spread
+ * over two instances (each its own process) on one database. The counts must come out exact.
  */
 describe('races between shoppers on two instances', () => {
   let database: TestDatabase;

@@ -15,9 +15,10 @@ import { startShop, type ShopProcess } from '../helpers/shop-process.ts';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/test-db.ts';
 
 /**
- * Issue 7, scale-out: two instances of the shop, each its own process, on one database behind a
- * round-robin proxy. Both start at once on an empty database (migrations and seed run once), a
- * checkout's steps alternate between them, and the payment notification may land on either.
+ * Scale-out (docs/rules.md#operations): two instances of the shop, each its own process, on one
+ * database behind a round-robin proxy. Both start at once on an empty database (migrations and seed
+ * run once), a checkout's steps alternate between them, and the payment notification may land on
+ * either.
  */
 describe('two instances on one database', () => {
   let database: TestDatabase;

@@ -3,8 +3,8 @@ import { routesOf } from '../helpers/routes.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
- * Issue 11, item 2: the CSRF check once looked at the raw address for `/api/`, while the router
- * decodes `%61pi` to `api`, so `PUT /%61pi/account` changed a profile with no token. Every
+ * The CSRF check (docs/rules.md#security) once looked at the raw address for `/api/`, while the
+ * router decodes `%61pi` to `api`, so `PUT /%61pi/account` changed a profile with no token. Every
  * state-changing route is tried here under spellings a router might take for it; each must be
  * refused (403) or not found (404), never reach its handler.
  */

@@ -8,7 +8,7 @@ import { routesOf } from '../helpers/routes.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
- * Issue 7, security checks as tests: CSRF on every state-changing call, sessions, enumeration,
+ * Security checks as tests (docs/rules.md#security): CSRF on every state-changing call, sessions, enumeration,
  * injection, throttling and other customers' data. XSS in rendered pages is covered here for the
  * server's HTML and in test/e2e/security.spec.ts for the browser.
  */
@@ -315,9 +315,9 @@ describe('security', () => {
 });
 
 /**
- * Issue 11, item 6: with a slow mail server, forgot-password must not answer later for a
- * registered address than for an unknown one (it waited for SMTP: about 200 ms against 3 ms), and
- * the mail must still go once the server answers.
+ * With a slow mail server, forgot-password must not answer later for a registered address than for
+ * an unknown one (it once waited for SMTP: about 200 ms against 3 ms), and the mail must still go
+ * once the server answers (docs/rules.md#accounts-and-sessions).
  */
 describe('security with a slow mail server', () => {
   const GREETING_MS = 250;

@@ -3,7 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { Layout } from './layout/layout.tsx';
 
 /**
- * The spec's route table (section 2.1, with DESIGN.md section 9's additions). Every page is its
+ * The shop's route table (docs/rules.md#pages-and-routes). Every page is its
  * own lazily loaded module, so a page downloads only what it needs. React Router's declarative
  * mode is used: the shop needs no loaders or actions, and it is 17 kB lighter than the data router.
  */

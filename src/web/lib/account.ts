@@ -9,7 +9,7 @@ export interface SignedInUser {
   lastname: string;
 }
 
-/** "RAVI shankar": first name in upper case, last name in lower case (spec section 2.2). */
+/** "RAVI shankar": first name in upper case, last name in lower case (docs/rules.md#pages-and-routes). */
 export function displayName(user: SignedInUser): string {
   return `${user.firstname.toUpperCase()} ${user.lastname.toLowerCase()}`;
 }

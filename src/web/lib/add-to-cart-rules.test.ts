@@ -14,7 +14,7 @@ const stock = (units: number): ProductStock => ({
   priceWithoutDiscount: 1000,
 });
 
-describe('add to cart rules (spec section 5)', () => {
+describe('add to cart rules', () => {
   it.each([
     [undefined, '1', 'Select Size'],
     [stock(5), '', 'Quantity Required'],

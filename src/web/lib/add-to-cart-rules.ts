@@ -2,7 +2,7 @@ import type { ProductStock } from '../../contract/catalog.ts';
 import { messages } from '../../contract/messages.ts';
 
 /**
- * Spec section 5, "Add to cart": checked on size change, on each key-up in quantity and on
+ * Adding to the basket (docs/rules.md#basket): checked on size change, on each key-up in quantity and on
  * confirm; adding is allowed only when this answers undefined.
  */
 export function addToCartError(stock: ProductStock | undefined, quantityText: string): string | undefined {

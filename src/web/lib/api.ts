@@ -1,7 +1,7 @@
 import { CSRF_COOKIE, CSRF_HEADER } from '../../contract/csrf.ts';
 /**
  * Thrown for any answer that is not 2xx; carries the status so callers can tell 404 from the rest,
- * and the error code of the answer's body when it has one (DESIGN.md section 3).
+ * and the error code of the answer's body when it has one (docs/rules.md#api-answers-and-errors).
  */
 export class ApiRequestError extends Error {
   readonly status: number;
@@ -30,7 +30,7 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
   const headers = new Headers(init.headers);
   headers.set('accept', 'application/json');
   if (init.body !== undefined) headers.set('content-type', 'application/json');
-  // DESIGN.md section 6: every call that changes something echoes the XSRF-TOKEN cookie.
+  // docs/rules.md#security: every call that changes something echoes the XSRF-TOKEN cookie.
   const method = (init.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') {
     const token = document.cookie

@@ -4,7 +4,7 @@ import { shop, telHref } from '../../lib/shop.ts';
 import { ShopMap } from '../../ui/shop-map/shop-map.tsx';
 import styles from './layout.module.css';
 
-/** Spec section 2.2: the quick shop links use these type ids, the brand links these brand ids. */
+/** docs/rules.md#pages-and-routes: the quick shop links use these type ids, the brand links these brand ids. */
 const quickShopTypeIds = [2021, 2017, 2009, 1003, 2019, 1001, 2016];
 const footerBrandIds = [2, 1, 1001];
 

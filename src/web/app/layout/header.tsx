@@ -94,7 +94,7 @@ function ProductsMenu() {
   );
 }
 
-/** "{n} Items" and the items total, linking to the cart (spec section 2.2). */
+/** "{n} Items" and the items total, linking to the cart (docs/rules.md#pages-and-routes). */
 function CartSummary() {
   const { count, total } = basketSummary(useBasket());
   return (

@@ -5,7 +5,7 @@ import { Header } from './header.tsx';
 import styles from './layout.module.css';
 import { TopBar } from './top-bar.tsx';
 
-/** The shared layout of every shop page (spec section 2.2). */
+/** The shared layout of every shop page (docs/rules.md#pages-and-routes). */
 export function Layout() {
   const { pathname } = useLocation();
   // A new page starts at its top, as a page load would. (Braces: newer browsers' scrollTo

@@ -42,7 +42,7 @@ function Team() {
   );
 }
 
-/** About Us (spec sections 1 and 2.9): the shop's vision, in three illustrated sections. */
+/** About Us (docs/rules.md#pages-and-routes): the shop's vision, in three illustrated sections. */
 export default function AboutPage() {
   return (
     <div className="container page">

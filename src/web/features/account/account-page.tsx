@@ -55,7 +55,7 @@ function defaults(account: AccountAnswer): AccountDetails {
   };
 }
 
-/** My Account (spec section 2.9; DESIGN.md section 9): saved for real, with the order history. */
+/** My Account (docs/rules.md#accounts-and-sessions): saved for real, with the order history. */
 export default function AccountPage() {
   const account = useAccount();
   const signedIn = Boolean(authToken.get());

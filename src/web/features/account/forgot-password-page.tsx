@@ -10,7 +10,10 @@ import { FormField } from './form-field.tsx';
 
 const schema = z.object({ email: emailField(messages.login.email) });
 
-/** Forgotten password (DESIGN.md section 9): the same answer whether or not the address is registered. */
+/**
+ * Forgotten password (docs/rules.md#accounts-and-sessions): the same answer whether or not the
+ * address is registered.
+ */
 export default function ForgotPasswordPage() {
   const [sent, setSent] = useState(false);
   const form = useForm<{ email: string }>({

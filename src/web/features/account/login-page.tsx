@@ -9,7 +9,7 @@ import { PageMeta } from '../../lib/page-meta.tsx';
 import { signIn } from './auth.ts';
 import { FormField } from './form-field.tsx';
 
-/** Customer login (spec sections 2.9 and 4.8). */
+/** Customer login (docs/rules.md#pages-and-routes). */
 export default function LoginPage() {
   const queryClient = useQueryClient();
   const [failed, setFailed] = useState(false);

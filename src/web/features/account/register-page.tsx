@@ -10,7 +10,10 @@ import { useTitles } from '../../lib/catalog-api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { FormField } from './form-field.tsx';
 
-/** Spec section 5: all six fields required and the e-mail valid; the server checks the password. */
+/**
+ * docs/rules.md#accounts-and-sessions: all six fields required and the e-mail valid; the server
+ * checks the password.
+ */
 const schema = z.object({
   titleId: z.number({ error: messages.registration.title }).int().min(1, messages.registration.title),
   email: emailField(messages.registration.email),
@@ -26,7 +29,7 @@ function registrationMessage(code: number): string {
   return known[code] ?? messages.registration.other;
 }
 
-/** Registration (spec sections 2.9 and 4.8): the server's errorCode decides the message. */
+/** Registration (docs/rules.md#accounts-and-sessions): the server's errorCode decides the message. */
 export default function RegisterPage() {
   const titles = useTitles();
   const [error, setError] = useState<string | undefined>();

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { requestJson } from '../../lib/api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 
-/** Account activated (spec sections 2.9 and 4.8): a missing or failed token goes to /. */
+/** Account activated (docs/rules.md#pages-and-routes): a missing or failed token goes to /. */
 export default function VerifyAccountPage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();

@@ -11,7 +11,7 @@ import { ProductImage } from '../../ui/product-image/product-image.tsx';
 import styles from './cart.module.css';
 
 /**
- * The cart (spec sections 2.7 and 4.5): each line with its quantity box and Remove; UPDATE BASKET
+ * The cart (docs/rules.md#basket): each line with its quantity box and Remove; UPDATE BASKET
  * applies the quantities (below 1 removes a line) and has the server check them; PROCEED TO
  * CHECKOUT only when the server finds nothing wrong.
  */
@@ -57,7 +57,7 @@ export default function CartPage() {
     try {
       await basketStore.verify();
     } catch {
-      // Spec section 8: a failed verification is not shown; the next one may succeed.
+      // docs/rules.md#basket: a failed verification is not shown; the next one may succeed.
     } finally {
       setChecking(false);
     }

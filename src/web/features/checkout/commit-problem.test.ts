@@ -4,7 +4,10 @@ import { refusalMessages } from '../../../contract/error-codes.ts';
 import { requestJson } from '../../lib/api.ts';
 import { commitProblemText } from './commit-problem.ts';
 
-/** Issue 11: a shopper refused an order for too many unpaid ones is told why, not "try again". */
+/**
+ * A shopper refused an order for too many unpaid ones is told why, not "try again"
+ * (docs/rules.md#limits-on-one-client).
+ */
 describe('the message when an order cannot be placed', () => {
   afterEach(() => vi.unstubAllGlobals());
 

@@ -14,7 +14,7 @@ const POLL_MS = 2000;
 const POLL_FOR_MS = 120_000;
 
 /**
- * Checkout step 4 (spec section 2.8): ORDER COMPLETE with the provider's transaction id, or
+ * Checkout step 4 (docs/rules.md#checkout): ORDER COMPLETE with the provider's transaction id, or
  * TRANSACTION FAILED, from the order's recorded payment state. While PayPal's notification is on
  * its way, the page says so and checks again.
  */

@@ -22,7 +22,7 @@ type DeliveryForm = z.input<typeof deliverySchema>;
 
 const blank = { line1: '', line2: '', line3: '', postcode: '', townCity: '', countryId: undefined };
 
-/** Checkout step 2 (spec sections 2.8 and 4.6): where to deliver, and how. */
+/** Checkout step 2 (docs/rules.md#checkout): where to deliver, and how. */
 export default function DeliveryPage() {
   useCheckoutGuard();
   const basket = useBasket();
@@ -45,7 +45,7 @@ export default function DeliveryPage() {
   const priced = basket.priced;
   const countryName = (id: number | null | undefined) => countries.data?.find((c) => c.id === id)?.name ?? '';
 
-  /** Changing the country or the option re-prices the basket (spec section 4.6). */
+  /** Changing the country or the option re-prices the basket (docs/rules.md#checkout). */
   function saveAndVerify(changes: Parameters<typeof basketStore.update>[0]) {
     basketStore.update(changes);
     void basketStore.verify().catch(() => undefined);

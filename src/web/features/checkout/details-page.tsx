@@ -18,7 +18,7 @@ import { useCheckoutGuard } from './use-checkout-guard.ts';
 const detailsSchema = z.object({ guest: guestSchema, billingAddress: addressSchema });
 type Details = z.input<typeof detailsSchema>;
 
-/** Checkout step 1 (spec section 2.8): who the order is for and the billing address. */
+/** Checkout step 1 (docs/rules.md#checkout): who the order is for and the billing address. */
 export default function DetailsPage() {
   useCheckoutGuard();
   const basket = useBasket();
@@ -42,7 +42,7 @@ export default function DetailsPage() {
         line3: basket.billingAddress?.line3 ?? '',
         postcode: basket.billingAddress?.postcode ?? '',
         townCity: basket.billingAddress?.townCity ?? '',
-        // Spec section 4.6: an existing billing address pre-fills the country.
+        // docs/rules.md#checkout: an existing billing address pre-fills the country.
         countryId: basket.billingAddress?.countryId ?? undefined,
       },
     },
@@ -53,7 +53,7 @@ export default function DetailsPage() {
   const savedBilling = saved?.billingAddress.line1 && saved.billingAddress.countryId ? saved.billingAddress : undefined;
   const [otherBilling, setOtherBilling] = useState(false);
 
-  // Spec section 6: a registered customer's details are filled in, their saved billing address used.
+  // docs/rules.md#checkout: a registered customer's details are filled in, their saved billing address used.
   useEffect(() => {
     if (!saved || basketStore.getSnapshot().guest?.firstname) return;
     form.reset({

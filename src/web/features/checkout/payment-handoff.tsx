@@ -25,7 +25,7 @@ async function loadHandoff(orderCode: string, orderNumber: number): Promise<Hand
 }
 
 /**
- * Spec section 2.8: after SECURE CHECKOUT, a hidden form labelled "Redirecting to Payment.."
+ * docs/rules.md#checkout: after SECURE CHECKOUT, a hidden form labelled "Redirecting to Payment.."
  * posts itself to the payment provider. If the handoff cannot be prepared, the confirmation
  * page shows the order's state instead.
  */

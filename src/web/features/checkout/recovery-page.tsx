@@ -11,7 +11,7 @@ import { PaymentHandoff } from './payment-handoff.tsx';
 import { AddressBlock, ContactBlock, ProductsTable } from './review-blocks.tsx';
 
 /**
- * Order recovery (spec sections 2.8 and 4.6): an unpaid order, found by the code in its link,
+ * Order recovery (docs/rules.md#checkout): an unpaid order, found by the code in its link,
  * shown as a review so the shopper can go to payment again. Any failure to load goes to /.
  */
 export default function RecoveryPage() {

@@ -2,7 +2,7 @@ import type { AddressDraft, BasketLine, PricedBasket } from '../../../contract/b
 import { formatPence } from '../../lib/format.ts';
 import styles from './checkout.module.css';
 
-/** The parts the Review and Order recovery pages share (spec section 2.8). */
+/** The parts the Review and Order recovery pages share (docs/rules.md#checkout). */
 
 /** Product, Quantity, and Price as unit price times quantity. */
 export function ProductsTable({ lines }: { lines: BasketLine[] }) {

@@ -15,7 +15,7 @@ import { CheckoutProgress } from './progress.tsx';
 import { AddressBlock, ContactBlock, ProductsTable } from './review-blocks.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
 
-/** Checkout step 3 (spec sections 2.8 and 4.6): everything once more, a voucher, and SECURE CHECKOUT. */
+/** Checkout step 3 (docs/rules.md#checkout): everything once more, a voucher, and SECURE CHECKOUT. */
 export default function ReviewPage() {
   useCheckoutGuard((hasErrors, hasDelivery) =>
     hasErrors ? '/shopping-cart' : hasDelivery ? undefined : '/checkout-delivery',

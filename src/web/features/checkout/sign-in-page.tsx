@@ -13,7 +13,7 @@ import { CheckoutProgress } from './progress.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
 
 /**
- * Checkout sign-in (spec sections 2.8 and 4.7): returning customers sign in, others check out as
+ * Checkout sign-in (docs/rules.md#checkout): returning customers sign in, others check out as
  * guests. On arrival an empty basket goes to /, a basket with errors to the cart, and a shopper
  * already signed in straight on to their details.
  */

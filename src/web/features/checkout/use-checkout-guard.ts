@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { basketStore } from '../../lib/basket/basket-store.ts';
 
 /**
- * Spec section 4.6: the checkout steps send an empty basket to /, and the basket is verified on
+ * docs/rules.md#checkout: the checkout steps send an empty basket to /, and the basket is verified on
  * arrival; `onVerified` may send the shopper elsewhere (errors to the cart, no delivery to step 2).
  */
 export function useCheckoutGuard(onVerified?: (hasErrors: boolean, hasDelivery: boolean) => string | undefined) {

@@ -9,7 +9,7 @@ import { ShopMap } from '../../ui/shop-map/shop-map.tsx';
 import { ContactForm } from './contact-form.tsx';
 import styles from './contact.module.css';
 
-/** Contact Us (spec section 2.9): the form until a message is processed, then a thank-you. */
+/** Contact Us (docs/rules.md#pages-and-routes): the form until a message is processed, then a thank-you. */
 export default function ContactPage() {
   const [processed, setProcessed] = useState(false);
   const showMessage = useShowMessage();

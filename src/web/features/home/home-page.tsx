@@ -17,7 +17,7 @@ const adverts = [
 ];
 
 /**
- * The five sections of spec section 2.3, each showing random products of one type. The spec
+ * The five home sections (docs/rules.md#pages-and-routes), each showing random products of one type. The spec
  * loads type 2008 (dholaks) for the TABLAS section; shoppers reading TABLAS expect tablas, so the
  * section shows type 2035.
  */
@@ -63,7 +63,7 @@ export default function HomePage() {
 
         {sections.map((section, i) => {
           const products = loads[i]?.data;
-          // Spec section 2.3: a section whose products fail to load is left out silently.
+          // docs/rules.md#pages-and-routes: a section whose products fail to load is left out silently.
           if (!products || products.length === 0) return null;
           const headingId = `home-section-${section.typeId}`;
           return (

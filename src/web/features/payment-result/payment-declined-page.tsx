@@ -4,7 +4,7 @@ import { basketStore, storageKeys } from '../../lib/basket/basket-store.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 
 /**
- * Payment declined (spec section 2.9), also where PayPal's Cancel returns. BACK TO BASKET brings
+ * Payment declined (docs/rules.md#pages-and-routes), also where PayPal's Cancel returns. BACK TO BASKET brings
  * the order's lines back into the basket so the shopper can try again.
  */
 export default function PaymentDeclinedPage() {

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { PageMeta } from '../../lib/page-meta.tsx';
 
-/** Payment successful (spec section 2.9). */
+/** Payment successful (docs/rules.md#pages-and-routes). */
 export default function PaymentSuccessPage() {
   return (
     <div className="container page">

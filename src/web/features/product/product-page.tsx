@@ -12,7 +12,7 @@ import { useProduct, useRelatedProducts } from './api/get-product.ts';
 import { Gallery } from './gallery.tsx';
 import styles from './product.module.css';
 
-/** Product detail (spec sections 2.6 and 4.4). An unknown product, or a failed load, goes to /search. */
+/** Product detail (docs/rules.md#pages-and-routes). An unknown product, or a failed load, goes to /search. */
 export default function ProductPage() {
   const { key = '' } = useParams();
   const product = useProduct(key);

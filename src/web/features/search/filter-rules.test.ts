@@ -8,7 +8,7 @@ const types: ProductType[] = [
   { id: 2009, name: 'Percussion', parentId: -1, childTypes: [] },
 ];
 
-describe('category filter rules (spec section 4.3)', () => {
+describe('category filter rules', () => {
   it('selecting a parent selects all its children, deselecting it deselects them', () => {
     const on = toggleType(types, new Set(), 1002);
     expect([...on].sort()).toEqual([1002, 2008, 2010, 2035]);

@@ -1,7 +1,7 @@
 import type { ProductType } from '../../../contract/catalog.ts';
 
 /**
- * The category filter's selection rules (spec section 4.3). The selection holds every ticked
+ * The category filter's selection rules (docs/rules.md#catalogue-and-search). The selection holds every ticked
  * type, parents and children alike:
  * - ticking a parent ticks all its children, unticking it unticks them;
  * - unticking a child unticks its parent;

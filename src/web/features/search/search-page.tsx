@@ -12,7 +12,7 @@ import { compactTypeIds, expandTypeIds, parseIdList, toggleType } from './filter
 import styles from './search.module.css';
 
 /**
- * Product search (spec sections 2.5 and 4.3). The brand and type lists load first, then the
+ * Product search (docs/rules.md#catalogue-and-search). The brand and type lists load first, then the
  * search runs. Each navigation to /search starts afresh from its URL; changing a filter rewrites
  * the URL in place and searches again.
  */
@@ -60,7 +60,7 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
   }, [keyword, typeIds, brandIds]);
 
   function afterFilterChange() {
-    // Spec section 4.3: the filter modal closes after each search.
+    // docs/rules.md#catalogue-and-search: the filter modal closes after each search.
     dialog.current?.close();
   }
 

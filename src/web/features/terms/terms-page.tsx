@@ -3,8 +3,8 @@ import { shop } from '../../lib/shop.ts';
 import styles from './terms.module.css';
 
 /**
- * Terms and Conditions (spec section 2.9), in the shop's own words, with the business constants
- * of spec section 9 (return window, restocking fee, delivery times and claims).
+ * Terms and Conditions (docs/rules.md#pages-and-routes), in the shop's own words, with the business
+ * constants (return window, restocking fee, delivery times and claims).
  */
 export default function TermsPage() {
   const name = shop.name;

@@ -5,7 +5,7 @@ import { requestJson } from '../api.ts';
 import { fetchStockDetails } from '../catalog-api.ts';
 
 /**
- * The basket, held on the client (spec section 4.1) and saved in localStorage under the spec's
+ * The basket, held on the client (docs/rules.md#basket) and saved in localStorage under the spec's
  * keys after every change and every verification. The server is the judge of prices and stock:
  * `verify()` asks it to price the basket, and the checkout commits only what it accepts.
  */
@@ -215,7 +215,7 @@ export const basketStore = {
     return state;
   },
 
-  /** Adds a line, or replaces the quantity of the line already there (spec section 4.1). */
+  /** Adds a line, or replaces the quantity of the line already there (docs/rules.md#basket). */
   add(productStockId: number, quantity: number, detail?: StockDetail): void {
     const requestedQty = Math.min(Math.max(1, Math.floor(quantity)), MAX_LINE_QUANTITY);
     const exists = state.items.some((item) => item.productStockId === productStockId);
@@ -225,7 +225,7 @@ export const basketStore = {
       : [...state.items, { productStockId, requestedQty }];
     const details = detail ? { ...state.details, [productStockId]: detail } : state.details;
     setState({ ...state, items, details, priced: undefined });
-    // Spec section 8: a failed look-up is not the shopper's problem; the next one may succeed.
+    // docs/rules.md#basket: a failed look-up is not the shopper's problem; the next one may succeed.
     if (!detail) void basketStore.refreshDetails().catch(() => undefined);
   },
 
@@ -260,7 +260,7 @@ export const basketStore = {
     setState(empty);
   },
 
-  /** POST /api/verify-basket; the answer replaces the local basket and is saved (spec section 4.1). */
+  /** POST /api/verify-basket; the answer replaces the local basket and is saved (docs/rules.md#basket). */
   async verify(extra: Partial<BasketRequest> = {}): Promise<PricedBasket> {
     const priced = await requestJson<PricedBasket>('/api/verify-basket', {
       method: 'POST',
@@ -291,7 +291,7 @@ export const basketStore = {
 
   /**
    * After a failed or cancelled payment: the order's lines and details come back as the basket,
-   * so the shopper can try again (spec section 2.8, BACK TO CART). False when the order can no
+   * so the shopper can try again (BACK TO CART, docs/rules.md#checkout). False when the order can no
    * longer be recovered (paid, or its reservation ran out).
    */
   async restoreFromOrder(orderCode: string): Promise<boolean> {
@@ -355,12 +355,12 @@ export function basketSummary(basket: BasketState): { count: number; total: numb
   return { count, total };
 }
 
-/** Spec section 4.1: delivery counts as chosen only with both a rate id and a price. */
+/** docs/rules.md#basket: delivery counts as chosen only with both a rate id and a price. */
 export function hasDeliveryChoice(basket: BasketState): boolean {
   return Boolean(basket.priced && basket.priced.deliveryMethodRateId !== null && basket.priced.deliveryPrice !== null);
 }
 
-/** Spec section 4.1: an address is complete with line 1, town or city, post code and country. */
+/** docs/rules.md#basket: an address is complete with line 1, town or city, post code and country. */
 export function isCompleteAddress(address: AddressDraft | undefined | null): boolean {
   return Boolean(address?.line1?.trim() && address.townCity?.trim() && address.postcode?.trim() && address.countryId);
 }

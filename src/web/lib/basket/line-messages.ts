@@ -1,7 +1,7 @@
 import { basketErrorCodes } from '../../../contract/basket-rules.ts';
 import { messages } from '../../../contract/messages.ts';
 
-/** Spec section 8, "Cart by errorCode". itemNotFound lines are removed silently, so have none. */
+/** Line errors' messages (docs/rules.md#basket). itemNotFound lines are removed silently, so have none. */
 export function lineMessage(errorCode: number | null, availableStock: number): string | undefined {
   switch (errorCode) {
     case basketErrorCodes.itemOutOfStock:

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import styles from './message-modal.module.css';
 
-/** The shared message modal of spec section 2.2: success notices orange, errors red. */
+/** The shared message modal (docs/rules.md#pages-and-routes): success notices orange, errors red. */
 
 export interface Message {
   type: 'success' | 'error';

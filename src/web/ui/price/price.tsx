@@ -17,7 +17,7 @@ export function Price(props: { price: number; priceWithoutDiscount: number; larg
   );
 }
 
-/** The percent-off badge, shown only above 0 (spec section 9). */
+/** The percent-off badge, shown only above 0 (docs/rules.md#prices-and-money). */
 export function DiscountBadge({ percent }: { percent: number }) {
   if (percent <= 0) return null;
   return <span className={styles.badge}>{percent}% off</span>;

@@ -12,7 +12,7 @@ import styles from './product-card.module.css';
 type Stage = 'view' | 'choose' | 'added';
 
 /**
- * A product in a grid (spec sections 2.4 and 4.2): view, then a choice panel (size or style when
+ * A product in a grid (docs/rules.md#basket): view, then a choice panel (size or style when
  * there is more than one entry, and quantity), then "Added to Basket" with a link to the cart.
  */
 export function ProductCard({ product, headingLevel = 3 }: { product: Product; headingLevel?: 2 | 3 }) {

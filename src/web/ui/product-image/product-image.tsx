@@ -1,6 +1,6 @@
 import { useState, type ImgHTMLAttributes } from 'react';
 
-/** An image that hides itself when it fails to load (spec section 2.4). */
+/** An image that hides itself when it fails to load (docs/rules.md#pages-and-routes). */
 export function ProductImage(props: ImgHTMLAttributes<HTMLImageElement>) {
   const [failed, setFailed] = useState(false);
   if (failed || !props.src) return null;
