@@ -7,7 +7,7 @@ import autocannon from 'autocannon';
 import { freshPostgresSchema, jsonHeaders, rotate, seedDatabase, startBenchServer } from './harness.ts';
 
 /**
- * Soak benchmark (part of npm run bench; issue 7): a mixed shopper workload against the server in
+ * Soak benchmark (part of npm run bench): a mixed shopper workload against the server in
  * production mode, on SQLite and then on PostgreSQL, for 2 minutes each at 100 connections:
  * browsing 70% of the connections, searching 20%, basket and checkout 10% (each checkout
  * connection re-prices its basket twice and then commits an order). The three run at once, so

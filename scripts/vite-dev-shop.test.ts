@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { devShopIdentity } from './vite-dev-shop.ts';
 
-/** Issue 17, item 6: under `npm run dev` the page carries the shop's identity as the server writes it. */
+/** Under `npm run dev` (docs/rules.md#operations) the page carries the shop's identity as the server writes it. */
 describe('the dev server page', () => {
   it("carries the shop's identity from the SHOP_* settings, escaped as the server writes it", () => {
     const plugin = devShopIdentity({ SHOP_NAME: 'Dhol </script> House', SHOP_PHONE: '0121 000 0000' });
