@@ -56,4 +56,19 @@ describe('the PayPal IPN listener under junk', () => {
       await t.close();
     }
   });
+
+  it('asks PayPal only about notifications that name an order of the shop', async () => {
+    const paymentFetch = vi.fn(async () => new Response('INVALID')) as unknown as typeof fetch;
+    const t = await createTestApp({ paymentFetch, env: { RATE_LIMIT_FACTOR: '100' } });
+    try {
+      for (const invoice of ['', 'abc', '100000', '99999999', '1e5', '-1']) {
+        expect((await post(t, '198.51.100.103', `payment_status=Completed&invoice=${invoice}`)).statusCode).toBe(200);
+      }
+      expect(vi.mocked(paymentFetch)).not.toHaveBeenCalled();
+      const kept = await t.db.kysely.selectFrom('payment_events').select('outcome').execute();
+      expect(kept.map((event) => event.outcome)).toEqual(Array(6).fill('rejected: names no order'));
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -181,10 +181,21 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
       }) as unknown as typeof fetch,
     });
     try {
+      const p = await (await checkoutFixtures(failing.db)).product(2500, 5);
+      const committed = commitResponseSchema.parse(
+        (
+          await failing.app.inject({
+            method: 'POST',
+            url: '/api/basket',
+            payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }]),
+          })
+        ).json(),
+      );
+      if (!committed.ok) throw new Error('expected an order');
       const response = await failing.app.inject({
         method: 'POST',
         url: '/api/payments/paypal/ipn',
-        payload: 'txn_id=1',
+        payload: `txn_id=1&invoice=${committed.orderNumber}`,
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(response.statusCode).toBe(503);

@@ -98,6 +98,23 @@ export function createPaymentsService(
     }
   }
 
+  /** PayPal's verdict on a notification, from posting it back byte for byte (docs/rules.md#payments). */
+  async function askPaypal(rawBody: string): Promise<string> {
+    try {
+      const response = await fetchFn(urls.validate, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'raag-shop-ipn' },
+        body: `cmd=_notify-validate&${rawBody}`,
+        signal: AbortSignal.timeout(15_000),
+      });
+      if (!response.ok) throw new Error(`validation answered ${response.status}`);
+      return (await response.text()).trim();
+    } catch (error) {
+      // Not answered: PayPal sends the IPN again later, so nothing is lost by refusing it now.
+      throw new UpstreamUnavailableError(`PayPal IPN validation failed: ${(error as Error).message}`);
+    }
+  }
+
   /**
    * The fields of a return's Crypt, or undefined for one that does not decrypt or read strictly.
    * The text is read whether or not its padding was right, so both take the same steps (ADR 0008).
@@ -163,20 +180,11 @@ export function createPaymentsService(
      */
     async handlePaypalIpn(rawBody: string): Promise<string> {
       const ipn = Object.fromEntries(new URLSearchParams(rawBody));
-      let verdict: string;
-      try {
-        const response = await fetchFn(urls.validate, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'raag-shop-ipn' },
-          body: `cmd=_notify-validate&${rawBody}`,
-          signal: AbortSignal.timeout(15_000),
-        });
-        if (!response.ok) throw new Error(`validation answered ${response.status}`);
-        verdict = (await response.text()).trim();
-      } catch (error) {
-        // Not answered: PayPal sends the IPN again later, so nothing is lost by refusing it now.
-        throw new UpstreamUnavailableError(`PayPal IPN validation failed: ${(error as Error).message}`);
-      }
+      // Only a notification about one of the shop's orders is worth asking PayPal about: anyone can
+      // post here, and each question is a request the shop makes on their behalf.
+      const invoice = ipn.invoice ?? '';
+      const named = /^\d{1,10}$/.test(invoice) ? await findOrderByNumber(db, Number(invoice)) : undefined;
+      const verdict = named ? await askPaypal(rawBody) : 'NOT ASKED';
       const status = ipn.payment_status ?? '';
       const verified = verdict === 'VERIFIED' && Boolean(ipn.txn_id);
       const key = verified
@@ -186,6 +194,7 @@ export function createPaymentsService(
       const outcome = await once(
         { key, provider: 'paypal', providerStatus: status || 'none', body },
         async (trx, at) => {
+          if (!named) return { orderId: null, outcome: 'rejected: names no order' };
           if (verdict !== 'VERIFIED')
             return { orderId: null, outcome: `rejected: ${verdict.slice(0, 20) || 'no verdict'}` };
           const orderNumber = Number(ipn.invoice);
