@@ -20,3 +20,18 @@ export const voucherOutcomes = { applied: 1, invalid: 2, expired: 3, minimumSpen
 
 /** UK postcodes, e.g. "B70 7NJ" or "sw1a1aa". */
 export const UK_POSTCODE = /^[A-Za-z]{1,2}\d[A-Za-z\d]?\s*\d[A-Za-z]{2}$/;
+
+/** How long each address and guest field may be, in the forms, the calls and a saved basket. */
+export const addressFieldLimits = {
+  line1: 100,
+  line2: 100,
+  line3: 100,
+  postcode: 10,
+  townCity: 60,
+  countryName: 100,
+} as const;
+export const guestFieldLimits = { firstname: 50, lastname: 50, email: 254, contactNumber: 30 } as const;
+export const VOUCHER_CODE_MAX = 40;
+/** Order codes: 128 random bits, URL-safe (docs/rules.md#orders-and-stock). */
+export const ORDER_CODE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+export const MAX_ID = 2_147_483_647;

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { emailField, requiredText } from './fields.ts';
-import { MAX_BASKET_LINES, UK_POSTCODE } from './basket-rules.ts';
+import {
+  addressFieldLimits as address,
+  guestFieldLimits as guest,
+  MAX_BASKET_LINES,
+  MAX_ID,
+  UK_POSTCODE,
+  VOUCHER_CODE_MAX,
+} from './basket-rules.ts';
 import { messages } from './messages.ts';
 
 /**
@@ -9,51 +16,54 @@ import { messages } from './messages.ts';
  * basket from the database. Money is integer pence.
  */
 
-const optionalLine = z.string().trim().max(100, 'at most 100 characters').optional().default('');
+const optionalLine = (max: number) => z.string().trim().max(max, `at most ${max} characters`).optional().default('');
 
 /** A complete address: line 1, town or city, post code and country are required (docs/rules.md#basket). */
 export const addressSchema = z.object({
-  line1: requiredText(messages.address.line1, 100),
-  line2: optionalLine,
-  line3: optionalLine,
-  postcode: requiredText(messages.address.postcode, 10).pipe(z.string().regex(UK_POSTCODE, messages.address.postcode)),
-  townCity: requiredText(messages.address.townCity, 60),
+  line1: requiredText(messages.address.line1, address.line1),
+  line2: optionalLine(address.line2),
+  line3: optionalLine(address.line3),
+  postcode: requiredText(messages.address.postcode, address.postcode).pipe(
+    z.string().regex(UK_POSTCODE, messages.address.postcode),
+  ),
+  townCity: requiredText(messages.address.townCity, address.townCity),
   countryId: z.number({ error: messages.address.country }).int().min(1, messages.address.country),
-  countryName: z.string().trim().max(100).optional().default(''),
+  countryName: z.string().trim().max(address.countryName).optional().default(''),
 });
 export type Address = z.infer<typeof addressSchema>;
 
 /** An address as a form holds it while the shopper types: anything may still be missing. */
 export const addressDraftSchema = z.object({
-  line1: z.string().max(100).optional(),
-  line2: z.string().max(100).optional(),
-  line3: z.string().max(100).optional(),
-  postcode: z.string().max(10).optional(),
-  townCity: z.string().max(60).optional(),
-  countryId: z.number().int().min(1).max(2_147_483_647).nullable().optional(),
-  countryName: z.string().max(100).optional(),
+  line1: z.string().max(address.line1).optional(),
+  line2: z.string().max(address.line2).optional(),
+  line3: z.string().max(address.line3).optional(),
+  postcode: z.string().max(address.postcode).optional(),
+  townCity: z.string().max(address.townCity).optional(),
+  countryId: z.number().int().min(1).max(MAX_ID).nullable().optional(),
+  countryName: z.string().max(address.countryName).optional(),
 });
 export type AddressDraft = z.infer<typeof addressDraftSchema>;
 
 /** The Your Details block for a guest (docs/rules.md#checkout). */
 export const guestSchema = z.object({
   titleId: z.number({ error: messages.address.title }).int().min(1, messages.address.title),
-  firstname: requiredText(messages.address.firstname, 50),
-  lastname: requiredText(messages.address.lastname, 50),
+  firstname: requiredText(messages.address.firstname, guest.firstname),
+  lastname: requiredText(messages.address.lastname, guest.lastname),
   email: emailField(messages.address.email),
-  contactNumber: requiredText(messages.address.contactNumber, 30).pipe(
+  contactNumber: requiredText(messages.address.contactNumber, guest.contactNumber).pipe(
     z.string().regex(/^[+\d][\d\s()-]{5,}$/, messages.address.contactNumber),
   ),
 });
 export type Guest = z.infer<typeof guestSchema>;
 
 export const guestDraftSchema = z.object({
-  titleId: z.number().int().min(1).max(2_147_483_647).nullable().optional(),
-  firstname: z.string().max(50).optional(),
-  lastname: z.string().max(50).optional(),
-  email: z.string().max(254).optional(),
-  contactNumber: z.string().max(30).optional(),
+  titleId: z.number().int().min(1).max(MAX_ID).nullable().optional(),
+  firstname: z.string().max(guest.firstname).optional(),
+  lastname: z.string().max(guest.lastname).optional(),
+  email: z.string().max(guest.email).optional(),
+  contactNumber: z.string().max(guest.contactNumber).optional(),
 });
+export type GuestDraft = z.infer<typeof guestDraftSchema>;
 
 export const basketItemInputSchema = z.object({
   productStockId: z.number().int().min(1).max(2_147_483_647),
@@ -66,7 +76,7 @@ export const basketItemInputSchema = z.object({
 });
 export type BasketItemInput = z.infer<typeof basketItemInputSchema>;
 
-const voucherCode = z.string().trim().max(40, 'at most 40 characters');
+const voucherCode = z.string().trim().max(VOUCHER_CODE_MAX, `at most ${VOUCHER_CODE_MAX} characters`);
 
 /** POST /api/verify-basket body. Answer fields sent back (totals, titles) are ignored. */
 export const basketRequestSchema = z.object({

@@ -116,6 +116,20 @@ describe('the basket store', () => {
     });
   });
 
+  it('empties a saved field longer than the form takes, whatever the field', () => {
+    const saved = parseSavedBasket(
+      JSON.stringify({
+        items: [{ productStockId: 3, requestedQty: 2 }],
+        guest: { titleId: 1, firstname: 'A'.repeat(51), lastname: 'B'.repeat(50), contactNumber: '0'.repeat(31) },
+        deliveryAddress: { line1: 'x'.repeat(101), postcode: 'B70 7NJ0000', townCity: 'T'.repeat(60), countryId: 1 },
+        appliedVouchers: [{ code: 'V'.repeat(41) }],
+      }),
+    );
+    expect(saved.guest).toMatchObject({ firstname: '', lastname: 'B'.repeat(50), contactNumber: '' });
+    expect(saved.deliveryAddress).toMatchObject({ line1: '', postcode: '', townCity: 'T'.repeat(60) });
+    expect(saved.appliedVouchers).toBeUndefined();
+  });
+
   it('adopts the priced basket a verification answers, and saves it', async () => {
     basketStore.add(7, 3, detail(7, 1500));
     basketStore.add(8, 1, detail(8, 999));

@@ -1,5 +1,19 @@
-import { MAX_BASKET_LINES, MAX_LINE_QUANTITY } from '../../../contract/basket-rules.ts';
-import type { AddressDraft, BasketRequest, CommitResponse, PricedBasket } from '../../../contract/basket.ts';
+import {
+  addressFieldLimits,
+  guestFieldLimits,
+  MAX_BASKET_LINES,
+  MAX_ID,
+  MAX_LINE_QUANTITY,
+  ORDER_CODE_PATTERN,
+  VOUCHER_CODE_MAX,
+} from '../../../contract/basket-rules.ts';
+import type {
+  AddressDraft,
+  BasketRequest,
+  CommitResponse,
+  GuestDraft,
+  PricedBasket,
+} from '../../../contract/basket.ts';
 import type { Product, ProductStock, StockDetail } from '../../../contract/catalog.ts';
 import { requestJson } from '../api.ts';
 import { fetchStockDetails } from '../catalog-api.ts';
@@ -23,14 +37,6 @@ export interface BasketItem {
   /** Stock and price as the shopper last saw them (from the last verification). */
   availableStock?: number;
   price?: number;
-}
-
-export interface GuestDraft {
-  titleId?: number | null;
-  firstname?: string;
-  lastname?: string;
-  email?: string;
-  contactNumber?: string;
 }
 
 export interface BasketState {
@@ -60,30 +66,26 @@ function text(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value.length <= max ? value : undefined;
 }
 
+/** The saved fields that are text within their limits, the rest empty: an edited basket stays harmless. */
+function sanitizeTexts<K extends string>(value: Record<string, unknown>, limits: Record<K, number>): Record<K, string> {
+  return Object.fromEntries(
+    Object.entries<number>(limits).map(([name, max]) => [name, text(value[name], max) ?? '']),
+  ) as Record<K, string>;
+}
+
 function sanitizeAddress(value: unknown): AddressDraft | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const a = value as Record<string, unknown>;
   return {
-    line1: text(a.line1, 100) ?? '',
-    line2: text(a.line2, 100) ?? '',
-    line3: text(a.line3, 100) ?? '',
-    postcode: text(a.postcode, 10) ?? '',
-    townCity: text(a.townCity, 60) ?? '',
-    countryId: isPositiveInt(a.countryId, 2_147_483_647) ? a.countryId : null,
-    countryName: text(a.countryName, 100) ?? '',
+    ...sanitizeTexts(a, addressFieldLimits),
+    countryId: isPositiveInt(a.countryId, MAX_ID) ? a.countryId : null,
   };
 }
 
 function sanitizeGuest(value: unknown): GuestDraft | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const g = value as Record<string, unknown>;
-  return {
-    titleId: isPositiveInt(g.titleId, 2_147_483_647) ? g.titleId : null,
-    firstname: text(g.firstname, 50) ?? '',
-    lastname: text(g.lastname, 50) ?? '',
-    email: text(g.email, 254) ?? '',
-    contactNumber: text(g.contactNumber, 30) ?? '',
-  };
+  return { ...sanitizeTexts(g, guestFieldLimits), titleId: isPositiveInt(g.titleId, MAX_ID) ? g.titleId : null };
 }
 
 /** A saved basket that is not what we wrote (edited, corrupt, an old format) is discarded. */
@@ -96,13 +98,13 @@ export function parseSavedBasket(saved: string | null): Omit<BasketState, 'detai
     const valid: BasketItem[] = [];
     for (const item of items.slice(0, MAX_BASKET_LINES)) {
       const { productStockId, requestedQty } = (item ?? {}) as Record<string, unknown>;
-      if (!isPositiveInt(productStockId, 2_147_483_647) || !isPositiveInt(requestedQty, MAX_LINE_QUANTITY)) {
+      if (!isPositiveInt(productStockId, MAX_ID) || !isPositiveInt(requestedQty, MAX_LINE_QUANTITY)) {
         return { items: [] };
       }
       if (!valid.some((v) => v.productStockId === productStockId)) valid.push({ productStockId, requestedQty });
     }
     const voucher = Array.isArray(parsed.appliedVouchers)
-      ? text((parsed.appliedVouchers[0] as { code?: unknown })?.code, 40)
+      ? text((parsed.appliedVouchers[0] as { code?: unknown })?.code, VOUCHER_CODE_MAX)
       : undefined;
     const result: Omit<BasketState, 'details'> = { items: valid };
     const guest = sanitizeGuest(parsed.guest);
@@ -111,11 +113,10 @@ export function parseSavedBasket(saved: string | null): Omit<BasketState, 'detai
     if (guest) result.guest = guest;
     if (billing) result.billingAddress = billing;
     if (delivery) result.deliveryAddress = delivery;
-    if (isPositiveInt(parsed.deliveryMethodRateId, 2_147_483_647))
-      result.deliveryMethodRateId = parsed.deliveryMethodRateId;
+    if (isPositiveInt(parsed.deliveryMethodRateId, MAX_ID)) result.deliveryMethodRateId = parsed.deliveryMethodRateId;
     if (voucher) result.appliedVouchers = [{ code: voucher }];
     const orderCode = text(parsed.orderCode, 64);
-    if (orderCode && /^[A-Za-z0-9_-]{16,64}$/.test(orderCode)) result.orderCode = orderCode;
+    if (orderCode && ORDER_CODE_PATTERN.test(orderCode)) result.orderCode = orderCode;
     return result;
   } catch {
     return { items: [] };
