@@ -36,11 +36,14 @@ export const authToken = {
   },
 };
 
+/** The query keys of the signed-in customer's data: what signing in, out or saving makes stale. */
+export const accountQueryKeys = { whoAmI: ['who-am-i'], account: ['account'] } as const;
+
 /** The signed-in customer, asked of the server only when a sign-in token is stored. */
 export function useSignedInUser() {
   const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
   return useQuery({
-    queryKey: ['who-am-i', token],
+    queryKey: [...accountQueryKeys.whoAmI, token],
     enabled: Boolean(token),
     retry: false,
     queryFn: ({ signal }) =>
@@ -52,7 +55,7 @@ export function useSignedInUser() {
 export function useAccount() {
   const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
   return useQuery({
-    queryKey: ['account', token],
+    queryKey: [...accountQueryKeys.account, token],
     enabled: Boolean(token),
     retry: false,
     queryFn: ({ signal }) =>

@@ -9,7 +9,7 @@ import {
   type AccountDetails,
   type AccountOrder,
 } from '../../../contract/accounts.ts';
-import { authToken, useAccount } from '../../lib/account.ts';
+import { accountQueryKeys, authToken, useAccount } from '../../lib/account.ts';
 import { requestJson } from '../../lib/api.ts';
 import { useCountries, useTitles } from '../../lib/catalog-api.ts';
 import { formatPence } from '../../lib/format.ts';
@@ -145,8 +145,8 @@ function AccountForms({ account }: { account: AccountAnswer }) {
   const save = form.handleSubmit(async (values) => {
     try {
       await requestJson('/api/account', { method: 'PUT', body: JSON.stringify(values) });
-      await queryClient.invalidateQueries({ queryKey: ['account'] });
-      await queryClient.invalidateQueries({ queryKey: ['who-am-i'] });
+      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.account });
+      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.whoAmI });
       showMessage({ type: 'success', title: 'Saved', text: 'Your details have been saved.' });
     } catch {
       showMessage({ type: 'error', title: 'Not saved', text: 'Your details could not be saved. Please try again.' });

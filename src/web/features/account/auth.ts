@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { requestJson } from '../../lib/api.ts';
-import { authToken } from '../../lib/account.ts';
+import { accountQueryKeys, authToken } from '../../lib/account.ts';
 
 /** Signs in: the token is kept under the spec's storage key, and the top bar asks who-am-i again. */
 export async function signIn(email: string, password: string, queryClient: QueryClient): Promise<boolean> {
@@ -10,7 +10,7 @@ export async function signIn(email: string, password: string, queryClient: Query
       body: JSON.stringify({ username: email, password }),
     });
     authToken.set(token);
-    await queryClient.invalidateQueries({ queryKey: ['who-am-i'] });
+    await queryClient.invalidateQueries({ queryKey: accountQueryKeys.whoAmI });
     return true;
   } catch {
     return false;
@@ -20,5 +20,5 @@ export async function signIn(email: string, password: string, queryClient: Query
 export async function signOut(queryClient: QueryClient): Promise<void> {
   await requestJson('/api/sign-out', { method: 'POST', body: '{}' }).catch(() => undefined);
   authToken.set(null);
-  await queryClient.invalidateQueries({ queryKey: ['who-am-i'] });
+  await queryClient.invalidateQueries({ queryKey: accountQueryKeys.whoAmI });
 }
