@@ -13,6 +13,7 @@ export const errorCodes = {
   tooManyRequests: 'TOO_MANY_REQUESTS',
   tooManyUnpaidOrders: 'TOO_MANY_UNPAID_ORDERS',
   unpaidOrderTooLarge: 'UNPAID_ORDER_TOO_LARGE',
+  orderHeldTooLong: 'ORDER_HELD_TOO_LONG',
   csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
   unauthorized: 'NOT_SIGNED_IN',
   internal: 'INTERNAL_ERROR',
@@ -24,5 +25,6 @@ export const refusalMessages = {
     'You already have orders waiting for payment. Please pay for one of them, or wait for it to lapse, before placing another.',
   unpaidOrderTooLarge:
     'This order holds more items than we can keep for you before payment. Please order fewer, or contact us to arrange a larger order.',
+  orderHeldTooLong: 'We have held this order for as long as we can without payment. Please place your order again.',
   tooManyAttempts: 'Too many attempts from your connection. Please wait a minute and try again.',
 } as const;

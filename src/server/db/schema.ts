@@ -140,6 +140,8 @@ export interface OrderTable {
   client_address: string | null;
   /** The e-mail address as the unpaid-order caps count it (migration 0008): see emailKeyOf. */
   email_key: string | null;
+  /** When the first order of its chain of replacements was placed (migration 0008). */
+  held_since: string | null;
   /** Pence refunded or reversed so far (migration 0010); the order stays paid. */
   refunded_total: Generated<number>;
 }

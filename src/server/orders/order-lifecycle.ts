@@ -88,11 +88,48 @@ export async function expireOrder(trx: Kysely<Database>, orderId: number, now: s
   return true;
 }
 
-/** The unpaid order a shopper's new commit replaces (BACK TO CART, then commit): cancelled and released. */
-export async function replaceOrder(trx: Kysely<Database>, orderCode: string, now: string): Promise<void> {
+/**
+ * The unpaid order a shopper's new commit replaces (BACK TO CART, then commit): cancelled and
+ * released. Answers when its chain of replacements began and when its reservation runs out, for
+ * the new order to continue from, or undefined when there was no unpaid order to replace.
+ */
+export async function replaceOrder(
+  trx: Kysely<Database>,
+  orderCode: string,
+  now: string,
+): Promise<{ heldSince: string; reservedUntil: string } | undefined> {
   const order = await findOrderByCode(trx, orderCode);
   if (!order || !(await changeStatus(trx, order.id, orderMoves.replace.from, orderMoves.replace.to, now))) return;
   await releaseOrder(trx, order.id);
+  return { heldSince: order.held_since ?? order.created_at, reservedUntil: order.reserved_until };
+}
+
+/** A retried payment gets at least this long, within its chain's limit. */
+const RETRY_MINUTES = 15;
+
+/**
+ * How long a new order holds its stock. A fresh order: the reservation time. A replacement keeps
+ * what is left of the order it replaces (at least a few minutes to pay again), and a chain of
+ * replacements never holds past twice the reservation time from its first order: replacing an
+ * order before it expires must not renew its hold for ever. Undefined when the chain is over.
+ */
+export function reservationFor(
+  replaced: { heldSince: string; reservedUntil: string } | undefined,
+  now: Date,
+  reservationMinutes: number,
+): { heldSince: string; reservedUntil: string } | undefined {
+  const minutes = (m: number) => m * 60_000;
+  if (!replaced) {
+    return {
+      heldSince: now.toISOString(),
+      reservedUntil: new Date(now.getTime() + minutes(reservationMinutes)).toISOString(),
+    };
+  }
+  const retryUntil = now.getTime() + minutes(Math.min(RETRY_MINUTES, reservationMinutes));
+  const chainEnds = Date.parse(replaced.heldSince) + minutes(2 * reservationMinutes);
+  const until = Math.min(Math.max(Date.parse(replaced.reservedUntil), retryUntil), chainEnds);
+  if (until <= now.getTime()) return undefined;
+  return { heldSince: replaced.heldSince, reservedUntil: new Date(until).toISOString() };
 }
 
 export interface PaymentResult {

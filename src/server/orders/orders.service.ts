@@ -8,7 +8,7 @@ import { mergeLines, priceBasket } from '../basket/pricing.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
-import { expireOrder, holdsReservation, replaceOrder, reserveLines } from './order-lifecycle.ts';
+import { expireOrder, holdsReservation, replaceOrder, reservationFor, reserveLines } from './order-lifecycle.ts';
 import {
   findExpiredReservations,
   findOrderByCode,
@@ -43,6 +43,13 @@ function changedSinceSeen(request: BasketCommit, priced: PricedBasket): boolean 
 export class TooManyUnpaidOrdersError extends RefusedError {
   constructor() {
     super(429, errorCodes.tooManyUnpaidOrders, refusalMessages.tooManyUnpaidOrders);
+  }
+}
+
+/** A chain of replacements has held its stock as long as it may (order-lifecycle.ts, reservationFor). */
+export class OrderHeldTooLongError extends RefusedError {
+  constructor() {
+    super(409, errorCodes.orderHeldTooLong, refusalMessages.orderHeldTooLong);
   }
 }
 
@@ -125,7 +132,11 @@ export function createOrdersService(
       try {
         return await db.transaction().execute(async (trx) => {
           await lockUnpaidOrderKeys(trx, options.dialect, [`email ${emailKey}`, `client ${clientAddress ?? ''}`]);
-          if (request.orderCode) await replaceOrder(trx, request.orderCode, now.toISOString());
+          const replaced = request.orderCode
+            ? await replaceOrder(trx, request.orderCode, now.toISOString())
+            : undefined;
+          const reservation = reservationFor(replaced, now, options.reservationMinutes);
+          if (!reservation) throw new OrderHeldTooLongError();
           const priced = priceBasket(request, await gatherFacts(trx, request, now));
           if (changedSinceSeen(request, priced)) throw new BasketChanged();
           const units = priced.items.reduce((sum, line) => sum + (line.requestedQty ?? 0), 0);
@@ -179,7 +190,8 @@ export function createOrdersService(
               total_excluding_delivery: priced.totalPriceExcludingDelivery,
               total_including_delivery: priced.totalPriceIncludingDelivery,
               created_at: at,
-              reserved_until: new Date(now.getTime() + options.reservationMinutes * 60_000).toISOString(),
+              reserved_until: reservation.reservedUntil,
+              held_since: reservation.heldSince,
               updated_at: at,
             },
             priced.items.map((line) => ({

@@ -140,6 +140,47 @@ describe('unpaid orders per client and per e-mail address', () => {
     );
   });
 
+  it("does not renew a hold by replacing an order again and again: a chain of replacements ends with the first order's time", async () => {
+    // An outside review kept 50 units held for ever by replacing its own orders before they expired.
+    const p = await fx.product(1000, 10);
+    const started = Date.now();
+    const at = (minutes: number) => () => new Date(started + minutes * 60_000);
+    const replaceAt = async (minutes: number, orderCode?: string) => {
+      const orders = createOrdersService(t.db.kysely, {
+        dialect: t.db.dialect,
+        reservationMinutes: 60,
+        clock: at(minutes),
+      });
+      const result = await orders.commit(
+        commitBody([{ productStockId: p.stockId, requestedQty: 2 }], orderCode ? { orderCode } : {}) as never,
+        undefined,
+        '198.51.100.95',
+      );
+      if (!result.ok) throw new Error('expected an order');
+      const row = await t.db.kysely
+        .selectFrom('orders')
+        .select('reserved_until')
+        .where('order_code', '=', result.orderCode)
+        .executeTakeFirstOrThrow();
+      return {
+        code: result.orderCode,
+        minutesLeft: (Date.parse(row.reserved_until) - (started + minutes * 60_000)) / 60_000,
+      };
+    };
+    const first = await replaceAt(0);
+    expect(first.minutesLeft).toBe(60);
+    // A shopper back from a failed payment keeps what is left of the first order's time.
+    const second = await replaceAt(20, first.code);
+    expect(second.minutesLeft).toBe(40);
+    // Close to the end, a retry still gets a few minutes to pay...
+    const third = await replaceAt(58, second.code);
+    expect(third.minutesLeft).toBe(15);
+    // ...but the chain never holds the stock past twice the reservation time from its first order.
+    const fourth = await replaceAt(110, third.code);
+    expect(fourth.minutesLeft).toBe(10);
+    await expect(replaceAt(121, fourth.code)).rejects.toThrow();
+  });
+
   it('holds the limit when one client sends many orders at once', async () => {
     const p = await fx.product(1000, 500);
     const ip = '198.51.100.91';

@@ -29,6 +29,11 @@ describe('the message when an order cannot be placed', () => {
     expect(commitProblemText(error)).toBe(refusalMessages.unpaidOrderTooLarge);
   });
 
+  it('asks for the order again when the order it replaces has been held as long as it may', async () => {
+    const error = await failureOf(409, { error: { code: 'ORDER_HELD_TOO_LONG', message: 'x' } });
+    expect(commitProblemText(error)).toBe(refusalMessages.orderHeldTooLong);
+  });
+
   it('asks to wait when the client is rate-limited, and to try again otherwise', async () => {
     expect(commitProblemText(await failureOf(429, { error: { code: 'TOO_MANY_REQUESTS', message: 'x' } }))).toBe(
       refusalMessages.tooManyAttempts,

@@ -5,6 +5,8 @@ import { ApiRequestError } from '../../lib/api.ts';
 export function commitProblemText(error: unknown): string {
   if (error instanceof ApiRequestError && error.code === errorCodes.tooManyUnpaidOrders)
     return refusalMessages.tooManyUnpaidOrders;
+  if (error instanceof ApiRequestError && error.code === errorCodes.orderHeldTooLong)
+    return refusalMessages.orderHeldTooLong;
   if (error instanceof ApiRequestError && error.code === errorCodes.unpaidOrderTooLarge)
     return refusalMessages.unpaidOrderTooLarge;
   if (error instanceof ApiRequestError && error.status === 429) return refusalMessages.tooManyAttempts;

@@ -169,4 +169,30 @@ describe('the basket store', () => {
       { productStockId: 7, requestedQty: 3 },
     ]);
   });
+
+  it('forgets the order it came back from when that order has been held as long as it may', async () => {
+    const orderCode = 'AbCdEfGhIjKlMnOpQrStUv';
+    vi.spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(
+        new Response(
+          JSON.stringify({
+            items: [{ productStockId: 7, requestedQty: 1 }],
+            guest: null,
+            billingAddress: null,
+            deliveryAddress: null,
+            deliveryMethodRateId: null,
+            appliedVouchers: [],
+          }),
+        ),
+      )
+      .mockRejectedValueOnce(new TypeError('offline'))
+      .mockResolvedValueOnce(
+        new Response(JSON.stringify({ error: { code: 'ORDER_HELD_TOO_LONG', message: 'x' } }), { status: 409 }),
+      );
+    expect(await basketStore.restoreFromOrder(orderCode)).toBe(true);
+    expect(basketStore.getSnapshot().orderCode).toBe(orderCode);
+    await expect(basketStore.commit()).rejects.toMatchObject({ status: 409, code: 'ORDER_HELD_TOO_LONG' });
+    expect(basketStore.getSnapshot().orderCode).toBeUndefined();
+    expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 7, requestedQty: 1 }]);
+  });
 });

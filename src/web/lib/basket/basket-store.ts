@@ -7,6 +7,7 @@ import {
   ORDER_CODE_PATTERN,
   VOUCHER_CODE_MAX,
 } from '../../../contract/basket-rules.ts';
+import { errorCodes } from '../../../contract/error-codes.ts';
 import type {
   AddressDraft,
   BasketRequest,
@@ -15,7 +16,7 @@ import type {
   PricedBasket,
 } from '../../../contract/basket.ts';
 import type { Product, ProductStock, StockDetail } from '../../../contract/catalog.ts';
-import { requestJson } from '../api.ts';
+import { ApiRequestError, requestJson } from '../api.ts';
 import { fetchStockDetails } from '../catalog-api.ts';
 
 /**
@@ -276,10 +277,19 @@ export const basketStore = {
    * the saved basket is deleted. Refused: the corrected basket replaces the local one.
    */
   async commit(): Promise<CommitResponse> {
-    const response = await requestJson<CommitResponse>('/api/basket', {
-      method: 'POST',
-      body: JSON.stringify(basketRequest(state)),
-    });
+    let response: CommitResponse;
+    try {
+      response = await requestJson<CommitResponse>('/api/basket', {
+        method: 'POST',
+        body: JSON.stringify(basketRequest(state)),
+      });
+    } catch (error) {
+      // The order it came back from has been held as long as it may: the next try is a new order.
+      if (error instanceof ApiRequestError && error.code === errorCodes.orderHeldTooLong) {
+        setState({ ...state, orderCode: undefined });
+      }
+      throw error;
+    }
     if (response.ok) {
       localStorage.setItem(storageKeys.orderNumber, String(response.orderNumber));
       localStorage.setItem(storageKeys.orderCode, response.orderCode);
