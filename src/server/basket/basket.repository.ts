@@ -58,3 +58,23 @@ export async function loadCountryNames(db: Kysely<Database>): Promise<Map<number
   const rows = await db.selectFrom('countries').select(['id', 'name']).execute();
   return new Map(rows.map((r) => [r.id, r.name]));
 }
+
+/**
+ * What an unpaid order still holding its reservation holds, by stock entry: the basket restored
+ * from it (BACK TO CART) may count those units as there, since committing it gives them back first.
+ */
+export async function loadHeldByOrder(
+  db: Kysely<Database>,
+  orderCode: string,
+  now: string,
+): Promise<Array<{ productStockId: number; quantity: number }>> {
+  const rows = await db
+    .selectFrom('order_lines')
+    .innerJoin('orders', 'orders.id', 'order_lines.order_id')
+    .select(['order_lines.product_stock_id', 'order_lines.quantity'])
+    .where('orders.order_code', '=', orderCode)
+    .where('orders.status', 'in', ['pending_payment', 'payment_failed'])
+    .where('orders.reserved_until', '>', now)
+    .execute();
+  return rows.map((row) => ({ productStockId: row.product_stock_id, quantity: row.quantity }));
+}

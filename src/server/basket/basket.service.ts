@@ -2,7 +2,13 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { BasketQuery, DeliveryMethodRate, PricedBasket } from '../../contract/basket.ts';
 import type { Database } from '../db/schema.ts';
-import { loadCountryNames, loadDeliveryMethods, loadStockFacts, loadVouchers } from './basket.repository.ts';
+import {
+  loadCountryNames,
+  loadDeliveryMethods,
+  loadHeldByOrder,
+  loadStockFacts,
+  loadVouchers,
+} from './basket.repository.ts';
 import { applicableMethods, deliveryCountryId, mergeLines, priceBasket, type PricingFacts } from './pricing.ts';
 
 /**
@@ -32,7 +38,7 @@ export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, no
     .map((code) => code?.trim().toUpperCase())
     .filter((code): code is string => Boolean(code));
   const countryId = deliveryCountryId(request);
-  const [stocks, deliveryMethods, vouchers, countryNames] = await Promise.all([
+  const [stocks, deliveryMethods, vouchers, countryNames, held] = await Promise.all([
     loadStockFacts(
       db,
       mergeLines(request.items).map((item) => item.productStockId),
@@ -40,9 +46,13 @@ export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, no
     cached(db, `delivery:${countryId}`, () => loadDeliveryMethods(db, countryId)),
     loadVouchers(db, [...new Set(codes)]),
     cached(db, 'countries', () => loadCountryNames(db)),
+    request.orderCode ? loadHeldByOrder(db, request.orderCode, now.toISOString()) : [],
   ]);
+  // The order this basket came back from holds its own units; they are there for it. (At commit the
+  // order is replaced first, in the same transaction, so they are back in stock and not counted twice.)
+  const heldForThisBasket = new Map(held.map((line) => [line.productStockId, line.quantity]));
   return {
-    stocks: new Map(stocks.map((s) => [s.id, s])),
+    stocks: new Map(stocks.map((s) => [s.id, { ...s, stock: s.stock + (heldForThisBasket.get(s.id) ?? 0) }])),
     deliveryMethods,
     vouchers: new Map(vouchers.map((v) => [v.code, v])),
     countryNames,

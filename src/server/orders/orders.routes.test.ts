@@ -209,6 +209,31 @@ describe('POST /api/basket, GET /api/recover-basket and the reservation sweep', 
     expect(paid.status).toBe('paid');
   });
 
+  it('counts the stock an order holds as there for the basket restored from it, so the last units can be paid again', async () => {
+    const p = await fx.product(1000, 2);
+    const first = await commit(commitBody([{ productStockId: p.stockId, requestedQty: 2 }]));
+    if (!first.ok) throw new Error('expected an order');
+    expect(await fx.stockOf(p.stockId)).toBe(0);
+    const restored = pricedBasketSchema.parse(
+      (await t.app.inject({ method: 'GET', url: `/api/recover-basket/${first.orderCode}` })).json(),
+    );
+    const verified = await t.app.inject({
+      method: 'POST',
+      url: '/api/verify-basket',
+      payload: { ...commitBody([{ productStockId: p.stockId, requestedQty: 2 }]), orderCode: first.orderCode },
+    });
+    const line = pricedBasketSchema.parse(verified.json()).items[0];
+    expect(line).toMatchObject({ hasError: false, errorCode: null, availableStock: 2 });
+    expect(restored.items[0]?.requestedQty).toBe(2);
+    // Someone else's basket, without the code, still sees none.
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/verify-basket',
+      payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }]),
+    });
+    expect(pricedBasketSchema.parse(other.json()).items[0]).toMatchObject({ hasError: true, availableStock: 0 });
+  });
+
   it('releases the stock of an expired reservation once, even when two sweeps run together', async () => {
     const p = await fx.product(1000, 3);
     const result = await commit(commitBody([{ productStockId: p.stockId, requestedQty: 2 }]));
