@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { commitResponseSchema } from '../../src/contract/basket.ts';
 import { call } from '../helpers/api-client.ts';
 import { checkoutFixtures, commitBody, guest } from '../helpers/checkout-fixtures.ts';
-import { startShop, type ShopProcess } from '../helpers/shop-process.ts';
+import { manyShoppersOneAddress, startShop, type ShopProcess } from '../helpers/shop-process.ts';
 import { TEST_CSRF_TOKEN } from '../helpers/test-app.ts';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/test-db.ts';
 
@@ -28,11 +28,7 @@ describe('graceful shutdown', () => {
     shop = await startShop({
       DATABASE_URL: database.processUrl,
       LOG_LEVEL: 'info',
-      RATE_LIMIT_FACTOR: '1000',
-      UNPAID_ORDERS_PER_CLIENT: '100000',
-      UNPAID_ORDERS_PER_EMAIL: '100000',
-      UNPAID_UNITS_PER_EMAIL: '1000000',
-      UNPAID_UNITS_PER_CLIENT: '1000000',
+      ...manyShoppersOneAddress,
     });
     const stockId = (await (await checkoutFixtures(database.connect())).product(900, 10_000)).stockId;
     return { shop, database, stockId };

@@ -7,7 +7,7 @@ import { encodeFields, encryptCrypt } from '../../src/server/payments/opayo-cryp
 import { call } from '../helpers/api-client.ts';
 import { checkoutFixtures, commitBody, guest } from '../helpers/checkout-fixtures.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../helpers/round-robin-proxy.ts';
-import { freePort, startShop, type ShopProcess } from '../helpers/shop-process.ts';
+import { manyShoppersOneAddress, freePort, startShop, type ShopProcess } from '../helpers/shop-process.ts';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/test-db.ts';
 
 /**
@@ -41,12 +41,7 @@ describe('killing the shop during checkouts and payments', () => {
       DATABASE_URL: database.processUrl,
       PUBLIC_URL: proxy.url,
       OPAYO_ENCRYPTION_PASSWORD: opayoPassword,
-      // Many shoppers, one address: the per-client limits are raised as for the browser tests.
-      RATE_LIMIT_FACTOR: '100',
-      UNPAID_ORDERS_PER_EMAIL: '100000',
-      UNPAID_UNITS_PER_EMAIL: '1000000',
-      UNPAID_UNITS_PER_CLIENT: '1000000',
-      UNPAID_ORDERS_PER_CLIENT: '100000',
+      ...manyShoppersOneAddress,
     };
     shop = await startShop(env, port);
     db = database.connect();

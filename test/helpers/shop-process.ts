@@ -31,6 +31,18 @@ export interface ShopProcess {
 }
 
 /**
+ * For suites whose many shoppers all come from this one address with one e-mail address: the
+ * per-client limits (rate limits, unpaid-order caps) are lifted, so they are not what answers.
+ */
+export const manyShoppersOneAddress = {
+  RATE_LIMIT_FACTOR: '1000',
+  UNPAID_ORDERS_PER_EMAIL: '100000',
+  UNPAID_ORDERS_PER_CLIENT: '100000',
+  UNPAID_UNITS_PER_EMAIL: '1000000',
+  UNPAID_UNITS_PER_CLIENT: '1000000',
+} as const;
+
+/**
  * Starts the shop as production starts it (`node src/server/main.ts`) in its own process, and
  * resolves once GET /healthz answers.
  */

@@ -4,7 +4,7 @@ import type { Db } from '../../src/server/db/database.ts';
 import { encodeFields, encryptCrypt } from '../../src/server/payments/opayo-crypt.ts';
 import { call } from '../helpers/api-client.ts';
 import { checkoutFixtures, commitBody } from '../helpers/checkout-fixtures.ts';
-import { startShop, type ShopProcess } from '../helpers/shop-process.ts';
+import { manyShoppersOneAddress, startShop, type ShopProcess } from '../helpers/shop-process.ts';
 import { createEmptyDatabase, type TestDatabase } from '../helpers/test-db.ts';
 
 /**
@@ -23,12 +23,7 @@ describe('races between shoppers on two instances', () => {
     const env = {
       DATABASE_URL: database.processUrl,
       OPAYO_ENCRYPTION_PASSWORD: opayoPassword,
-      // Hundreds of shoppers here share one address and one e-mail: the per-client limits are lifted.
-      RATE_LIMIT_FACTOR: '100',
-      UNPAID_ORDERS_PER_EMAIL: '100000',
-      UNPAID_UNITS_PER_EMAIL: '1000000',
-      UNPAID_UNITS_PER_CLIENT: '1000000',
-      UNPAID_ORDERS_PER_CLIENT: '100000',
+      ...manyShoppersOneAddress,
     };
     instances = await Promise.all([startShop(env), startShop(env)]);
     db = database.connect();
