@@ -195,4 +195,45 @@ describe('the basket store', () => {
     expect(basketStore.getSnapshot().orderCode).toBeUndefined();
     expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 7, requestedQty: 1 }]);
   });
+
+  it('keeps the newest choice when an older verification answers last', async () => {
+    basketStore.add(7, 1, detail(7, 1500));
+    const answer = (deliveryMethodRateId: number | null) =>
+      new Response(
+        JSON.stringify({
+          items: [
+            {
+              productStockId: 7,
+              productId: 1,
+              requestedQty: 1,
+              availableStock: 9,
+              hasError: false,
+              errorCode: null,
+              title: 'Tabla',
+              sizeName: 'S',
+              urlKey: 'tabla',
+              imageUrl: '',
+              price: 1500,
+              priceWithoutDiscount: 1500,
+              priceReduction: 0,
+              lineTotal: 1500,
+            },
+          ],
+          appliedVouchers: [],
+          deliveryMethodRateId,
+        }),
+      );
+    let answerFirst: (response: Response) => void = () => undefined;
+    vi.spyOn(globalThis, 'fetch')
+      .mockImplementationOnce(() => new Promise((resolve) => (answerFirst = resolve)))
+      .mockResolvedValueOnce(answer(3));
+    const older = basketStore.verify();
+    basketStore.update({ deliveryMethodRateId: 3 });
+    await basketStore.verify();
+    expect(basketStore.getSnapshot().deliveryMethodRateId).toBe(3);
+    // The first question, asked before the shopper chose, is answered last: it must not undo the choice.
+    answerFirst(answer(null));
+    await older;
+    expect(basketStore.getSnapshot().deliveryMethodRateId).toBe(3);
+  });
 });

@@ -207,6 +207,9 @@ function adopt(priced: PricedBasket): void {
   });
 }
 
+/** How many verifications have been asked, so that only the latest one's answer is adopted. */
+let verificationsAsked = 0;
+
 export const basketStore = {
   subscribe(listener: () => void): () => void {
     listeners.add(listener);
@@ -264,11 +267,14 @@ export const basketStore = {
 
   /** POST /api/verify-basket; the answer replaces the local basket and is saved (docs/rules.md#basket). */
   async verify(extra: Partial<BasketRequest> = {}): Promise<PricedBasket> {
+    const asked = ++verificationsAsked;
     const priced = await requestJson<PricedBasket>('/api/verify-basket', {
       method: 'POST',
       body: JSON.stringify(basketRequest(state, extra)),
     });
-    adopt(priced);
+    // Answers can arrive out of order: one to a question asked before the shopper's latest change
+    // (a delivery option just chosen) must not undo it; the newer question's answer will follow.
+    if (asked === verificationsAsked) adopt(priced);
     return priced;
   },
 
