@@ -16,6 +16,10 @@ export const errorCodes = {
   orderHeldTooLong: 'ORDER_HELD_TOO_LONG',
   csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
   unauthorized: 'NOT_SIGNED_IN',
+  forbidden: 'FORBIDDEN',
+  totpRequired: 'TOTP_CODE_REQUIRED',
+  conflict: 'CONFLICT',
+  httpsRequired: 'HTTPS_REQUIRED',
   internal: 'INTERNAL_ERROR',
 } as const;
 

@@ -15,3 +15,10 @@ export const endedUnpaid = ['payment_failed', 'expired', 'cancelled'] as const s
 export function isOneOf<S extends OrderStatus>(status: string, statuses: readonly S[]): status is S {
   return (statuses as readonly string[]).includes(status);
 }
+
+/**
+ * How far a paid order has gone on its way to the customer (the back office moves it): beside the
+ * payment status, as shop platforms keep them.
+ */
+export const fulfilments = ['unfulfilled', 'dispatched', 'delivered'] as const;
+export type Fulfilment = (typeof fulfilments)[number];

@@ -34,6 +34,12 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createSignInGuard } from './accounts/sign-in-guard.ts';
 import { paymentSandboxRoutes } from './payments/sandbox/sandbox.routes.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
+import { createStaffService } from './staff/staff.service.ts';
+import { createStaffGuard } from './staff/staff-guard.ts';
+import { staffAdminRoutes } from './staff/staff.admin-routes.ts';
+import { auditAdminRoutes } from './audit/audit.admin-routes.ts';
+import { createAuditService } from './audit/audit.service.ts';
+import { requireHttps } from './http/admin-scope.ts';
 import { databaseRateLimitStore } from './http/rate-limit/database-store.ts';
 import { createRateLimitRepository } from './http/rate-limit/rate-limit.repository.ts';
 
@@ -83,9 +89,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Limits are set per route (sign-in, registration, reset, contact, recovery); none elsewhere.
   // They count in the database, so every instance on it shares them.
+  const rateLimitCounters = createRateLimitRepository(db.kysely);
   await app.register(fastifyRateLimit, {
     global: false,
-    store: databaseRateLimitStore(createRateLimitRepository(db.kysely)),
+    store: databaseRateLimitStore(rateLimitCounters),
   });
   const secureCookies = config.env === 'production';
   registerCsrf(app, secureCookies);
@@ -146,6 +153,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimitFactor: config.rateLimitFactor,
     contact: createContactService(db.kysely, { mailer, shop: config.shop, log: logMailError }),
   });
+  // The back office's API (docs/back-office.md): one scope, HTTPS only in production, and every
+  // route behind the staff guard unless it says it is public.
+  const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: config.shop.name });
+  const staffGuard = createStaffGuard(staff, secureCookies);
+  await app.register(
+    async (admin) => {
+      admin.addHook('onRequest', requireHttps(config.env === 'production'));
+      admin.addHook('onRequest', staffGuard.guard);
+      const common = { guard: staffGuard, rateLimitFactor: config.rateLimitFactor };
+      await admin.register(staffAdminRoutes, { ...common, staff, secureCookies, counters: rateLimitCounters });
+      await admin.register(auditAdminRoutes, { audit: createAuditService(db.kysely) });
+    },
+    { prefix: '/api/admin' },
+  );
   if (config.env !== 'production' && !config.smtpUrl) {
     await app.register(inboxRoutes, { outboxDir: config.mailOutboxDir });
   }
@@ -157,6 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
   await registerWebApp(app, {
     shop: config.shop,
+    production: config.env === 'production',
     ...(webRoot ? { root: webRoot } : {}),
     pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl }),
   });

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
-import type { OrderStatus } from '../../contract/order-status.ts';
+import type { StaffRole } from '../../contract/admin/staff.ts';
+import type { Fulfilment, OrderStatus } from '../../contract/order-status.ts';
 
 /** Table shapes as Kysely sees them. Column names are snake_case; the contract speaks camelCase. */
 
@@ -144,6 +145,12 @@ export interface OrderTable {
   held_since: string | null;
   /** Pence refunded or reversed so far (migration 0010); the order stays paid. */
   refunded_total: Generated<number>;
+  /** How far a paid order has gone on its way (migration 0011); see src/contract/order-status.ts. */
+  fulfilment: Generated<Fulfilment>;
+  carrier: string | null;
+  tracking_number: string | null;
+  dispatched_at: string | null;
+  delivered_at: string | null;
 }
 
 /** A refund, reversal or cancelled reversal the provider reported (migration 0010). */
@@ -263,6 +270,52 @@ export interface MailQueueTable {
   sent_at: string | null;
 }
 
+/** A back-office account (migration 0011); staff are not customers. */
+export interface StaffTable {
+  id: Generated<number>;
+  email: string;
+  name: string;
+  role: StaffRole;
+  password_hash: string | null;
+  totp_secret: string | null;
+  totp_enabled: Generated<number>;
+  /** PostgreSQL's bigint arrives as a string. */
+  totp_last_step: number | string | null;
+  created_at: string;
+  disabled_at: string | null;
+}
+
+export interface StaffTokenTable {
+  id: Generated<number>;
+  staff_id: number;
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface StaffSessionTable {
+  id: Generated<number>;
+  token_hash: string;
+  staff_id: number;
+  created_at: string;
+  idle_until: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** One staff action: who, when, what, and the fields it changed before and after (JSON). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  staff_id: number | null;
+  staff_email: string;
+  at: string;
+  action: string;
+  entity_type: string;
+  entity_id: string;
+  before: string | null;
+  after: string | null;
+}
+
 export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
@@ -285,4 +338,8 @@ export interface Database {
   rate_limit_hits: RateLimitHitTable;
   mail_queue: MailQueueTable;
   settings: SettingTable;
+  staff: StaffTable;
+  staff_tokens: StaffTokenTable;
+  staff_sessions: StaffSessionTable;
+  audit_log: AuditLogTable;
 }

@@ -8,6 +8,11 @@ import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.t
 import type { PageHead } from '../seo/page-head.ts';
 import { escapeHtml, scriptJson } from './html.ts';
 import { loadRoutePreloads } from './route-preloads.ts';
+import { isAdminPage, requireHttps } from './admin-scope.ts';
+
+function readBuiltPage(path: string): string | undefined {
+  return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+}
 
 export const webRoot = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
 
@@ -17,6 +22,8 @@ export interface WebAppOptions {
   root?: string;
   /** Head tags and status for a page path and its query (product pages get theirs from the catalogue). */
   pageHead: (path: string, query: URLSearchParams) => Promise<PageHead>;
+  /** Production serves the back office over HTTPS only. */
+  production?: boolean;
 }
 
 /**
@@ -52,6 +59,9 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       )
     : undefined;
 
+  const adminHtml = readBuiltPage(`${root}admin/index.html`)?.replace('</head>', `${shopScript}</head>`);
+  const httpsOnly = requireHttps(options.production ?? false);
+
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/');
@@ -59,6 +69,18 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       return reply
         .status(404)
         .send({ error: { code: errorCodes.notFound, message: `No such address: ${request.method} ${path}` } });
+    }
+    if (isAdminPage(path)) {
+      // The back office is its own app (src/web/admin): never cached, never indexed.
+      if (await httpsOnly(request, reply)) return reply;
+      if (!adminHtml) {
+        return reply.status(404).type('text/plain').send('The back office is not built yet: run `npm run build`.');
+      }
+      return reply
+        .header('cache-control', 'no-store')
+        .header('x-robots-tag', 'noindex, nofollow')
+        .type('text/html; charset=utf-8')
+        .send(adminHtml);
     }
     const query = new URLSearchParams(request.url.slice(path.length + 1));
     const page = isPageRoute(path) ? await options.pageHead(path, query) : { status: 404, tags: '' };

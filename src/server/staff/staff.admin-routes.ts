@@ -1,0 +1,137 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  newStaffAnswerSchema,
+  newStaffSchema,
+  staffChangeSchema,
+  staffIdParamsSchema,
+  staffListSchema,
+  staffMemberSchema,
+  staffSetPasswordSchema,
+  staffSignInSchema,
+  totpCodeSchema,
+  totpDisableSchema,
+  totpSetupSchema,
+} from '../../contract/admin/staff.ts';
+import { okSchema } from '../../contract/accounts.ts';
+import { apiErrorSchema } from '../../contract/errors.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
+import { perMinute as limit } from '../http/rate-limit/per-minute.ts';
+import { keyedLimit } from '../http/rate-limit/keyed-limit.ts';
+import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
+import { clearStaffCookie, setStaffCookie, staffTokenOf, type StaffGuard } from './staff-guard.ts';
+import type { StaffService } from './staff.service.ts';
+
+/** Staff accounts and sessions under /api/admin (docs/back-office.md#staff-accounts). */
+export const staffAdminRoutes: FastifyPluginAsyncZod<{
+  staff: StaffService;
+  guard: StaffGuard;
+  secureCookies: boolean;
+  rateLimitFactor: number;
+  counters: RateLimitRepository;
+}> = async (app, { staff, guard, secureCookies, rateLimitFactor, counters }) => {
+  const perMinute = (max: number) => limit(max, rateLimitFactor);
+  const { staffOf } = guard;
+  // One account's guesses count together from every client, so spreading them over many
+  // addresses does not buy more tries at a password or a code.
+  const perAccount = keyedLimit(counters, {
+    name: 'staff-sign-in',
+    max: Math.max(1, Math.round(10 * rateLimitFactor)),
+    windowMs: 5 * 60_000,
+    keyOf: (request) => (request.body as { email?: string }).email?.trim().toLowerCase(),
+  });
+
+  app.post(
+    '/sign-in',
+    {
+      config: { ...perMinute(10).config, staffPublic: true },
+      preHandler: perAccount,
+      schema: { body: staffSignInSchema, response: { 200: okSchema, 401: apiErrorSchema } },
+    },
+    async (request, reply) => {
+      const result = await staff.signIn(request.body.email, request.body.password, request.body.code);
+      if (result.outcome === 'code-required') {
+        return reply.status(401).send({
+          error: { code: errorCodes.totpRequired, message: 'Please enter the code from your authenticator app.' },
+        });
+      }
+      if (result.outcome === 'failed') {
+        return reply.status(401).send({
+          error: { code: errorCodes.unauthorized, message: 'Sign-in failed. Please check your details and try again.' },
+        });
+      }
+      setStaffCookie(reply, result.token, secureCookies);
+      return { ok: true };
+    },
+  );
+
+  app.post(
+    '/set-password',
+    {
+      config: { ...perMinute(10).config, staffPublic: true },
+      schema: { body: staffSetPasswordSchema, response: { 200: okSchema } },
+    },
+    async (request) => {
+      await staff.setPassword(request.body.token, request.body.password);
+      return { ok: true };
+    },
+  );
+
+  app.post(
+    '/sign-out',
+    { config: { staffPublic: true }, schema: { response: { 200: okSchema } } },
+    async (request, reply) => {
+      const token = staffTokenOf(request, secureCookies);
+      if (token) await staff.signOut(token);
+      clearStaffCookie(reply, secureCookies);
+      return { ok: true };
+    },
+  );
+
+  app.post('/sign-out-everywhere', { schema: { response: { 200: okSchema } } }, async (request, reply) => {
+    await staff.signOutEverywhere(staffOf(request));
+    clearStaffCookie(reply, secureCookies);
+    return { ok: true };
+  });
+
+  app.get('/me', { schema: { response: { 200: staffMemberSchema } } }, (request) => staff.me(staffOf(request)));
+
+  app.post('/me/totp/setup', { schema: { response: { 200: totpSetupSchema } } }, (request) =>
+    staff.setUpTotp(staffOf(request)),
+  );
+  app.post(
+    '/me/totp/enable',
+    { ...perMinute(10), schema: { body: totpCodeSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await staff.enableTotp(staffOf(request), request.body.code);
+      return { ok: true };
+    },
+  );
+  app.post(
+    '/me/totp/disable',
+    { ...perMinute(10), schema: { body: totpDisableSchema, response: { 200: okSchema } } },
+    async (request) => {
+      await staff.disableTotp(staffOf(request), request.body.password);
+      return { ok: true };
+    },
+  );
+
+  app.get('/staff', { config: { role: 'owner' }, schema: { response: { 200: staffListSchema } } }, () => staff.list());
+  app.post(
+    '/staff',
+    { config: { role: 'owner' }, schema: { body: newStaffSchema, response: { 200: newStaffAnswerSchema } } },
+    (request) => staff.create(request.body, staffOf(request)),
+  );
+  app.patch(
+    '/staff/:id',
+    {
+      config: { role: 'owner' },
+      schema: { params: staffIdParamsSchema, body: staffChangeSchema, response: { 200: staffMemberSchema } },
+    },
+    (request) => staff.change(request.params.id, request.body, staffOf(request)),
+  );
+  app.post(
+    '/staff/:id/set-password-link',
+    { config: { role: 'owner' }, schema: { params: staffIdParamsSchema } },
+    async (request) => ({ setPasswordUrl: await staff.newLink(request.params.id, staffOf(request)) }),
+  );
+};

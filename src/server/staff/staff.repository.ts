@@ -1,0 +1,174 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, StaffTable } from '../db/schema.ts';
+import { isUniqueViolation } from '../db/database.ts';
+import type { StaffRole } from '../../contract/admin/staff.ts';
+
+/** Staff accounts' SQL: accounts, set-password links and sessions. */
+
+export type StaffRow = Selectable<StaffTable>;
+
+export function findStaffByEmail(db: Kysely<Database>, email: string) {
+  return db.selectFrom('staff').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export function findStaffById(db: Kysely<Database>, id: number) {
+  return db.selectFrom('staff').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listStaff(db: Kysely<Database>) {
+  return db.selectFrom('staff').selectAll().orderBy('id').execute();
+}
+
+/** The new member's id, or undefined when the address has an account already. */
+export async function insertStaff(
+  db: Kysely<Database>,
+  member: { email: string; name: string; role: StaffRole; createdAt: string },
+): Promise<number | undefined> {
+  try {
+    const row = await db
+      .insertInto('staff')
+      .values({ email: member.email, name: member.name, role: member.role, created_at: member.createdAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  } catch (error) {
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
+}
+
+export async function updateStaff(
+  db: Kysely<Database>,
+  id: number,
+  change: Partial<Pick<StaffRow, 'role' | 'disabled_at' | 'password_hash' | 'totp_secret' | 'totp_enabled'>>,
+): Promise<void> {
+  await db.updateTable('staff').set(change).where('id', '=', id).execute();
+}
+
+/** Owners still able to sign in: the last one may not be demoted or disabled. */
+export async function countActiveOwners(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('staff')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('role', '=', 'owner')
+    .where('disabled_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Accepts a TOTP time step once: true when it is later than the last one accepted for the member,
+ * in one conditional update, so a code cannot be replayed, not even by two requests at once.
+ */
+export async function acceptTotpStep(db: Kysely<Database>, id: number, step: number): Promise<boolean> {
+  const result = await db
+    .updateTable('staff')
+    .set({ totp_last_step: step })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertStaffToken(
+  db: Kysely<Database>,
+  token: { staffId: number; hash: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('staff_tokens')
+    .values({ staff_id: token.staffId, token_hash: token.hash, expires_at: token.expiresAt, used_at: null })
+    .execute();
+}
+
+/**
+ * Uses a set-password link once: its member when it was unused and unexpired. Every other live
+ * link of the member ends with it; of two uses at once, one gets through.
+ */
+export async function useStaffToken(db: Kysely<Database>, hash: string, now: string): Promise<number | undefined> {
+  const token = await db
+    .updateTable('staff_tokens')
+    .set({ used_at: now })
+    .where('token_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('staff_id')
+    .executeTakeFirst();
+  if (!token) return undefined;
+  await db
+    .updateTable('staff_tokens')
+    .set({ used_at: now })
+    .where('staff_id', '=', token.staff_id)
+    .where('used_at', 'is', null)
+    .execute();
+  return token.staff_id;
+}
+
+/** Ends a member's unused set-password links (a new one is being made). */
+export async function endStaffTokens(db: Kysely<Database>, staffId: number, now: string): Promise<void> {
+  await db
+    .updateTable('staff_tokens')
+    .set({ used_at: now })
+    .where('staff_id', '=', staffId)
+    .where('used_at', 'is', null)
+    .execute();
+}
+
+export async function insertStaffSession(
+  db: Kysely<Database>,
+  session: { staffId: number; hash: string; createdAt: string; idleUntil: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto('staff_sessions')
+    .values({
+      staff_id: session.staffId,
+      token_hash: session.hash,
+      created_at: session.createdAt,
+      idle_until: session.idleUntil,
+      expires_at: session.expiresAt,
+      revoked_at: null,
+    })
+    .execute();
+}
+
+/**
+ * The member of a live session, moving its idle expiry on in the same statement. A session ends
+ * when it is revoked, idle too long, past its absolute end, or its member is disabled.
+ */
+export async function touchStaffSession(
+  db: Kysely<Database>,
+  hash: string,
+  now: string,
+  idleUntil: string,
+): Promise<StaffRow | undefined> {
+  const session = await db
+    .updateTable('staff_sessions')
+    .set({ idle_until: idleUntil })
+    .where('token_hash', '=', hash)
+    .where('revoked_at', 'is', null)
+    .where('idle_until', '>', now)
+    .where('expires_at', '>', now)
+    .returning('staff_id')
+    .executeTakeFirst();
+  if (!session) return undefined;
+  const member = await findStaffById(db, session.staff_id);
+  return member && member.disabled_at === null ? member : undefined;
+}
+
+export async function revokeStaffSession(db: Kysely<Database>, hash: string, now: string): Promise<void> {
+  await db
+    .updateTable('staff_sessions')
+    .set({ revoked_at: now })
+    .where('token_hash', '=', hash)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Ends every session of a member (sign out everywhere, a new password, a disabled account). */
+export async function revokeStaffSessions(db: Kysely<Database>, staffId: number, now: string): Promise<void> {
+  await db
+    .updateTable('staff_sessions')
+    .set({ revoked_at: now })
+    .where('staff_id', '=', staffId)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,0 +1,276 @@
+import type { Kysely } from 'kysely';
+import type { NewStaff, StaffMember, StaffRole } from '../../contract/admin/staff.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
+import { decoyHash, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords.ts';
+import { hashToken, newToken } from '../accounts/tokens.ts';
+import { recordAudit } from '../audit/audit.repository.ts';
+import type { Database } from '../db/schema.ts';
+import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
+import {
+  acceptTotpStep,
+  countActiveOwners,
+  endStaffTokens,
+  findStaffByEmail,
+  findStaffById,
+  insertStaff,
+  insertStaffSession,
+  insertStaffToken,
+  listStaff,
+  revokeStaffSession,
+  revokeStaffSessions,
+  touchStaffSession,
+  updateStaff,
+  useStaffToken,
+  type StaffRow,
+} from './staff.repository.ts';
+import { newTotpSecret, totpStepOf, totpUrl } from './totp.ts';
+
+/**
+ * Staff accounts (docs/back-office.md#staff-accounts): created by an owner (or the first one by
+ * `npm run staff:create`) with a single-use link to choose a password, never a default one;
+ * sessions that end after a short idle time; optional TOTP two-factor sign-in.
+ */
+
+/** A back-office session ends after this long unused, and after SESSION_HOURS whatever happens. */
+export const IDLE_MINUTES = 30;
+export const SESSION_HOURS = 12;
+const SET_PASSWORD_LINK_HOURS = 72;
+
+/** Who is acting, as the guard found them. */
+export interface Staff {
+  id: number;
+  email: string;
+  name: string;
+  role: StaffRole;
+}
+
+export type SignInResult =
+  { outcome: 'signed-in'; token: string } | { outcome: 'failed' } | { outcome: 'code-required' };
+
+export function createStaffService(
+  db: Kysely<Database>,
+  options: { publicUrl: string; shopName: string; now?: () => Date },
+) {
+  const now = options.now ?? (() => new Date());
+  const later = (ms: number) => new Date(now().getTime() + ms).toISOString();
+
+  async function newSetPasswordLink(staffId: number): Promise<string> {
+    const token = newToken();
+    await endStaffTokens(db, staffId, now().toISOString());
+    await insertStaffToken(db, {
+      staffId,
+      hash: hashToken(token),
+      expiresAt: later(SET_PASSWORD_LINK_HOURS * 3_600_000),
+    });
+    return `${options.publicUrl}/admin/set-password/${token}`;
+  }
+
+  async function startSession(staffId: number): Promise<string> {
+    const token = newToken();
+    await insertStaffSession(db, {
+      staffId,
+      hash: hashToken(token),
+      createdAt: now().toISOString(),
+      idleUntil: later(IDLE_MINUTES * 60_000),
+      expiresAt: later(SESSION_HOURS * 3_600_000),
+    });
+    return token;
+  }
+
+  async function memberOrThrow(id: number): Promise<StaffRow> {
+    const member = await findStaffById(db, id);
+    if (!member) throw new NotFoundError('No such staff member');
+    return member;
+  }
+
+  return {
+    /** Creates an account and answers its set-password link (the CLI prints it; the owner passes it on). */
+    async create(input: NewStaff, by?: Staff): Promise<{ member: StaffMember; setPasswordUrl: string }> {
+      const email = input.email.trim().toLowerCase();
+      const at = now().toISOString();
+      const id = await db.transaction().execute(async (trx) => {
+        const newId = await insertStaff(trx, { email, name: input.name.trim(), role: input.role, createdAt: at });
+        if (newId === undefined) {
+          throw new RefusedError(409, errorCodes.conflict, 'A staff account with this e-mail address exists already');
+        }
+        if (by) {
+          await recordAudit(trx, {
+            staff: by,
+            action: 'staff.create',
+            entityType: 'staff',
+            entityId: newId,
+            after: { email, name: input.name.trim(), role: input.role },
+            at,
+          });
+        }
+        return newId;
+      });
+      const setPasswordUrl = await newSetPasswordLink(id);
+      return { member: memberView(await memberOrThrow(id)), setPasswordUrl };
+    },
+
+    /** A new set-password link for a member (they lost theirs, or forgot their password). */
+    async newLink(id: number, by: Staff): Promise<string> {
+      const member = await memberOrThrow(id);
+      await recordAudit(db, {
+        staff: by,
+        action: 'staff.new-link',
+        entityType: 'staff',
+        entityId: member.id,
+        at: now().toISOString(),
+      });
+      return newSetPasswordLink(member.id);
+    },
+
+    /** Follows a set-password link: the password is set and every older session ends. */
+    async setPassword(token: string, password: string): Promise<void> {
+      const problem = passwordProblem(password);
+      if (problem) throw new BadRequestError(`Please choose a password of ${problem}`, 'password');
+      const at = now().toISOString();
+      const hash = await hashPassword(password);
+      const staffId = await useStaffToken(db, hashToken(token), at);
+      if (staffId === undefined) {
+        throw new BadRequestError(
+          'This link has been used or has expired. Please ask an owner for a new one.',
+          'token',
+        );
+      }
+      await updateStaff(db, staffId, { password_hash: hash });
+      await revokeStaffSessions(db, staffId, at);
+    },
+
+    /**
+     * Password, then the TOTP code when the member has turned it on. An unknown address, a disabled
+     * account or a wrong password all answer the same and take the same time.
+     */
+    async signIn(emailInput: string, password: string, code: string | undefined): Promise<SignInResult> {
+      const member = await findStaffByEmail(db, emailInput.trim().toLowerCase());
+      const passwordMatches = await verifyPassword(password, member?.password_hash ?? (await decoyHash));
+      if (!member || !passwordMatches || member.password_hash === null || member.disabled_at !== null) {
+        return { outcome: 'failed' };
+      }
+      if (member.totp_enabled && member.totp_secret) {
+        if (code === undefined) return { outcome: 'code-required' };
+        const step = totpStepOf(member.totp_secret, code, now());
+        if (step === undefined || !(await acceptTotpStep(db, member.id, step))) return { outcome: 'failed' };
+      }
+      return { outcome: 'signed-in', token: await startSession(member.id) };
+    },
+
+    /** The member of a live session (its idle expiry moves on), or undefined. */
+    async staffFor(token: string): Promise<Staff | undefined> {
+      const member = await touchStaffSession(db, hashToken(token), now().toISOString(), later(IDLE_MINUTES * 60_000));
+      return member && { id: member.id, email: member.email, name: member.name, role: member.role };
+    },
+
+    async signOut(token: string): Promise<void> {
+      await revokeStaffSession(db, hashToken(token), now().toISOString());
+    },
+
+    async signOutEverywhere(staff: Staff): Promise<void> {
+      await revokeStaffSessions(db, staff.id, now().toISOString());
+    },
+
+    async me(staff: Staff): Promise<StaffMember> {
+      return memberView(await memberOrThrow(staff.id));
+    },
+
+    async list(): Promise<StaffMember[]> {
+      return (await listStaff(db)).map(memberView);
+    },
+
+    /** An owner changes a member's role or disables the account; the last owner stays an owner. */
+    async change(id: number, change: { role?: StaffRole; disabled?: boolean }, by: Staff): Promise<StaffMember> {
+      const at = now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        const member = await findStaffById(trx, id);
+        if (!member) throw new NotFoundError('No such staff member');
+        const losesOwner =
+          member.role === 'owner' &&
+          member.disabled_at === null &&
+          ((change.role !== undefined && change.role !== 'owner') || change.disabled === true);
+        if (losesOwner && (await countActiveOwners(trx)) <= 1) {
+          throw new RefusedError(409, errorCodes.conflict, 'The shop must keep at least one owner who can sign in');
+        }
+        const disabledAt =
+          change.disabled === undefined ? member.disabled_at : change.disabled ? (member.disabled_at ?? at) : null;
+        const role = change.role ?? member.role;
+        await updateStaff(trx, id, { role, disabled_at: disabledAt });
+        if (disabledAt !== null) await revokeStaffSessions(trx, id, at);
+        await recordAudit(trx, {
+          staff: by,
+          action: 'staff.change',
+          entityType: 'staff',
+          entityId: id,
+          before: { role: member.role, disabled: member.disabled_at !== null },
+          after: { role, disabled: disabledAt !== null },
+          at,
+        });
+      });
+      return memberView(await memberOrThrow(id));
+    },
+
+    /** Starts two-factor set-up: a new secret, not yet required until a code from it is confirmed. */
+    async setUpTotp(staff: Staff): Promise<{ secret: string; otpauthUrl: string }> {
+      const member = await memberOrThrow(staff.id);
+      if (member.totp_enabled) {
+        throw new RefusedError(409, errorCodes.conflict, 'Two-factor sign-in is on already; turn it off first');
+      }
+      const secret = newTotpSecret();
+      await updateStaff(db, staff.id, { totp_secret: secret });
+      return { secret, otpauthUrl: totpUrl(secret, member.email, `${options.shopName} back office`) };
+    },
+
+    /** Turns two-factor sign-in on once a code from the new secret proves the app has it. */
+    async enableTotp(staff: Staff, code: string): Promise<void> {
+      const member = await memberOrThrow(staff.id);
+      const step = member.totp_secret ? totpStepOf(member.totp_secret, code, now()) : undefined;
+      if (member.totp_enabled || step === undefined || !(await acceptTotpStep(db, staff.id, step))) {
+        throw new BadRequestError('That code is not right. Please try the current code from your app.', 'code');
+      }
+      await db.transaction().execute(async (trx) => {
+        await updateStaff(trx, staff.id, { totp_enabled: 1 });
+        await recordAudit(trx, {
+          staff,
+          action: 'staff.totp-on',
+          entityType: 'staff',
+          entityId: staff.id,
+          at: now().toISOString(),
+        });
+      });
+    },
+
+    /** Turning it off asks for the password again: a session left open must not be enough. */
+    async disableTotp(staff: Staff, password: string): Promise<void> {
+      const member = await memberOrThrow(staff.id);
+      if (!member.password_hash || !(await verifyPassword(password, member.password_hash))) {
+        throw new BadRequestError('That password is not right.', 'password');
+      }
+      await db.transaction().execute(async (trx) => {
+        await updateStaff(trx, staff.id, { totp_enabled: 0, totp_secret: null });
+        await recordAudit(trx, {
+          staff,
+          action: 'staff.totp-off',
+          entityType: 'staff',
+          entityId: staff.id,
+          at: now().toISOString(),
+        });
+      });
+    },
+  };
+}
+
+export type StaffService = ReturnType<typeof createStaffService>;
+
+function memberView(row: StaffRow): StaffMember {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    totpEnabled: Boolean(row.totp_enabled),
+    active: row.password_hash !== null,
+    disabled: row.disabled_at !== null,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routesOf } from '../helpers/routes.ts';
+import { staffMember } from '../helpers/staff.ts';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+
+/**
+ * Every back-office route (docs/back-office.md#security), walked as a stranger, as a signed-in
+ * customer and, on the owner's routes, as staff: each must refuse (401 or 403) with nothing but the
+ * error, whatever the route. The walk takes the routes from the running app, so a new route is in it
+ * the day it is added.
+ */
+const PASSWORD = 'Correct-Horse-Battery-9';
+/** Routes anyone may call: signing in and following a set-password link. */
+const publicRoutes = new Set(['POST /api/admin/sign-in', 'POST /api/admin/set-password', 'POST /api/admin/sign-out']);
+/** What only an owner may do: staff accounts and the shop's settings. */
+const ownerOnly = (path: string) => /^\/api\/admin\/(staff|settings)(\/|$)/.test(path);
+
+describe('back office authorization, route by route', () => {
+  let t: TestApp;
+  let customerSession: string;
+  let staffCookie: string;
+  let routes: Array<[string, string]>;
+  beforeAll(async () => {
+    t = await createTestApp({ demo: true, env: { RATE_LIMIT_FACTOR: '100' } });
+    const email = `walker.${Date.now()}@example.com`;
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: { titleId: 2, email, firstname: 'Meera', lastname: 'Patel', password: PASSWORD, confirm: PASSWORD },
+    });
+    await t.db.kysely.updateTable('customers').set({ verified_at: new Date().toISOString() }).execute();
+    customerSession = (
+      await t.app.inject({ method: 'POST', url: '/api/sign-in', payload: { username: email, password: PASSWORD } })
+    ).json();
+    staffCookie = (await staffMember(t, 'staff')).cookie;
+    routes = routesOf(t.server.printRoutes({ commonPrefix: false })).filter(
+      ([method, path]) => path.startsWith('/api/admin/') && method !== 'HEAD' && method !== 'OPTIONS',
+    );
+  });
+  afterAll(() => t.close());
+
+  /** A route's path with its parameters filled in with something that exists. */
+  const concrete = (path: string) => path.replace(/:(\w+)/g, '1');
+  const call = (method: string, path: string, headers: Record<string, string>) =>
+    t.app.inject({ method: method as 'GET', url: concrete(path), headers, payload: method === 'GET' ? undefined : {} });
+
+  it('finds the back office routes to walk', () => {
+    expect(routes.length).toBeGreaterThan(8);
+    expect(routes.map(([method, path]) => `${method} ${path}`)).toEqual(
+      expect.arrayContaining(['GET /api/admin/me', 'GET /api/admin/staff', 'POST /api/admin/staff']),
+    );
+  });
+
+  it('refuses every route but sign-in to a stranger and to a customer, saying nothing more', async () => {
+    for (const [method, path] of routes) {
+      if (publicRoutes.has(`${method} ${path}`)) continue;
+      const strangers: Array<Record<string, string>> = [
+        {},
+        { cookie: `sid=${customerSession}` },
+        { authorization: `Bearer ${customerSession}` },
+      ];
+      for (const headers of strangers) {
+        const answer = await call(method, path, headers);
+        expect({ route: `${method} ${path}`, status: answer.statusCode }).toEqual({
+          route: `${method} ${path}`,
+          status: 401,
+        });
+        expect(Object.keys(answer.json())).toEqual(['error']);
+      }
+    }
+  });
+
+  it('refuses the owner’s routes to staff, and lets staff reach the others', async () => {
+    for (const [method, path] of routes) {
+      if (publicRoutes.has(`${method} ${path}`) || path.endsWith('/sign-out-everywhere')) continue;
+      const answer = await call(method, path, { cookie: staffCookie });
+      if (ownerOnly(path)) {
+        expect({ route: `${method} ${path}`, status: answer.statusCode }).toEqual({
+          route: `${method} ${path}`,
+          status: 403,
+        });
+        expect(Object.keys(answer.json())).toEqual(['error']);
+      } else {
+        expect({ route: `${method} ${path}`, refused: [401, 403].includes(answer.statusCode) }).toEqual({
+          route: `${method} ${path}`,
+          refused: false,
+        });
+      }
+    }
+  });
+});
+
+describe('back office in production', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: {
+        NODE_ENV: 'production',
+        SESSION_SECRET: 's'.repeat(32),
+        PUBLIC_URL: 'https://shop.example',
+        TRUST_PROXY: 'true',
+        PAYPAL_MODE: 'sandbox',
+        PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
+        OPAYO_MODE: 'test',
+        LOG_LEVEL: 'silent',
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('is not served over plain HTTP, its pages nor its API', async () => {
+    for (const url of ['/api/admin/me', '/admin', '/admin/orders']) {
+      const plain = await t.app.inject({ method: 'GET', url });
+      expect({ url, status: plain.statusCode }).toEqual({ url, status: 403 });
+    }
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/sign-in',
+      payload: { email: 'a@b.example', password: 'x' },
+    });
+    expect(signIn.statusCode).toBe(403);
+    const overHttps = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/me',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(overHttps.statusCode).toBe(401);
+  });
+});
