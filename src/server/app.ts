@@ -39,6 +39,8 @@ import { createStaffGuard } from './staff/staff-guard.ts';
 import { staffAdminRoutes } from './staff/staff.admin-routes.ts';
 import { auditAdminRoutes } from './audit/audit.admin-routes.ts';
 import { createAuditService } from './audit/audit.service.ts';
+import { ordersAdminRoutes } from './orders/orders.admin-routes.ts';
+import { createOrdersAdminService } from './orders/orders.admin-service.ts';
 import { requireHttps } from './http/admin-scope.ts';
 import { databaseRateLimitStore } from './http/rate-limit/database-store.ts';
 import { createRateLimitRepository } from './http/rate-limit/rate-limit.repository.ts';
@@ -163,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       admin.addHook('onRequest', staffGuard.guard);
       const common = { guard: staffGuard, rateLimitFactor: config.rateLimitFactor };
       await admin.register(staffAdminRoutes, { ...common, staff, secureCookies, counters: rateLimitCounters });
+      await admin.register(ordersAdminRoutes, { guard: staffGuard, orders: createOrdersAdminService(db.kysely) });
       await admin.register(auditAdminRoutes, { audit: createAuditService(db.kysely) });
     },
     { prefix: '/api/admin' },

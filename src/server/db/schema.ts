@@ -162,6 +162,16 @@ export interface OrderRefundTable {
   provider: string;
   provider_reference: string;
   recorded_at: string;
+  /** Why staff recorded it (migration 0011). */
+  note: string | null;
+}
+
+/** Units a recorded refund put back in stock, per order line (migration 0011). */
+export interface OrderRefundLineTable {
+  id: Generated<number>;
+  refund_id: number;
+  order_line_id: number;
+  quantity: number;
 }
 
 export interface PaymentEventTable {
@@ -331,6 +341,7 @@ export interface Database {
   order_lines: OrderLineTable;
   payment_events: PaymentEventTable;
   order_refunds: OrderRefundTable;
+  order_refund_lines: OrderRefundLineTable;
   customers: CustomerTable;
   account_tokens: AccountTokenTable;
   sessions: SessionTable;

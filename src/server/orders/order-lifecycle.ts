@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import { awaitingPayment, isOneOf, type OrderStatus } from '../../contract/order-status.ts';
+import { awaitingPayment, isOneOf, type Fulfilment, type OrderStatus } from '../../contract/order-status.ts';
 import type { Database, OrderTable } from '../db/schema.ts';
 import {
   changeStatus,
@@ -12,6 +12,13 @@ import {
   takeStock,
   useVoucher,
 } from './orders.repository.ts';
+import {
+  addToRefundedTotal,
+  changeFulfilment,
+  findOrderLinesWithRestocked,
+  insertRecordedRefund,
+  insertRefundLine,
+} from './orders.admin-repository.ts';
 
 /**
  * The order lifecycle in one place (docs/architecture.md, "Order lifecycle"): every move an order
@@ -24,6 +31,12 @@ import {
  *   pending_payment | payment_failed ──replace──> cancelled   (stock and voucher given back)
  *   pending_payment | payment_failed | expired | cancelled ──pay──> paid
  *                                     (from expired or cancelled: stock and voucher taken again)
+ *   pending_payment | payment_failed ──cancel (staff)──> cancelled   (stock and voucher given back)
+ *
+ * A paid order then goes on its way (its fulfilment, beside the payment status):
+ *   unfulfilled ──dispatch──> dispatched ──deliver──> delivered
+ * and staff may record refunds against it, full or partial, up to what was paid, putting chosen
+ * units back in stock.
  */
 
 type Order = Selectable<OrderTable>;
@@ -33,6 +46,7 @@ export const orderMoves = {
   expire: { from: awaitingPayment, to: 'expired' },
   replace: { from: awaitingPayment, to: 'cancelled' },
   pay: { from: [...awaitingPayment, 'expired', 'cancelled'], to: 'paid' },
+  cancel: { from: awaitingPayment, to: 'cancelled' },
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus }>;
 
 /** Awaiting its payment with its reservation still running: it can be paid, handed off or recovered. */
@@ -181,4 +195,90 @@ export async function markPaymentFailed(
     ...payment,
     at,
   });
+}
+
+/** A paid order's way to the customer. */
+export const fulfilmentMoves = {
+  dispatch: { from: ['unfulfilled'], to: 'dispatched' },
+  deliver: { from: ['dispatched'], to: 'delivered' },
+} as const satisfies Record<string, { from: readonly Fulfilment[]; to: Fulfilment }>;
+
+export type StaffAction = 'dispatch' | 'deliver' | 'cancel' | 'refund';
+
+/** What staff may do to an order now: the back office offers these and refuses the rest. */
+export function staffActionsFor(
+  order: Pick<Order, 'status' | 'fulfilment' | 'refunded_total' | 'total_including_delivery'>,
+): StaffAction[] {
+  const actions: StaffAction[] = [];
+  const paid = order.status === 'paid';
+  const fulfilmentIn = (from: readonly Fulfilment[]) => from.includes(order.fulfilment);
+  const fullyRefunded = order.refunded_total >= order.total_including_delivery;
+  if (paid && !fullyRefunded && fulfilmentIn(fulfilmentMoves.dispatch.from)) actions.push('dispatch');
+  if (paid && fulfilmentIn(fulfilmentMoves.deliver.from)) actions.push('deliver');
+  if (isOneOf(order.status, orderMoves.cancel.from)) actions.push('cancel');
+  if (paid && !fullyRefunded) actions.push('refund');
+  return actions;
+}
+
+/** Staff cancel an unpaid order: its stock and voucher use are given back. False when it is no longer unpaid. */
+export async function cancelOrder(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
+  if (!(await changeStatus(trx, orderId, orderMoves.cancel.from, orderMoves.cancel.to, now))) return false;
+  await releaseOrder(trx, orderId);
+  return true;
+}
+
+/** A paid order leaves with a carrier. False when it is not a paid order waiting to be dispatched. */
+export function dispatchOrder(
+  trx: Kysely<Database>,
+  orderId: number,
+  parcel: { carrier: string; trackingNumber: string },
+  now: string,
+): Promise<boolean> {
+  return changeFulfilment(
+    trx,
+    orderId,
+    fulfilmentMoves.dispatch,
+    { carrier: parcel.carrier, tracking_number: parcel.trackingNumber, dispatched_at: now },
+    now,
+    // Nothing is sent for an order whose money has all gone back.
+    { unlessFullyRefunded: true },
+  );
+}
+
+export function deliverOrder(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
+  return changeFulfilment(trx, orderId, fulfilmentMoves.deliver, { delivered_at: now }, now);
+}
+
+export type RefundRefusal = 'not refundable' | 'more than paid' | 'no such line' | 'more than sold';
+
+/**
+ * Records a refund made outside the shop (until the provider's own refund call exists) against a
+ * paid order: never more than was paid in all, and never more units of a line back in stock than
+ * were sold. The total is raised first, in one conditional update, so two refunds at once are
+ * counted one after the other. Answers why not, when it cannot; the caller rolls back.
+ */
+export async function recordRefund(
+  trx: Kysely<Database>,
+  order: Pick<Order, 'id' | 'status'>,
+  refund: { amount: number; note: string; restock: Array<{ lineId: number; quantity: number }> },
+  now: string,
+): Promise<{ refundId: number } | { refused: RefundRefusal }> {
+  if (order.status !== 'paid') return { refused: 'not refundable' };
+  if (!(await addToRefundedTotal(trx, order.id, refund.amount, now))) return { refused: 'more than paid' };
+  const refundId = await insertRecordedRefund(trx, {
+    orderId: order.id,
+    amount: refund.amount,
+    note: refund.note,
+    at: now,
+  });
+  const lines = new Map((await findOrderLinesWithRestocked(trx, order.id)).map((line) => [line.id, line]));
+  for (const { lineId, quantity } of refund.restock) {
+    const line = lines.get(lineId);
+    if (!line) return { refused: 'no such line' };
+    if (Number(line.restocked) + quantity > line.quantity) return { refused: 'more than sold' };
+    await insertRefundLine(trx, { refundId, orderLineId: lineId, quantity });
+    await returnStock(trx, line.product_stock_id, quantity);
+    lines.set(lineId, { ...line, restocked: Number(line.restocked) + quantity });
+  }
+  return { refundId };
 }

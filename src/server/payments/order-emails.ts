@@ -66,3 +66,30 @@ export function paymentFailedEmail(order: OrderForEmail, publicUrl: string): Mai
     ],
   };
 }
+
+/** Sent when staff dispatch a paid order (docs/back-office.md#orders). */
+export function dispatchEmail(
+  order: Pick<
+    OrderForEmail,
+    | 'order_number'
+    | 'firstname'
+    | 'lastname'
+    | 'email'
+    | 'delivery_line1'
+    | 'delivery_line2'
+    | 'delivery_town_city'
+    | 'delivery_postcode'
+  >,
+  parcel: { carrier: string; trackingNumber: string; trackingUrl: string | null },
+): MailMessage {
+  return {
+    to: order.email,
+    subject: `Your order ${order.order_number} is on its way`,
+    paragraphs: [
+      `Dear ${order.firstname} ${order.lastname},`,
+      `Good news: your order ${order.order_number} has left us with ${parcel.carrier}. Its tracking number is ${parcel.trackingNumber}.`,
+      ...(parcel.trackingUrl ? [`You can follow it here: ${parcel.trackingUrl}`] : []),
+      `It is on its way to: ${address(order.delivery_line1, order.delivery_line2, order.delivery_town_city, order.delivery_postcode)}`,
+    ],
+  };
+}

@@ -79,9 +79,40 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await db.schema.alterTable('orders').addColumn('tracking_number', 'varchar(60)').execute();
   await db.schema.alterTable('orders').addColumn('dispatched_at', 'varchar(40)').execute();
   await db.schema.alterTable('orders').addColumn('delivered_at', 'varchar(40)').execute();
+  // A refund staff record may put some of the order's units back in stock; each line says how many,
+  // so no line is restocked more often than it was sold.
+  await db.schema.alterTable('order_refunds').addColumn('note', 'varchar(500)').execute();
+  await db.schema
+    .createTable('order_refund_lines')
+    .addColumn('id', autoId, (c) => c.primaryKey())
+    .addColumn('refund_id', 'integer', (c) => c.notNull().references('order_refunds.id'))
+    .addColumn('order_line_id', 'integer', (c) => c.notNull().references('order_lines.id'))
+    .addColumn('quantity', 'integer', (c) => c.notNull().check(sql`quantity > 0`))
+    .execute();
+  await db.schema.createIndex('order_refund_lines_line_idx').on('order_refund_lines').column('order_line_id').execute();
+
   // The back office's order list: newest first, and found by postcode, surname or e-mail.
   await db.schema.createIndex('orders_created_idx').on('orders').column('created_at').execute();
-  await db.schema.createIndex('orders_delivery_postcode_idx').on('orders').column('delivery_postcode').execute();
-  await db.schema.createIndex('orders_lastname_idx').on('orders').column('lastname').execute();
-  await db.schema.createIndex('orders_email_idx').on('orders').column('email').execute();
+  // Searched by the forms people type: a postcode with or without its space, a name or an e-mail
+  // address in any case (src/server/orders/orders.admin-repository.ts uses the same expressions).
+  await db.schema
+    .createIndex('orders_postcode_key_idx')
+    .on('orders')
+    .expression(sql`replace(upper(delivery_postcode), ' ', '')`)
+    .execute();
+  await db.schema
+    .createIndex('orders_billing_postcode_key_idx')
+    .on('orders')
+    .expression(sql`replace(upper(billing_postcode), ' ', '')`)
+    .execute();
+  await db.schema
+    .createIndex('orders_lastname_key_idx')
+    .on('orders')
+    .expression(sql`lower(lastname)`)
+    .execute();
+  await db.schema
+    .createIndex('orders_email_lower_idx')
+    .on('orders')
+    .expression(sql`lower(email)`)
+    .execute();
 }

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { fulfilments, orderStatuses } from '../order-status.ts';
+import { paymentProviders } from '../payments.ts';
+import { auditEntrySchema } from './audit.ts';
+
+/** The back office's orders (docs/back-office.md#orders). Money is integer pence. */
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date as YYYY-MM-DD');
+export const orderSorts = ['newest', 'oldest', 'total-high', 'total-low'] as const;
+
+export const orderListQuerySchema = z.object({
+  status: z.enum(orderStatuses).optional(),
+  paid: z.enum(['paid', 'unpaid']).optional(),
+  fulfilment: z.enum(fulfilments).optional(),
+  provider: z.enum(paymentProviders).optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+  /** An order number, an e-mail address (or its start), a name or a postcode. */
+  q: z.string().trim().max(100).optional(),
+  sort: z.enum(orderSorts).default('newest'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type OrderListQuery = z.input<typeof orderListQuerySchema>;
+
+export const orderSummarySchema = z.object({
+  id: z.number().int(),
+  orderNumber: z.number().int(),
+  createdAt: z.string(),
+  status: z.enum(orderStatuses),
+  fulfilment: z.enum(fulfilments),
+  customerName: z.string(),
+  email: z.string(),
+  postcode: z.string(),
+  total: z.number().int(),
+  refundedTotal: z.number().int(),
+  provider: z.string().nullable(),
+});
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+
+export const orderListSchema = z.object({
+  orders: z.array(orderSummarySchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type OrderList = z.infer<typeof orderListSchema>;
+
+const addressSchema = z.object({
+  line1: z.string(),
+  line2: z.string(),
+  line3: z.string(),
+  townCity: z.string(),
+  postcode: z.string(),
+  country: z.string(),
+});
+
+export const orderLineViewSchema = z.object({
+  id: z.number().int(),
+  productId: z.number().int(),
+  productStockId: z.number().int(),
+  title: z.string(),
+  sizeName: z.string(),
+  unitPrice: z.number().int(),
+  quantity: z.number().int(),
+  lineTotal: z.number().int(),
+  /** Units already put back in stock by refunds. */
+  restocked: z.number().int(),
+});
+
+export const paymentEventViewSchema = z.object({
+  id: z.number().int(),
+  provider: z.string(),
+  providerStatus: z.string(),
+  outcome: z.string(),
+  receivedAt: z.string(),
+});
+
+export const refundViewSchema = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  amount: z.number().int(),
+  provider: z.string(),
+  reference: z.string(),
+  recordedAt: z.string(),
+});
+
+export const timelineEntrySchema = z.object({ at: z.string(), text: z.string() });
+
+export const orderDetailSchema = orderSummarySchema.extend({
+  code: z.string(),
+  customerId: z.number().int().nullable(),
+  contactNumber: z.string(),
+  billingAddress: addressSchema,
+  deliveryAddress: addressSchema,
+  deliveryMethod: z.string(),
+  deliveryPrice: z.number().int(),
+  itemsTotal: z.number().int(),
+  discount: z.number().int(),
+  voucherCode: z.string().nullable(),
+  totalVat: z.number().int(),
+  reservedUntil: z.string(),
+  paidAt: z.string().nullable(),
+  transactionId: z.string().nullable(),
+  paymentNote: z.string().nullable(),
+  carrier: z.string().nullable(),
+  trackingNumber: z.string().nullable(),
+  trackingUrl: z.string().nullable(),
+  dispatchedAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  lines: z.array(orderLineViewSchema),
+  refunds: z.array(refundViewSchema),
+  paymentEvents: z.array(paymentEventViewSchema),
+  audit: z.array(auditEntrySchema),
+  timeline: z.array(timelineEntrySchema),
+  /** What staff may do to it now, from the lifecycle's rules. */
+  actions: z.array(z.enum(['dispatch', 'deliver', 'cancel', 'refund'])),
+});
+export type OrderDetail = z.infer<typeof orderDetailSchema>;
+
+export const orderNumberParamsSchema = z.object({ orderNumber: z.coerce.number().int().min(1).max(2_147_483_647) });
+
+/** Carriers the shop knows a tracking page for; any other name is kept as typed, without a link. */
+export const knownCarriers = ['Royal Mail', 'Parcelforce', 'DPD', 'Evri', 'DHL', 'UPS'] as const;
+
+export const dispatchSchema = z.object({
+  carrier: z.string().trim().min(1, 'Please name the carrier').max(60),
+  trackingNumber: z
+    .string()
+    .trim()
+    .min(1, 'Please enter the tracking number')
+    .max(60)
+    .regex(/^[A-Za-z0-9 -]*$/, 'A tracking number has letters, digits, spaces and dashes only'),
+});
+export type DispatchInput = z.input<typeof dispatchSchema>;
+
+export const cancelSchema = z.object({ reason: z.string().trim().max(500).optional() });
+
+export const refundSchema = z.object({
+  amount: z.number({ error: 'Please enter the amount in pence' }).int().min(1, 'The amount must be at least 1p'),
+  reason: z.string().trim().min(1, 'Please give a reason').max(500),
+  /** Lines to put back in stock, with how many units of each. */
+  restock: z
+    .array(z.object({ lineId: z.number().int().min(1), quantity: z.number().int().min(1).max(10_000) }))
+    .max(100)
+    .default([]),
+});
+export type RefundInput = z.input<typeof refundSchema>;

@@ -1,0 +1,231 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type { OrderListQuery } from '../../contract/admin/orders.ts';
+import type { Fulfilment } from '../../contract/order-status.ts';
+import type { Database } from '../db/schema.ts';
+
+/**
+ * The back office's order SQL: the list with its filters and search, one order with everything
+ * about it, and the fulfilment and refund writes (which take the caller's transaction).
+ */
+
+type Orders = ExpressionBuilder<Database, 'orders'>;
+
+/** The same expressions as migration 0011's indexes, so a search uses them. */
+const postcodeKey = (column: 'delivery_postcode' | 'billing_postcode') =>
+  sql<string>`replace(upper(${sql.ref(column)}), ' ', '')`;
+const lowerOf = (column: 'lastname' | 'firstname' | 'email') => sql<string>`lower(${sql.ref(column)})`;
+
+/** Text that starts with `prefix`, as a range an index can serve: [prefix, prefix + U+FFFF). */
+function startsWith(eb: Orders, expression: Expression<string>, prefix: string): Expression<SqlBool> {
+  return eb.and([eb(expression, '>=', prefix), eb(expression, '<', `${prefix}\uffff`)]);
+}
+
+const UK_POSTCODE_START = /^[A-Z]{1,2}\d[A-Z\d]?(\d[A-Z]{0,2})?$/;
+
+/** What a search box's text can mean: an order number, an e-mail address, a postcode or a name. */
+function searchCondition(eb: Orders, text: string): Expression<SqlBool> {
+  const trimmed = text.trim();
+  const digits = /^#?(\d{1,9})$/.exec(trimmed)?.[1];
+  if (digits) return eb('order_number', '=', Number(digits));
+  if (trimmed.includes('@')) return startsWith(eb, lowerOf('email'), trimmed.toLowerCase());
+  const compact = trimmed.toUpperCase().replace(/\s+/g, '');
+  const words = trimmed.toLowerCase().split(/\s+/);
+  // One word may be a surname or the start of an e-mail address; two are a first name and a surname.
+  const byName =
+    words.length >= 2
+      ? eb.and([startsWith(eb, lowerOf('firstname'), words[0]!), startsWith(eb, lowerOf('lastname'), words.at(-1)!)])
+      : eb.or([startsWith(eb, lowerOf('lastname'), words[0]!), startsWith(eb, lowerOf('email'), words[0]!)]);
+  if (/\d/.test(compact) && UK_POSTCODE_START.test(compact)) {
+    return eb.or([
+      startsWith(eb, postcodeKey('delivery_postcode'), compact),
+      startsWith(eb, postcodeKey('billing_postcode'), compact),
+    ]);
+  }
+  return byName;
+}
+
+function filtered(
+  db: Kysely<Database>,
+  query: Omit<Required<OrderListQuery>, 'sort' | 'page' | 'pageSize'> | OrderListQuery,
+) {
+  return db.selectFrom('orders').where((eb) => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (query.status) conditions.push(eb('status', '=', query.status));
+    if (query.paid === 'paid') conditions.push(eb('status', '=', 'paid'));
+    if (query.paid === 'unpaid') conditions.push(eb('status', '!=', 'paid'));
+    if (query.fulfilment) conditions.push(eb('fulfilment', '=', query.fulfilment));
+    if (query.provider) conditions.push(eb('payment_provider', '=', query.provider));
+    if (query.from) conditions.push(eb('created_at', '>=', query.from));
+    // A day's orders are all those before the next day begins.
+    if (query.to) conditions.push(eb('created_at', '<', nextDay(query.to)));
+    if (query.q) conditions.push(searchCondition(eb, query.q));
+    return eb.and(conditions);
+  });
+}
+
+function nextDay(date: string): string {
+  const next = new Date(`${date}T00:00:00.000Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString().slice(0, 10);
+}
+
+const summaryColumns = [
+  'id',
+  'order_number',
+  'created_at',
+  'status',
+  'fulfilment',
+  'firstname',
+  'lastname',
+  'email',
+  'delivery_postcode',
+  'total_including_delivery',
+  'refunded_total',
+  'payment_provider',
+] as const;
+
+export async function listOrders(db: Kysely<Database>, query: OrderListQuery & { page: number; pageSize: number }) {
+  const [sortColumn, direction] = (
+    {
+      newest: ['id', 'desc'],
+      oldest: ['id', 'asc'],
+      'total-high': ['total_including_delivery', 'desc'],
+      'total-low': ['total_including_delivery', 'asc'],
+    } as const
+  )[query.sort ?? 'newest'];
+  const rows = await filtered(db, query)
+    .select(summaryColumns)
+    .orderBy(sortColumn, direction)
+    .orderBy('id', direction)
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize)
+    .execute();
+  const { n } = await filtered(db, query)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { rows, total: Number(n) };
+}
+
+export function findOrderByNumber(db: Kysely<Database>, orderNumber: number) {
+  return db.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
+}
+
+export function findOrderLinesWithRestocked(db: Kysely<Database>, orderId: number) {
+  return db
+    .selectFrom('order_lines')
+    .leftJoin('order_refund_lines', 'order_refund_lines.order_line_id', 'order_lines.id')
+    .select([
+      'order_lines.id',
+      'order_lines.product_id',
+      'order_lines.product_stock_id',
+      'order_lines.title',
+      'order_lines.size_name',
+      'order_lines.unit_price',
+      'order_lines.quantity',
+      'order_lines.line_total',
+    ])
+    .select((eb) =>
+      eb.fn.coalesce(eb.fn.sum<number | string>('order_refund_lines.quantity'), eb.val(0)).as('restocked'),
+    )
+    .where('order_lines.order_id', '=', orderId)
+    .groupBy([
+      'order_lines.id',
+      'order_lines.product_id',
+      'order_lines.product_stock_id',
+      'order_lines.title',
+      'order_lines.size_name',
+      'order_lines.unit_price',
+      'order_lines.quantity',
+      'order_lines.line_total',
+    ])
+    .orderBy('order_lines.id')
+    .execute();
+}
+
+export function findOrderRefunds(db: Kysely<Database>, orderId: number) {
+  return db.selectFrom('order_refunds').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
+}
+
+export function findPaymentEvents(db: Kysely<Database>, orderId: number) {
+  return db
+    .selectFrom('payment_events')
+    .select(['id', 'provider', 'provider_status', 'outcome', 'received_at'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Moves a paid order's fulfilment on, if it is where the move starts from: of two staff making
+ * the move at once, exactly one changes the row.
+ */
+export async function changeFulfilment(
+  trx: Kysely<Database>,
+  orderId: number,
+  move: { from: readonly Fulfilment[]; to: Fulfilment },
+  set: { carrier?: string; tracking_number?: string; dispatched_at?: string; delivered_at?: string },
+  now: string,
+  options: { unlessFullyRefunded?: boolean } = {},
+): Promise<boolean> {
+  let update = trx
+    .updateTable('orders')
+    .set({ fulfilment: move.to, ...set, updated_at: now })
+    .where('id', '=', orderId)
+    .where('status', '=', 'paid')
+    .where('fulfilment', 'in', move.from);
+  if (options.unlessFullyRefunded)
+    update = update.where((eb) => eb('refunded_total', '<', eb.ref('total_including_delivery')));
+  const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Adds a refund to a paid order's refunded total if the total stays within what was paid, in one
+ * conditional update (on PostgreSQL it also locks the order's row until the transaction ends, so a
+ * second refund at the same moment waits and then sees this one).
+ */
+export async function addToRefundedTotal(
+  trx: Kysely<Database>,
+  orderId: number,
+  amount: number,
+  now: string,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('orders')
+    .set((eb) => ({ refunded_total: eb('refunded_total', '+', amount), updated_at: now }))
+    .where('id', '=', orderId)
+    .where('status', '=', 'paid')
+    .where((eb) => eb(eb('refunded_total', '+', amount), '<=', eb.ref('total_including_delivery')))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function insertRecordedRefund(
+  trx: Kysely<Database>,
+  refund: { orderId: number; amount: number; note: string; at: string },
+): Promise<number> {
+  const row = await trx
+    .insertInto('order_refunds')
+    .values({
+      order_id: refund.orderId,
+      kind: 'refund',
+      amount: refund.amount,
+      provider: 'manual',
+      provider_reference: 'recorded by staff',
+      recorded_at: refund.at,
+      note: refund.note,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertRefundLine(
+  trx: Kysely<Database>,
+  line: { refundId: number; orderLineId: number; quantity: number },
+): Promise<void> {
+  await trx
+    .insertInto('order_refund_lines')
+    .values({ refund_id: line.refundId, order_line_id: line.orderLineId, quantity: line.quantity })
+    .execute();
+}

@@ -1,0 +1,343 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitResponseSchema } from '../../contract/basket.ts';
+import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
+import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { expireOrder, markOrderPaid, markPaymentFailed } from './order-lifecycle.ts';
+
+/**
+ * Orders in the back office (docs/back-office.md#orders): every move staff may make from every
+ * state, what each move does to stock, vouchers and the customer's mail, two staff at once, and
+ * finding orders by what a customer says on the phone.
+ */
+describe('back office orders', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
+  let staffEmail: string;
+  let orderCount = 0;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_FACTOR: '100' } });
+    fx = await checkoutFixtures(t.db);
+    ({ cookie, email: staffEmail } = await staffMember(t, 'staff'));
+  });
+  afterAll(() => t.close());
+
+  const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url: `/api/admin${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
+  const orderRow = (orderNumber: number) =>
+    t.db.kysely.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
+
+  /** An order as a shopper places it: two units of a £25 product, with express delivery. */
+  async function placeOrder(extra: object = {}, quantity = 2) {
+    const p = await fx.product(2500, 10);
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: p.stockId, requestedQty: quantity }], {
+        guest: { ...guest, email: `buyer${++orderCount}.${Date.now()}@example.com` },
+        ...extra,
+      }),
+      remoteAddress: `10.3.${orderCount % 250}.${(orderCount * 3) % 250}`,
+    });
+    const result = commitResponseSchema.parse(committed.json());
+    if (!result.ok) throw new Error(`expected an order: ${committed.body}`);
+    return { ...result, stockId: p.stockId };
+  }
+
+  async function pay(orderNumber: number) {
+    const order = await orderRow(orderNumber);
+    await t.db.kysely
+      .transaction()
+      .execute((trx) =>
+        markOrderPaid(
+          trx,
+          order,
+          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TX${orderNumber}` },
+          new Date().toISOString(),
+        ),
+      );
+  }
+
+  /** An order in each state staff can find one in. */
+  const states = {
+    'awaiting payment': async () => (await placeOrder()).orderNumber,
+    'payment failed': async () => {
+      const { orderNumber } = await placeOrder();
+      const order = await orderRow(orderNumber);
+      await t.db.kysely
+        .transaction()
+        .execute((trx) =>
+          markPaymentFailed(
+            trx,
+            order.id,
+            { provider: 'opayo', providerStatus: 'NOTAUTHED' },
+            new Date().toISOString(),
+          ),
+        );
+      return orderNumber;
+    },
+    expired: async () => {
+      const { orderNumber } = await placeOrder();
+      const order = await orderRow(orderNumber);
+      await t.db.kysely.transaction().execute((trx) => expireOrder(trx, order.id, new Date().toISOString()));
+      return orderNumber;
+    },
+    cancelled: async () => {
+      const { orderNumber } = await placeOrder();
+      expect((await admin('POST', `/orders/${orderNumber}/cancel`, {})).statusCode).toBe(200);
+      return orderNumber;
+    },
+    paid: async () => {
+      const { orderNumber } = await placeOrder();
+      await pay(orderNumber);
+      return orderNumber;
+    },
+    dispatched: async () => {
+      const orderNumber = await states.paid();
+      expect(
+        (await admin('POST', `/orders/${orderNumber}/dispatch`, { carrier: 'DPD', trackingNumber: 'X1' })).statusCode,
+      ).toBe(200);
+      return orderNumber;
+    },
+    delivered: async () => {
+      const orderNumber = await states.dispatched();
+      expect((await admin('POST', `/orders/${orderNumber}/deliver`, {})).statusCode).toBe(200);
+      return orderNumber;
+    },
+    'fully refunded': async () => {
+      const orderNumber = await states.paid();
+      const total = (await orderRow(orderNumber)).total_including_delivery;
+      expect(
+        (await admin('POST', `/orders/${orderNumber}/refund`, { amount: total, reason: 'Returned' })).statusCode,
+      ).toBe(200);
+      return orderNumber;
+    },
+  };
+  const actions = {
+    dispatch: { carrier: 'Royal Mail', trackingNumber: 'AB123456789GB' },
+    deliver: {},
+    cancel: { reason: 'Customer asked' },
+    refund: { amount: 100, reason: 'Goodwill' },
+  };
+  /** Which moves each state allows; every other pair must be refused. */
+  const allowed: Record<keyof typeof states, Array<keyof typeof actions>> = {
+    'awaiting payment': ['cancel'],
+    'payment failed': ['cancel'],
+    expired: [],
+    cancelled: [],
+    paid: ['dispatch', 'refund'],
+    dispatched: ['deliver', 'refund'],
+    delivered: ['refund'],
+    // Nothing is left to send or to give back (it may already be on its way: delivery is allowed).
+    'fully refunded': [],
+  };
+
+  it.each(Object.keys(states) as Array<keyof typeof states>)(
+    'allows from "%s" exactly the moves the lifecycle names',
+    async (state) => {
+      for (const action of Object.keys(actions) as Array<keyof typeof actions>) {
+        const orderNumber = await states[state]();
+        const before = await orderRow(orderNumber);
+        const answer = await admin('POST', `/orders/${orderNumber}/${action}`, actions[action]);
+        const legal = allowed[state].includes(action);
+        expect({ state, action, status: answer.statusCode }).toEqual({ state, action, status: legal ? 200 : 409 });
+        if (legal) {
+          expect(answer.json().actions).toEqual(expect.any(Array));
+        } else {
+          expect(answer.json().error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/\w/) });
+          // A refused move changes nothing.
+          expect(await orderRow(orderNumber)).toEqual(before);
+        }
+      }
+    },
+  );
+
+  it('offers on an order page exactly the moves it allows', async () => {
+    for (const state of Object.keys(states) as Array<keyof typeof states>) {
+      const orderNumber = await states[state]();
+      expect({ state, actions: [...(await admin('GET', `/orders/${orderNumber}`)).json().actions].sort() }).toEqual({
+        state,
+        actions: [...allowed[state]].sort(),
+      });
+    }
+  });
+
+  it('dispatches with a tracking number, mails the customer a tracking link, and shows it on the timeline', async () => {
+    const orderNumber = await states.paid();
+    const answer = await admin('POST', `/orders/${orderNumber}/dispatch`, {
+      carrier: 'Royal Mail',
+      trackingNumber: 'AB 123 456 789 GB',
+    });
+    expect(answer.statusCode).toBe(200);
+    const detail = answer.json();
+    expect(detail).toMatchObject({
+      fulfilment: 'dispatched',
+      carrier: 'Royal Mail',
+      trackingNumber: 'AB 123 456 789 GB',
+      trackingUrl: 'https://www.royalmail.com/track-your-item#/tracking-results/AB123456789GB',
+    });
+    expect(detail.timeline.map((entry: { text: string }) => entry.text)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Dispatched with Royal Mail \(AB 123 456 789 GB\) by /)]),
+    );
+    expect(detail.audit).toEqual([
+      expect.objectContaining({
+        action: 'order.dispatch',
+        staffEmail,
+        before: expect.objectContaining({ fulfilment: 'unfulfilled' }),
+        after: expect.objectContaining({ fulfilment: 'dispatched', trackingNumber: 'AB 123 456 789 GB' }),
+      }),
+    ]);
+    const order = await orderRow(orderNumber);
+    const mail = (await deliveredMail(t)).filter((m) => m.to === order.email && m.subject.includes('on its way'));
+    expect(mail).toHaveLength(1);
+    expect(decodeQuotedPrintable(mail[0]!.raw)).toContain(
+      'https://www.royalmail.com/track-your-item#/tracking-results/AB123456789GB',
+    );
+  });
+
+  it('cancels an unpaid order, giving back its stock and its voucher use', async () => {
+    const code = await fx.voucher({ usageLimit: 5 });
+    const { orderNumber, stockId } = await placeOrder({ appliedVouchers: [{ code }] }, 3);
+    const usedBefore = await t.db.kysely
+      .selectFrom('vouchers')
+      .select('times_used')
+      .where('code', '=', code)
+      .executeTakeFirstOrThrow();
+    expect(usedBefore.times_used).toBe(1);
+    expect(await fx.stockOf(stockId)).toBe(7);
+    expect((await admin('POST', `/orders/${orderNumber}/cancel`, { reason: 'Duplicate order' })).json()).toMatchObject({
+      status: 'cancelled',
+    });
+    expect(await fx.stockOf(stockId)).toBe(10);
+    const usedAfter = await t.db.kysely
+      .selectFrom('vouchers')
+      .select('times_used')
+      .where('code', '=', code)
+      .executeTakeFirstOrThrow();
+    expect(usedAfter.times_used).toBe(0);
+  });
+
+  it('records partial refunds up to what was paid, restocking chosen units once', async () => {
+    const { orderNumber, stockId } = await placeOrder({}, 3);
+    await pay(orderNumber);
+    expect(await fx.stockOf(stockId)).toBe(7);
+    const order = await orderRow(orderNumber);
+    const lineId = (await admin('GET', `/orders/${orderNumber}`)).json().lines[0].id;
+
+    const first = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 2500,
+      reason: 'One came back',
+      restock: [{ lineId, quantity: 1 }],
+    });
+    expect(first.json()).toMatchObject({ refundedTotal: 2500, lines: [expect.objectContaining({ restocked: 1 })] });
+    expect(await fx.stockOf(stockId)).toBe(8);
+
+    const tooMuch = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: order.total_including_delivery - 2500 + 1,
+      reason: 'Too much',
+    });
+    expect(tooMuch.statusCode).toBe(409);
+    const tooMany = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 1,
+      reason: 'x',
+      restock: [{ lineId, quantity: 3 }],
+    });
+    expect(tooMany.statusCode).toBe(409);
+    const otherLine = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 1,
+      reason: 'x',
+      restock: [{ lineId: lineId + 100_000, quantity: 1 }],
+    });
+    expect(otherLine.statusCode).toBe(409);
+    // Refused refunds left nothing behind: neither money nor stock.
+    expect(await fx.stockOf(stockId)).toBe(8);
+    expect((await orderRow(orderNumber)).refunded_total).toBe(2500);
+
+    const rest = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: order.total_including_delivery - 2500,
+      reason: 'The rest',
+      restock: [{ lineId, quantity: 2 }],
+    });
+    expect(rest.json()).toMatchObject({ refundedTotal: order.total_including_delivery, status: 'paid' });
+    expect(await fx.stockOf(stockId)).toBe(10);
+    expect(rest.json().refunds).toHaveLength(2);
+  });
+
+  it('lets only one of two staff acting on one order at once succeed', async () => {
+    const orderNumber = await states.paid();
+    const dispatches = await Promise.all(
+      ['DPD', 'Evri'].map((carrier) =>
+        admin('POST', `/orders/${orderNumber}/dispatch`, { carrier, trackingNumber: `T${carrier}` }),
+      ),
+    );
+    expect(dispatches.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    const order = await orderRow(orderNumber);
+    const mails = (await deliveredMail(t)).filter((m) => m.to === order.email && m.subject.includes('on its way'));
+    expect(mails).toHaveLength(1);
+
+    const twoThirds = Math.ceil((order.total_including_delivery * 2) / 3);
+    const refunds = await Promise.all(
+      [1, 2].map(() => admin('POST', `/orders/${orderNumber}/refund`, { amount: twoThirds, reason: 'Both at once' })),
+    );
+    expect(refunds.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    expect((await orderRow(orderNumber)).refunded_total).toBe(twoThirds);
+  });
+
+  it('finds orders by number, postcode however typed, e-mail and name, with filters and pages', async () => {
+    const mine = await placeOrder({
+      guest: { ...guest, firstname: 'Zubin', lastname: 'Quraishi', email: `Zubin.Q.${Date.now()}@Example.com` },
+      deliveryAddress: {
+        line1: '1 Tabla Lane',
+        line2: '',
+        line3: '',
+        postcode: 'LE1 7ZZ',
+        townCity: 'Leicester',
+        countryId: 1,
+      },
+    });
+    await pay(mine.orderNumber);
+    const find = async (query: string) =>
+      (await admin('GET', `/orders?${query}`)).json().orders.map((o: { orderNumber: number }) => o.orderNumber);
+    for (const q of [
+      'le17zz',
+      'LE1 7ZZ',
+      'le1',
+      String(mine.orderNumber),
+      `#${mine.orderNumber}`,
+      'zubin.q.',
+      'quraishi',
+      'Zubin Q',
+      'QURA',
+    ]) {
+      expect({ q, found: await find(`q=${encodeURIComponent(q)}`) }).toEqual({ q, found: [mine.orderNumber] });
+    }
+    expect(await find(`q=le17zz&paid=unpaid`)).toEqual([]);
+    expect(await find(`q=le17zz&status=paid&fulfilment=unfulfilled&provider=paypal`)).toEqual([mine.orderNumber]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await find(`q=le17zz&from=${today}&to=${today}`)).toEqual([mine.orderNumber]);
+    expect(await find(`q=le17zz&to=2020-01-01`)).toEqual([]);
+
+    const all = (await admin('GET', '/orders?pageSize=5&page=1')).json();
+    expect(all.total).toBeGreaterThan(5);
+    expect(all.orders).toHaveLength(5);
+    const second = (await admin('GET', '/orders?pageSize=5&page=2')).json();
+    expect(second.orders[0].orderNumber).toBeLessThan(all.orders[4].orderNumber);
+    const oldest = (await admin('GET', '/orders?sort=oldest&pageSize=1')).json();
+    expect(oldest.orders[0].orderNumber).toBeLessThan(all.orders[0].orderNumber);
+  });
+
+  it('names the field at fault in a bad query or body, and answers 404 for an unknown order', async () => {
+    const badDate = await admin('GET', '/orders?from=yesterday');
+    expect(badDate.statusCode).toBe(400);
+    expect(badDate.json().error.fields).toEqual([expect.objectContaining({ field: 'from' })]);
+    const orderNumber = await states.paid();
+    const noTracking = await admin('POST', `/orders/${orderNumber}/dispatch`, { carrier: 'DPD', trackingNumber: '' });
+    expect(noTracking.statusCode).toBe(400);
+    expect(noTracking.json().error.fields).toEqual([expect.objectContaining({ field: 'trackingNumber' })]);
+    const noRefund = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 0, reason: 'x' });
+    expect(noRefund.json().error.fields).toEqual([expect.objectContaining({ field: 'amount' })]);
+    expect((await admin('GET', '/orders/999999999')).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,44 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  cancelSchema,
+  dispatchSchema,
+  orderDetailSchema,
+  orderListQuerySchema,
+  orderListSchema,
+  orderNumberParamsSchema,
+  refundSchema,
+} from '../../contract/admin/orders.ts';
+import type { StaffGuard } from '../staff/staff-guard.ts';
+import type { OrdersAdminService } from './orders.admin-service.ts';
+
+/** Orders in the back office (docs/back-office.md#orders), for owners and staff alike. */
+export const ordersAdminRoutes: FastifyPluginAsyncZod<{ orders: OrdersAdminService; guard: StaffGuard }> = async (
+  app,
+  { orders, guard },
+) => {
+  const params = orderNumberParamsSchema;
+  app.get('/orders', { schema: { querystring: orderListQuerySchema, response: { 200: orderListSchema } } }, (request) =>
+    orders.list(request.query),
+  );
+  app.get('/orders/:orderNumber', { schema: { params, response: { 200: orderDetailSchema } } }, (request) =>
+    orders.detail(request.params.orderNumber),
+  );
+  app.post(
+    '/orders/:orderNumber/dispatch',
+    { schema: { params, body: dispatchSchema, response: { 200: orderDetailSchema } } },
+    (request) => orders.dispatch(request.params.orderNumber, request.body, guard.staffOf(request)),
+  );
+  app.post('/orders/:orderNumber/deliver', { schema: { params, response: { 200: orderDetailSchema } } }, (request) =>
+    orders.deliver(request.params.orderNumber, guard.staffOf(request)),
+  );
+  app.post(
+    '/orders/:orderNumber/cancel',
+    { schema: { params, body: cancelSchema, response: { 200: orderDetailSchema } } },
+    (request) => orders.cancel(request.params.orderNumber, request.body.reason, guard.staffOf(request)),
+  );
+  app.post(
+    '/orders/:orderNumber/refund',
+    { schema: { params, body: refundSchema, response: { 200: orderDetailSchema } } },
+    (request) => orders.refund(request.params.orderNumber, request.body, guard.staffOf(request)),
+  );
+};

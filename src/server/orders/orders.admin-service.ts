@@ -1,0 +1,306 @@
+import type { Kysely, Selectable } from 'kysely';
+import type {
+  DispatchInput,
+  OrderDetail,
+  OrderList,
+  OrderListQuery,
+  OrderSummary,
+  RefundInput,
+} from '../../contract/admin/orders.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
+import { formatPence } from '../../contract/money.ts';
+import { auditOf, recordAudit } from '../audit/audit.repository.ts';
+import type { AuditEntryView } from '../../contract/admin/audit.ts';
+import type { Database, OrderTable } from '../db/schema.ts';
+import { NotFoundError, RefusedError } from '../errors.ts';
+import { insertMail } from '../mail/mail-queue.repository.ts';
+import { dispatchEmail } from '../payments/order-emails.ts';
+import type { Staff } from '../staff/staff.service.ts';
+import {
+  cancelOrder,
+  deliverOrder,
+  dispatchOrder,
+  recordRefund,
+  staffActionsFor,
+  type RefundRefusal,
+} from './order-lifecycle.ts';
+import {
+  findOrderByNumber,
+  findOrderLinesWithRestocked,
+  findOrderRefunds,
+  findPaymentEvents,
+  listOrders,
+} from './orders.admin-repository.ts';
+import { trackingUrlFor } from './tracking-links.ts';
+
+/**
+ * Orders in the back office (docs/back-office.md#orders): find them, see everything about one,
+ * and move it on through the lifecycle (src/server/orders/order-lifecycle.ts). Each staff change
+ * is one transaction with its audit entry and, for a dispatch, the customer's e-mail.
+ */
+
+type Order = Selectable<OrderTable>;
+
+const refusals: Record<RefundRefusal, string> = {
+  'not refundable': 'Only a paid order can be refunded.',
+  'more than paid': 'That is more than is left to refund on this order.',
+  'no such line': 'A line to restock is not on this order.',
+  'more than sold': 'That puts back more units of a line than were sold.',
+};
+
+export function createOrdersAdminService(db: Kysely<Database>, options: { now?: () => Date } = {}) {
+  const now = () => (options.now ?? (() => new Date()))().toISOString();
+
+  async function orderOrThrow(orderNumber: number, trx: Kysely<Database> = db): Promise<Order> {
+    const order = await findOrderByNumber(trx, orderNumber);
+    if (!order) throw new NotFoundError(`There is no order ${orderNumber}`);
+    return order;
+  }
+
+  function refuse(message: string): never {
+    throw new RefusedError(409, errorCodes.conflict, message);
+  }
+
+  /** One staff change: the move, its audit entry and what else must land with it, or none of it. */
+  async function change(
+    orderNumber: number,
+    staff: Staff,
+    action: string,
+    move: (trx: Kysely<Database>, order: Order, at: string) => Promise<{ after: object } | { refused: string }>,
+  ): Promise<OrderDetail> {
+    await db.transaction().execute(async (trx) => {
+      const order = await orderOrThrow(orderNumber, trx);
+      const at = now();
+      const result = await move(trx, order, at);
+      if ('refused' in result) refuse(result.refused);
+      await recordAudit(trx, {
+        staff,
+        action,
+        entityType: 'order',
+        entityId: order.order_number,
+        before: { status: order.status, fulfilment: order.fulfilment, refundedTotal: order.refunded_total },
+        after: result.after,
+        at,
+      });
+    });
+    return detail(orderNumber);
+  }
+
+  async function detail(orderNumber: number): Promise<OrderDetail> {
+    const order = await orderOrThrow(orderNumber);
+    const [lines, refunds, events, audit] = await Promise.all([
+      findOrderLinesWithRestocked(db, order.id),
+      findOrderRefunds(db, order.id),
+      findPaymentEvents(db, order.id),
+      auditOf(db, 'order', order.order_number),
+    ]);
+    const auditViews: AuditEntryView[] = audit.map((row) => ({
+      id: row.id,
+      at: row.at,
+      staffEmail: row.staff_email,
+      action: row.action,
+      entityType: row.entity_type,
+      entityId: row.entity_id,
+      before: row.before === null ? null : JSON.parse(row.before),
+      after: row.after === null ? null : JSON.parse(row.after),
+    }));
+    const timeline = [
+      { at: order.created_at, text: `Order placed (${formatPence(order.total_including_delivery)})` },
+      ...events.map((event) => ({
+        at: event.received_at,
+        text: `${event.provider}: ${event.provider_status} (${event.outcome})`,
+      })),
+      ...(order.paid_at
+        ? [{ at: order.paid_at, text: `Paid by ${order.payment_provider ?? 'unknown provider'}` }]
+        : []),
+      ...refunds.map((refund) => ({
+        at: refund.recorded_at,
+        text: `${refund.kind === 'refund' ? 'Refund' : refund.kind === 'reversal' ? 'Reversal' : 'Reversal cancelled'} of ${formatPence(refund.amount)} (${refund.provider})${refund.note ? `: ${refund.note}` : ''}`,
+      })),
+      ...auditViews.map((entry) => ({ at: entry.at, text: `${describeAction(entry)} by ${entry.staffEmail}` })),
+    ].sort((a, b) => a.at.localeCompare(b.at));
+    return {
+      ...summaryOf(order),
+      code: order.order_code,
+      customerId: order.customer_id,
+      contactNumber: order.contact_number,
+      billingAddress: {
+        line1: order.billing_line1,
+        line2: order.billing_line2,
+        line3: order.billing_line3,
+        townCity: order.billing_town_city,
+        postcode: order.billing_postcode,
+        country: order.billing_country_name,
+      },
+      deliveryAddress: {
+        line1: order.delivery_line1,
+        line2: order.delivery_line2,
+        line3: order.delivery_line3,
+        townCity: order.delivery_town_city,
+        postcode: order.delivery_postcode,
+        country: order.delivery_country_name,
+      },
+      deliveryMethod: order.delivery_method_name,
+      deliveryPrice: order.delivery_price,
+      itemsTotal: order.items_total,
+      discount: order.discount_amount,
+      voucherCode: order.voucher_code,
+      totalVat: order.total_vat,
+      reservedUntil: order.reserved_until,
+      paidAt: order.paid_at,
+      transactionId: order.transaction_id,
+      paymentNote: order.payment_note,
+      carrier: order.carrier,
+      trackingNumber: order.tracking_number,
+      trackingUrl: trackingUrlFor(order.carrier, order.tracking_number),
+      dispatchedAt: order.dispatched_at,
+      deliveredAt: order.delivered_at,
+      lines: lines.map((line) => ({
+        id: line.id,
+        productId: line.product_id,
+        productStockId: line.product_stock_id,
+        title: line.title,
+        sizeName: line.size_name,
+        unitPrice: line.unit_price,
+        quantity: line.quantity,
+        lineTotal: line.line_total,
+        restocked: Number(line.restocked),
+      })),
+      refunds: refunds.map((refund) => ({
+        id: refund.id,
+        kind: refund.kind,
+        amount: refund.amount,
+        provider: refund.provider,
+        reference: refund.provider_reference,
+        recordedAt: refund.recorded_at,
+      })),
+      paymentEvents: events.map((event) => ({
+        id: event.id,
+        provider: event.provider,
+        providerStatus: event.provider_status,
+        outcome: event.outcome,
+        receivedAt: event.received_at,
+      })),
+      audit: auditViews,
+      timeline,
+      actions: staffActionsFor(order),
+    };
+  }
+
+  return {
+    async list(query: OrderListQuery & { page: number; pageSize: number }): Promise<OrderList> {
+      const { rows, total } = await listOrders(db, query);
+      return { orders: rows.map(summaryOf), total, page: query.page, pageSize: query.pageSize };
+    },
+
+    detail,
+
+    /** Dispatch: carrier and tracking number kept, and the customer's e-mail queued with it. */
+    dispatch(orderNumber: number, parcel: DispatchInput, staff: Staff): Promise<OrderDetail> {
+      const carrier = parcel.carrier.trim();
+      const trackingNumber = parcel.trackingNumber.trim();
+      return change(orderNumber, staff, 'order.dispatch', async (trx, order, at) => {
+        if (!(await dispatchOrder(trx, order.id, { carrier, trackingNumber }, at))) {
+          return { refused: dispatchRefusal(order) };
+        }
+        const trackingUrl = trackingUrlFor(carrier, trackingNumber);
+        await insertMail(trx, dispatchEmail(order, { carrier, trackingNumber, trackingUrl }), at);
+        return { after: { fulfilment: 'dispatched', carrier, trackingNumber } };
+      });
+    },
+
+    deliver(orderNumber: number, staff: Staff): Promise<OrderDetail> {
+      return change(orderNumber, staff, 'order.deliver', async (trx, order, at) =>
+        (await deliverOrder(trx, order.id, at))
+          ? { after: { fulfilment: 'delivered' } }
+          : { refused: 'Only a dispatched order can be marked delivered.' },
+      );
+    },
+
+    cancel(orderNumber: number, reason: string | undefined, staff: Staff): Promise<OrderDetail> {
+      return change(orderNumber, staff, 'order.cancel', async (trx, order, at) =>
+        (await cancelOrder(trx, order.id, at))
+          ? { after: { status: 'cancelled', ...(reason ? { reason } : {}) } }
+          : {
+              refused:
+                order.status === 'paid'
+                  ? 'A paid order cannot be cancelled; record a refund instead.'
+                  : 'Only an order waiting for payment can be cancelled.',
+            },
+      );
+    },
+
+    /** A refund made outside the shop, recorded with an optional restock of chosen lines. */
+    refund(orderNumber: number, refund: RefundInput, staff: Staff): Promise<OrderDetail> {
+      const restock = refund.restock ?? [];
+      return change(orderNumber, staff, 'order.refund', async (trx, order, at) => {
+        const result = await recordRefund(trx, order, { amount: refund.amount, note: refund.reason, restock }, at);
+        if ('refused' in result) return { refused: refusals[result.refused] };
+        return {
+          after: {
+            refundedTotal: order.refunded_total + refund.amount,
+            amount: refund.amount,
+            reason: refund.reason,
+            restock,
+          },
+        };
+      });
+    },
+  };
+}
+
+export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>;
+
+function summaryOf(
+  order: Pick<
+    Order,
+    | 'id'
+    | 'order_number'
+    | 'created_at'
+    | 'status'
+    | 'fulfilment'
+    | 'firstname'
+    | 'lastname'
+    | 'email'
+    | 'delivery_postcode'
+    | 'total_including_delivery'
+    | 'refunded_total'
+    | 'payment_provider'
+  >,
+): OrderSummary {
+  return {
+    id: order.id,
+    orderNumber: order.order_number,
+    createdAt: order.created_at,
+    status: order.status,
+    fulfilment: order.fulfilment,
+    customerName: `${order.firstname} ${order.lastname}`,
+    email: order.email,
+    postcode: order.delivery_postcode,
+    total: order.total_including_delivery,
+    refundedTotal: order.refunded_total,
+    provider: order.payment_provider,
+  };
+}
+
+function dispatchRefusal(order: Order): string {
+  if (order.status !== 'paid') return 'Only a paid order can be dispatched.';
+  if (order.fulfilment !== 'unfulfilled') return 'This order has been dispatched already.';
+  return 'This order has been refunded in full, so there is nothing to send.';
+}
+
+function describeAction(entry: AuditEntryView): string {
+  const after = (entry.after ?? {}) as Record<string, unknown>;
+  switch (entry.action) {
+    case 'order.dispatch':
+      return `Dispatched with ${String(after.carrier)} (${String(after.trackingNumber)})`;
+    case 'order.deliver':
+      return 'Marked delivered';
+    case 'order.cancel':
+      return `Cancelled${after.reason ? `: ${String(after.reason)}` : ''}`;
+    case 'order.refund':
+      return `Refund of ${formatPence(Number(after.amount))} recorded`;
+    default:
+      return entry.action;
+  }
+}
