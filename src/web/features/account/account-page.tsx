@@ -3,19 +3,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, type FieldErrors, type UseFormRegister } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
-import {
-  accountSchema,
-  type AccountAnswer,
-  type AccountDetails,
-  type AccountOrder,
-} from '../../../contract/accounts.ts';
-import { accountQueryKeys, authToken, useAccount } from '../../lib/account.ts';
-import { requestJson } from '../../lib/api.ts';
+import { accountSchema, type AccountAnswer, type AccountDetails } from '../../../contract/accounts.ts';
+import { authToken, useAccount } from '../../lib/account.ts';
 import { useCountries, useTitles } from '../../lib/catalog-api.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { useShowMessage } from '../../ui/message-modal/message-modal.tsx';
-import { signOut } from './auth.ts';
+import { accountOrdersQueryOptions, saveAccount } from './api/account.ts';
+import { signOut } from './api/auth.ts';
+import { changePassword } from './api/passwords.ts';
 import { FormField } from './form-field.tsx';
 import type { OrderStatus } from '../../../contract/order-status.ts';
 
@@ -137,16 +133,11 @@ function AccountForms({ account }: { account: AccountAnswer }) {
     defaultValues: defaults(account),
   });
   const { errors, isSubmitting } = form.formState;
-  const orders = useQuery({
-    queryKey: ['account-orders'],
-    queryFn: ({ signal }) => requestJson<AccountOrder[]>('/api/account/orders', { signal }),
-  });
+  const orders = useQuery(accountOrdersQueryOptions());
 
   const save = form.handleSubmit(async (values) => {
     try {
-      await requestJson('/api/account', { method: 'PUT', body: JSON.stringify(values) });
-      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.account });
-      await queryClient.invalidateQueries({ queryKey: accountQueryKeys.whoAmI });
+      await saveAccount(values, queryClient);
       showMessage({ type: 'success', title: 'Saved', text: 'Your details have been saved.' });
     } catch {
       showMessage({ type: 'error', title: 'Not saved', text: 'Your details could not be saved. Please try again.' });
@@ -283,10 +274,7 @@ function ChangePassword() {
   async function change(event: React.FormEvent) {
     event.preventDefault();
     try {
-      const answer = await requestJson<{ ok: boolean; errorCode: number }>('/api/account/password', {
-        method: 'POST',
-        body: JSON.stringify({ currentPassword: current, password, confirm }),
-      });
+      const answer = await changePassword({ currentPassword: current, password, confirm });
       const texts: Record<number, string> = {
         0: 'Your password has been changed. Other sessions have been signed out.',
         1: 'Your current password is not right.',
