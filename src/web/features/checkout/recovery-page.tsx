@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { PricedBasket } from '../../../contract/basket.ts';
-import { requestJson } from '../../lib/api.ts';
 import { storageKeys } from '../../lib/basket/basket-store.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { recoverBasketQueryOptions } from './api/recover-basket.ts';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
 import { AddressBlock, ContactBlock, ProductsTable } from './review-blocks.tsx';
@@ -18,12 +18,7 @@ export default function RecoveryPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const [paying, setPaying] = useState(false);
-  const order = useQuery({
-    queryKey: ['recover-basket', id],
-    queryFn: ({ signal }) => requestJson<PricedBasket>(`/api/recover-basket/${encodeURIComponent(id)}`, { signal }),
-    retry: false,
-    staleTime: 0,
-  });
+  const order = useQuery(recoverBasketQueryOptions(id));
 
   useEffect(() => {
     if (order.isError) void navigate('/', { replace: true });
