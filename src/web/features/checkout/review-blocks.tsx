@@ -71,3 +71,37 @@ export function AddressBlock({ title, address }: { title: string; address: Addre
     </div>
   );
 }
+
+/** FINAL SUMMARY: items, delivery, VAT, the discount where the page shows one, and the total. */
+export function FinalSummary(props: { priced: PricedBasket; headingId: string; showDiscount?: boolean }) {
+  const { priced } = props;
+  return (
+    <aside className={styles.summary} aria-labelledby={props.headingId}>
+      <h2 id={props.headingId}>FINAL SUMMARY</h2>
+      <dl>
+        <div>
+          <dt>{priced.itemCount} Items</dt>
+          <dd>{formatPence(priced.itemsTotal)}</dd>
+        </div>
+        <div>
+          <dt>Delivery</dt>
+          <dd>{formatPence(priced.deliveryPrice ?? 0)}</dd>
+        </div>
+        <div>
+          <dt>VAT (included)</dt>
+          <dd>{formatPence(priced.totalVat)}</dd>
+        </div>
+        {props.showDiscount && (
+          <div>
+            <dt>Discount</dt>
+            <dd>-{formatPence(priced.discountAmount)}</dd>
+          </div>
+        )}
+        <div className={styles.summaryTotal}>
+          <dt>TOTAL</dt>
+          <dd>{formatPence(priced.totalPriceIncludingDelivery)}</dd>
+        </div>
+      </dl>
+    </aside>
+  );
+}
