@@ -1,6 +1,7 @@
 import type { AddressDraft } from '../../../contract/basket.ts';
 import { AddressFields } from './address-fields.tsx';
 import styles from './checkout.module.css';
+import { addressParts } from './review-blocks.tsx';
 import type { DeliveryAddress } from './use-delivery-address.ts';
 
 /** Delivery Address: the saved one, the confirmed one with Edit, or the form. */
@@ -19,18 +20,7 @@ export function DeliveryAddressSection({
       {saved && <SavedDeliveryAddress delivery={delivery} />}
       {saved && !delivery.useOther ? null : delivery.confirmed && address ? (
         <div className={styles.actions}>
-          <address>
-            {[
-              address.line1,
-              address.line2,
-              address.line3,
-              address.townCity,
-              address.postcode?.toUpperCase(),
-              address.countryName,
-            ]
-              .filter(Boolean)
-              .join(', ')}
-          </address>
+          <address>{addressParts(address).join(', ')}</address>
           <button type="button" className="button button-secondary" onClick={delivery.edit}>
             Edit
           </button>

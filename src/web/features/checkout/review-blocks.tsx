@@ -46,27 +46,30 @@ export function ContactBlock({ title = '', guest }: { title?: string; guest: Pri
   );
 }
 
+/** An address as it is shown back to the shopper: its filled-in parts, the post code in upper case. */
+export function addressParts(address: AddressDraft): string[] {
+  return [
+    address.line1,
+    address.line2,
+    address.line3,
+    address.townCity,
+    address.postcode?.toUpperCase(),
+    address.countryName,
+  ].filter((part): part is string => Boolean(part));
+}
+
 export function AddressBlock({ title, address }: { title: string; address: AddressDraft | null | undefined }) {
   if (!address) return null;
   return (
     <div>
       <h3>{title}</h3>
       <address>
-        {[
-          address.line1,
-          address.line2,
-          address.line3,
-          address.townCity,
-          address.postcode?.toUpperCase(),
-          address.countryName,
-        ]
-          .filter(Boolean)
-          .map((part, i) => (
-            <span key={i}>
-              {part}
-              <br />
-            </span>
-          ))}
+        {addressParts(address).map((part, i) => (
+          <span key={i}>
+            {part}
+            <br />
+          </span>
+        ))}
       </address>
     </div>
   );

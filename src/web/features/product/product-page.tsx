@@ -74,12 +74,10 @@ function ProductDetail({ product }: { product: Product }) {
           <form className={styles.buy} onSubmit={add} noValidate>
             <StockChoiceFields
               id={id}
+              variant="page"
               stocks={product.stocks}
               choice={choice}
-              sizeLabel="STYLE/SIZE"
-              showSizes={product.stocks.length > 0}
-              quantityClassName={`input ${styles.quantity}`}
-              describeAlways
+              quantityClassName={styles.quantity}
               onEdit={() => setAdded(false)}
             />
             <button type="submit" className="button">

@@ -65,15 +65,7 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
             noValidate
             aria-label={`Add ${product.title} to the basket`}
           >
-            <StockChoiceFields
-              id={id}
-              stocks={product.stocks}
-              choice={choice}
-              sizeLabel="Size / Style"
-              showSizes={product.stocks.length > 1}
-              quantityClassName="input"
-              describeAlways={false}
-            />
+            <StockChoiceFields id={id} variant="card" stocks={product.stocks} choice={choice} />
             <div className={styles.buttons}>
               <button type="submit" className="button">
                 Confirm

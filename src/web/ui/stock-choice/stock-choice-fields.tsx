@@ -3,28 +3,37 @@ import { formatPence } from '../../lib/format.ts';
 import type { StockChoice } from './use-stock-choice.ts';
 
 /**
+ * How each caller words and shows the fields: the product page always shows the dropdown, a card
+ * only when there is more than one entry; the page's quantity box always names the message line,
+ * a card's only while there is a message.
+ */
+const variants = {
+  page: { sizeLabel: 'STYLE/SIZE', minStocksForSizes: 1, describeAlways: true },
+  card: { sizeLabel: 'Size / Style', minStocksForSizes: 2, describeAlways: false },
+} as const;
+
+/**
  * The size/style dropdown, the quantity box and the message line under them, for the product page
- * and the product card; each caller keeps its own wording and layout through the props.
+ * and the product card.
  */
 export function StockChoiceFields(props: {
   /** The caller's useId(): the fields are `${id}-size`, `${id}-qty` and `${id}-error`. */
   id: string;
+  variant: keyof typeof variants;
   stocks: ProductStock[];
   choice: StockChoice;
-  sizeLabel: string;
-  showSizes: boolean;
-  quantityClassName: string;
-  /** The quantity box names the message line always, or only while there is a message. */
-  describeAlways: boolean;
+  /** Added to the quantity box's `input` class. */
+  quantityClassName?: string;
   /** Called after each change of size or quantity. */
   onEdit?: () => void;
 }) {
   const { id, choice } = props;
+  const variant = variants[props.variant];
   return (
     <>
-      {props.showSizes && (
+      {props.stocks.length >= variant.minStocksForSizes && (
         <div className="field">
-          <label htmlFor={`${id}-size`}>{props.sizeLabel}</label>
+          <label htmlFor={`${id}-size`}>{variant.sizeLabel}</label>
           <select
             id={`${id}-size`}
             className="input"
@@ -46,12 +55,12 @@ export function StockChoiceFields(props: {
         <label htmlFor={`${id}-qty`}>Quantity</label>
         <input
           id={`${id}-qty`}
-          className={props.quantityClassName}
+          className={props.quantityClassName ? `input ${props.quantityClassName}` : 'input'}
           inputMode="numeric"
           autoComplete="off"
           value={choice.quantity}
           aria-invalid={choice.error ? true : undefined}
-          aria-describedby={props.describeAlways || choice.error ? `${id}-error` : undefined}
+          aria-describedby={variant.describeAlways || choice.error ? `${id}-error` : undefined}
           onChange={(event) => {
             // Checked on every edit (the spec's key-up, and pastes too).
             choice.changeQuantity(event.target.value);
