@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import type { AccountAnswer } from '../../contract/accounts.ts';
 import { requestJson } from './api.ts';
@@ -37,12 +37,22 @@ export const authToken = {
 };
 
 /** The query keys of the signed-in customer's data: what signing in, out or saving makes stale. */
-export const accountQueryKeys = { whoAmI: ['who-am-i'], account: ['account'] } as const;
+export const accountQueryKeys = { whoAmI: ['who-am-i'], account: ['account'], orders: ['account-orders'] } as const;
 
-/** The signed-in customer, asked of the server only when a sign-in token is stored. */
-export function useSignedInUser() {
-  const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
-  return useQuery({
+/**
+ * Signs in with an e-mail address and password (the login page and checkout both do): the token
+ * is kept under the spec's storage key. A refused sign-in throws.
+ */
+export async function signInWithPassword(email: string, password: string): Promise<void> {
+  const token = await requestJson<string>('/api/sign-in', {
+    method: 'POST',
+    body: JSON.stringify({ username: email, password }),
+  });
+  authToken.set(token);
+}
+
+export function whoAmIQueryOptions(token: string | null) {
+  return queryOptions({
     queryKey: [...accountQueryKeys.whoAmI, token],
     enabled: Boolean(token),
     retry: false,
@@ -51,14 +61,24 @@ export function useSignedInUser() {
   });
 }
 
-/** The signed-in customer's details and saved addresses (My Account, and checkout for customers). */
-export function useAccount() {
-  const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
-  return useQuery({
+export function accountQueryOptions(token: string | null) {
+  return queryOptions({
     queryKey: [...accountQueryKeys.account, token],
     enabled: Boolean(token),
     retry: false,
     queryFn: ({ signal }) =>
       requestJson<AccountAnswer>('/api/account', { signal, headers: { authorization: `Bearer ${token}` } }),
   });
+}
+
+/** The signed-in customer, asked of the server only when a sign-in token is stored. */
+export function useSignedInUser() {
+  const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
+  return useQuery(whoAmIQueryOptions(token));
+}
+
+/** The signed-in customer's details and saved addresses (My Account, and checkout for customers). */
+export function useAccount() {
+  const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
+  return useQuery(accountQueryOptions(token));
 }

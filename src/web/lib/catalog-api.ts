@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { Brand, Country, Product, ProductType, StockDetail, Title } from '../../contract/catalog.ts';
+import type { Brand, Country, ProductType, StockDetail, Title } from '../../contract/catalog.ts';
 import { requestJson } from './api.ts';
 
 /** Catalogue calls that several features need (the layout, search, cards). */
@@ -18,10 +18,6 @@ export function useBrands() {
     queryFn: ({ signal }) => requestJson<Brand[]>('/api/brands', { signal }),
     staleTime: 10 * 60_000,
   });
-}
-
-export function fetchRandomProducts(typeId: number, count: number, signal?: AbortSignal): Promise<Product[]> {
-  return requestJson<Product[]>(`/api/products/random/${typeId}/${count}`, { signal: signal ?? null });
 }
 
 export function fetchStockDetails(ids: number[], signal?: AbortSignal): Promise<StockDetail[]> {

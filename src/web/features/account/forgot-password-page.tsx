@@ -4,8 +4,8 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { emailField } from '../../../contract/fields.ts';
 import { messages } from '../../../contract/messages.ts';
-import { requestJson } from '../../lib/api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { requestPasswordReset } from './api/passwords.ts';
 import { FormField } from './form-field.tsx';
 
 const schema = z.object({ email: emailField(messages.login.email) });
@@ -22,7 +22,7 @@ export default function ForgotPasswordPage() {
     defaultValues: { email: '' },
   });
   const submit = form.handleSubmit(async (values) => {
-    await requestJson('/api/forgot-password', { method: 'POST', body: JSON.stringify(values) }).catch(() => undefined);
+    await requestPasswordReset(values).catch(() => undefined);
     setSent(true);
   });
   return (

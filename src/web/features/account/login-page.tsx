@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { signInFormSchema, type SignInForm } from '../../../contract/accounts.ts';
 import { messages } from '../../../contract/messages.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
-import { signIn } from './auth.ts';
+import { signIn } from './api/auth.ts';
 import { FormField } from './form-field.tsx';
 
 /** Customer login (docs/rules.md#pages-and-routes). */

@@ -5,9 +5,9 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { emailField, requiredText } from '../../../contract/fields.ts';
 import { messages } from '../../../contract/messages.ts';
-import { requestJson } from '../../lib/api.ts';
 import { useTitles } from '../../lib/catalog-api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { register } from './api/registration.ts';
 import { FormField } from './form-field.tsx';
 
 /**
@@ -43,10 +43,7 @@ export default function RegisterPage() {
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const { errorCode } = await requestJson<{ errorCode: number }>('/api/register', {
-        method: 'POST',
-        body: JSON.stringify(values),
-      });
+      const { errorCode } = await register(values);
       if (errorCode === 0) setComplete(true);
       else setError(registrationMessage(errorCode));
     } catch {

@@ -5,8 +5,8 @@ import { Link, useParams } from 'react-router';
 import { z } from 'zod';
 import { requiredText } from '../../../contract/fields.ts';
 import { messages } from '../../../contract/messages.ts';
-import { requestJson } from '../../lib/api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { resetPassword } from './api/passwords.ts';
 import { FormField } from './form-field.tsx';
 
 const schema = z.object({
@@ -27,10 +27,7 @@ export default function ResetPasswordPage() {
   });
   const submit = form.handleSubmit(async (values) => {
     try {
-      const result = await requestJson<{ ok: boolean; errorCode: number }>('/api/reset-password', {
-        method: 'POST',
-        body: JSON.stringify({ token, ...values }),
-      });
+      const result = await resetPassword({ token, ...values });
       if (result.ok) setDone(true);
       else if (result.errorCode === 2 || result.errorCode === 3) setError(messages.registration[result.errorCode]);
       else setError('This link has expired or has been used. Please ask for a new one.');

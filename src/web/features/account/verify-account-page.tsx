@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { requestJson } from '../../lib/api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { activateAccount } from './api/registration.ts';
 
 /** Account activated (docs/rules.md#pages-and-routes): a missing or failed token goes to /. */
 export default function VerifyAccountPage() {
@@ -13,7 +13,7 @@ export default function VerifyAccountPage() {
     // Once only: the link is single-use, and development mode runs effects twice.
     if (asked.current) return;
     asked.current = true;
-    requestJson<{ ok: boolean }>('/api/activate', { method: 'POST', body: JSON.stringify({ token }) }).then(
+    activateAccount(token).then(
       () => setActivated(true),
       () => void navigate('/', { replace: true }),
     );

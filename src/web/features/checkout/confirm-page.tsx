@@ -2,10 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { messages } from '../../../contract/messages.ts';
-import type { OrderStatusAnswer } from '../../../contract/payments.ts';
-import { requestJson } from '../../lib/api.ts';
 import { basketStore, storageKeys } from '../../lib/basket/basket-store.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { orderStatusQueryOptions } from './api/order-status.ts';
 import styles from './checkout.module.css';
 import { CheckoutProgress } from './progress.tsx';
 import { endedUnpaid, isOneOf } from '../../../contract/order-status.ts';
@@ -23,13 +22,9 @@ export default function ConfirmPage() {
   const [orderCode] = useState(() => localStorage.getItem(storageKeys.orderCode));
   const [startedAt] = useState(() => Date.now());
   const status = useQuery({
-    queryKey: ['order-status', orderCode],
-    enabled: Boolean(orderCode),
-    queryFn: ({ signal }) =>
-      requestJson<OrderStatusAnswer>(`/api/order-status/${encodeURIComponent(orderCode ?? '')}`, { signal }),
+    ...orderStatusQueryOptions(orderCode),
     refetchInterval: (query) =>
       query.state.data?.status === 'pending_payment' && Date.now() - startedAt < POLL_FOR_MS ? POLL_MS : false,
-    staleTime: 0,
   });
 
   useEffect(() => {

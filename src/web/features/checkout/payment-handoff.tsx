@@ -1,28 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { PaymentHandoff as Handoff, SagepayConfig } from '../../../contract/payments.ts';
-import { requestJson } from '../../lib/api.ts';
-
-/** What is posted where: the provider's address and the fields the server built from the order. */
-async function loadHandoff(orderCode: string, orderNumber: number): Promise<Handoff> {
-  const response = await fetch('/api/payment-provider');
-  const provider = (await response.text()).trim();
-  if (provider === 'opayo') {
-    const config = await requestJson<SagepayConfig>(
-      `/api/sagepay-config/${orderNumber}?code=${encodeURIComponent(orderCode)}`,
-    );
-    return {
-      url: config.endpointUrl,
-      fields: [
-        { name: 'VPSProtocol', value: config.vpsProtocol },
-        { name: 'TxType', value: config.txType },
-        { name: 'Vendor', value: config.vendor },
-        { name: 'Crypt', value: config.crypt },
-      ],
-    };
-  }
-  return requestJson<Handoff>(`/api/paypal-handoff/${encodeURIComponent(orderCode)}`);
-}
+import type { PaymentHandoff as Handoff } from '../../../contract/payments.ts';
+import { loadHandoff } from './api/payment-handoff.ts';
 
 /**
  * docs/rules.md#checkout: after SECURE CHECKOUT, a hidden form labelled "Redirecting to Payment.."

@@ -2,13 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { PricedBasket } from '../../../contract/basket.ts';
-import { requestJson } from '../../lib/api.ts';
 import { storageKeys } from '../../lib/basket/basket-store.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { recoverBasketQueryOptions } from './api/recover-basket.ts';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
-import { AddressBlock, ContactBlock, ProductsTable } from './review-blocks.tsx';
+import { AddressBlock, ContactBlock, FinalSummary, ProductsTable } from './review-blocks.tsx';
 
 /**
  * Order recovery (docs/rules.md#checkout): an unpaid order, found by the code in its link,
@@ -18,12 +18,7 @@ export default function RecoveryPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const [paying, setPaying] = useState(false);
-  const order = useQuery({
-    queryKey: ['recover-basket', id],
-    queryFn: ({ signal }) => requestJson<PricedBasket>(`/api/recover-basket/${encodeURIComponent(id)}`, { signal }),
-    retry: false,
-    staleTime: 0,
-  });
+  const order = useQuery(recoverBasketQueryOptions(id));
 
   useEffect(() => {
     if (order.isError) void navigate('/', { replace: true });
@@ -74,27 +69,7 @@ export default function RecoveryPage() {
             </section>
           </div>
           <div>
-            <aside className={styles.summary} aria-labelledby="recovery-summary">
-              <h2 id="recovery-summary">FINAL SUMMARY</h2>
-              <dl>
-                <div>
-                  <dt>{basket.itemCount} Items</dt>
-                  <dd>{formatPence(basket.itemsTotal)}</dd>
-                </div>
-                <div>
-                  <dt>Delivery</dt>
-                  <dd>{formatPence(basket.deliveryPrice ?? 0)}</dd>
-                </div>
-                <div>
-                  <dt>VAT (included)</dt>
-                  <dd>{formatPence(basket.totalVat)}</dd>
-                </div>
-                <div className={styles.summaryTotal}>
-                  <dt>TOTAL</dt>
-                  <dd>{formatPence(basket.totalPriceIncludingDelivery)}</dd>
-                </div>
-              </dl>
-            </aside>
+            <FinalSummary priced={basket} headingId="recovery-summary" />
             <section className={styles.panel} aria-labelledby="recovery-continue" style={{ marginTop: '1rem' }}>
               <h2 id="recovery-continue">CONTINUE TO PAYMENT</h2>
               <button type="button" className="button" onClick={() => secureCheckout(basket)}>

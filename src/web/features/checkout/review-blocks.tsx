@@ -46,28 +46,65 @@ export function ContactBlock({ title = '', guest }: { title?: string; guest: Pri
   );
 }
 
+/** An address as it is shown back to the shopper: its filled-in parts, the post code in upper case. */
+export function addressParts(address: AddressDraft): string[] {
+  return [
+    address.line1,
+    address.line2,
+    address.line3,
+    address.townCity,
+    address.postcode?.toUpperCase(),
+    address.countryName,
+  ].filter((part): part is string => Boolean(part));
+}
+
 export function AddressBlock({ title, address }: { title: string; address: AddressDraft | null | undefined }) {
   if (!address) return null;
   return (
     <div>
       <h3>{title}</h3>
       <address>
-        {[
-          address.line1,
-          address.line2,
-          address.line3,
-          address.townCity,
-          address.postcode?.toUpperCase(),
-          address.countryName,
-        ]
-          .filter(Boolean)
-          .map((part, i) => (
-            <span key={i}>
-              {part}
-              <br />
-            </span>
-          ))}
+        {addressParts(address).map((part, i) => (
+          <span key={i}>
+            {part}
+            <br />
+          </span>
+        ))}
       </address>
     </div>
+  );
+}
+
+/** FINAL SUMMARY: items, delivery, VAT, the discount where the page shows one, and the total. */
+export function FinalSummary(props: { priced: PricedBasket; headingId: string; showDiscount?: boolean }) {
+  const { priced } = props;
+  return (
+    <aside className={styles.summary} aria-labelledby={props.headingId}>
+      <h2 id={props.headingId}>FINAL SUMMARY</h2>
+      <dl>
+        <div>
+          <dt>{priced.itemCount} Items</dt>
+          <dd>{formatPence(priced.itemsTotal)}</dd>
+        </div>
+        <div>
+          <dt>Delivery</dt>
+          <dd>{formatPence(priced.deliveryPrice ?? 0)}</dd>
+        </div>
+        <div>
+          <dt>VAT (included)</dt>
+          <dd>{formatPence(priced.totalVat)}</dd>
+        </div>
+        {props.showDiscount && (
+          <div>
+            <dt>Discount</dt>
+            <dd>-{formatPence(priced.discountAmount)}</dd>
+          </div>
+        )}
+        <div className={styles.summaryTotal}>
+          <dt>TOTAL</dt>
+          <dd>{formatPence(priced.totalPriceIncludingDelivery)}</dd>
+        </div>
+      </dl>
+    </aside>
   );
 }

@@ -1,19 +1,15 @@
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { refusalMessages } from '../../../contract/error-codes.ts';
-import { messages } from '../../../contract/messages.ts';
-import { ApiRequestError } from '../../lib/api.ts';
-import { basketStore } from '../../lib/basket/basket-store.ts';
+import { Link } from 'react-router';
 import { useBasket } from '../../lib/basket/use-basket.ts';
 import { useTitles } from '../../lib/catalog-api.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
-import { commitProblemText } from './commit-problem.ts';
 import { CheckoutProgress } from './progress.tsx';
-import { AddressBlock, ContactBlock, ProductsTable } from './review-blocks.tsx';
+import { AddressBlock, ContactBlock, FinalSummary, ProductsTable } from './review-blocks.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
+import { useSecureCheckout } from './use-secure-checkout.ts';
+import { VoucherSection } from './voucher-section.tsx';
 
 /** Checkout step 3 (docs/rules.md#checkout): everything once more, a voucher, and SECURE CHECKOUT. */
 export default function ReviewPage() {
@@ -21,45 +17,11 @@ export default function ReviewPage() {
     hasErrors ? '/shopping-cart' : hasDelivery ? undefined : '/checkout-delivery',
   );
   const basket = useBasket();
-  const navigate = useNavigate();
   const titles = useTitles();
-  const [voucher, setVoucher] = useState('');
-  const [voucherMessage, setVoucherMessage] = useState<{ ok: boolean; text: string } | undefined>();
-  const [committing, setCommitting] = useState(false);
-  const [commitProblem, setCommitProblem] = useState<string | undefined>();
-  const [handoff, setHandoff] = useState<{ orderCode: string; orderNumber: number } | undefined>();
+  const { committing, commitProblem, handoff, secureCheckout } = useSecureCheckout();
   const priced = basket.priced;
   const guest = basket.guest;
   const title = titles.data?.find((t) => t.id === guest?.titleId)?.name ?? '';
-
-  async function applyVoucher(event: FormEvent) {
-    event.preventDefault();
-    const code = voucher.trim();
-    if (!code) return;
-    setVoucher('');
-    try {
-      const result = await basketStore.verify({ voucherCodeAttempt: code });
-      const outcome = result.lastVoucherOutcome ?? 2;
-      setVoucherMessage({ ok: outcome === 1, text: messages.voucher[outcome] ?? messages.voucher[2] ?? '' });
-    } catch (error) {
-      const limited = error instanceof ApiRequestError && error.status === 429;
-      setVoucherMessage({ ok: false, text: limited ? refusalMessages.tooManyAttempts : (messages.voucher[2] ?? '') });
-    }
-  }
-
-  async function secureCheckout() {
-    setCommitting(true);
-    setCommitProblem(undefined);
-    try {
-      const result = await basketStore.commit();
-      if (result.ok) setHandoff({ orderCode: result.orderCode, orderNumber: result.orderNumber });
-      else void navigate('/shopping-cart');
-    } catch (error) {
-      setCommitProblem(commitProblemText(error));
-    } finally {
-      setCommitting(false);
-    }
-  }
 
   if (handoff) {
     return (
@@ -101,56 +63,13 @@ export default function ReviewPage() {
                 </p>
               </div>
             </section>
-            <section className={styles.panel} aria-labelledby="voucher-heading">
-              <h2 id="voucher-heading">Voucher Code</h2>
-              <form className={styles.actions} onSubmit={applyVoucher} noValidate>
-                <label htmlFor="voucher-code">If you have a discount code please enter it below.</label>
-                <input
-                  id="voucher-code"
-                  className="input"
-                  value={voucher}
-                  maxLength={40}
-                  autoComplete="off"
-                  onChange={(e) => setVoucher(e.target.value)}
-                />
-                <button type="submit" className="button button-secondary">
-                  Apply
-                </button>
-              </form>
-              <p role="status" className={voucherMessage?.ok ? styles.success : 'field-error'}>
-                {voucherMessage?.text ?? ''}
-              </p>
-            </section>
+            <VoucherSection />
             <Link to="/checkout-delivery" className="button button-secondary">
               BACK
             </Link>
           </div>
           <div>
-            <aside className={styles.summary} aria-labelledby="final-summary">
-              <h2 id="final-summary">FINAL SUMMARY</h2>
-              <dl>
-                <div>
-                  <dt>{priced.itemCount} Items</dt>
-                  <dd>{formatPence(priced.itemsTotal)}</dd>
-                </div>
-                <div>
-                  <dt>Delivery</dt>
-                  <dd>{formatPence(priced.deliveryPrice ?? 0)}</dd>
-                </div>
-                <div>
-                  <dt>VAT (included)</dt>
-                  <dd>{formatPence(priced.totalVat)}</dd>
-                </div>
-                <div>
-                  <dt>Discount</dt>
-                  <dd>-{formatPence(priced.discountAmount)}</dd>
-                </div>
-                <div className={styles.summaryTotal}>
-                  <dt>TOTAL</dt>
-                  <dd>{formatPence(priced.totalPriceIncludingDelivery)}</dd>
-                </div>
-              </dl>
-            </aside>
+            <FinalSummary priced={priced} headingId="final-summary" showDiscount />
             <section className={styles.panel} aria-labelledby="continue-heading" style={{ marginTop: '1rem' }}>
               <h2 id="continue-heading">CONTINUE TO PAYMENT</h2>
               <p>Reviewed your order?</p>

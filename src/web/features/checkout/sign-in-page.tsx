@@ -4,8 +4,7 @@ import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { signInFormSchema, type SignInForm } from '../../../contract/accounts.ts';
 import { messages } from '../../../contract/messages.ts';
-import { authToken } from '../../lib/account.ts';
-import { requestJson } from '../../lib/api.ts';
+import { signInWithPassword } from '../../lib/account.ts';
 import { storageKeys } from '../../lib/basket/basket-store.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
@@ -33,11 +32,7 @@ export default function CheckoutSignInPage() {
   const signIn = form.handleSubmit(async (values) => {
     setFailed(false);
     try {
-      const token = await requestJson<string>('/api/sign-in', {
-        method: 'POST',
-        body: JSON.stringify({ username: values.email, password: values.password }),
-      });
-      authToken.set(token);
+      await signInWithPassword(values.email, values.password);
       void navigate('/checkout-details');
     } catch {
       setFailed(true);

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { ContactRequest } from '../../../contract/contact.ts';
-import { requestJson } from '../../lib/api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { shop, telHref } from '../../lib/shop.ts';
 import { useShowMessage } from '../../ui/message-modal/message-modal.tsx';
 import { ShopMap } from '../../ui/shop-map/shop-map.tsx';
+import { sendContactMessage } from './api/send-contact-message.ts';
 import { ContactForm } from './contact-form.tsx';
 import styles from './contact.module.css';
 
@@ -16,7 +16,7 @@ export default function ContactPage() {
 
   async function send(request: ContactRequest): Promise<boolean> {
     try {
-      await requestJson<{ ok: boolean }>('/api/contact', { method: 'POST', body: JSON.stringify(request) });
+      await sendContactMessage(request);
       setProcessed(true);
       return true;
     } catch {

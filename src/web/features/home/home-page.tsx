@@ -1,10 +1,9 @@
 import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { HOME_SECTION_PRODUCT_COUNT } from '../../../contract/catalog-rules.ts';
-import { fetchRandomProducts } from '../../lib/catalog-api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { shop } from '../../lib/shop.ts';
 import { ProductGrid } from '../../ui/product-grid/product-grid.tsx';
+import { randomProductsQueryOptions } from './api/get-random-products.ts';
 import { CraftArt, DeliveryArt, DholArt, HarmoniumArt, SitarArt, TablaArt } from './art.tsx';
 import { BannerSlider } from './banner-slider.tsx';
 import styles from './home.module.css';
@@ -30,14 +29,7 @@ const sections = [
 ];
 
 export default function HomePage() {
-  const loads = useQueries({
-    queries: sections.map((section) => ({
-      queryKey: ['random-products', section.typeId, HOME_SECTION_PRODUCT_COUNT],
-      queryFn: ({ signal }: { signal: AbortSignal }) =>
-        fetchRandomProducts(section.typeId, HOME_SECTION_PRODUCT_COUNT, signal),
-      staleTime: 5 * 60_000,
-    })),
-  });
+  const loads = useQueries({ queries: sections.map((section) => randomProductsQueryOptions(section.typeId)) });
 
   return (
     <>

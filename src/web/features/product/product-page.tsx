@@ -2,12 +2,11 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Product } from '../../../contract/catalog.ts';
 import { messages } from '../../../contract/messages.ts';
-import { addToCartError } from '../../lib/add-to-cart-rules.ts';
-import { basketStore, stockDetailOf } from '../../lib/basket/basket-store.ts';
-import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { ProductGrid } from '../../ui/product-grid/product-grid.tsx';
 import { DiscountBadge, Price } from '../../ui/price/price.tsx';
+import { StockChoiceFields } from '../../ui/stock-choice/stock-choice-fields.tsx';
+import { useStockChoice } from '../../ui/stock-choice/use-stock-choice.ts';
 import { useProduct, useRelatedProducts } from './api/get-product.ts';
 import { Gallery } from './gallery.tsx';
 import styles from './product.module.css';
@@ -33,22 +32,15 @@ export default function ProductPage() {
 }
 
 function ProductDetail({ product }: { product: Product }) {
-  const [stockId, setStockId] = useState(product.stocks[0]?.id);
-  const [quantity, setQuantity] = useState('1');
-  const [error, setError] = useState<string | undefined>();
+  const choice = useStockChoice(product);
   const [added, setAdded] = useState(false);
   const related = useRelatedProducts(product.id);
   const id = useId();
-  const stock = product.stocks.find((s) => s.id === stockId);
+  const stock = choice.stock;
 
   function add(event: FormEvent) {
     event.preventDefault();
-    const problem = addToCartError(stock, quantity);
-    setError(problem);
-    setAdded(false);
-    if (problem || !stock) return;
-    basketStore.add(stock.id, Number(quantity.trim()), stockDetailOf(product, stock));
-    setAdded(true);
+    setAdded(choice.add());
   }
 
   return (
@@ -80,49 +72,14 @@ function ProductDetail({ product }: { product: Product }) {
             {stock && stock.stock > 0 ? 'In Stock' : 'Unavailable'}
           </p>
           <form className={styles.buy} onSubmit={add} noValidate>
-            {product.stocks.length > 0 && (
-              <div className="field">
-                <label htmlFor={`${id}-size`}>STYLE/SIZE</label>
-                <select
-                  id={`${id}-size`}
-                  className="input"
-                  value={stockId ?? ''}
-                  onChange={(event) => {
-                    const next = product.stocks.find((s) => s.id === Number(event.target.value));
-                    setStockId(next?.id);
-                    setAdded(false);
-                    setError(addToCartError(next, quantity));
-                  }}
-                >
-                  {product.stocks.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.productSizeName} - {formatPence(s.price)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            )}
-            <div className="field">
-              <label htmlFor={`${id}-qty`}>Quantity</label>
-              <input
-                id={`${id}-qty`}
-                className={`input ${styles.quantity}`}
-                inputMode="numeric"
-                autoComplete="off"
-                value={quantity}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={`${id}-error`}
-                onChange={(event) => {
-                  // Checked on every edit (the spec's key-up, and pastes too).
-                  setQuantity(event.target.value);
-                  setAdded(false);
-                  setError(addToCartError(stock, event.target.value));
-                }}
-              />
-            </div>
-            <p id={`${id}-error`} className="field-error" role="alert">
-              {error ?? ''}
-            </p>
+            <StockChoiceFields
+              id={id}
+              variant="page"
+              stocks={product.stocks}
+              choice={choice}
+              quantityClassName={styles.quantity}
+              onEdit={() => setAdded(false)}
+            />
             <button type="submit" className="button">
               ADD TO BASKET
             </button>

@@ -1,15 +1,16 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { useRef } from 'react';
+import { Link, useLocation } from 'react-router';
 import type { Brand, ProductType } from '../../../contract/catalog.ts';
-import { MIN_SEARCH_KEYWORD, MIN_URL_KEYWORD } from '../../../contract/catalog-rules.ts';
-import { findType, useBrands, useProductTypes } from '../../lib/catalog-api.ts';
+import { useBrands, useProductTypes } from '../../lib/catalog-api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
-import { ProductGrid } from '../../ui/product-grid/product-grid.tsx';
 import { useProductSearch } from './api/search-products.ts';
 import { BrandFilter, CategoryFilter } from './category-filter.tsx';
-import { compactTypeIds, expandTypeIds, parseIdList, toggleType } from './filter-rules.ts';
+import { FilterChips } from './filter-chips.tsx';
+import { KeywordForm } from './keyword-form.tsx';
 import styles from './search.module.css';
+import { SearchResults } from './search-results.tsx';
+import { useSearchFilters } from './use-search-filters.ts';
 
 /**
  * Product search (docs/rules.md#catalogue-and-search). The brand and type lists load first, then the
@@ -34,84 +35,18 @@ export default function SearchPage() {
 }
 
 function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }) {
-  const [params] = useSearchParams();
-  const initialKeyword = (params.get('k') ?? '').trim().slice(0, 100);
-  const [keywordInput, setKeywordInput] = useState(initialKeyword);
-  const [keyword, setKeyword] = useState(initialKeyword.length >= MIN_SEARCH_KEYWORD ? initialKeyword : '');
-  const [keywordHint, setKeywordHint] = useState(false);
-  const [selectedTypes, setSelectedTypes] = useState(() => expandTypeIds(types, parseIdList(params.get('t'))));
-  const [selectedBrands, setSelectedBrands] = useState(
-    () => new Set(parseIdList(params.get('b')).filter((id) => brands.some((brand) => brand.id === id))),
-  );
-  const typeIds = useMemo(() => compactTypeIds(types, selectedTypes), [types, selectedTypes]);
-  const brandIds = useMemo(() => [...selectedBrands].sort((a, b) => a - b), [selectedBrands]);
-  const search = useProductSearch({ keyword, typeIds, brandIds });
-  const mobile = useMediaQuery('(max-width: 900px)');
   const dialog = useRef<HTMLDialogElement>(null);
-
-  // The address follows the filters without a navigation; a keyword goes in only above 2 characters.
-  useEffect(() => {
-    const query = new URLSearchParams();
-    if (keyword.length >= MIN_URL_KEYWORD) query.set('k', keyword);
-    if (typeIds.length > 0) query.set('t', typeIds.join(','));
-    if (brandIds.length > 0) query.set('b', brandIds.join(','));
-    const text = query.toString().replaceAll('%2C', ',');
-    window.history.replaceState(window.history.state, '', `/search${text ? `?${text}` : ''}`);
-  }, [keyword, typeIds, brandIds]);
-
-  function afterFilterChange() {
-    // docs/rules.md#catalogue-and-search: the filter modal closes after each search.
-    dialog.current?.close();
-  }
-
-  function submitKeyword(event: FormEvent) {
-    event.preventDefault();
-    const text = keywordInput.trim();
-    if (text.length > 0 && text.length < MIN_SEARCH_KEYWORD) {
-      setKeywordHint(true);
-      return;
-    }
-    setKeywordHint(false);
-    setKeyword(text);
-    afterFilterChange();
-  }
-
-  const toggleTypeId = (id: number) => {
-    setSelectedTypes((current) => toggleType(types, current, id));
-    afterFilterChange();
-  };
-  const toggleBrandId = (id: number) => {
-    setSelectedBrands((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-    afterFilterChange();
-  };
+  // docs/rules.md#catalogue-and-search: the filter modal closes after each search.
+  const filter = useSearchFilters(types, brands, () => dialog.current?.close());
+  const search = useProductSearch(filter.filters);
+  const mobile = useMediaQuery('(max-width: 900px)');
 
   const filters = (
     <>
-      <CategoryFilter types={types} selected={selectedTypes} onToggle={toggleTypeId} />
-      <BrandFilter brands={brands} selected={selectedBrands} onToggle={toggleBrandId} />
+      <CategoryFilter types={types} selected={filter.selectedTypes} onToggle={filter.toggleTypeId} />
+      <BrandFilter brands={brands} selected={filter.selectedBrands} onToggle={filter.toggleBrandId} />
     </>
   );
-  const pages = search.data?.pages ?? [];
-  const results = pages.flatMap((page) => page.results);
-  const total = pages[0]?.totalResults;
-  const chips = [
-    ...(keyword ? [{ key: 'k', label: `“${keyword}”`, remove: () => (setKeyword(''), setKeywordInput('')) }] : []),
-    ...typeIds.map((id) => ({
-      key: `t${id}`,
-      label: findType(types, id)?.name ?? String(id),
-      remove: () => toggleTypeId(id),
-    })),
-    ...brandIds.map((id) => ({
-      key: `b${id}`,
-      label: brands.find((brand) => brand.id === id)?.name ?? String(id),
-      remove: () => toggleBrandId(id),
-    })),
-  ];
 
   return (
     <div className={styles.layout}>
@@ -122,34 +57,17 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
         </aside>
       )}
       <div className={styles.results}>
-        <form role="search" className={styles.searchForm} onSubmit={submitKeyword} aria-label="Products">
-          <label htmlFor="search-keyword" className="visually-hidden">
-            Search products
-          </label>
-          <input
-            id="search-keyword"
-            className="input"
-            type="search"
-            value={keywordInput}
-            maxLength={100}
-            placeholder="Search dhols, tablas, harmoniums…"
-            aria-describedby={keywordHint ? 'search-keyword-hint' : undefined}
-            onChange={(event) => setKeywordInput(event.target.value)}
-          />
-          <button type="submit" className="button">
-            Search
-          </button>
-        </form>
-        {keywordHint && (
-          <p id="search-keyword-hint" className="field-error">
-            Please type at least {MIN_SEARCH_KEYWORD} characters to search.
-          </p>
-        )}
+        <KeywordForm
+          value={filter.keywordInput}
+          onChange={filter.setKeywordInput}
+          onSubmit={filter.submitKeyword}
+          hint={filter.keywordHint}
+        />
 
         {mobile && (
           <>
             <button type="button" className="button button-secondary" onClick={() => dialog.current?.showModal()}>
-              Filters{chips.length > 0 ? ` (${chips.length})` : ''}
+              Filters{filter.chips.length > 0 ? ` (${filter.chips.length})` : ''}
             </button>
             <dialog ref={dialog} className={styles.filterDialog} aria-label="Filters">
               <div className={styles.dialogHead}>
@@ -163,41 +81,8 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
           </>
         )}
 
-        {chips.length > 0 && (
-          <section className={styles.chips} aria-labelledby="selected-filters">
-            <h2 id="selected-filters">Selected Filters</h2>
-            <ul>
-              {chips.map((chip) => (
-                <li key={chip.key}>
-                  <button type="button" className={styles.chip} onClick={chip.remove}>
-                    {chip.label}
-                    <span aria-hidden="true"> ×</span>
-                    <span className="visually-hidden"> (remove filter)</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </section>
-        )}
-
-        <h2 className={styles.found} aria-live="polite">
-          {total === undefined ? '' : `${total} PRODUCTS FOUND`}
-        </h2>
-        {search.isError && <p role="alert">The search is not available just now. Please try again.</p>}
-        {total === 0 && <p>No products match. Try fewer filters or another word.</p>}
-        <ProductGrid products={results} label="Search results" />
-        {search.hasNextPage && (
-          <div className={styles.more}>
-            <button
-              type="button"
-              className="button"
-              onClick={() => void search.fetchNextPage()}
-              disabled={search.isFetchingNextPage}
-            >
-              {search.isFetchingNextPage ? 'Loading…' : 'LOAD MORE'}
-            </button>
-          </div>
-        )}
+        <FilterChips chips={filter.chips} />
+        <SearchResults search={search} />
       </div>
     </div>
   );

@@ -2,11 +2,11 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { Product } from '../../../contract/catalog.ts';
 import { messages } from '../../../contract/messages.ts';
-import { addToCartError } from '../../lib/add-to-cart-rules.ts';
-import { basketStore, stockDetailOf } from '../../lib/basket/basket-store.ts';
-import { formatPence, highestReduction } from '../../lib/format.ts';
+import { highestReduction } from '../../lib/format.ts';
 import { ProductImage } from '../product-image/product-image.tsx';
 import { DiscountBadge, Price } from '../price/price.tsx';
+import { StockChoiceFields } from '../stock-choice/stock-choice-fields.tsx';
+import { useStockChoice } from '../stock-choice/use-stock-choice.ts';
 import styles from './product-card.module.css';
 
 type Stage = 'view' | 'choose' | 'added';
@@ -17,11 +17,9 @@ type Stage = 'view' | 'choose' | 'added';
  */
 export function ProductCard({ product, headingLevel = 3 }: { product: Product; headingLevel?: 2 | 3 }) {
   const [stage, setStage] = useState<Stage>('view');
-  const [stockId, setStockId] = useState<number | undefined>(product.stocks[0]?.id);
-  const [quantity, setQuantity] = useState('1');
-  const [error, setError] = useState<string | undefined>();
+  const choice = useStockChoice(product);
   const id = useId();
-  const stock = product.stocks.find((s) => s.id === stockId);
+  const stock = choice.stock;
   const cheapest = product.stocks.reduce<(typeof product.stocks)[number] | undefined>(
     (min, s) => (min === undefined || s.price < min.price ? s : min),
     undefined,
@@ -32,17 +30,11 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
 
   function confirm(event: FormEvent) {
     event.preventDefault();
-    const problem = addToCartError(stock, quantity);
-    setError(problem);
-    if (problem || !stock) return;
-    basketStore.add(stock.id, Number(quantity.trim()), stockDetailOf(product, stock));
-    setStage('added');
+    if (choice.add()) setStage('added');
   }
 
   function open() {
-    setStockId(product.stocks[0]?.id);
-    setQuantity('1');
-    setError(undefined);
+    choice.reset();
     setStage('choose');
   }
 
@@ -73,47 +65,7 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
             noValidate
             aria-label={`Add ${product.title} to the basket`}
           >
-            {product.stocks.length > 1 && (
-              <div className="field">
-                <label htmlFor={`${id}-size`}>Size / Style</label>
-                <select
-                  id={`${id}-size`}
-                  className="input"
-                  value={stockId ?? ''}
-                  onChange={(event) => {
-                    const next = product.stocks.find((s) => s.id === Number(event.target.value));
-                    setStockId(next?.id);
-                    setError(addToCartError(next, quantity));
-                  }}
-                >
-                  {product.stocks.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.productSizeName} - {formatPence(s.price)}
-                    </option>
-                  ))}
-                </select>
-              </div>
-            )}
-            <div className="field">
-              <label htmlFor={`${id}-qty`}>Quantity</label>
-              <input
-                id={`${id}-qty`}
-                className="input"
-                inputMode="numeric"
-                autoComplete="off"
-                value={quantity}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-error` : undefined}
-                onChange={(event) => {
-                  // Checked on every edit (the spec's key-up, and pastes too).
-                  setQuantity(event.target.value);
-                  setError(addToCartError(stock, event.target.value));
-                }}
-              />
-            </div>
-            <p id={`${id}-error`} className="field-error" role="alert">
-              {error ?? ''}
-            </p>
+            <StockChoiceFields id={id} variant="card" stocks={product.stocks} choice={choice} />
             <div className={styles.buttons}>
               <button type="submit" className="button">
                 Confirm

@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { SearchRequest, SearchResponse } from '../../../../contract/catalog.ts';
 import { DEFAULT_PAGE_SIZE } from '../../../../contract/catalog-rules.ts';
 import { requestJson } from '../../../lib/api.ts';
@@ -10,8 +10,8 @@ export interface SearchFilters {
 }
 
 /** POST /api/search, a page at a time; LOAD MORE fetches the next while isNextPage. */
-export function useProductSearch(filters: SearchFilters) {
-  return useInfiniteQuery({
+export function productSearchQueryOptions(filters: SearchFilters) {
+  return infiniteQueryOptions({
     queryKey: ['search', filters.keyword, filters.typeIds, filters.brandIds],
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) => {
@@ -26,4 +26,8 @@ export function useProductSearch(filters: SearchFilters) {
     },
     getNextPageParam: (last) => (last.isNextPage ? last.pageNumber + 1 : undefined),
   });
+}
+
+export function useProductSearch(filters: SearchFilters) {
+  return useInfiniteQuery(productSearchQueryOptions(filters));
 }

@@ -1,15 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { requestJson } from '../../lib/api.ts';
-import { accountQueryKeys, authToken } from '../../lib/account.ts';
+import { requestJson } from '../../../lib/api.ts';
+import { accountQueryKeys, authToken, signInWithPassword } from '../../../lib/account.ts';
 
 /** Signs in: the token is kept under the spec's storage key, and the top bar asks who-am-i again. */
 export async function signIn(email: string, password: string, queryClient: QueryClient): Promise<boolean> {
   try {
-    const token = await requestJson<string>('/api/sign-in', {
-      method: 'POST',
-      body: JSON.stringify({ username: email, password }),
-    });
-    authToken.set(token);
+    await signInWithPassword(email, password);
     await queryClient.invalidateQueries({ queryKey: accountQueryKeys.whoAmI });
     return true;
   } catch {

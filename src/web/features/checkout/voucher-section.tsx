@@ -1,0 +1,50 @@
+import { useState, type FormEvent } from 'react';
+import { refusalMessages } from '../../../contract/error-codes.ts';
+import { messages } from '../../../contract/messages.ts';
+import { ApiRequestError } from '../../lib/api.ts';
+import { basketStore } from '../../lib/basket/basket-store.ts';
+import styles from './checkout.module.css';
+
+/** Voucher Code: the code is tried by verifying the basket with it; the outcome is said below. */
+export function VoucherSection() {
+  const [voucher, setVoucher] = useState('');
+  const [voucherMessage, setVoucherMessage] = useState<{ ok: boolean; text: string } | undefined>();
+
+  async function applyVoucher(event: FormEvent) {
+    event.preventDefault();
+    const code = voucher.trim();
+    if (!code) return;
+    setVoucher('');
+    try {
+      const result = await basketStore.verify({ voucherCodeAttempt: code });
+      const outcome = result.lastVoucherOutcome ?? 2;
+      setVoucherMessage({ ok: outcome === 1, text: messages.voucher[outcome] ?? messages.voucher[2] ?? '' });
+    } catch (error) {
+      const limited = error instanceof ApiRequestError && error.status === 429;
+      setVoucherMessage({ ok: false, text: limited ? refusalMessages.tooManyAttempts : (messages.voucher[2] ?? '') });
+    }
+  }
+
+  return (
+    <section className={styles.panel} aria-labelledby="voucher-heading">
+      <h2 id="voucher-heading">Voucher Code</h2>
+      <form className={styles.actions} onSubmit={applyVoucher} noValidate>
+        <label htmlFor="voucher-code">If you have a discount code please enter it below.</label>
+        <input
+          id="voucher-code"
+          className="input"
+          value={voucher}
+          maxLength={40}
+          autoComplete="off"
+          onChange={(e) => setVoucher(e.target.value)}
+        />
+        <button type="submit" className="button button-secondary">
+          Apply
+        </button>
+      </form>
+      <p role="status" className={voucherMessage?.ok ? styles.success : 'field-error'}>
+        {voucherMessage?.text ?? ''}
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import type { Product } from '../../../contract/catalog.ts';
+import { addToCartError } from '../../lib/add-to-cart-rules.ts';
+import { basketStore, stockDetailOf } from '../../lib/basket/basket-store.ts';
+
+/**
+ * The size or style and the quantity a shopper is about to add, on the product page and on a
+ * product card (docs/rules.md#basket): the first entry preselected, the quantity starting at 1,
+ * checked on every edit and again on add.
+ */
+export function useStockChoice(product: Product) {
+  const [stockId, setStockId] = useState<number | undefined>(product.stocks[0]?.id);
+  const [quantity, setQuantity] = useState('1');
+  const [error, setError] = useState<string | undefined>();
+  const stock = product.stocks.find((s) => s.id === stockId);
+
+  return {
+    stock,
+    stockId,
+    quantity,
+    error,
+    chooseStock(id: number) {
+      const next = product.stocks.find((s) => s.id === id);
+      setStockId(next?.id);
+      setError(addToCartError(next, quantity));
+    },
+    changeQuantity(text: string) {
+      setQuantity(text);
+      setError(addToCartError(stock, text));
+    },
+    /** Checks the choice; when it is good, adds it to the basket and answers true. */
+    add(): boolean {
+      const problem = addToCartError(stock, quantity);
+      setError(problem);
+      if (problem || !stock) return false;
+      basketStore.add(stock.id, Number(quantity.trim()), stockDetailOf(product, stock));
+      return true;
+    },
+    /** Back to the first entry and a quantity of 1, with no message. */
+    reset() {
+      setStockId(product.stocks[0]?.id);
+      setQuantity('1');
+      setError(undefined);
+    },
+  };
+}
+
+export type StockChoice = ReturnType<typeof useStockChoice>;
