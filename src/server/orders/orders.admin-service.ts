@@ -10,6 +10,7 @@ import type {
 import { errorCodes } from '../../contract/error-codes.ts';
 import { formatPence } from '../../contract/money.ts';
 import { auditOf, recordAudit } from '../audit/audit.repository.ts';
+import { auditView } from '../audit/audit.service.ts';
 import type { AuditEntryView } from '../../contract/admin/audit.ts';
 import type { Database, OrderTable } from '../db/schema.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
@@ -94,16 +95,7 @@ export function createOrdersAdminService(db: Kysely<Database>, options: { now?: 
       findPaymentEvents(db, order.id),
       auditOf(db, 'order', order.order_number),
     ]);
-    const auditViews: AuditEntryView[] = audit.map((row) => ({
-      id: row.id,
-      at: row.at,
-      staffEmail: row.staff_email,
-      action: row.action,
-      entityType: row.entity_type,
-      entityId: row.entity_id,
-      before: row.before === null ? null : JSON.parse(row.before),
-      after: row.after === null ? null : JSON.parse(row.after),
-    }));
+    const auditViews = audit.map(auditView);
     const timeline = [
       { at: order.created_at, text: `Order placed (${formatPence(order.total_including_delivery)})` },
       ...events.map((event) => ({
@@ -251,7 +243,7 @@ export function createOrdersAdminService(db: Kysely<Database>, options: { now?: 
 
 export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>;
 
-function summaryOf(
+export function summaryOf(
   order: Pick<
     Order,
     | 'id'

@@ -79,6 +79,12 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await db.schema.alterTable('orders').addColumn('tracking_number', 'varchar(60)').execute();
   await db.schema.alterTable('orders').addColumn('dispatched_at', 'varchar(40)').execute();
   await db.schema.alterTable('orders').addColumn('delivered_at', 'varchar(40)').execute();
+  // A customer erased on request (UK GDPR) keeps a row, emptied of everything personal, so the
+  // orders that point at it still add up for the accounts.
+  await db.schema.alterTable('customers').addColumn('erased_at', 'varchar(40)').execute();
+  await db.schema.createIndex('customers_lastname_key_idx').on('customers').expression(sql`lower(lastname)`).execute();
+  await db.schema.createIndex('customers_email_lower_idx').on('customers').expression(sql`lower(email)`).execute();
+
   // A refund staff record may put some of the order's units back in stock; each line says how many,
   // so no line is restocked more often than it was sold.
   await db.schema.alterTable('order_refunds').addColumn('note', 'varchar(500)').execute();
