@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { awaitingPayment, isOneOf, type OrderStatus } from '../../contract/order-status.ts';
-import type { Database, OrderTable } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 import {
   changeStatus,
   findOrderByCode,
@@ -11,6 +11,7 @@ import {
   setPaymentResult,
   takeStock,
   useVoucher,
+  type OrderRow,
 } from './orders.repository.ts';
 
 /**
@@ -26,8 +27,6 @@ import {
  *                                     (from expired or cancelled: stock and voucher taken again)
  */
 
-type Order = Selectable<OrderTable>;
-
 export const orderMoves = {
   failPayment: { from: ['pending_payment'], to: 'payment_failed' },
   expire: { from: awaitingPayment, to: 'expired' },
@@ -36,7 +35,7 @@ export const orderMoves = {
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus }>;
 
 /** Awaiting its payment with its reservation still running: it can be paid, handed off or recovered. */
-export function holdsReservation(order: Pick<Order, 'status' | 'reserved_until'>, now: Date): boolean {
+export function holdsReservation(order: Pick<OrderRow, 'status' | 'reserved_until'>, now: Date): boolean {
   return isOneOf(order.status, awaitingPayment) && order.reserved_until > now.toISOString();
 }
 
@@ -145,7 +144,7 @@ export interface PaymentResult {
  */
 export async function markOrderPaid(
   trx: Kysely<Database>,
-  order: Order,
+  order: OrderRow,
   payment: PaymentResult,
   at: string,
 ): Promise<'already paid' | 'paid' | 'paid late'> {
