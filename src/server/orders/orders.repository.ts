@@ -223,8 +223,11 @@ export async function setProviderStatus(
     .execute();
 }
 
-/** Moves a paid order's refunded total by `change` pence (a refund or reversal adds, a cancelled reversal takes away). */
-export async function addToRefundedTotal(
+/**
+ * Moves a paid order's refunded total by `change` pence as the provider reported it (a refund or
+ * reversal adds, a cancelled reversal takes away): the money has already moved, so no condition.
+ */
+export async function moveRefundedTotal(
   trx: Kysely<Database>,
   orderId: number,
   change: number,

@@ -8,7 +8,7 @@ import { sameSecret } from '../http/same-secret.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { holdsReservation, markOrderPaid, markPaymentFailed } from '../orders/order-lifecycle.ts';
 import {
-  addToRefundedTotal,
+  moveRefundedTotal,
   findOrderByCode,
   findOrderById,
   findOrderByNumber,
@@ -214,7 +214,7 @@ export function createPaymentsService(
               reference: ipn.txn_id ?? '',
               at,
             });
-            await addToRefundedTotal(trx, order.id, kind === 'reversal_cancelled' ? -amount : amount, at);
+            await moveRefundedTotal(trx, order.id, kind === 'reversal_cancelled' ? -amount : amount, at);
             await setProviderStatus(trx, order.id, 'paypal', status, at);
             return { orderId: order.id, outcome: `recorded ${kind}` };
           }
