@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { seedDemoCatalogue } from './demo-catalogue.ts';
+import { seedDemoCatalogue } from '../demo/demo-catalogue.ts';
 
 /**
  * npm run db:seed [-- --products N] — seeds an empty DATABASE_URL with the demo catalogue, or with

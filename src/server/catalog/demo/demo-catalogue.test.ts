@@ -77,7 +77,7 @@ describe('seeding', () => {
     const database = await createEmptyDatabase();
     try {
       const runs = await Promise.all(
-        [1, 2].map(() => runScript('src/server/catalog/demo/seed-cli.ts', { DATABASE_URL: database.processUrl })),
+        [1, 2].map(() => runScript('src/server/catalog/cli/seed-demo.ts', { DATABASE_URL: database.processUrl })),
       );
       for (const run of runs) expect(run, run.stderr).toMatchObject({ code: 0 });
       expect(runs.filter((run) => run.stdout.startsWith('Seeded'))).toHaveLength(1);
