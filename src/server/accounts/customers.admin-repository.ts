@@ -16,13 +16,19 @@ function matching(db: Kysely<Database>, q: string | undefined) {
     const words = (q ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean);
     if (words.length === 0) return eb.and([]);
     if (words.length >= 2) {
-      return eb.and([startsWith(eb, lowerOf('firstname'), words[0]!), startsWith(eb, lowerOf('lastname'), words.at(-1)!)]);
+      return eb.and([
+        startsWith(eb, lowerOf('firstname'), words[0]!),
+        startsWith(eb, lowerOf('lastname'), words.at(-1)!),
+      ]);
     }
     return eb.or([startsWith(eb, lowerOf('email'), words[0]!), startsWith(eb, lowerOf('lastname'), words[0]!)]);
   });
 }
 
-export async function listCustomers(db: Kysely<Database>, query: { q?: string | undefined; page: number; pageSize: number }) {
+export async function listCustomers(
+  db: Kysely<Database>,
+  query: { q?: string | undefined; page: number; pageSize: number },
+) {
   const rows = await matching(db, query.q)
     .select(['id', 'email', 'firstname', 'lastname', 'created_at', 'verified_at', 'erased_at'])
     .orderBy('id', 'desc')
@@ -43,7 +49,9 @@ export function findCustomer(db: Kysely<Database>, id: number) {
 function ordersOf(db: Kysely<Database>, customer: { id: number; email: string }) {
   return db
     .selectFrom('orders')
-    .where((eb) => eb.or([eb('customer_id', '=', customer.id), eb(sql<string>`lower(email)`, '=', customer.email.toLowerCase())]));
+    .where((eb) =>
+      eb.or([eb('customer_id', '=', customer.id), eb(sql<string>`lower(email)`, '=', customer.email.toLowerCase())]),
+    );
 }
 
 export function findCustomerOrders(db: Kysely<Database>, customer: { id: number; email: string }) {
@@ -103,8 +111,22 @@ export async function eraseCustomer(
       .execute();
     await trx.updateTable('payment_events').set({ body: '' }).where('order_id', 'in', orderIds).execute();
   }
-  await trx.deleteFrom('contact_messages').where(sql<string>`lower(email)`, '=', customer.email.toLowerCase()).execute();
-  await trx.deleteFrom('mail_queue').where(sql<string>`lower(recipient)`, '=', customer.email.toLowerCase()).execute();
+  await trx
+    .deleteFrom('contact_messages')
+    .where(sql<string>`lower(email)`, '=', customer.email.toLowerCase())
+    .execute();
+  // Mail to them, and mail about them (the shop's copy of their message names them).
+  const email = customer.email.toLowerCase();
+  const mentioning = `%${email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  await trx
+    .deleteFrom('mail_queue')
+    .where((eb) =>
+      eb.or([
+        eb(sql<string>`lower(recipient)`, '=', email),
+        sql<SqlBool>`lower(paragraphs) like ${mentioning} escape '\\'`,
+      ]),
+    )
+    .execute();
   await trx.deleteFrom('sessions').where('customer_id', '=', customer.id).execute();
   await trx.deleteFrom('account_tokens').where('customer_id', '=', customer.id).execute();
   await trx

@@ -10,10 +10,10 @@ import type { StaffGuard } from '../staff/staff-guard.ts';
 import type { CustomersAdminService } from './customers.admin-service.ts';
 
 /** Customers in the back office (docs/back-office.md#customers). */
-export const customersAdminRoutes: FastifyPluginAsyncZod<{ customers: CustomersAdminService; guard: StaffGuard }> = async (
-  app,
-  { customers, guard },
-) => {
+export const customersAdminRoutes: FastifyPluginAsyncZod<{
+  customers: CustomersAdminService;
+  guard: StaffGuard;
+}> = async (app, { customers, guard }) => {
   const params = customerIdParamsSchema;
   app.get(
     '/customers',

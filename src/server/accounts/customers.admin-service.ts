@@ -96,7 +96,8 @@ export function createCustomersAdminService(db: Kysely<Database>, options: { now
     async erase(id: number, confirmEmail: string, staff: Staff): Promise<CustomerDetail> {
       await db.transaction().execute(async (trx) => {
         const customer = await customerOrThrow(id, trx);
-        if (customer.erased_at) throw new RefusedError(409, errorCodes.conflict, 'This customer has been erased already.');
+        if (customer.erased_at)
+          throw new RefusedError(409, errorCodes.conflict, 'This customer has been erased already.');
         if (confirmEmail.trim().toLowerCase() !== customer.email.toLowerCase()) {
           throw new BadRequestError('That is not this customer’s e-mail address.', 'confirmEmail');
         }
