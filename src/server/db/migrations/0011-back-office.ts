@@ -99,6 +99,9 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
 
   // The back office's order list: newest first, and found by postcode, surname or e-mail.
   await db.schema.createIndex('orders_created_idx').on('orders').column('created_at').execute();
+  // The dashboard's sales by day, and its orders waiting to be dispatched.
+  await db.schema.createIndex('orders_paid_at_idx').on('orders').column('paid_at').execute();
+  await db.schema.createIndex('orders_fulfilment_status_idx').on('orders').columns(['fulfilment', 'status', 'paid_at']).execute();
   // Searched by the forms people type: a postcode with or without its space, a name or an e-mail
   // address in any case (src/server/orders/orders.admin-repository.ts uses the same expressions).
   await db.schema
