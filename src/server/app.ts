@@ -170,7 +170,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const common = { guard: staffGuard, rateLimitFactor: config.rateLimitFactor };
       await admin.register(staffAdminRoutes, { ...common, staff, secureCookies, counters: rateLimitCounters });
       await admin.register(ordersAdminRoutes, { guard: staffGuard, orders: createOrdersAdminService(db.kysely) });
-      await admin.register(customersAdminRoutes, { guard: staffGuard, customers: createCustomersAdminService(db.kysely) });
+      await admin.register(customersAdminRoutes, {
+        guard: staffGuard,
+        customers: createCustomersAdminService(db.kysely),
+      });
       await admin.register(dashboardAdminRoutes, {
         dashboard: createDashboardService(db.kysely, { lowStockThreshold: config.lowStockThreshold }),
       });

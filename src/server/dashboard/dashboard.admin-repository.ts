@@ -22,7 +22,12 @@ export async function paidOrdersByHour(db: Kysely<Database>, since: string) {
     .where('paid_at', '>=', since)
     .groupBy(hour)
     .execute();
-  return rows.map((row) => ({ hour: row.hour, count: Number(row.count), gross: Number(row.gross), vat: Number(row.vat) }));
+  return rows.map((row) => ({
+    hour: row.hour,
+    count: Number(row.count),
+    gross: Number(row.gross),
+    vat: Number(row.vat),
+  }));
 }
 
 const waitingToDispatch = (db: Kysely<Database>) =>

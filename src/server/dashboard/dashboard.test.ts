@@ -38,7 +38,9 @@ describe('back office dashboard', () => {
     const answer = await t.app.inject({
       method: 'POST',
       url: '/api/basket',
-      payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }], { guest: { ...guest, email: `d${++made}@example.com` } }),
+      payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }], {
+        guest: { ...guest, email: `d${++made}@example.com` },
+      }),
     });
     const result = commitResponseSchema.parse(answer.json());
     if (!result.ok) throw new Error(answer.body);
@@ -47,7 +49,11 @@ describe('back office dashboard', () => {
   const setOrder = (orderNumber: number, values: { status?: 'paid'; paid_at?: string; reserved_until?: string }) =>
     t.db.kysely.updateTable('orders').set(values).where('order_number', '=', orderNumber).execute();
   const totalOf = async (orderNumber: number) =>
-    t.db.kysely.selectFrom('orders').select(['total_including_delivery', 'total_vat']).where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
+    t.db.kysely
+      .selectFrom('orders')
+      .select(['total_including_delivery', 'total_vat'])
+      .where('order_number', '=', orderNumber)
+      .executeTakeFirstOrThrow();
 
   it('counts sales by the UK day they were paid, over today, the week, the month and 30 days', async () => {
     const now = new Date('2026-07-02T10:00:00Z');
@@ -90,7 +96,9 @@ describe('back office dashboard', () => {
     const expiring = board.expiringSoon.map((o: { orderNumber: number }) => o.orderNumber);
     expect(expiring).toContain(lapsing);
     expect(expiring).not.toContain(notYet);
-    expect(board.lowStock).toEqual(expect.arrayContaining([expect.objectContaining({ stockId: scarce.stockId, stock: 2 })]));
+    expect(board.lowStock).toEqual(
+      expect.arrayContaining([expect.objectContaining({ stockId: scarce.stockId, stock: 2 })]),
+    );
     expect(board.lowStock.every((row: { stock: number }) => row.stock <= 3)).toBe(true);
   });
 });

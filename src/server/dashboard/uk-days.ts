@@ -2,7 +2,12 @@
  * Days as a UK shop counts them (Europe/London: GMT in winter, BST in summer), for the dashboard's
  * "today", "this week" and daily chart. Times are ISO strings in UTC, as the database keeps them.
  */
-const ukDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
+const ukDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/London',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 const ukOffset = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', timeZoneName: 'shortOffset' });
 
 /** The UK date (YYYY-MM-DD) of a moment. */

@@ -31,7 +31,9 @@ import {
   findOrderRefunds,
   findPaymentEvents,
   listOrders,
+  ordersForExport,
 } from './orders.admin-repository.ts';
+import { csvHeader, csvLine, orderCsvLine } from './orders-csv.ts';
 import { trackingUrlFor } from './tracking-links.ts';
 
 /**
@@ -41,6 +43,7 @@ import { trackingUrlFor } from './tracking-links.ts';
  */
 
 type Order = Selectable<OrderTable>;
+const CSV_BATCH = 1_000;
 
 const refusals: Record<RefundRefusal, string> = {
   'not refundable': 'Only a paid order can be refunded.',
@@ -49,7 +52,8 @@ const refusals: Record<RefundRefusal, string> = {
   'more than sold': 'That puts back more units of a line than were sold.',
 };
 
-export function createOrdersAdminService(db: Kysely<Database>, options: { now?: () => Date } = {}) {
+export function createOrdersAdminService(db: Kysely<Database>, options: { now?: () => Date; csvBatch?: number } = {}) {
+  const csvBatch = options.csvBatch ?? CSV_BATCH;
   const now = () => (options.now ?? (() => new Date()))().toISOString();
 
   async function orderOrThrow(orderNumber: number, trx: Kysely<Database> = db): Promise<Order> {
@@ -186,6 +190,18 @@ export function createOrdersAdminService(db: Kysely<Database>, options: { now?: 
     },
 
     detail,
+
+    /** The list's orders as CSV, every page of them, a batch at a time. */
+    async *csv(query: OrderListQuery): AsyncGenerator<string> {
+      yield csvLine(csvHeader);
+      let beforeId: number | undefined;
+      for (;;) {
+        const batch = await ordersForExport(db, query, beforeId, csvBatch);
+        for (const order of batch) yield orderCsvLine(order);
+        if (batch.length < csvBatch) return;
+        beforeId = batch.at(-1)!.id;
+      }
+    },
 
     /** Dispatch: carrier and tracking number kept, and the customer's e-mail queued with it. */
     dispatch(orderNumber: number, parcel: DispatchInput, staff: Staff): Promise<OrderDetail> {

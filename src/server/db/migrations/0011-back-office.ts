@@ -82,8 +82,16 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   // A customer erased on request (UK GDPR) keeps a row, emptied of everything personal, so the
   // orders that point at it still add up for the accounts.
   await db.schema.alterTable('customers').addColumn('erased_at', 'varchar(40)').execute();
-  await db.schema.createIndex('customers_lastname_key_idx').on('customers').expression(sql`lower(lastname)`).execute();
-  await db.schema.createIndex('customers_email_lower_idx').on('customers').expression(sql`lower(email)`).execute();
+  await db.schema
+    .createIndex('customers_lastname_key_idx')
+    .on('customers')
+    .expression(sql`lower(lastname)`)
+    .execute();
+  await db.schema
+    .createIndex('customers_email_lower_idx')
+    .on('customers')
+    .expression(sql`lower(email)`)
+    .execute();
 
   // A refund staff record may put some of the order's units back in stock; each line says how many,
   // so no line is restocked more often than it was sold.
@@ -101,7 +109,11 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await db.schema.createIndex('orders_created_idx').on('orders').column('created_at').execute();
   // The dashboard's sales by day, and its orders waiting to be dispatched.
   await db.schema.createIndex('orders_paid_at_idx').on('orders').column('paid_at').execute();
-  await db.schema.createIndex('orders_fulfilment_status_idx').on('orders').columns(['fulfilment', 'status', 'paid_at']).execute();
+  await db.schema
+    .createIndex('orders_fulfilment_status_idx')
+    .on('orders')
+    .columns(['fulfilment', 'status', 'paid_at'])
+    .execute();
   // Searched by the forms people type: a postcode with or without its space, a name or an e-mail
   // address in any case (src/server/orders/orders.admin-repository.ts uses the same expressions).
   await db.schema
