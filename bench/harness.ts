@@ -46,7 +46,11 @@ export async function freshPostgresSchema(serverUrl: string): Promise<{ url: str
 }
 
 /** The app in production mode (bench/server.ts), once it answers. */
-export async function startBenchServer(databaseUrl: string, port: number): Promise<ChildProcess> {
+export async function startBenchServer(
+  databaseUrl: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['bench/server.ts'], {
     env: {
       ...process.env,
@@ -58,6 +62,7 @@ export async function startBenchServer(databaseUrl: string, port: number): Promi
       OPAYO_MODE: 'test',
       PORT: String(port),
       DATABASE_URL: databaseUrl,
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

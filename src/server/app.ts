@@ -141,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimitFactor: config.rateLimitFactor,
   });
   scheduleReservationSweep(app, orders, config.env !== 'test');
+  schedulePlannerStatistics(app, db, config.env !== 'test');
   const payments = createPaymentsService(db.kysely, config, {
     mailer,
     log: logMailError,
@@ -221,6 +222,20 @@ function scheduleReservationSweep(app: FastifyInstance, orders: OrdersService, e
         .releaseExpiredReservations()
         .catch((error: unknown) => app.log.error({ err: error }, 'reservation sweep failed'));
     }, 60_000);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/** At start and every hour: the query planner's statistics kept fresh as the tables grow. */
+function schedulePlannerStatistics(app: FastifyInstance, db: Db, enabled: boolean): void {
+  if (!enabled) return;
+  let timer: NodeJS.Timeout | undefined;
+  const refresh = () =>
+    db.refreshStatistics().catch((error: unknown) => app.log.error({ err: error }, 'planner statistics not refreshed'));
+  app.addHook('onReady', async () => {
+    await refresh();
+    timer = setInterval(() => void refresh(), 3_600_000);
     timer.unref();
   });
   app.addHook('onClose', async () => clearInterval(timer));

@@ -41,7 +41,8 @@ export async function ordersWaitingToDispatch(db: Kysely<Database>, limit: numbe
   const { n } = await waitingToDispatch(db)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
-  const oldest = await waitingToDispatch(db).selectAll().orderBy('paid_at').limit(limit).execute();
+  // Oldest order first: order ids rise with time, and the (fulfilment, status, id) index serves it.
+  const oldest = await waitingToDispatch(db).selectAll().orderBy('id').limit(limit).execute();
   return { count: Number(n), oldest };
 }
 

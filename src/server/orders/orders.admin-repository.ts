@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { OrderListQuery } from '../../contract/admin/orders.ts';
-import type { Fulfilment } from '../../contract/order-status.ts';
+import { orderStatuses, type Fulfilment } from '../../contract/order-status.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -52,7 +52,15 @@ function filtered(
     const conditions: Expression<SqlBool>[] = [];
     if (query.status) conditions.push(eb('status', '=', query.status));
     if (query.paid === 'paid') conditions.push(eb('status', '=', 'paid'));
-    if (query.paid === 'unpaid') conditions.push(eb('status', '!=', 'paid'));
+    // Named, not `!= 'paid'`, so the status index can serve it.
+    if (query.paid === 'unpaid')
+      conditions.push(
+        eb(
+          'status',
+          'in',
+          orderStatuses.filter((status) => status !== 'paid'),
+        ),
+      );
     if (query.fulfilment) conditions.push(eb('fulfilment', '=', query.fulfilment));
     if (query.provider) conditions.push(eb('payment_provider', '=', query.provider));
     if (query.from) conditions.push(eb('created_at', '>=', query.from));

@@ -112,8 +112,9 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await db.schema
     .createIndex('orders_fulfilment_status_idx')
     .on('orders')
-    .columns(['fulfilment', 'status', 'paid_at'])
+    .columns(['fulfilment', 'status', 'id'])
     .execute();
+  await db.schema.createIndex('orders_total_idx').on('orders').columns(['total_including_delivery', 'id']).execute();
   // Searched by the forms people type: a postcode with or without its space, a name or an e-mail
   // address in any case (src/server/orders/orders.admin-repository.ts uses the same expressions).
   await db.schema
