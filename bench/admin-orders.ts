@@ -35,7 +35,7 @@ const databaseUrl = schema?.url ?? `sqlite:${join(dir, 'bench.db')}`;
 await seedDatabase(databaseUrl, 2_000);
 const db = openDatabase(databaseUrl);
 await migrateToLatest(db);
-let started = Date.now();
+const started = Date.now();
 await generateOrders(db, Number(values.orders));
 console.log(`generated ${values.orders} orders in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 // A shop's orders arrive over months, and PostgreSQL's autovacuum keeps up with them; after a bulk
@@ -118,5 +118,4 @@ try {
   await new Promise((resolve) => server.once('exit', resolve));
   await schema?.drop();
   rmSync(dir, { recursive: true, force: true });
-  started = 0;
 }
