@@ -3,15 +3,20 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../src/server/db/database.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
+import { csrfTokenFor } from '../src/server/http/csrf.ts';
 import { seedDemoCatalogue } from '../src/server/catalog/demo/demo-catalogue.ts';
 
 /** What the benchmarks share: a seeded database, the server in its own process, CSRF headers. */
 
-/** Every POST echoes the CSRF cookie, as the shop's page does. */
+/** The benchmark server's SESSION_SECRET, which signs its CSRF tokens. */
+export const BENCH_SESSION_SECRET = 'b'.repeat(32);
+const benchToken = csrfTokenFor(BENCH_SESSION_SECRET, []);
+
+/** Every POST echoes the CSRF cookie, as the shop's page does (a token for a browser with no session). */
 export const jsonHeaders = {
   'content-type': 'application/json',
-  cookie: 'XSRF-TOKEN=bench-token',
-  'x-xsrf-token': 'bench-token',
+  cookie: `XSRF-TOKEN=${benchToken}`,
+  'x-xsrf-token': benchToken,
 };
 
 export async function seedDatabase(databaseUrl: string, products: number): Promise<void> {
@@ -55,7 +60,7 @@ export async function startBenchServer(
     env: {
       ...process.env,
       NODE_ENV: 'production',
-      SESSION_SECRET: 'b'.repeat(32),
+      SESSION_SECRET: BENCH_SESSION_SECRET,
       PUBLIC_URL: `http://localhost:${port}`,
       PAYPAL_MODE: 'sandbox',
       PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { csrfTokenFor } from '../src/server/http/csrf.ts';
 
 /**
  * Page benchmark (npm run bench:pages): Lighthouse, mobile profile, on Debian's Chromium, for the
@@ -73,12 +74,14 @@ const chrome = await chromeLauncher.launch({
     '--no-first-run',
   ],
 });
+// The server's SESSION_SECRET signs CSRF tokens; this is one for a browser without a session.
+const token = csrfTokenFor('p'.repeat(32), []);
 try {
   await waitForServer();
   const search = await (
     await fetch(`${base}/api/search`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', cookie: 'XSRF-TOKEN=bench-token', 'x-xsrf-token': 'bench-token' },
+      headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${token}`, 'x-xsrf-token': token },
       body: '{"typeId":[2035],"pageSize":1}',
     })
   ).json();

@@ -2,6 +2,7 @@ import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/database.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
+import { jsonHeaders } from './harness.ts';
 
 /**
  * The benchmark's server: the real app, plus a bare route answering a constant JSON body of the
@@ -18,7 +19,7 @@ const sample = await app.inject({
   method: 'POST',
   url: '/api/search',
   payload: { title: '', typeId: [], pageSize: 36 },
-  headers: { cookie: 'XSRF-TOKEN=bench-token', 'x-xsrf-token': 'bench-token' },
+  headers: { cookie: jsonHeaders.cookie, 'x-xsrf-token': jsonHeaders['x-xsrf-token'] },
 });
 constant = sample.json();
 

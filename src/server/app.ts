@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
@@ -35,7 +35,9 @@ import { createSignInGuard } from './accounts/sign-in-guard.ts';
 import { paymentSandboxRoutes } from './payments/sandbox/sandbox.routes.ts';
 import { seoRoutes } from './seo/seo.routes.ts';
 import { createStaffService } from './staff/staff.service.ts';
-import { createStaffGuard } from './staff/staff-guard.ts';
+import { createStaffGuard, staffCookieName } from './staff/staff-guard.ts';
+import { sessionCookieName } from './accounts/session.ts';
+import { settingOrCreate } from './db/settings.repository.ts';
 import { staffAdminRoutes } from './staff/staff.admin-routes.ts';
 import { auditAdminRoutes } from './audit/audit.admin-routes.ts';
 import { createAuditService } from './audit/audit.service.ts';
@@ -101,7 +103,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     store: databaseRateLimitStore(rateLimitCounters),
   });
   const secureCookies = config.env === 'production';
-  registerCsrf(app, secureCookies);
+  registerCsrf(app, {
+    secure: secureCookies,
+    // SESSION_SECRET signs the tokens; without it (development, tests) one made for this database,
+    // so every instance on it accepts the others' tokens.
+    secret:
+      config.sessionSecret ??
+      (await settingOrCreate(db.kysely, 'csrf_secret', () => randomBytes(32).toString('base64url'))),
+    sessionCookies: [sessionCookieName(secureCookies), staffCookieName(secureCookies)],
+  });
 
   // Services queue mail; this instance's worker sends it (docs/rules.md#mail), so no request waits for SMTP.
   const mailer = registerMailQueue(app, db, config);

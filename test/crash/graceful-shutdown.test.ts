@@ -4,7 +4,9 @@ import { commitResponseSchema } from '../../src/contract/basket.ts';
 import { call } from '../helpers/api-client.ts';
 import { checkoutFixtures, commitBody, guest } from '../helpers/checkout-fixtures.ts';
 import { manyShoppersOneAddress, startShop, type ShopProcess } from '../helpers/shop-process.ts';
-import { TEST_CSRF_TOKEN } from '../helpers/test-app.ts';
+import { csrfTokenForCookies } from '../helpers/csrf.ts';
+
+const TEST_CSRF_TOKEN = csrfTokenForCookies(undefined);
 import { createEmptyDatabase, type TestDatabase } from '../helpers/test-db.ts';
 
 /**

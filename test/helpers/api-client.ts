@@ -1,5 +1,5 @@
 import type { PricedBasket } from '../../src/contract/basket.ts';
-import { TEST_CSRF_TOKEN } from './test-app.ts';
+import { csrfTokenForCookies } from './csrf.ts';
 
 /** The calls a shopper's page makes, over real HTTP, to whichever instance it is given. */
 export async function call<T = unknown>(
@@ -18,8 +18,9 @@ export async function call<T = unknown>(
     body = JSON.stringify(init.body);
   }
   if (method !== 'GET') {
-    headers['x-xsrf-token'] = TEST_CSRF_TOKEN;
-    headers.cookie = [headers.cookie, `XSRF-TOKEN=${TEST_CSRF_TOKEN}`].filter(Boolean).join('; ');
+    const token = csrfTokenForCookies(headers.cookie);
+    headers['x-xsrf-token'] = token;
+    headers.cookie = [headers.cookie, `XSRF-TOKEN=${token}`].filter(Boolean).join('; ');
   }
   const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
   const text = await response.text();

@@ -1,3 +1,4 @@
+import { TEST_SESSION_SECRET } from './csrf.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 
@@ -62,6 +63,8 @@ export async function startShop(env: Record<string, string>, port?: number): Pro
       // The tests read stock back through the product API: no per-instance caches, unless asked.
       CATALOG_CACHE_SECONDS: '0',
       SEARCH_CACHE_SECONDS: '0',
+      // The test client signs its CSRF tokens with it (test/helpers/csrf.ts).
+      SESSION_SECRET: TEST_SESSION_SECRET,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/database.ts';
 import { seedDemoCatalogue } from '../../src/server/catalog/demo/demo-catalogue.ts';
 import { createTestDb, type TestDatabase } from './test-db.ts';
+import { csrfTokenForCookies, TEST_SESSION_SECRET } from './csrf.ts';
 
 export interface TestApp {
   /** The app as the shop's page calls it: state-changing calls echo the CSRF token. */
@@ -34,7 +35,12 @@ export async function createTestApp(
   const { db, database } = await createTestDb();
   if (options.demo) await seedDemoCatalogue(db);
   const outboxDir = mkdtempSync(join(tmpdir(), 'shop-outbox-'));
-  const config = loadConfig({ NODE_ENV: 'test', MAIL_OUTBOX_DIR: outboxDir, ...options.env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    MAIL_OUTBOX_DIR: outboxDir,
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    ...options.env,
+  });
   const app = await buildApp({
     config,
     db,
@@ -44,7 +50,7 @@ export async function createTestApp(
   });
   await app.ready();
   return {
-    app: likeTheShopPage(app),
+    app: likeTheShopPage(app, config),
     server: app,
     db,
     database,
@@ -65,23 +71,26 @@ export async function createTestApp(
 export async function createSecondInstance(first: TestApp): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
   const app = await buildApp({ config: first.config, db: first.database.connect() });
   await app.ready();
-  return { app: likeTheShopPage(app), close: () => app.close() };
+  return { app: likeTheShopPage(app, first.config), close: () => app.close() };
 }
-
-export const TEST_CSRF_TOKEN = 'test-csrf-token-0123456789';
 
 /**
  * Wraps inject so that every non-GET request carries the XSRF-TOKEN cookie and header, as the
- * shop's page sends them, unless the test sets the header itself.
+ * shop's page sends them (signed for the sessions the request carries), unless the test sets the
+ * header itself.
  */
-function likeTheShopPage(app: FastifyInstance): FastifyInstance {
+function likeTheShopPage(app: FastifyInstance, config: Config): FastifyInstance {
   const inject = (options: InjectOptions | string) => {
     if (typeof options === 'string') return app.inject(options);
     const method = String(options.method ?? 'GET').toUpperCase();
     const headers = { ...((options.headers as Record<string, string> | undefined) ?? {}) };
     if (method !== 'GET' && method !== 'HEAD' && !('x-xsrf-token' in headers)) {
-      headers['x-xsrf-token'] = TEST_CSRF_TOKEN;
-      headers.cookie = [headers.cookie, `XSRF-TOKEN=${TEST_CSRF_TOKEN}`].filter(Boolean).join('; ');
+      const token = csrfTokenForCookies(headers.cookie, {
+        ...(config.sessionSecret ? { secret: config.sessionSecret } : {}),
+        secure: config.env === 'production',
+      });
+      headers['x-xsrf-token'] = token;
+      headers.cookie = [headers.cookie, `XSRF-TOKEN=${token}`].filter(Boolean).join('; ');
     }
     return app.inject({ ...options, headers });
   };

@@ -22,8 +22,11 @@ export function setSessionCookie(reply: FastifyReply, token: string, secure: boo
     secure,
     maxAge: SESSION_DAYS * 24 * 60 * 60,
   });
+  // A new session, a new CSRF token bound to it (src/server/http/csrf.ts).
+  reply.renewCsrfToken({ [sessionCookieName(secure)]: token });
 }
 
 export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
   reply.clearCookie(sessionCookieName(secure), { path: '/', httpOnly: true, sameSite: 'lax', secure });
+  reply.renewCsrfToken({ [sessionCookieName(secure)]: undefined });
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import { csrfTokenForCookies } from '../../../test/helpers/csrf.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from './opayo-crypt.ts';
 
@@ -246,12 +247,15 @@ describe('the Opayo return rate limit', () => {
   });
 });
 
+/** The token the shop gave the attacker's browser on an earlier page. */
+const keptToken = csrfTokenForCookies(undefined);
+
 function returnWith(app: FastifyInstance, crypt: string) {
   // The attacker keeps its cookies, as a browser would, so no new XSRF cookie is set each time.
   return app.inject({
     method: 'GET',
     url: `/api/payments/opayo/return?crypt=${encodeURIComponent(crypt)}`,
-    headers: { cookie: 'XSRF-TOKEN=kept-by-the-attacker' },
+    headers: { cookie: `XSRF-TOKEN=${keptToken}` },
   });
 }
 

@@ -36,10 +36,13 @@ export function setStaffCookie(reply: FastifyReply, token: string, secure: boole
     secure,
     maxAge: IDLE_MINUTES * 60 * 12,
   });
+  // A new session, a new CSRF token bound to it (src/server/http/csrf.ts).
+  reply.renewCsrfToken({ [staffCookieName(secure)]: token });
 }
 
 export function clearStaffCookie(reply: FastifyReply, secure: boolean): void {
   reply.clearCookie(staffCookieName(secure), { path: '/', httpOnly: true, sameSite: 'strict', secure });
+  reply.renewCsrfToken({ [staffCookieName(secure)]: undefined });
 }
 
 export function createStaffGuard(staffService: Pick<StaffService, 'staffFor'>, secure: boolean) {
