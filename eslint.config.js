@@ -1,26 +1,47 @@
-import { existsSync, readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-
-const featuresDir = 'src/web/features';
-const features = existsSync(featuresDir)
-  ? readdirSync(featuresDir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
-  : [];
-
-/** no-restricted-imports for a folder: these import paths are off limits, with the reason. */
-function boundary(files, groups, message) {
-  return { files, rules: { 'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }] } };
-}
+import { importBoundaries } from './scripts/eslint-import-boundaries.ts';
 
 /**
- * Lint rules. Beyond the recommended sets, the import boundaries of DESIGN.md section 2:
- * contract imports neither side, server and web never import each other, and web features never
- * import each other (one rule per feature, as bulletproof-react does with restricted paths).
+ * The import boundaries of DESIGN.md sections 2 and 10, all in one rule so that every file gets
+ * every zone that targets it: contract imports neither side, server and web never import each
+ * other, the storefront never imports the back office (src/web/admin), which may use ui/, lib/
+ * and contract/ but not the shop's pages, and features (the shop's, the back office's) never
+ * import each other. As bulletproof-react does with import/no-restricted-paths.
  */
+export const boundaryZones = [
+  {
+    target: ['src/contract'],
+    from: ['src/server', 'src/web'],
+    message: 'contract/ is imported by both sides and imports neither.',
+  },
+  { target: ['src/server'], from: ['src/web'], message: 'The server never imports web code.' },
+  {
+    target: ['src/web'],
+    from: ['src/server'],
+    message: 'Web code talks to the server through the API and contract/ only.',
+  },
+  {
+    target: ['src/web'],
+    except: ['src/web/admin'],
+    from: ['src/web/admin'],
+    message: 'The storefront never imports the back office: it is a bundle of its own.',
+  },
+  {
+    target: ['src/web/admin'],
+    from: ['src/web/app', 'src/web/features'],
+    message: 'The back office may use ui/, lib/ and contract/, never the shop’s pages.',
+  },
+  { siblingsUnder: 'src/web/features', message: 'Web features do not import each other; share through ui/ or lib/.' },
+  {
+    siblingsUnder: 'src/web/admin/features',
+    message: 'Back-office features do not import each other; share through admin/ui or admin/lib.',
+  },
+];
+
+/** Lint rules: the recommended sets, React's hook rules for web code, and the import boundaries. */
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -38,20 +59,9 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
-  boundary(
-    ['src/contract/**'],
-    ['**/server/**', '**/web/**'],
-    'contract/ is imported by both sides and imports neither.',
-  ),
-  boundary(['src/server/**'], ['**/web/**'], 'The server never imports web code.'),
-  boundary(['src/web/**'], ['**/server/**'], 'Web code talks to the server through the API and contract/ only.'),
-  ...features.map((feature) =>
-    boundary(
-      [`${featuresDir}/${feature}/**`],
-      features
-        .filter((other) => other !== feature)
-        .flatMap((other) => [`../${other}`, `../${other}/**`, `**/features/${other}/**`]),
-      'Web features do not import each other; share through ui/ or lib/.',
-    ),
-  ),
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { local: { rules: { 'import-boundaries': importBoundaries } } },
+    rules: { 'local/import-boundaries': ['error', { root: import.meta.dirname, zones: boundaryZones }] },
+  },
 );
