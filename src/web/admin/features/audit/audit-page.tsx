@@ -1,0 +1,5 @@
+import { AdminPage } from '../../lib/admin-page.tsx';
+
+export default function Page() {
+  return <AdminPage title="audit-page">{null}</AdminPage>;
+}
