@@ -1,15 +1,25 @@
+import { existsSync, readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { importBoundaries } from './scripts/eslint-import-boundaries.ts';
 
+const serverDir = 'src/server';
+/** The server's folders beside db/: the features and the cross-cutting HTTP code the database layer serves. */
+const serverFolders = existsSync(serverDir)
+  ? readdirSync(serverDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== 'db')
+      .map((entry) => `${serverDir}/${entry.name}`)
+  : [];
+
 /**
  * The import boundaries of DESIGN.md sections 2 and 10, all in one rule so that every file gets
  * every zone that targets it: contract imports neither side, server and web never import each
- * other, the storefront never imports the back office (src/web/admin), which may use ui/, lib/
- * and contract/ but not the shop's pages, and features (the shop's, the back office's) never
- * import each other. As bulletproof-react does with import/no-restricted-paths.
+ * other, the server's db/ imports none of the server's features, the storefront never imports the
+ * back office (src/web/admin), which may use ui/, lib/ and contract/ but not the shop's pages, and
+ * features (the shop's, the back office's) never import each other. As bulletproof-react does with
+ * import/no-restricted-paths.
  */
 export const boundaryZones = [
   {
@@ -18,6 +28,12 @@ export const boundaryZones = [
     message: 'contract/ is imported by both sides and imports neither.',
   },
   { target: ['src/server'], from: ['src/web'], message: 'The server never imports web code.' },
+  {
+    target: ['src/server/db'],
+    from: serverFolders,
+    message:
+      'db/ serves the features and imports none of them: a feature hands its data in (the demo catalogue: catalog/demo/).',
+  },
   {
     target: ['src/web'],
     from: ['src/server'],

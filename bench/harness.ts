@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../src/server/db/database.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
-import { seedIfEmpty } from '../src/server/db/seed/seed.ts';
+import { seedDemoCatalogue } from '../src/server/catalog/demo/demo-catalogue.ts';
 
 /** What the benchmarks share: a seeded database, the server in its own process, CSRF headers. */
 
@@ -18,7 +18,7 @@ export async function seedDatabase(databaseUrl: string, products: number): Promi
   const db = openDatabase(databaseUrl);
   await migrateToLatest(db);
   const started = Date.now();
-  const result = await seedIfEmpty(db, { products });
+  const result = await seedDemoCatalogue(db, { products });
   console.log(
     result.seeded
       ? `seeded ${products} products in ${((Date.now() - started) / 1000).toFixed(1)} s`

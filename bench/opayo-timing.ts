@@ -7,7 +7,7 @@ import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/database.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
-import { seedIfEmpty } from '../src/server/db/seed/seed.ts';
+import { seedDemoCatalogue } from '../src/server/catalog/demo/demo-catalogue.ts';
 import { encryptCrypt } from '../src/server/payments/opayo-crypt.ts';
 
 /**
@@ -32,7 +32,7 @@ const config = loadConfig({
 });
 const db = openDatabase(`sqlite:${join(dir, 'shop.db')}`);
 await migrateToLatest(db);
-await seedIfEmpty(db);
+await seedDemoCatalogue(db);
 const app = await buildApp({ config, db });
 await app.ready();
 

@@ -20,6 +20,14 @@ describe('import boundaries (the real eslint.config.js)', () => {
     ]);
   });
 
+  it('keeps the server’s features out of db/', async () => {
+    expect(await boundaryMessages('src/server/db/x.ts', "import '../orders/orders.service.ts';")).toHaveLength(1);
+    expect(await boundaryMessages('src/server/db/cli/x.ts', "import '../../catalog/demo/seed-demo.ts';")).toHaveLength(
+      1,
+    );
+    expect(await boundaryMessages('src/server/db/x.ts', "import './database.ts';")).toEqual([]);
+  });
+
   it('keeps the back office out of the storefront, and the shop’s pages out of the back office', async () => {
     for (const [file, source] of [
       ['src/web/app/router.tsx', '../admin/main.tsx'],

@@ -40,6 +40,10 @@ import { staffAdminRoutes } from './staff/staff.admin-routes.ts';
 import { auditAdminRoutes } from './audit/audit.admin-routes.ts';
 import { createAuditService } from './audit/audit.service.ts';
 import { ordersAdminRoutes } from './orders/orders.admin-routes.ts';
+import { dashboardAdminRoutes } from './dashboard/dashboard.admin-routes.ts';
+import { createDashboardService } from './dashboard/dashboard.admin-service.ts';
+import { customersAdminRoutes } from './accounts/customers.admin-routes.ts';
+import { createCustomersAdminService } from './accounts/customers.admin-service.ts';
 import { createOrdersAdminService } from './orders/orders.admin-service.ts';
 import { requireHttps } from './http/admin-scope.ts';
 import { databaseRateLimitStore } from './http/rate-limit/database-store.ts';
@@ -166,6 +170,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const common = { guard: staffGuard, rateLimitFactor: config.rateLimitFactor };
       await admin.register(staffAdminRoutes, { ...common, staff, secureCookies, counters: rateLimitCounters });
       await admin.register(ordersAdminRoutes, { guard: staffGuard, orders: createOrdersAdminService(db.kysely) });
+      await admin.register(customersAdminRoutes, {
+        guard: staffGuard,
+        customers: createCustomersAdminService(db.kysely),
+      });
+      await admin.register(dashboardAdminRoutes, {
+        dashboard: createDashboardService(db.kysely, { lowStockThreshold: config.lowStockThreshold }),
+      });
       await admin.register(auditAdminRoutes, { audit: createAuditService(db.kysely) });
     },
     { prefix: '/api/admin' },

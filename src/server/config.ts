@@ -56,6 +56,8 @@ const envSchema = z
         value === 'true' ? true : value === 'false' ? false : value.split(','),
       ),
     RATE_LIMIT_FACTOR: z.coerce.number().min(0.01).max(1000).default(1),
+    // The dashboard lists sizes with this many units or fewer left.
+    LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(10_000).default(3),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     CATALOG_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     RESERVATION_MINUTES: z.coerce
@@ -123,6 +125,7 @@ export interface Config {
   catalogCacheSeconds: number;
   /** Scales every per-route rate limit (1 is the shop's own limits). */
   rateLimitFactor: number;
+  lowStockThreshold: number;
   /** How many unpaid orders, and units in them, may hold stock at once for one e-mail address and one client. */
   unpaidOrderLimits: { perEmail: number; perClient: number; unitsPerEmail: number; unitsPerClient: number };
   /** Fastify's trustProxy: whose X-Forwarded-For to believe. */
@@ -183,6 +186,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     reservationMinutes: env.RESERVATION_MINUTES,
     rateLimitFactor: env.RATE_LIMIT_FACTOR,
+    lowStockThreshold: env.LOW_STOCK_THRESHOLD,
     // The test suites place many orders from one address and e-mail; their own test sets the limits.
     unpaidOrderLimits: {
       perEmail: env.UNPAID_ORDERS_PER_EMAIL ?? (env.NODE_ENV === 'test' ? 100_000 : 3),

@@ -1,5 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registrationBody } from '../../test/helpers/registration.ts';
 import { createTestApp, type TestApp } from '../../test/helpers/test-app.ts';
 
 /** What production needs to start: secrets, its address and real payment settings. */
@@ -64,7 +65,7 @@ describe('production mode', () => {
     await t.app.inject({
       method: 'POST',
       url: '/api/register',
-      payload: { titleId: 1, email, firstname: 'Dev', lastname: 'Anand', password, confirm: password },
+      payload: registrationBody(email, { titleId: 1, firstname: 'Dev', lastname: 'Anand', password }),
     });
     await t.db.kysely.updateTable('customers').set({ verified_at: new Date().toISOString() }).execute();
     const signedIn = await t.app.inject({

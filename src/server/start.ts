@@ -2,7 +2,7 @@ import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { describeDatabaseUrl, isDatabaseUnavailable, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { seedIfEmpty } from './db/seed/seed.ts';
+import { seedDemoCatalogue } from './catalog/demo/demo-catalogue.ts';
 
 /** Starts the shop: configuration, database, listen, graceful shutdown (docs/architecture.md). */
 
@@ -30,7 +30,7 @@ async function prepareDatabaseOrExit(config: Config): Promise<void> {
   });
   try {
     await migrateToLatest(setup);
-    if (config.seedDemo) await seedIfEmpty(setup);
+    if (config.seedDemo) await seedDemoCatalogue(setup);
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     console.error(

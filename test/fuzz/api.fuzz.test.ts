@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitResponseSchema } from '../../src/contract/basket.ts';
 import { penceToDecimal } from '../../src/contract/money.ts';
 import { commitBody } from '../helpers/checkout-fixtures.ts';
+import { registrationBody } from '../helpers/registration.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
 /**
@@ -349,7 +350,7 @@ async function signedInCustomer(t: TestApp): Promise<string> {
   await t.app.inject({
     method: 'POST',
     url: '/api/register',
-    payload: { titleId: 1, email, firstname: 'Fuzz', lastname: 'Tester', password, confirm: password },
+    payload: registrationBody(email, { titleId: 1, firstname: 'Fuzz', lastname: 'Tester', password }),
   });
   await t.db.kysely.updateTable('customers').set({ verified_at: new Date().toISOString() }).execute();
   const signedIn = await t.app.inject({ method: 'POST', url: '/api/sign-in', payload: { username: email, password } });

@@ -5,7 +5,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/database.ts';
-import { seedIfEmpty } from '../../src/server/db/seed/seed.ts';
+import { seedDemoCatalogue } from '../../src/server/catalog/demo/demo-catalogue.ts';
 import { createTestDb, type TestDatabase } from './test-db.ts';
 
 export interface TestApp {
@@ -32,7 +32,7 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   const { db, database } = await createTestDb();
-  if (options.demo) await seedIfEmpty(db);
+  if (options.demo) await seedDemoCatalogue(db);
   const outboxDir = mkdtempSync(join(tmpdir(), 'shop-outbox-'));
   const config = loadConfig({ NODE_ENV: 'test', MAIL_OUTBOX_DIR: outboxDir, ...options.env });
   const app = await buildApp({

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REGISTRATION_PASSWORD, registrationBody } from '../helpers/registration.ts';
 import { routesOf } from '../helpers/routes.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -8,7 +9,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
  * state-changing route is tried here under spellings a router might take for it; each must be
  * refused (403) or not found (404), never reach its handler.
  */
-const PASSWORD = 'Correct-Horse-Battery-9';
+const PASSWORD = REGISTRATION_PASSWORD;
 
 /** Other spellings of one path: percent-encoded letters and slashes, doubled slashes, other case, dot segments. */
 function spellings(path: string): string[] {
@@ -43,7 +44,7 @@ describe('CSRF whatever the spelling of the path', () => {
     await t.app.inject({
       method: 'POST',
       url: '/api/register',
-      payload: { titleId: 2, email, firstname: 'Meera', lastname: 'Patel', password: PASSWORD, confirm: PASSWORD },
+      payload: registrationBody(email),
     });
     await t.db.kysely.updateTable('customers').set({ verified_at: new Date().toISOString() }).execute();
     const signedIn = await t.app.inject({

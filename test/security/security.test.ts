@@ -4,6 +4,7 @@ import { catalogFactory } from '../helpers/catalog-factory.ts';
 import { address, checkoutFixtures, commitBody, guest } from '../helpers/checkout-fixtures.ts';
 import { decodeQuotedPrintable, deliveredMail } from '../helpers/outbox.ts';
 import { startSlowSmtp, type SlowSmtpServer } from '../helpers/slow-smtp.ts';
+import { REGISTRATION_PASSWORD, registrationBody } from '../helpers/registration.ts';
 import { routesOf } from '../helpers/routes.ts';
 import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 
@@ -12,7 +13,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
  * injection, throttling and other customers' data. XSS in rendered pages is covered here for the
  * server's HTML and in test/e2e/security.spec.ts for the browser.
  */
-const PASSWORD = 'Correct-Horse-Battery-9';
+const PASSWORD = REGISTRATION_PASSWORD;
 let ipCounter = 0;
 const nextIp = () => `203.0.113.${(++ipCounter % 250) + 1}`;
 
@@ -33,14 +34,7 @@ describe('security', () => {
   const newEmail = () => `security${++emails}.${Date.now()}@example.com`;
   async function customer(): Promise<{ email: string; token: string }> {
     const email = newEmail();
-    await post('/api/register', {
-      titleId: 2,
-      email,
-      firstname: 'Meera',
-      lastname: 'Patel',
-      password: PASSWORD,
-      confirm: PASSWORD,
-    });
+    await post('/api/register', registrationBody(email));
     const mail = (await deliveredMail(t)).filter((m) => m.to === email).at(-1);
     const token = /\/verify-account\/([A-Za-z0-9_-]+)/.exec(decodeQuotedPrintable(mail?.raw ?? ''))?.[1];
     expect((await post('/api/activate', { token })).statusCode).toBe(200);
@@ -337,14 +331,7 @@ describe('security with a slow mail server', () => {
   it('answers forgot-password for registered and unknown addresses in the same time, and the reset mail still arrives', async () => {
     const email = `slow.smtp.${Date.now()}@example.com`;
     const unknown = `never.registered.${Date.now()}@example.com`;
-    const registered = await post('/api/register', {
-      titleId: 2,
-      email,
-      firstname: 'Meera',
-      lastname: 'Patel',
-      password: PASSWORD,
-      confirm: PASSWORD,
-    });
+    const registered = await post('/api/register', registrationBody(email));
     expect(registered.json()).toEqual({ errorCode: 0 });
     const timed = async (address: string) => {
       const started = performance.now();
@@ -397,14 +384,7 @@ describe('security with a slow mail server', () => {
       };
       const email = `hung.smtp.${Date.now()}@example.com`;
       const calls = [
-        await within(1_000, '/api/register', {
-          titleId: 2,
-          email,
-          firstname: 'Meera',
-          lastname: 'Patel',
-          password: PASSWORD,
-          confirm: PASSWORD,
-        }),
+        await within(1_000, '/api/register', registrationBody(email)),
         await within(1_000, '/api/contact', { email, name: 'Meera', phone: '0121 496 0000', message: 'Hello?' }),
         await within(1_000, '/api/forgot-password', { email }),
       ];

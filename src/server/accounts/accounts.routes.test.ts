@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import { registrationBody } from '../../../test/helpers/registration.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { hashToken, newToken } from './tokens.ts';
 
@@ -26,15 +27,8 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
   };
   let emails = 0;
   const newEmail = () => `customer${++emails}.${Date.now()}@example.com`;
-  const registration = (email: string, overrides: object = {}) => ({
-    titleId: 2,
-    email,
-    firstname: 'Priya',
-    lastname: 'Sharma',
-    password: PASSWORD,
-    confirm: PASSWORD,
-    ...overrides,
-  });
+  const registration = (email: string, overrides: object = {}) =>
+    registrationBody(email, { firstname: 'Priya', lastname: 'Sharma', password: PASSWORD, ...overrides });
 
   async function verifiedCustomer(): Promise<string> {
     const email = newEmail();

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { registrationBody } from '../../../test/helpers/registration.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
 
 /**
@@ -8,8 +9,6 @@ import { testDialect } from '../../../test/helpers/test-db.ts';
  * (errorCode 4), a database fault included. Only the unique-key violation means that; any other
  * failure is an error answer, and the shopper is not told a falsehood about their address.
  */
-const PASSWORD = 'Correct-Horse-Battery-9';
-
 describe('registration when the database cannot take the new customer', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -21,7 +20,7 @@ describe('registration when the database cannot take the new customer', () => {
     t.app.inject({
       method: 'POST',
       url: '/api/register',
-      payload: { titleId: 1, email, firstname: 'Meera', lastname: 'Patel', password: PASSWORD, confirm: PASSWORD },
+      payload: registrationBody(email, { titleId: 1 }),
     });
 
   /** Makes every insert into customers fail as a full disk would, while `during` runs. */

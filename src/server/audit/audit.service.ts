@@ -23,7 +23,7 @@ export function createAuditService(db: Kysely<Database>) {
 
 export type AuditService = ReturnType<typeof createAuditService>;
 
-function auditView(row: Selectable<AuditLogTable>): AuditEntryView {
+export function auditView(row: Selectable<AuditLogTable>): AuditEntryView {
   return {
     id: row.id,
     at: row.at,

@@ -219,6 +219,8 @@ export interface CustomerTable {
   delivery_postcode: Generated<string>;
   delivery_town_city: Generated<string>;
   delivery_country_id: number | null;
+  /** When the customer was erased on request (migration 0011): the row keeps no personal data. */
+  erased_at: string | null;
 }
 
 export interface AccountTokenTable {

@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { awaitingPayment, isOneOf, type Fulfilment, type OrderStatus } from '../../contract/order-status.ts';
-import type { Database, OrderTable } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 import {
   changeStatus,
   findOrderByCode,
@@ -11,6 +11,7 @@ import {
   setPaymentResult,
   takeStock,
   useVoucher,
+  type OrderRow,
 } from './orders.repository.ts';
 import {
   addToRefundedTotal,
@@ -39,8 +40,6 @@ import {
  * units back in stock.
  */
 
-type Order = Selectable<OrderTable>;
-
 export const orderMoves = {
   failPayment: { from: ['pending_payment'], to: 'payment_failed' },
   expire: { from: awaitingPayment, to: 'expired' },
@@ -50,7 +49,7 @@ export const orderMoves = {
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus }>;
 
 /** Awaiting its payment with its reservation still running: it can be paid, handed off or recovered. */
-export function holdsReservation(order: Pick<Order, 'status' | 'reserved_until'>, now: Date): boolean {
+export function holdsReservation(order: Pick<OrderRow, 'status' | 'reserved_until'>, now: Date): boolean {
   return isOneOf(order.status, awaitingPayment) && order.reserved_until > now.toISOString();
 }
 
@@ -159,7 +158,7 @@ export interface PaymentResult {
  */
 export async function markOrderPaid(
   trx: Kysely<Database>,
-  order: Order,
+  order: OrderRow,
   payment: PaymentResult,
   at: string,
 ): Promise<'already paid' | 'paid' | 'paid late'> {
@@ -207,7 +206,7 @@ export type StaffAction = 'dispatch' | 'deliver' | 'cancel' | 'refund';
 
 /** What staff may do to an order now: the back office offers these and refuses the rest. */
 export function staffActionsFor(
-  order: Pick<Order, 'status' | 'fulfilment' | 'refunded_total' | 'total_including_delivery'>,
+  order: Pick<OrderRow, 'status' | 'fulfilment' | 'refunded_total' | 'total_including_delivery'>,
 ): StaffAction[] {
   const actions: StaffAction[] = [];
   const paid = order.status === 'paid';
@@ -259,7 +258,7 @@ export type RefundRefusal = 'not refundable' | 'more than paid' | 'no such line'
  */
 export async function recordRefund(
   trx: Kysely<Database>,
-  order: Pick<Order, 'id' | 'status'>,
+  order: Pick<OrderRow, 'id' | 'status'>,
   refund: { amount: number; note: string; restock: Array<{ lineId: number; quantity: number }> },
   now: string,
 ): Promise<{ refundId: number } | { refused: RefundRefusal }> {

@@ -229,3 +229,18 @@ export async function insertRefundLine(
     .values({ refund_id: line.refundId, order_line_id: line.orderLineId, quantity: line.quantity })
     .execute();
 }
+
+/**
+ * One batch of the orders CSV: the list's filters, newest first, after the last id of the batch
+ * before (keyset paging, so the thousandth batch costs what the first does).
+ */
+export function ordersForExport(
+  db: Kysely<Database>,
+  query: OrderListQuery,
+  beforeId: number | undefined,
+  limit: number,
+) {
+  let select = filtered(db, query).selectAll();
+  if (beforeId !== undefined) select = select.where('id', '<', beforeId);
+  return select.orderBy('id', 'desc').limit(limit).execute();
+}

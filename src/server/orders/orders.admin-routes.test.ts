@@ -5,6 +5,7 @@ import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outb
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { expireOrder, markOrderPaid, markPaymentFailed } from './order-lifecycle.ts';
+import { createOrdersAdminService } from './orders.admin-service.ts';
 
 /**
  * Orders in the back office (docs/back-office.md#orders): every move staff may make from every
@@ -326,6 +327,58 @@ describe('back office orders', () => {
     expect(second.orders[0].orderNumber).toBeLessThan(all.orders[4].orderNumber);
     const oldest = (await admin('GET', '/orders?sort=oldest&pageSize=1')).json();
     expect(oldest.orders[0].orderNumber).toBeLessThan(all.orders[0].orderNumber);
+  });
+
+  it('exports the filtered list as CSV for the accountant: pounds, VAT, and no formulas', async () => {
+    const mine = await placeOrder({
+      guest: {
+        ...guest,
+        firstname: '=HYPERLINK("http://evil.example")',
+        lastname: 'Mehta',
+        email: `csv.${Date.now()}@example.com`,
+      },
+      deliveryAddress: {
+        line1: '2 Sitar Row',
+        line2: '',
+        line3: '',
+        postcode: 'CV1 2CSV'.slice(0, 7),
+        townCity: 'Coventry',
+        countryId: 1,
+      },
+    });
+    await pay(mine.orderNumber);
+    const order = await orderRow(mine.orderNumber);
+    const answer = await admin('GET', `/orders.csv?q=${mine.orderNumber}&paid=paid`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(answer.headers['content-disposition']).toMatch(/^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const [header, row, end] = answer.body.split('\r\n');
+    expect(header).toContain('Net (excl. VAT),VAT,Total');
+    expect(end).toBe('');
+    const pounds = (pence: number) => (pence / 100).toFixed(2);
+    expect(row).toContain(
+      [
+        pounds(order.total_including_delivery - order.total_vat),
+        pounds(order.total_vat),
+        pounds(order.total_including_delivery),
+      ].join(','),
+    );
+    expect(row).toContain(`"'=HYPERLINK(""http://evil.example"") Mehta"`);
+    expect((await admin('GET', `/orders.csv?q=${mine.orderNumber}&paid=unpaid`)).body.split('\r\n')).toHaveLength(2);
+  });
+
+  it('exports every order of a long list, batch after batch, each once', async () => {
+    const service = createOrdersAdminService(t.db.kysely, { csvBatch: 7 });
+    let csv = '';
+    for await (const chunk of service.csv({})) csv += chunk;
+    const numbers = csv
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => Number(line.split(',')[0]));
+    const all = await t.db.kysely.selectFrom('orders').select('order_number').orderBy('id', 'desc').execute();
+    expect(all.length).toBeGreaterThan(7 * 3);
+    expect(numbers).toEqual(all.map((row) => row.order_number));
   });
 
   it('names the field at fault in a bad query or body, and answers 404 for an unknown order', async () => {

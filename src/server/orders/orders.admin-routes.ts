@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   cancelSchema,
@@ -20,6 +21,14 @@ export const ordersAdminRoutes: FastifyPluginAsyncZod<{ orders: OrdersAdminServi
   app.get('/orders', { schema: { querystring: orderListQuerySchema, response: { 200: orderListSchema } } }, (request) =>
     orders.list(request.query),
   );
+  app.get('/orders.csv', { schema: { querystring: orderListQuerySchema } }, (request, reply) => {
+    const day = new Date().toISOString().slice(0, 10);
+    return reply
+      .header('content-disposition', `attachment; filename="orders-${day}.csv"`)
+      .header('cache-control', 'no-store')
+      .type('text/csv; charset=utf-8')
+      .send(Readable.from(orders.csv(request.query)));
+  });
   app.get('/orders/:orderNumber', { schema: { params, response: { 200: orderDetailSchema } } }, (request) =>
     orders.detail(request.params.orderNumber),
   );

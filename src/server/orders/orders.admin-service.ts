@@ -10,6 +10,7 @@ import type {
 import { errorCodes } from '../../contract/error-codes.ts';
 import { formatPence } from '../../contract/money.ts';
 import { auditOf, recordAudit } from '../audit/audit.repository.ts';
+import { auditView } from '../audit/audit.service.ts';
 import type { AuditEntryView } from '../../contract/admin/audit.ts';
 import type { Database, OrderTable } from '../db/schema.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
@@ -30,7 +31,9 @@ import {
   findOrderRefunds,
   findPaymentEvents,
   listOrders,
+  ordersForExport,
 } from './orders.admin-repository.ts';
+import { csvHeader, csvLine, orderCsvLine } from './orders-csv.ts';
 import { trackingUrlFor } from './tracking-links.ts';
 
 /**
@@ -40,6 +43,7 @@ import { trackingUrlFor } from './tracking-links.ts';
  */
 
 type Order = Selectable<OrderTable>;
+const CSV_BATCH = 1_000;
 
 const refusals: Record<RefundRefusal, string> = {
   'not refundable': 'Only a paid order can be refunded.',
@@ -48,7 +52,8 @@ const refusals: Record<RefundRefusal, string> = {
   'more than sold': 'That puts back more units of a line than were sold.',
 };
 
-export function createOrdersAdminService(db: Kysely<Database>, options: { now?: () => Date } = {}) {
+export function createOrdersAdminService(db: Kysely<Database>, options: { now?: () => Date; csvBatch?: number } = {}) {
+  const csvBatch = options.csvBatch ?? CSV_BATCH;
   const now = () => (options.now ?? (() => new Date()))().toISOString();
 
   async function orderOrThrow(orderNumber: number, trx: Kysely<Database> = db): Promise<Order> {
@@ -94,16 +99,7 @@ export function createOrdersAdminService(db: Kysely<Database>, options: { now?: 
       findPaymentEvents(db, order.id),
       auditOf(db, 'order', order.order_number),
     ]);
-    const auditViews: AuditEntryView[] = audit.map((row) => ({
-      id: row.id,
-      at: row.at,
-      staffEmail: row.staff_email,
-      action: row.action,
-      entityType: row.entity_type,
-      entityId: row.entity_id,
-      before: row.before === null ? null : JSON.parse(row.before),
-      after: row.after === null ? null : JSON.parse(row.after),
-    }));
+    const auditViews = audit.map(auditView);
     const timeline = [
       { at: order.created_at, text: `Order placed (${formatPence(order.total_including_delivery)})` },
       ...events.map((event) => ({
@@ -195,6 +191,18 @@ export function createOrdersAdminService(db: Kysely<Database>, options: { now?: 
 
     detail,
 
+    /** The list's orders as CSV, every page of them, a batch at a time. */
+    async *csv(query: OrderListQuery): AsyncGenerator<string> {
+      yield csvLine(csvHeader);
+      let beforeId: number | undefined;
+      for (;;) {
+        const batch = await ordersForExport(db, query, beforeId, csvBatch);
+        for (const order of batch) yield orderCsvLine(order);
+        if (batch.length < csvBatch) return;
+        beforeId = batch.at(-1)!.id;
+      }
+    },
+
     /** Dispatch: carrier and tracking number kept, and the customer's e-mail queued with it. */
     dispatch(orderNumber: number, parcel: DispatchInput, staff: Staff): Promise<OrderDetail> {
       const carrier = parcel.carrier.trim();
@@ -251,7 +259,7 @@ export function createOrdersAdminService(db: Kysely<Database>, options: { now?: 
 
 export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>;
 
-function summaryOf(
+export function summaryOf(
   order: Pick<
     Order,
     | 'id'

@@ -1,8 +1,11 @@
-import { sql, type Insertable, type Kysely } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Database, OrderLineTable, OrderStatus, OrderTable } from '../db/schema.ts';
 
 /** Orders' SQL. Writes take the caller's transaction. */
+
+export type OrderRow = Selectable<OrderTable>;
+export type OrderLineRow = Selectable<OrderLineTable>;
 
 /** Takes `quantity` units if there are that many; false when there are not (never below 0). */
 export async function takeStock(trx: Kysely<Database>, stockId: number, quantity: number): Promise<boolean> {
@@ -34,7 +37,6 @@ export async function useVoucher(trx: Kysely<Database>, code: string): Promise<b
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** The next order number, from a counter row the transaction holds until it ends. */
 /** The next order number: PostgreSQL's sequence, or SQLite's counter row (migration 0006). */
 export async function nextOrderNumber(trx: Kysely<Database>, dialect: Dialect): Promise<number> {
   if (dialect === 'postgres') {
@@ -65,6 +67,10 @@ export async function insertOrder(
 
 export function findOrderByCode(db: Kysely<Database>, code: string) {
   return db.selectFrom('orders').selectAll().where('order_code', '=', code).executeTakeFirst();
+}
+
+export function findOrderById(db: Kysely<Database>, orderId: number) {
+  return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
 }
 
 export function findOrderByNumber(db: Kysely<Database>, orderNumber: number) {
@@ -213,6 +219,23 @@ export async function setProviderStatus(
   await db
     .updateTable('orders')
     .set({ payment_provider: provider, payment_status: providerStatus.slice(0, 30), updated_at: at })
+    .where('id', '=', orderId)
+    .execute();
+}
+
+/**
+ * Moves a paid order's refunded total by `change` pence as the provider reported it (a refund or
+ * reversal adds, a cancelled reversal takes away): the money has already moved, so no condition.
+ */
+export async function moveRefundedTotal(
+  trx: Kysely<Database>,
+  orderId: number,
+  change: number,
+  at: string,
+): Promise<void> {
+  await trx
+    .updateTable('orders')
+    .set((eb) => ({ refunded_total: eb('refunded_total', '+', change), updated_at: at }))
     .where('id', '=', orderId)
     .execute();
 }

@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { BasketCommit, CommitResponse, PricedBasket } from '../../contract/basket.ts';
 import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
-import { vatContainedIn } from '../../contract/money.ts';
 import { gatherFacts } from '../basket/basket.service.ts';
 import { mergeLines, priceBasket } from '../basket/pricing.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
 import { expireOrder, holdsReservation, replaceOrder, reservationFor, reserveLines } from './order-lifecycle.ts';
+import { basketOfOrder, newOrderLineRow, newOrderRow, type Buyer, type NewOrder } from './order-rows.ts';
 import {
   findExpiredReservations,
   findOrderByCode,
@@ -81,6 +81,71 @@ export function newOrderCode(): string {
   return randomBytes(16).toString('base64url');
 }
 
+/*
+ * The steps of a commit, in the order it takes them. Each that finds the basket out of date throws
+ * BasketChanged, which rolls the whole transaction back.
+ */
+
+function buyerOf(request: BasketCommit, customerId: number | undefined, clientAddress: string | undefined): Buyer {
+  const email = request.guest.email.toLowerCase();
+  return { customerId, email, emailKey: emailKeyOf(email), clientAddress };
+}
+
+/** Commits by the same e-mail address or client wait for each other, so their unpaid-order counts cannot interleave. */
+function waitForSameBuyer(trx: Kysely<Database>, dialect: Dialect, buyer: Buyer): Promise<void> {
+  return lockUnpaidOrderKeys(trx, dialect, [`email ${buyer.emailKey}`, `client ${buyer.clientAddress ?? ''}`]);
+}
+
+/**
+ * How long the new order holds its stock: a fresh reservation, or what is left of the unpaid order
+ * this commit replaces (BACK TO CART), which is cancelled and released first.
+ */
+async function reservationOf(
+  trx: Kysely<Database>,
+  replacedOrderCode: string | null | undefined,
+  now: Date,
+  reservationMinutes: number,
+): Promise<{ heldSince: string; reservedUntil: string }> {
+  const replaced = replacedOrderCode ? await replaceOrder(trx, replacedOrderCode, now.toISOString()) : undefined;
+  const reservation = reservationFor(replaced, now, reservationMinutes);
+  if (!reservation) throw new OrderHeldTooLongError();
+  return reservation;
+}
+
+/** The basket priced afresh from the database, as long as that is what the shopper saw. */
+async function priceAsSeen(trx: Kysely<Database>, request: BasketCommit, now: Date): Promise<PricedBasket> {
+  const priced = priceBasket(request, await gatherFacts(trx, request, now));
+  if (changedSinceSeen(request, priced)) throw new BasketChanged();
+  return priced;
+}
+
+function unitsIn(priced: PricedBasket): number {
+  return priced.items.reduce((sum, line) => sum + (line.requestedQty ?? 0), 0);
+}
+
+/** Takes the lines' stock and one use of the voucher; either running out since pricing is a changed basket. */
+async function reserveStockAndVoucher(trx: Kysely<Database>, priced: PricedBasket): Promise<void> {
+  const lines = priced.items.map((line) => ({
+    productStockId: line.productStockId,
+    quantity: line.requestedQty as number,
+  }));
+  if (!(await reserveLines(trx, lines))) throw new BasketChanged();
+  const voucherCode = priced.appliedVouchers[0]?.code ?? null;
+  if (voucherCode && !(await useVoucher(trx, voucherCode))) throw new BasketChanged();
+}
+
+/** Numbers the new order and writes it with its lines: the last step of a commit. */
+async function createOrder(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  order: NewOrder,
+): Promise<{ orderNumber: number; orderCode: string }> {
+  const orderNumber = await nextOrderNumber(trx, dialect);
+  const orderCode = newOrderCode();
+  await insertOrder(trx, newOrderRow({ ...order, orderNumber, orderCode }), order.priced.items.map(newOrderLineRow));
+  return { orderNumber, orderCode };
+}
+
 export function createOrdersService(
   db: Kysely<Database>,
   options: {
@@ -99,7 +164,7 @@ export function createOrdersService(
    */
   async function checkUnpaidOrderLimits(
     trx: Kysely<Database>,
-    who: { emailKey: string; clientAddress: string | undefined },
+    who: Pick<Buyer, 'emailKey' | 'clientAddress'>,
     units: number,
     now: string,
   ): Promise<void> {
@@ -127,84 +192,22 @@ export function createOrdersService(
      */
     async commit(request: BasketCommit, customerId?: number, clientAddress?: string): Promise<CommitResponse> {
       const now = clock();
-      const email = request.guest.email.toLowerCase();
-      const emailKey = emailKeyOf(email);
+      const buyer = buyerOf(request, customerId, clientAddress);
       try {
         return await db.transaction().execute(async (trx) => {
-          await lockUnpaidOrderKeys(trx, options.dialect, [`email ${emailKey}`, `client ${clientAddress ?? ''}`]);
-          const replaced = request.orderCode
-            ? await replaceOrder(trx, request.orderCode, now.toISOString())
-            : undefined;
-          const reservation = reservationFor(replaced, now, options.reservationMinutes);
-          if (!reservation) throw new OrderHeldTooLongError();
-          const priced = priceBasket(request, await gatherFacts(trx, request, now));
-          if (changedSinceSeen(request, priced)) throw new BasketChanged();
-          const units = priced.items.reduce((sum, line) => sum + (line.requestedQty ?? 0), 0);
-          await checkUnpaidOrderLimits(trx, { emailKey, clientAddress }, units, now.toISOString());
-          const lines = priced.items.map((line) => ({
-            productStockId: line.productStockId,
-            quantity: line.requestedQty as number,
-          }));
-          if (!(await reserveLines(trx, lines))) throw new BasketChanged();
-          const voucherCode = priced.appliedVouchers[0]?.code ?? null;
-          if (voucherCode && !(await useVoucher(trx, voucherCode))) throw new BasketChanged();
-          const orderNumber = await nextOrderNumber(trx, options.dialect);
-          const orderCode = newOrderCode();
-          const at = now.toISOString();
-          const { guest, billingAddress: bill, deliveryAddress: ship } = request;
-          await insertOrder(
-            trx,
-            {
-              order_number: orderNumber,
-              order_code: orderCode,
-              status: 'pending_payment',
-              customer_id: customerId ?? null,
-              title_id: guest.titleId,
-              firstname: guest.firstname,
-              lastname: guest.lastname,
-              email,
-              email_key: emailKey,
-              client_address: clientAddress ?? null,
-              contact_number: guest.contactNumber,
-              billing_line1: bill.line1,
-              billing_line2: bill.line2,
-              billing_line3: bill.line3,
-              billing_postcode: bill.postcode.toUpperCase(),
-              billing_town_city: bill.townCity,
-              billing_country_id: bill.countryId,
-              billing_country_name: priced.billingAddress?.countryName ?? '',
-              delivery_line1: ship.line1,
-              delivery_line2: ship.line2,
-              delivery_line3: ship.line3,
-              delivery_postcode: ship.postcode.toUpperCase(),
-              delivery_town_city: ship.townCity,
-              delivery_country_id: ship.countryId,
-              delivery_country_name: priced.deliveryAddress?.countryName ?? '',
-              delivery_method_id: priced.deliveryMethodRateId as number,
-              delivery_method_name: priced.deliveryMethodName ?? '',
-              delivery_price: priced.deliveryPrice ?? 0,
-              voucher_code: voucherCode,
-              items_total: priced.itemsTotal,
-              discount_amount: priced.discountAmount,
-              total_vat: priced.totalVat,
-              total_excluding_delivery: priced.totalPriceExcludingDelivery,
-              total_including_delivery: priced.totalPriceIncludingDelivery,
-              created_at: at,
-              reserved_until: reservation.reservedUntil,
-              held_since: reservation.heldSince,
-              updated_at: at,
-            },
-            priced.items.map((line) => ({
-              product_stock_id: line.productStockId,
-              product_id: line.productId,
-              title: line.title,
-              size_name: line.sizeName,
-              unit_price: line.price,
-              quantity: line.requestedQty as number,
-              line_total: line.lineTotal,
-            })),
-          );
-          return { ok: true as const, orderNumber, orderCode };
+          await waitForSameBuyer(trx, options.dialect, buyer);
+          const reservation = await reservationOf(trx, request.orderCode, now, options.reservationMinutes);
+          const priced = await priceAsSeen(trx, request, now);
+          await checkUnpaidOrderLimits(trx, buyer, unitsIn(priced), now.toISOString());
+          await reserveStockAndVoucher(trx, priced);
+          const created = await createOrder(trx, options.dialect, {
+            request,
+            priced,
+            buyer,
+            reservation,
+            at: now.toISOString(),
+          });
+          return { ok: true as const, ...created };
         });
       } catch (error) {
         if (!(error instanceof BasketChanged)) throw error;
@@ -217,59 +220,7 @@ export function createOrdersService(
       const order = await findOrderByCode(db, code);
       if (!order || !holdsReservation(order, clock()))
         throw new NotFoundError('No order awaiting payment has that code');
-      const lines = await findOrderLines(db, order.id);
-      const address = (prefix: 'billing' | 'delivery') => ({
-        line1: order[`${prefix}_line1`],
-        line2: order[`${prefix}_line2`],
-        line3: order[`${prefix}_line3`],
-        postcode: order[`${prefix}_postcode`],
-        townCity: order[`${prefix}_town_city`],
-        countryId: order[`${prefix}_country_id`],
-        countryName: order[`${prefix}_country_name`],
-      });
-      return {
-        items: lines.map((line) => ({
-          productStockId: line.product_stock_id,
-          productId: line.product_id,
-          requestedQty: line.quantity,
-          availableStock: line.quantity,
-          hasError: false,
-          errorCode: null,
-          title: line.title,
-          sizeName: line.size_name,
-          urlKey: '',
-          imageUrl: '',
-          price: line.unit_price,
-          priceWithoutDiscount: line.unit_price,
-          priceReduction: 0,
-          lineTotal: line.line_total,
-        })),
-        guest: {
-          titleId: order.title_id,
-          firstname: order.firstname,
-          lastname: order.lastname,
-          email: order.email,
-          contactNumber: order.contact_number,
-        },
-        billingAddress: address('billing'),
-        deliveryAddress: address('delivery'),
-        deliveryMethodRates: [
-          { id: order.delivery_method_id, name: order.delivery_method_name, rate: order.delivery_price },
-        ],
-        deliveryMethodRateId: order.delivery_method_id,
-        deliveryPrice: order.delivery_price,
-        deliveryMethodName: order.delivery_method_name,
-        appliedVouchers: order.voucher_code ? [{ code: order.voucher_code }] : [],
-        lastVoucherOutcome: null,
-        itemCount: lines.reduce((sum, line) => sum + line.quantity, 0),
-        itemsTotal: order.items_total,
-        discountAmount: order.discount_amount,
-        totalVat: vatContainedIn(order.total_including_delivery),
-        totalPriceExcludingDelivery: order.total_excluding_delivery,
-        totalPriceIncludingDelivery: order.total_including_delivery,
-        orderNumber: order.order_number,
-        orderCode: order.order_code,
-      };
+      return basketOfOrder(order, await findOrderLines(db, order.id));
     },
 
     /**

@@ -38,7 +38,7 @@ export async function recordEvent(
     .execute();
 }
 
-/** Records a refund, reversal or cancelled reversal, and moves the order's refunded total with it. */
+/** Records a refund, reversal or cancelled reversal; the order's refunded total moves in orders.repository.ts. */
 export async function recordRefund(
   trx: Kysely<Database>,
   refund: {
@@ -60,12 +60,6 @@ export async function recordRefund(
       provider_reference: refund.reference.slice(0, 64),
       recorded_at: refund.at,
     })
-    .execute();
-  const change = refund.kind === 'reversal_cancelled' ? -refund.amount : refund.amount;
-  await trx
-    .updateTable('orders')
-    .set((eb) => ({ refunded_total: eb('refunded_total', '+', change), updated_at: refund.at }))
-    .where('id', '=', refund.orderId)
     .execute();
 }
 

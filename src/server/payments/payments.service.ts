@@ -1,18 +1,21 @@
 import { createHash } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import { penceToDecimal } from '../../contract/money.ts';
 import type { Config } from '../config.ts';
-import type { Database, OrderTable } from '../db/schema.ts';
+import type { Database } from '../db/schema.ts';
 import { NotFoundError, UpstreamUnavailableError } from '../errors.ts';
 import { sameSecret } from '../http/same-secret.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { holdsReservation, markOrderPaid, markPaymentFailed } from '../orders/order-lifecycle.ts';
 import {
+  moveRefundedTotal,
   findOrderByCode,
+  findOrderById,
   findOrderByNumber,
   findOrderLines,
   setProviderStatus,
   transactionUsedByOtherOrder,
+  type OrderRow,
 } from '../orders/orders.repository.ts';
 import { orderConfirmationEmail, paymentFailedEmail } from './order-emails.ts';
 import { openCrypt } from './opayo-crypt.ts';
@@ -33,7 +36,6 @@ import { decimalToPence, ipnProblem, paypalCartFields, paypalUrls, refundProblem
  * notification is recorded once; a repeat is recognised by its key and changes nothing.
  */
 
-type Order = Selectable<OrderTable>;
 type Fetch = typeof fetch;
 
 /**
@@ -87,7 +89,7 @@ export function createPaymentsService(
   async function notify(orderId: number | null, outcome: string): Promise<void> {
     if (!options.mailer || orderId === null || !['paid', 'paid late', 'failed'].includes(outcome)) return;
     try {
-      const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+      const order = await findOrderById(db, orderId);
       const message =
         outcome === 'failed'
           ? paymentFailedEmail(order, config.publicUrl)
@@ -212,6 +214,7 @@ export function createPaymentsService(
               reference: ipn.txn_id ?? '',
               at,
             });
+            await moveRefundedTotal(trx, order.id, kind === 'reversal_cancelled' ? -amount : amount, at);
             await setProviderStatus(trx, order.id, 'paypal', status, at);
             return { orderId: order.id, outcome: `recorded ${kind}` };
           }
@@ -263,7 +266,7 @@ export function createPaymentsService(
         async (trx, at) => {
           if (fields.Amount !== penceToDecimal(order.total_including_delivery))
             return { orderId: order.id, outcome: 'rejected: wrong amount' };
-          const current = (await findOrderByNumber(trx, order.order_number)) as Order;
+          const current = (await findOrderByNumber(trx, order.order_number)) as OrderRow;
           if (status === 'OK') {
             const outcome = await markOrderPaid(
               trx,

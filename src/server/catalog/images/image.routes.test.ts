@@ -29,7 +29,7 @@ describe('product images', () => {
   );
 
   it('points every demo product image at a picture that exists', async () => {
-    const { generateProduct, DEMO_PRODUCT_COUNT } = await import('../../db/seed/generate-products.ts');
+    const { generateProduct, DEMO_PRODUCT_COUNT } = await import('../demo/generate-products.ts');
     const urls = new Set(Array.from({ length: DEMO_PRODUCT_COUNT }, (_, i) => generateProduct(i).images).flat());
     for (const url of urls) expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
   });

@@ -79,6 +79,20 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   await db.schema.alterTable('orders').addColumn('tracking_number', 'varchar(60)').execute();
   await db.schema.alterTable('orders').addColumn('dispatched_at', 'varchar(40)').execute();
   await db.schema.alterTable('orders').addColumn('delivered_at', 'varchar(40)').execute();
+  // A customer erased on request (UK GDPR) keeps a row, emptied of everything personal, so the
+  // orders that point at it still add up for the accounts.
+  await db.schema.alterTable('customers').addColumn('erased_at', 'varchar(40)').execute();
+  await db.schema
+    .createIndex('customers_lastname_key_idx')
+    .on('customers')
+    .expression(sql`lower(lastname)`)
+    .execute();
+  await db.schema
+    .createIndex('customers_email_lower_idx')
+    .on('customers')
+    .expression(sql`lower(email)`)
+    .execute();
+
   // A refund staff record may put some of the order's units back in stock; each line says how many,
   // so no line is restocked more often than it was sold.
   await db.schema.alterTable('order_refunds').addColumn('note', 'varchar(500)').execute();
@@ -93,6 +107,13 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
 
   // The back office's order list: newest first, and found by postcode, surname or e-mail.
   await db.schema.createIndex('orders_created_idx').on('orders').column('created_at').execute();
+  // The dashboard's sales by day, and its orders waiting to be dispatched.
+  await db.schema.createIndex('orders_paid_at_idx').on('orders').column('paid_at').execute();
+  await db.schema
+    .createIndex('orders_fulfilment_status_idx')
+    .on('orders')
+    .columns(['fulfilment', 'status', 'paid_at'])
+    .execute();
   // Searched by the forms people type: a postcode with or without its space, a name or an e-mail
   // address in any case (src/server/orders/orders.admin-repository.ts uses the same expressions).
   await db.schema

@@ -1,18 +1,63 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Db } from '../database.ts';
 import type { Database } from '../schema.ts';
-import {
-  demoBrands,
-  demoCountries,
-  demoDeliveryMethods,
-  demoTitles,
-  demoTypes,
-  demoVouchers,
-} from './catalogue-data.ts';
-import { DEMO_PRODUCT_COUNT, generateProduct } from './generate-products.ts';
 
 const PG_SEED_LOCK = 73_112_025;
 const BATCH = 500;
+
+export interface SeedStock {
+  sizeName: string;
+  price: number;
+  priceReduction: number;
+  priceWithoutDiscount: number;
+  stock: number;
+}
+
+export interface SeedProduct {
+  urlKey: string;
+  title: string;
+  brandId: number;
+  typeId: number;
+  description: string;
+  seoTitle: string;
+  seoKeywords: string;
+  seoDescription: string;
+  searchTags: string;
+  searchText: string;
+  images: string[];
+  stocks: SeedStock[];
+}
+
+/**
+ * What a seed writes. The database layer has no catalogue of its own: the demo catalogue
+ * (src/server/catalog/demo/demo-catalogue.ts) is handed in by whoever seeds.
+ */
+export interface SeedData {
+  types: ReadonlyArray<{ id: number; name: string; parentId: number }>;
+  brands: ReadonlyArray<{ id: number; name: string }>;
+  countries: ReadonlyArray<{ id: number; name: string; isoCode: string }>;
+  titles: ReadonlyArray<{ id: number; name: string }>;
+  deliveryMethods: ReadonlyArray<{
+    id: number;
+    countryId: number;
+    name: string;
+    rate: number;
+    minItemsTotal: number | null;
+    maxItemsTotal: number | null;
+  }>;
+  vouchers: ReadonlyArray<{
+    code: string;
+    kind: 'percent' | 'fixed';
+    amount: number;
+    minSpend: number;
+    validFrom: string;
+    validTo: string;
+  }>;
+  /** How many products a seed writes when not asked for a number. */
+  productCount: number;
+  /** Product number `index`, the same on every run. */
+  product(index: number): SeedProduct;
+}
 
 export interface SeedResult {
   seeded: boolean;
@@ -20,47 +65,47 @@ export interface SeedResult {
 }
 
 /**
- * Seeds the demo catalogue into an empty database (no product types yet), in one transaction
+ * Seeds a catalogue (the demo one, in practice) into an empty database (no product types yet), in one transaction
  * under a lock, so two instances starting together seed it once. `products` above the demo count
  * generates a larger catalogue for benchmarks.
  */
-export async function seedIfEmpty(db: Db, options: { products?: number } = {}): Promise<SeedResult> {
-  const products = options.products ?? DEMO_PRODUCT_COUNT;
+export async function seedIfEmpty(db: Db, data: SeedData, options: { products?: number } = {}): Promise<SeedResult> {
+  const products = options.products ?? data.productCount;
   return db.kysely.transaction().execute(async (trx) => {
     if (db.dialect === 'postgres') await sql`select pg_advisory_xact_lock(${PG_SEED_LOCK})`.execute(trx);
     const existing = await trx.selectFrom('product_types').select('id').limit(1).executeTakeFirst();
     if (!existing) {
-      await insertReferenceData(trx);
-      await insertProducts(trx, products);
+      await insertReferenceData(trx, data);
+      await insertProducts(trx, data, products);
     }
     // Added by a later migration: seeded into a database that already had its catalogue too.
-    await insertDeliveryAndVouchers(trx);
+    await insertDeliveryAndVouchers(trx, data);
     return existing ? { seeded: false, products: 0 } : { seeded: true, products };
   });
 }
 
-async function insertReferenceData(trx: Transaction<Database>): Promise<void> {
+async function insertReferenceData(trx: Transaction<Database>, data: SeedData): Promise<void> {
   await trx
     .insertInto('product_types')
-    .values(demoTypes.map((t, i) => ({ id: t.id, name: t.name, parent_id: t.parentId, sort_order: i })))
+    .values(data.types.map((t, i) => ({ id: t.id, name: t.name, parent_id: t.parentId, sort_order: i })))
     .execute();
   await trx
     .insertInto('brands')
-    .values(demoBrands.map((b) => ({ id: b.id, name: b.name })))
+    .values(data.brands.map((b) => ({ id: b.id, name: b.name })))
     .execute();
   await trx
     .insertInto('countries')
-    .values(demoCountries.map((c) => ({ id: c.id, name: c.name, iso_code: c.isoCode })))
+    .values(data.countries.map((c) => ({ id: c.id, name: c.name, iso_code: c.isoCode })))
     .execute();
   await trx
     .insertInto('titles')
-    .values(demoTitles.map((t, i) => ({ id: t.id, name: t.name, sort_order: i })))
+    .values(data.titles.map((t, i) => ({ id: t.id, name: t.name, sort_order: i })))
     .execute();
 }
 
-async function insertProducts(trx: Kysely<Database>, count: number): Promise<void> {
+async function insertProducts(trx: Kysely<Database>, data: SeedData, count: number): Promise<void> {
   for (let start = 0; start < count; start += BATCH) {
-    const batch = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => generateProduct(start + i));
+    const batch = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => data.product(start + i));
     const inserted = await trx
       .insertInto('products')
       .values(
@@ -109,12 +154,12 @@ async function insertProducts(trx: Kysely<Database>, count: number): Promise<voi
   }
 }
 
-async function insertDeliveryAndVouchers(trx: Transaction<Database>): Promise<void> {
+async function insertDeliveryAndVouchers(trx: Transaction<Database>, data: SeedData): Promise<void> {
   if (!(await trx.selectFrom('delivery_methods').select('id').limit(1).executeTakeFirst())) {
     await trx
       .insertInto('delivery_methods')
       .values(
-        demoDeliveryMethods.map((m, i) => ({
+        data.deliveryMethods.map((m, i) => ({
           id: m.id,
           country_id: m.countryId,
           name: m.name,
@@ -131,7 +176,7 @@ async function insertDeliveryAndVouchers(trx: Transaction<Database>): Promise<vo
     await trx
       .insertInto('vouchers')
       .values(
-        demoVouchers.map((v) => ({
+        data.vouchers.map((v) => ({
           code: v.code,
           kind: v.kind,
           amount: v.amount,

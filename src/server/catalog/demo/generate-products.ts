@@ -1,29 +1,7 @@
 import { discountedPrice } from '../../../contract/money.ts';
-import { IMAGE_VARIANTS, productImageUrl } from '../../catalog/images/drawings.ts';
+import type { SeedProduct, SeedStock } from '../../db/seed/seed.ts';
+import { IMAGE_VARIANTS, productImageUrl } from '../images/drawings.ts';
 import { demoBrands, demoTypes, kindSearchWords, productLines, type ProductLine } from './catalogue-data.ts';
-
-export interface SeedStock {
-  sizeName: string;
-  price: number;
-  priceReduction: number;
-  priceWithoutDiscount: number;
-  stock: number;
-}
-
-export interface SeedProduct {
-  urlKey: string;
-  title: string;
-  brandId: number;
-  typeId: number;
-  description: string;
-  seoTitle: string;
-  seoKeywords: string;
-  seoDescription: string;
-  searchTags: string;
-  searchText: string;
-  images: string[];
-  stocks: SeedStock[];
-}
 
 /** Small, fast, seedable PRNG (mulberry32) so every fresh database gets the same catalogue. */
 function randomFor(seed: number): () => number {

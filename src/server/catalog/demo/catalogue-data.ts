@@ -1,4 +1,4 @@
-import type { ImageKind } from '../../catalog/images/drawings.ts';
+import type { ImageKind } from '../images/drawings.ts';
 
 /**
  * The demo catalogue's raw material. The ids the storefront's links use (types 1001, 1003, 2008,

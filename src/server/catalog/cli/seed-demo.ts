@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config.ts';
-import { openDatabase } from '../database.ts';
-import { migrateToLatest } from '../migrate.ts';
-import { seedIfEmpty } from '../seed/seed.ts';
+import { openDatabase } from '../../db/database.ts';
+import { migrateToLatest } from '../../db/migrate.ts';
+import { seedDemoCatalogue } from '../demo/demo-catalogue.ts';
 
 /**
  * npm run db:seed [-- --products N] — seeds an empty DATABASE_URL with the demo catalogue, or with
@@ -18,7 +18,7 @@ const config = loadConfig();
 const db = openDatabase(config.databaseUrl);
 await migrateToLatest(db);
 const started = Date.now();
-const result = await seedIfEmpty(db, products === undefined ? {} : { products });
+const result = await seedDemoCatalogue(db, products === undefined ? {} : { products });
 console.log(
   result.seeded
     ? `Seeded ${result.products} products in ${((Date.now() - started) / 1000).toFixed(1)} s.`

@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEmptyDatabase, createTestDb, type TestDatabase } from '../../../../test/helpers/test-db.ts';
-import type { Db } from '../database.ts';
+import type { Db } from '../../db/database.ts';
 import { runScript } from '../../../../test/helpers/run-process.ts';
 import { demoTypes } from './catalogue-data.ts';
 import { DEMO_PRODUCT_COUNT } from './generate-products.ts';
-import { seedIfEmpty } from './seed.ts';
+import { seedDemoCatalogue } from './demo-catalogue.ts';
 
 describe('the demo catalogue', () => {
   let db: Db;
   let database: TestDatabase;
   beforeAll(async () => {
     ({ db, database } = await createTestDb());
-    expect(await seedIfEmpty(db)).toEqual({ seeded: true, products: DEMO_PRODUCT_COUNT });
+    expect(await seedDemoCatalogue(db)).toEqual({ seeded: true, products: DEMO_PRODUCT_COUNT });
   });
   afterAll(() => database.drop());
 
@@ -68,7 +68,7 @@ describe('the demo catalogue', () => {
   });
 
   it('is seeded only into an empty database', async () => {
-    expect(await seedIfEmpty(db)).toEqual({ seeded: false, products: 0 });
+    expect(await seedDemoCatalogue(db)).toEqual({ seeded: false, products: 0 });
   });
 });
 
@@ -77,7 +77,7 @@ describe('seeding', () => {
     const database = await createEmptyDatabase();
     try {
       const runs = await Promise.all(
-        [1, 2].map(() => runScript('src/server/db/cli/seed.ts', { DATABASE_URL: database.processUrl })),
+        [1, 2].map(() => runScript('src/server/catalog/cli/seed-demo.ts', { DATABASE_URL: database.processUrl })),
       );
       for (const run of runs) expect(run, run.stderr).toMatchObject({ code: 0 });
       expect(runs.filter((run) => run.stdout.startsWith('Seeded'))).toHaveLength(1);
@@ -95,7 +95,7 @@ describe('seeding', () => {
   it('generates a larger catalogue with unique URL keys on request', async () => {
     const { db, database } = await createTestDb();
     try {
-      await seedIfEmpty(db, { products: 1200 });
+      await seedDemoCatalogue(db, { products: 1200 });
       const rows = await db.kysely.selectFrom('products').select('url_key').execute();
       expect(rows).toHaveLength(1200);
       expect(new Set(rows.map((r) => r.url_key)).size).toBe(1200);

@@ -1,0 +1,179 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitResponseSchema } from '../../contract/basket.ts';
+import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
+import { REGISTRATION_PASSWORD, registrationBody } from '../../../test/helpers/registration.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+
+/**
+ * Customers in the back office (docs/back-office.md#customers): finding one, and a UK GDPR request
+ * answered both ways: everything held about them as JSON, and erasure that leaves the accounts whole.
+ */
+describe('back office customers', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
+  let made = 0;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_FACTOR: '100' } });
+    fx = await checkoutFixtures(t.db);
+    ({ cookie } = await staffMember(t, 'staff'));
+  });
+  afterAll(() => t.close());
+
+  const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url: `/api/admin${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
+
+  /** A registered, signed-in customer with an order placed signed in, a guest order and a message. */
+  async function customerWithHistory() {
+    const email = `Rohan.Verma.${++made}.${Date.now()}@Example.com`;
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: registrationBody(email, { firstname: 'Rohan', lastname: `Verma${made}x` }),
+    });
+    await t.db.kysely
+      .updateTable('customers')
+      .set({ verified_at: new Date().toISOString() })
+      .where('email', '=', email.toLowerCase())
+      .execute();
+    const token = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/sign-in',
+        payload: { username: email, password: REGISTRATION_PASSWORD },
+      })
+    ).json() as string;
+    const p = await fx.product(1500, 10);
+    const place = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/basket',
+        headers,
+        payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }], {
+          guest: { ...guest, firstname: 'Rohan', lastname: 'Verma', email },
+        }),
+        remoteAddress: `10.4.${made}.1`,
+      });
+    const signedInOrder = commitResponseSchema.parse((await place({ authorization: `Bearer ${token}` })).json());
+    const guestOrder = commitResponseSchema.parse((await place({})).json());
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { name: 'Rohan Verma', email, phone: '07700 900123', message: 'Is the dhol strap adjustable?' },
+      remoteAddress: `10.4.${made}.2`,
+    });
+    const customer = await t.db.kysely
+      .selectFrom('customers')
+      .selectAll()
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirstOrThrow();
+    if (!signedInOrder.ok || !guestOrder.ok) throw new Error('expected orders');
+    return { email, token, customer, orders: [signedInOrder, guestOrder] };
+  }
+
+  it('finds a customer by e-mail, surname or full name, and shows their orders, signed in or not', async () => {
+    const { email, customer, orders } = await customerWithHistory();
+    for (const q of [email.slice(0, 12), customer.lastname.toUpperCase(), `rohan ${customer.lastname}`]) {
+      const found = (await admin('GET', `/customers?q=${encodeURIComponent(q)}`)).json();
+      expect({ q, ids: found.customers.map((c: { id: number }) => c.id) }).toEqual({ q, ids: [customer.id] });
+    }
+    const detail = (await admin('GET', `/customers/${customer.id}`)).json();
+    expect(detail).toMatchObject({ id: customer.id, email: email.toLowerCase(), verified: true, erased: false });
+    expect(detail.orders.map((o: { orderNumber: number }) => o.orderNumber).sort()).toEqual(
+      orders.map((o) => o.ok && o.orderNumber).sort(),
+    );
+    expect((await admin('GET', '/customers/999999999')).statusCode).toBe(404);
+  });
+
+  it('exports everything held about a customer as JSON, without their password hash', async () => {
+    const { email, customer } = await customerWithHistory();
+    const answer = await admin('GET', `/customers/${customer.id}/export`);
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-disposition']).toBe(`attachment; filename="customer-${customer.id}.json"`);
+    const data = answer.json();
+    expect(data.account).toMatchObject({ id: customer.id, email: email.toLowerCase(), firstname: 'Rohan' });
+    expect(JSON.stringify(data)).not.toContain(customer.password_hash);
+    expect(data.orders).toHaveLength(2);
+    expect(data.orders[0].lines).toHaveLength(1);
+    expect(data.contactMessages).toEqual([expect.objectContaining({ message: 'Is the dhol strap adjustable?' })]);
+    const log = (await admin('GET', `/customers/${customer.id}`)).json().audit;
+    expect(log).toEqual([expect.objectContaining({ action: 'customer.export' })]);
+  });
+
+  it('erases a customer once confirmed: no sign-in, no personal data, orders kept for the accounts', async () => {
+    const { email, token, customer, orders } = await customerWithHistory();
+    const totalsBefore = await t.db.kysely
+      .selectFrom('orders')
+      .select(['order_number', 'total_including_delivery', 'total_vat', 'items_total', 'status'])
+      .where(
+        'order_number',
+        'in',
+        orders.map((o) => (o.ok ? o.orderNumber : 0)),
+      )
+      .orderBy('order_number')
+      .execute();
+
+    const wrong = await admin('POST', `/customers/${customer.id}/erase`, { confirmEmail: 'someone.else@example.com' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error.fields).toEqual([expect.objectContaining({ field: 'confirmEmail' })]);
+
+    const erased = await admin('POST', `/customers/${customer.id}/erase`, { confirmEmail: email.toUpperCase() });
+    expect(erased.statusCode).toBe(200);
+    expect(erased.json()).toMatchObject({
+      erased: true,
+      contactNumber: '',
+      billingAddress: { line1: '', postcode: '' },
+    });
+    expect((await admin('POST', `/customers/${customer.id}/erase`, { confirmEmail: email })).statusCode).toBe(409);
+
+    // Nothing personal is left anywhere: not in the account, orders, messages, mail or payment notes.
+    const tables = [
+      'customers',
+      'orders',
+      'contact_messages',
+      'mail_queue',
+      'payment_events',
+      'sessions',
+      'audit_log',
+    ] as const;
+    for (const table of tables) {
+      const rows = await t.db.kysely.selectFrom(table).selectAll().execute();
+      const text = JSON.stringify(rows).toLowerCase();
+      expect({
+        table,
+        mentions: text.includes(email.toLowerCase()) || text.includes(customer.lastname.toLowerCase()),
+      }).toEqual({ table, mentions: false });
+    }
+    // The session ended, and the old password opens nothing.
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/who-am-i', headers: { authorization: `Bearer ${token}` } }))
+        .statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/sign-in',
+          payload: { username: email, password: REGISTRATION_PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(401);
+    // The accounts still add up.
+    const totalsAfter = await t.db.kysely
+      .selectFrom('orders')
+      .select(['order_number', 'total_including_delivery', 'total_vat', 'items_total', 'status'])
+      .where(
+        'order_number',
+        'in',
+        orders.map((o) => (o.ok ? o.orderNumber : 0)),
+      )
+      .orderBy('order_number')
+      .execute();
+    expect(totalsAfter).toEqual(totalsBefore);
+    // The address is free to register again, as a new customer.
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/register', payload: registrationBody(email) })).json(),
+    ).toEqual({ errorCode: 0 });
+  });
+});

@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  customerDetailSchema,
+  customerIdParamsSchema,
+  customerListQuerySchema,
+  customerListSchema,
+  eraseCustomerSchema,
+} from '../../contract/admin/customers.ts';
+import type { StaffGuard } from '../staff/staff-guard.ts';
+import type { CustomersAdminService } from './customers.admin-service.ts';
+
+/** Customers in the back office (docs/back-office.md#customers). */
+export const customersAdminRoutes: FastifyPluginAsyncZod<{
+  customers: CustomersAdminService;
+  guard: StaffGuard;
+}> = async (app, { customers, guard }) => {
+  const params = customerIdParamsSchema;
+  app.get(
+    '/customers',
+    { schema: { querystring: customerListQuerySchema, response: { 200: customerListSchema } } },
+    (request) => customers.list(request.query),
+  );
+  app.get('/customers/:id', { schema: { params, response: { 200: customerDetailSchema } } }, (request) =>
+    customers.detail(request.params.id),
+  );
+  app.get('/customers/:id/export', { schema: { params } }, async (request, reply) => {
+    const data = await customers.exportData(request.params.id, guard.staffOf(request));
+    return reply
+      .header('content-disposition', `attachment; filename="customer-${request.params.id}.json"`)
+      .header('cache-control', 'no-store')
+      .type('application/json')
+      .send(JSON.stringify(data, null, 2));
+  });
+  app.post(
+    '/customers/:id/erase',
+    { schema: { params, body: eraseCustomerSchema, response: { 200: customerDetailSchema } } },
+    (request) => customers.erase(request.params.id, request.body.confirmEmail, guard.staffOf(request)),
+  );
+};

@@ -1,0 +1,134 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { CustomerDetail, CustomerList, CustomerSummary } from '../../contract/admin/customers.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
+import { auditOf, recordAudit } from '../audit/audit.repository.ts';
+import { auditView } from '../audit/audit.service.ts';
+import type { CustomerTable, Database } from '../db/schema.ts';
+import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
+import { summaryOf } from '../orders/orders.admin-service.ts';
+import type { Staff } from '../staff/staff.service.ts';
+import {
+  eraseCustomer,
+  findContactMessagesFrom,
+  findCustomer,
+  findCustomerOrders,
+  findOrderLinesOf,
+  listCustomers,
+} from './customers.admin-repository.ts';
+
+/**
+ * Customers in the back office (docs/back-office.md#customers): find one, see their details and
+ * orders, and answer a UK GDPR request: everything held about them as JSON, or erasure.
+ */
+
+type Customer = Selectable<CustomerTable>;
+
+export function createCustomersAdminService(db: Kysely<Database>, options: { now?: () => Date } = {}) {
+  const now = () => (options.now ?? (() => new Date()))().toISOString();
+
+  async function customerOrThrow(id: number, trx: Kysely<Database> = db): Promise<Customer> {
+    const customer = await findCustomer(trx, id);
+    if (!customer) throw new NotFoundError(`There is no customer ${id}`);
+    return customer;
+  }
+
+  return {
+    async list(query: { q?: string | undefined; page: number; pageSize: number }): Promise<CustomerList> {
+      const { rows, total } = await listCustomers(db, query);
+      return { customers: rows.map(customerSummary), total, page: query.page, pageSize: query.pageSize };
+    },
+
+    async detail(id: number): Promise<CustomerDetail> {
+      const customer = await customerOrThrow(id);
+      const [orders, audit] = await Promise.all([
+        customer.erased_at ? findCustomerOrders(db, { id, email: customer.email }) : findCustomerOrders(db, customer),
+        auditOf(db, 'customer', id),
+      ]);
+      return {
+        ...customerSummary(customer),
+        firstname: customer.firstname,
+        lastname: customer.lastname,
+        contactNumber: customer.contact_number,
+        billingAddress: {
+          line1: customer.billing_line1,
+          line2: customer.billing_line2,
+          line3: customer.billing_line3,
+          townCity: customer.billing_town_city,
+          postcode: customer.billing_postcode,
+          countryId: customer.billing_country_id,
+        },
+        deliveryAddress: {
+          line1: customer.delivery_line1,
+          line2: customer.delivery_line2,
+          line3: customer.delivery_line3,
+          townCity: customer.delivery_town_city,
+          postcode: customer.delivery_postcode,
+          countryId: customer.delivery_country_id,
+        },
+        orders: orders.map(summaryOf),
+        audit: audit.map(auditView),
+      };
+    },
+
+    /** Everything the shop holds about a customer (a subject access request), as one JSON document. */
+    async exportData(id: number, staff: Staff): Promise<object> {
+      const customer = await customerOrThrow(id);
+      const orders = await findCustomerOrders(db, customer);
+      const lines = await findOrderLinesOf(
+        db,
+        orders.map((order) => order.id),
+      );
+      const messages = await findContactMessagesFrom(db, customer.email);
+      await recordAudit(db, { staff, action: 'customer.export', entityType: 'customer', entityId: id, at: now() });
+      const { password_hash: _hash, ...account } = customer;
+      return {
+        exportedAt: now(),
+        account,
+        orders: orders.map(({ client_address: _client, email_key: _key, ...order }) => ({
+          ...order,
+          lines: lines.filter((line) => line.order_id === order.id),
+        })),
+        contactMessages: messages,
+      };
+    },
+
+    /** Erases a customer for good, once staff have typed their e-mail address to confirm. */
+    async erase(id: number, confirmEmail: string, staff: Staff): Promise<CustomerDetail> {
+      await db.transaction().execute(async (trx) => {
+        const customer = await customerOrThrow(id, trx);
+        if (customer.erased_at)
+          throw new RefusedError(409, errorCodes.conflict, 'This customer has been erased already.');
+        if (confirmEmail.trim().toLowerCase() !== customer.email.toLowerCase()) {
+          throw new BadRequestError('That is not this customer’s e-mail address.', 'confirmEmail');
+        }
+        const at = now();
+        const { orders } = await eraseCustomer(trx, customer, at);
+        // The entry says what was done, not whose data it was.
+        await recordAudit(trx, {
+          staff,
+          action: 'customer.erase',
+          entityType: 'customer',
+          entityId: id,
+          after: { erased: true, ordersBlanked: orders },
+          at,
+        });
+      });
+      return this.detail(id);
+    },
+  };
+}
+
+export type CustomersAdminService = ReturnType<typeof createCustomersAdminService>;
+
+function customerSummary(
+  customer: Pick<Customer, 'id' | 'email' | 'firstname' | 'lastname' | 'created_at' | 'verified_at' | 'erased_at'>,
+): CustomerSummary {
+  return {
+    id: customer.id,
+    email: customer.email,
+    name: `${customer.firstname} ${customer.lastname}`,
+    createdAt: customer.created_at,
+    verified: customer.verified_at !== null,
+    erased: customer.erased_at !== null,
+  };
+}

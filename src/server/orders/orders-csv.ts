@@ -1,0 +1,69 @@
+import type { Selectable } from 'kysely';
+import type { OrderTable } from '../db/schema.ts';
+
+/**
+ * The orders CSV for the accountant (docs/back-office.md#orders): one row per order, amounts in
+ * pounds with two decimals, VAT in its own column. RFC 4180 quoting; a cell that a spreadsheet
+ * would run as a formula (=, +, -, @, tab, carriage return first) is prefixed with an apostrophe.
+ */
+export const csvHeader = [
+  'Order number',
+  'Placed',
+  'Paid',
+  'Status',
+  'Fulfilment',
+  'Customer',
+  'E-mail',
+  'Delivery postcode',
+  'Delivery country',
+  'Items',
+  'Discount',
+  'Voucher',
+  'Delivery',
+  'Net (excl. VAT)',
+  'VAT',
+  'Total',
+  'Refunded',
+  'Provider',
+  'Transaction',
+];
+
+export function pounds(pence: number): string {
+  const sign = pence < 0 ? '-' : '';
+  const whole = Math.abs(pence);
+  return `${sign}${Math.trunc(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
+}
+
+function cell(value: string | number | null): string {
+  let text = value === null ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvLine(values: Array<string | number | null>): string {
+  return `${values.map(cell).join(',')}\r\n`;
+}
+
+export function orderCsvLine(order: Selectable<OrderTable>): string {
+  return csvLine([
+    order.order_number,
+    order.created_at,
+    order.paid_at,
+    order.status,
+    order.fulfilment,
+    `${order.firstname} ${order.lastname}`,
+    order.email,
+    order.delivery_postcode,
+    order.delivery_country_name,
+    pounds(order.items_total),
+    pounds(order.discount_amount),
+    order.voucher_code,
+    pounds(order.delivery_price),
+    pounds(order.total_including_delivery - order.total_vat),
+    pounds(order.total_vat),
+    pounds(order.total_including_delivery),
+    pounds(order.refunded_total),
+    order.payment_provider,
+    order.transaction_id,
+  ]);
+}
