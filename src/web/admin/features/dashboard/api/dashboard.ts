@@ -1,0 +1,11 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Dashboard } from '../../../../../contract/admin/dashboard.ts';
+import { requestJson } from '../../../../lib/api.ts';
+
+export function dashboardQueryOptions() {
+  return queryOptions({
+    queryKey: ['admin', 'dashboard'],
+    queryFn: ({ signal }) => requestJson<Dashboard>('/api/admin/dashboard', { signal }),
+    refetchInterval: 60_000,
+  });
+}
