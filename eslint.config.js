@@ -3,40 +3,61 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { importBoundaries } from './scripts/eslint-import-boundaries.ts';
 
-const featuresDir = 'src/web/features';
 const serverDir = 'src/server';
 /** The server's folders beside db/: the features and the cross-cutting HTTP code the database layer serves. */
 const serverFolders = existsSync(serverDir)
   ? readdirSync(serverDir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory() && entry.name !== 'db')
-      .map((entry) => entry.name)
-  : [];
-const features = existsSync(featuresDir)
-  ? readdirSync(featuresDir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
+      .map((entry) => `${serverDir}/${entry.name}`)
   : [];
 
 /**
- * no-restricted-imports for a folder: each [groups, message] pair puts those import paths off
- * limits, with its reason. A file gets the options of the last config that names the rule, so a
- * narrower folder repeats its wider folder's pairs rather than losing them.
+ * The import boundaries of DESIGN.md sections 2 and 10, all in one rule so that every file gets
+ * every zone that targets it: contract imports neither side, server and web never import each
+ * other, the server's db/ imports none of the server's features, the storefront never imports the
+ * back office (src/web/admin), which may use ui/, lib/ and contract/ but not the shop's pages, and
+ * features (the shop's, the back office's) never import each other. As bulletproof-react does with
+ * import/no-restricted-paths.
  */
-function boundary(files, ...rules) {
-  const patterns = rules.map(([group, message]) => ({ group, message }));
-  return { files, rules: { 'no-restricted-imports': ['error', { patterns }] } };
-}
+export const boundaryZones = [
+  {
+    target: ['src/contract'],
+    from: ['src/server', 'src/web'],
+    message: 'contract/ is imported by both sides and imports neither.',
+  },
+  { target: ['src/server'], from: ['src/web'], message: 'The server never imports web code.' },
+  {
+    target: ['src/server/db'],
+    from: serverFolders,
+    message:
+      'db/ serves the features and imports none of them: a feature hands its data in (the demo catalogue: catalog/demo/).',
+  },
+  {
+    target: ['src/web'],
+    from: ['src/server'],
+    message: 'Web code talks to the server through the API and contract/ only.',
+  },
+  {
+    target: ['src/web'],
+    except: ['src/web/admin'],
+    from: ['src/web/admin'],
+    message: 'The storefront never imports the back office: it is a bundle of its own.',
+  },
+  {
+    target: ['src/web/admin'],
+    from: ['src/web/app', 'src/web/features'],
+    message: 'The back office may use ui/, lib/ and contract/, never the shop’s pages.',
+  },
+  { siblingsUnder: 'src/web/features', message: 'Web features do not import each other; share through ui/ or lib/.' },
+  {
+    siblingsUnder: 'src/web/admin/features',
+    message: 'Back-office features do not import each other; share through admin/ui or admin/lib.',
+  },
+];
 
-const serverImportsNoWeb = [['**/web/**'], 'The server never imports web code.'];
-const webImportsNoServer = [['**/server/**'], 'Web code talks to the server through the API and contract/ only.'];
-
-/**
- * Lint rules. Beyond the recommended sets, the import boundaries of DESIGN.md section 2:
- * contract imports neither side, server and web never import each other, the server's db/ imports
- * none of the server's features, and web features never import each other (one rule per feature,
- * as bulletproof-react does with restricted paths).
- */
+/** Lint rules: the recommended sets, React's hook rules for web code, and the import boundaries. */
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -54,27 +75,9 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
-  boundary(
-    ['src/contract/**'],
-    [['**/server/**', '**/web/**'], 'contract/ is imported by both sides and imports neither.'],
-  ),
-  boundary(['src/server/**'], serverImportsNoWeb),
-  boundary(['src/web/**'], webImportsNoServer),
-  boundary(['src/server/db/**'], serverImportsNoWeb, [
-    serverFolders.flatMap((folder) => [
-      `../${folder}`,
-      `../${folder}/**`,
-      `../../${folder}/**`,
-      `**/server/${folder}/**`,
-    ]),
-    'db/ serves the features and imports none of them: a feature hands its data in (the demo catalogue: catalog/demo/).',
-  ]),
-  ...features.map((feature) =>
-    boundary([`${featuresDir}/${feature}/**`], webImportsNoServer, [
-      features
-        .filter((other) => other !== feature)
-        .flatMap((other) => [`../${other}`, `../${other}/**`, `**/features/${other}/**`]),
-      'Web features do not import each other; share through ui/ or lib/.',
-    ]),
-  ),
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { local: { rules: { 'import-boundaries': importBoundaries } } },
+    rules: { 'local/import-boundaries': ['error', { root: import.meta.dirname, zones: boundaryZones }] },
+  },
 );

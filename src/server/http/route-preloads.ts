@@ -45,10 +45,13 @@ export function loadRoutePreloads(manifestPath: string): (path: string) => strin
   const entryImports = new Set<string>();
   for (const chunk of Object.values(manifest)) {
     if (!chunk.isEntry) continue;
+    // With two entries (the shop, the back office) the shared code, and the styles it imports,
+    // sit in chunks of their own: their styles are loaded by the page already too.
+    const imported = (chunk.imports ?? []).map((i) => manifest[i]);
     for (const name of [
       chunk.file,
       ...(chunk.css ?? []),
-      ...(chunk.imports ?? []).map((i) => manifest[i]?.file ?? ''),
+      ...imported.flatMap((child) => (child ? [child.file, ...(child.css ?? [])] : [])),
     ]) {
       entryImports.add(name);
     }

@@ -1,24 +1,26 @@
 import { CSRF_COOKIE, CSRF_HEADER } from '../../contract/csrf.ts';
 /**
  * Thrown for any answer that is not 2xx; carries the status so callers can tell 404 from the rest,
- * and the error code of the answer's body when it has one (docs/rules.md#api-answers-and-errors).
+ * and the error code and message of the answer's body when it has them (docs/rules.md#api-answers-and-errors).
  */
 export class ApiRequestError extends Error {
   readonly status: number;
   readonly code: string | undefined;
-  constructor(status: number, message: string, code?: string) {
+  /** The server's own wording, for pages (the back office) that show it as it is. */
+  readonly serverMessage: string | undefined;
+  constructor(status: number, message: string, code?: string, serverMessage?: string) {
     super(message);
     this.status = status;
     this.code = code;
+    this.serverMessage = serverMessage;
   }
 }
 
-async function errorCodeOf(response: Response): Promise<string | undefined> {
+async function errorOf(response: Response): Promise<{ code?: unknown; message?: unknown }> {
   try {
-    const body = (await response.json()) as { error?: { code?: unknown } };
-    return typeof body.error?.code === 'string' ? body.error.code : undefined;
+    return ((await response.json()) as { error?: { code?: unknown; message?: unknown } }).error ?? {};
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -40,11 +42,14 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
     if (token) headers.set(CSRF_HEADER, decodeURIComponent(token));
   }
   const response = await fetch(path, { ...init, headers });
-  if (!response.ok)
+  if (!response.ok) {
+    const { code, message } = await errorOf(response);
     throw new ApiRequestError(
       response.status,
       `${init.method ?? 'GET'} ${path} answered ${response.status}`,
-      await errorCodeOf(response),
+      typeof code === 'string' ? code : undefined,
+      typeof message === 'string' ? message : undefined,
     );
+  }
   return (await response.json()) as T;
 }

@@ -1,0 +1,68 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/** The project's own lint configuration, on code that would sit at `filePath`. */
+const eslint = new ESLint({ cwd: `${import.meta.dirname}/..` });
+
+async function boundaryMessages(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'local/import-boundaries').map((m) => m.message);
+}
+
+describe('import boundaries (the real eslint.config.js)', () => {
+  it('reports a storefront feature importing the server, beside its own per-feature zone', async () => {
+    // The bug this rule replaced: a feature's own no-restricted-imports hid "web never imports server".
+    expect(await boundaryMessages('src/web/features/home/x.ts', "import '../../../server/config.ts';")).toEqual([
+      "'../../../server/config.ts': Web code talks to the server through the API and contract/ only.",
+    ]);
+    expect(await boundaryMessages('src/web/features/home/x.ts', "import('../search/search-page.tsx');")).toEqual([
+      "'../search/search-page.tsx': Web features do not import each other; share through ui/ or lib/.",
+    ]);
+  });
+
+  it('keeps the server’s features out of db/', async () => {
+    expect(await boundaryMessages('src/server/db/x.ts', "import '../orders/orders.service.ts';")).toHaveLength(1);
+    expect(await boundaryMessages('src/server/db/cli/x.ts', "import '../../catalog/demo/seed-demo.ts';")).toHaveLength(
+      1,
+    );
+    expect(await boundaryMessages('src/server/db/x.ts', "import './database.ts';")).toEqual([]);
+  });
+
+  it('keeps the back office out of the storefront, and the shop’s pages out of the back office', async () => {
+    for (const [file, source] of [
+      ['src/web/app/router.tsx', '../admin/main.tsx'],
+      ['src/web/lib/basket/x.ts', '../../admin/app/router.tsx'],
+      ['src/web/ui/price/x.tsx', '../../admin/features/orders/orders-page.tsx'],
+    ] as const) {
+      expect(await boundaryMessages(file, `import '${source}';`)).toEqual([
+        `'${source}': The storefront never imports the back office: it is a bundle of its own.`,
+      ]);
+    }
+    expect(
+      await boundaryMessages('src/web/admin/features/orders/x.tsx', "import '../../../features/home/art.tsx';"),
+    ).toHaveLength(1);
+    expect(await boundaryMessages('src/web/admin/app/router.tsx', "import '../../app/router.tsx';")).toHaveLength(1);
+    expect(
+      await boundaryMessages('src/web/admin/features/orders/x.tsx', "import '../customers/api/customers.ts';"),
+    ).toEqual([
+      "'../customers/api/customers.ts': Back-office features do not import each other; share through admin/ui or admin/lib.",
+    ]);
+    expect(
+      await boundaryMessages('src/web/admin/features/orders/x.tsx', "import '../../../../server/app.ts';"),
+    ).toHaveLength(1);
+  });
+
+  it('lets the back office use ui/, lib/, contract/, the styles and its own features', async () => {
+    const code = [
+      "import '../../../lib/api.ts';",
+      "import '../../../ui/price/price.tsx';",
+      "import '../../../../contract/admin/orders.ts';",
+      "import '../../../styles/global.css';",
+      "import './api/orders.ts';",
+    ].join('\n');
+    expect(await boundaryMessages('src/web/admin/features/orders/x.tsx', code)).toEqual([]);
+    expect(
+      await boundaryMessages('src/web/admin/app/router.tsx', "import('../features/orders/orders-page.tsx');"),
+    ).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense } from 'react';
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { requestJson } from '../../lib/api.ts';
+import { isStaffMeKey, staffKeys, staffMeQueryOptions } from '../lib/staff-session.ts';
+
+/** The back office's frame: a skip link, the nav (staff management for owners only) and the page. */
+export function Layout() {
+  const me = useQuery(staffMeQueryOptions());
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const signedIn = me.data;
+
+  async function signOut() {
+    await requestJson('/api/admin/sign-out', { method: 'POST', body: '{}' }).catch(() => undefined);
+    await navigate('/sign-in');
+    // Nothing of the last person's data stays in memory; asking who is signed in now answers 401.
+    queryClient.removeQueries({ predicate: (query) => !isStaffMeKey(query.queryKey) });
+    await queryClient.resetQueries({ queryKey: staffKeys.me });
+  }
+
+  return (
+    <div className="adm-shell">
+      <a className="adm-skip" href="#main">
+        Skip to content
+      </a>
+      <header className="adm-header">
+        <div className="adm-brand">
+          <span aria-hidden="true">◆</span> Back office
+        </div>
+        {signedIn && (
+          <>
+            <nav aria-label="Back office">
+              <ul className="adm-nav">
+                <li>
+                  <NavLink to="/" end>
+                    Dashboard
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to="/orders">Orders</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/customers">Customers</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/audit">Audit log</NavLink>
+                </li>
+                {signedIn.role === 'owner' && (
+                  <li>
+                    <NavLink to="/staff">Staff</NavLink>
+                  </li>
+                )}
+                <li>
+                  <NavLink to="/account">My account</NavLink>
+                </li>
+              </ul>
+            </nav>
+            <div className="adm-who">
+              <span>
+                {signedIn.email} ({signedIn.role})
+              </span>
+              <button type="button" className="adm-link-button" onClick={() => void signOut()}>
+                Sign out
+              </button>
+            </div>
+          </>
+        )}
+      </header>
+      <main id="main" className="adm-main" tabIndex={-1}>
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
+export function PageLoading() {
+  return (
+    <div role="status" aria-live="polite">
+      <span className="visually-hidden">Loading…</span>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { lazy } from 'react';
+import { Route, Routes } from 'react-router';
+import { Layout } from './layout.tsx';
+import { RequireStaff } from './require-staff.tsx';
+
+/** The back office's pages (docs/back-office.md), each its own lazily loaded module. */
+const SignInPage = lazy(() => import('../features/auth/sign-in-page.tsx'));
+const SetPasswordPage = lazy(() => import('../features/auth/set-password-page.tsx'));
+const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
+const OrdersPage = lazy(() => import('../features/orders/orders-page.tsx'));
+const OrderPage = lazy(() => import('../features/orders/order-page.tsx'));
+const CustomersPage = lazy(() => import('../features/customers/customers-page.tsx'));
+const CustomerPage = lazy(() => import('../features/customers/customer-page.tsx'));
+const StaffPage = lazy(() => import('../features/staff/staff-page.tsx'));
+const AccountPage = lazy(() => import('../features/account/account-page.tsx'));
+const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
+const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
+
+export function AdminRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route path="sign-in" element={<SignInPage />} />
+        <Route path="set-password/:token" element={<SetPasswordPage />} />
+        <Route element={<RequireStaff />}>
+          <Route index element={<DashboardPage />} />
+          <Route path="orders" element={<OrdersPage />} />
+          <Route path="orders/:orderNumber" element={<OrderPage />} />
+          <Route path="customers" element={<CustomersPage />} />
+          <Route path="customers/:id" element={<CustomerPage />} />
+          <Route path="audit" element={<AuditPage />} />
+          <Route path="account" element={<AccountPage />} />
+          <Route element={<RequireStaff role="owner" />}>
+            <Route path="staff" element={<StaffPage />} />
+          </Route>
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Route>
+    </Routes>
+  );
+}

@@ -1,0 +1,134 @@
+import { useQuery } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
+import { Link } from 'react-router';
+import type { Dashboard, Sales } from '../../../../contract/admin/dashboard.ts';
+import { AdminPage } from '../../lib/admin-page.tsx';
+import { formatDate, formatDateTime, formatPence } from '../../lib/format.ts';
+import { ErrorAlert } from '../../ui/error-alert.tsx';
+import { dashboardQueryOptions } from './api/dashboard.ts';
+
+// uPlot is the back office's largest library: it loads with the chart, not with the app.
+const SalesChart = lazy(() => import('./sales-chart.tsx'));
+
+/** The back office's first page: sales, what is waiting to be dispatched, what is about to lapse, low stock. */
+export default function DashboardPage() {
+  const dashboard = useQuery(dashboardQueryOptions());
+  return (
+    <AdminPage title="Dashboard">
+      <ErrorAlert error={dashboard.error} />
+      {dashboard.data && <DashboardView data={dashboard.data} />}
+    </AdminPage>
+  );
+}
+
+function DashboardView({ data }: { data: Dashboard }) {
+  return (
+    <>
+      <div className="adm-cards">
+        <SalesCard title="Today" sales={data.today} />
+        <SalesCard title="This week" sales={data.week} />
+        <SalesCard title="This month" sales={data.month} />
+      </div>
+
+      <h2 id="daily-sales">Sales, last 30 days</h2>
+      <Suspense fallback={<div className="adm-chart" />}>
+        <SalesChart daily={data.daily} />
+      </Suspense>
+      <details>
+        <summary>Sales by day as a table</summary>
+        <div className="adm-table-wrap">
+          <table className="adm-table">
+            <caption className="visually-hidden">Paid orders and gross sales by day, last 30 days</caption>
+            <thead>
+              <tr>
+                <th scope="col">Day</th>
+                <th scope="col" className="adm-num">
+                  Orders
+                </th>
+                <th scope="col" className="adm-num">
+                  Gross
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.daily.map((day) => (
+                <tr key={day.date}>
+                  <td>{formatDate(`${day.date}T12:00:00Z`)}</td>
+                  <td className="adm-num">{day.count}</td>
+                  <td className="adm-num">{formatPence(day.gross)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+
+      <div className="adm-cards">
+        <section className="adm-card" aria-labelledby="awaiting-dispatch">
+          <h2 id="awaiting-dispatch">Waiting to be dispatched: {data.awaitingDispatch.count}</h2>
+          {data.awaitingDispatch.oldest.length === 0 ? (
+            <p>Nothing to dispatch.</p>
+          ) : (
+            <ul>
+              {data.awaitingDispatch.oldest.map((order) => (
+                <li key={order.id}>
+                  <Link to={`/orders/${order.orderNumber}`}>{order.orderNumber}</Link> {order.customerName}, placed{' '}
+                  {formatDateTime(order.createdAt)}
+                </li>
+              ))}
+            </ul>
+          )}
+          <p>
+            <Link to="/orders?paid=paid&fulfilment=unfulfilled&sort=oldest">All orders to dispatch</Link>
+          </p>
+        </section>
+        <section className="adm-card" aria-labelledby="expiring-soon">
+          <h2 id="expiring-soon">Unpaid, lapsing within 15 minutes</h2>
+          {data.expiringSoon.length === 0 ? (
+            <p>None.</p>
+          ) : (
+            <ul>
+              {data.expiringSoon.map((order) => (
+                <li key={order.id}>
+                  <Link to={`/orders/${order.orderNumber}`}>{order.orderNumber}</Link> {formatPence(order.total)}, held
+                  until {formatDateTime(order.reservedUntil)}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section className="adm-card" aria-labelledby="low-stock">
+          <h2 id="low-stock">Low stock (at most {data.lowStockThreshold})</h2>
+          {data.lowStock.length === 0 ? (
+            <p>Nothing is low.</p>
+          ) : (
+            <ul>
+              {data.lowStock.map((item) => (
+                <li key={item.stockId}>
+                  {item.title} ({item.sizeName}): {item.stock} left
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}
+
+function SalesCard({ title, sales }: { title: string; sales: Sales }) {
+  const id = `sales-${title.toLowerCase().replaceAll(' ', '-')}`;
+  return (
+    <section className="adm-card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <dl className="adm-facts">
+        <dt>Orders</dt>
+        <dd>{sales.count}</dd>
+        <dt>Gross</dt>
+        <dd>{formatPence(sales.gross)}</dd>
+        <dt>VAT</dt>
+        <dd>{formatPence(sales.vat)}</dd>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import type {
+  DispatchInput,
+  OrderDetail,
+  OrderList,
+  OrderListQuery,
+  RefundInput,
+} from '../../../../../contract/admin/orders.ts';
+import { requestJson } from '../../../../lib/api.ts';
+import { searchOf } from '../order-filters.ts';
+
+const ordersKey = ['admin', 'orders'] as const;
+
+/** One page of the order list for these filters (the query string is the URL's). */
+export function orderListQueryOptions(query: OrderListQuery) {
+  return queryOptions({
+    queryKey: [...ordersKey, 'list', query],
+    queryFn: ({ signal }) => requestJson<OrderList>(`/api/admin/orders${searchOf(query)}`, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function orderQueryOptions(orderNumber: number) {
+  return queryOptions({
+    queryKey: [...ordersKey, 'detail', orderNumber],
+    queryFn: ({ signal }) => requestJson<OrderDetail>(`/api/admin/orders/${orderNumber}`, { signal }),
+  });
+}
+
+/** The accountant's CSV of the same filters (every page, not only the one shown). */
+export function ordersCsvHref(query: OrderListQuery): string {
+  const { page: _page, pageSize: _pageSize, ...filters } = query;
+  return `/api/admin/orders.csv${searchOf(filters)}`;
+}
+
+export type OrderAction =
+  | { action: 'dispatch'; body: DispatchInput }
+  | { action: 'deliver' }
+  | { action: 'cancel'; body: { reason?: string } }
+  | { action: 'refund'; body: RefundInput };
+
+/** Moves the order through the lifecycle; the answer is the order as it now is, shown at once. */
+export async function actOnOrder(
+  orderNumber: number,
+  act: OrderAction,
+  queryClient: QueryClient,
+): Promise<OrderDetail> {
+  const order = await requestJson<OrderDetail>(`/api/admin/orders/${orderNumber}/${act.action}`, {
+    method: 'POST',
+    body: JSON.stringify('body' in act ? act.body : {}),
+  });
+  queryClient.setQueryData(orderQueryOptions(orderNumber).queryKey, order);
+  await queryClient.invalidateQueries({ queryKey: [...ordersKey, 'list'] });
+  return order;
+}

@@ -1,0 +1,280 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import type { OrderDetail } from '../../../../contract/admin/orders.ts';
+import { AdminPage } from '../../lib/admin-page.tsx';
+import { addressLines, formatDateTime, formatPence, humanise } from '../../lib/format.ts';
+import { AuditTable } from '../../ui/audit-list.tsx';
+import { ErrorAlert } from '../../ui/error-alert.tsx';
+import { actOnOrder, orderQueryOptions, type OrderAction } from './api/orders.ts';
+import { CancelForm } from './cancel-form.tsx';
+import { DispatchForm } from './dispatch-form.tsx';
+import { RefundForm } from './refund-form.tsx';
+
+/** One order: everything about it, and what staff may do to it now (its `actions`). */
+export default function OrderPage() {
+  const orderNumber = Number(useParams().orderNumber);
+  const order = useQuery({ ...orderQueryOptions(orderNumber), enabled: Number.isInteger(orderNumber) });
+  return (
+    <AdminPage title={`Order ${Number.isInteger(orderNumber) ? orderNumber : ''}`}>
+      <p>
+        <Link to="/orders">Back to the orders</Link>
+      </p>
+      <ErrorAlert error={order.error} />
+      {order.data && <OrderView order={order.data} />}
+    </AdminPage>
+  );
+}
+
+function OrderView({ order }: { order: OrderDetail }) {
+  return (
+    <>
+      <p>
+        <span className="adm-badge">{humanise(order.status)}</span>{' '}
+        <span className="adm-badge">{humanise(order.fulfilment)}</span> placed {formatDateTime(order.createdAt)}
+      </p>
+      <OrderActions order={order} />
+      <div className="adm-cards">
+        <section className="adm-card" aria-labelledby="order-customer">
+          <h2 id="order-customer">Customer</h2>
+          <dl className="adm-facts">
+            <dt>Name</dt>
+            <dd>
+              {order.customerId ? (
+                <Link to={`/customers/${order.customerId}`}>{order.customerName}</Link>
+              ) : (
+                order.customerName
+              )}
+              {!order.customerId && ' (guest)'}
+            </dd>
+            <dt>E-mail</dt>
+            <dd>{order.email}</dd>
+            <dt>Phone</dt>
+            <dd>{order.contactNumber}</dd>
+          </dl>
+        </section>
+        <Address title="Delivery address" id="order-delivery-address" lines={addressLines(order.deliveryAddress)} />
+        <Address title="Billing address" id="order-billing-address" lines={addressLines(order.billingAddress)} />
+        <section className="adm-card" aria-labelledby="order-delivery">
+          <h2 id="order-delivery">Delivery and payment</h2>
+          <dl className="adm-facts">
+            <dt>Method</dt>
+            <dd>
+              {order.deliveryMethod} ({formatPence(order.deliveryPrice)})
+            </dd>
+            {order.carrier && (
+              <>
+                <dt>Carrier</dt>
+                <dd>{order.carrier}</dd>
+                <dt>Tracking</dt>
+                <dd>
+                  {order.trackingUrl ? (
+                    <a href={order.trackingUrl} rel="noreferrer noopener" target="_blank">
+                      {order.trackingNumber}
+                    </a>
+                  ) : (
+                    order.trackingNumber
+                  )}
+                </dd>
+              </>
+            )}
+            <dt>Provider</dt>
+            <dd>{order.provider ? humanise(order.provider) : 'None yet'}</dd>
+            {order.transactionId && (
+              <>
+                <dt>Transaction</dt>
+                <dd>{order.transactionId}</dd>
+              </>
+            )}
+            {order.paidAt && (
+              <>
+                <dt>Paid</dt>
+                <dd>{formatDateTime(order.paidAt)}</dd>
+              </>
+            )}
+            {!order.paidAt && (
+              <>
+                <dt>Held until</dt>
+                <dd>{formatDateTime(order.reservedUntil)}</dd>
+              </>
+            )}
+          </dl>
+        </section>
+      </div>
+
+      <h2>Lines</h2>
+      <div className="adm-table-wrap">
+        <table className="adm-table">
+          <caption className="visually-hidden">Order lines and totals</caption>
+          <thead>
+            <tr>
+              <th scope="col">Product</th>
+              <th scope="col">Size</th>
+              <th scope="col" className="adm-num">
+                Price
+              </th>
+              <th scope="col" className="adm-num">
+                Quantity
+              </th>
+              <th scope="col" className="adm-num">
+                Restocked
+              </th>
+              <th scope="col" className="adm-num">
+                Line total
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {order.lines.map((line) => (
+              <tr key={line.id}>
+                <td>{line.title}</td>
+                <td>{line.sizeName}</td>
+                <td className="adm-num">{formatPence(line.unitPrice)}</td>
+                <td className="adm-num">{line.quantity}</td>
+                <td className="adm-num">{line.restocked}</td>
+                <td className="adm-num">{formatPence(line.lineTotal)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <Total label="Items" pence={order.itemsTotal} />
+            {order.discount > 0 && <Total label={`Voucher ${order.voucherCode ?? ''}`} pence={-order.discount} />}
+            <Total label="Delivery" pence={order.deliveryPrice} />
+            <Total label="Total" pence={order.total} strong />
+            <Total label="of which VAT" pence={order.totalVat} />
+            {order.refundedTotal > 0 && <Total label="Refunded" pence={-order.refundedTotal} />}
+          </tfoot>
+        </table>
+      </div>
+
+      <h2>Refunds</h2>
+      {order.refunds.length === 0 ? (
+        <p>No refunds.</p>
+      ) : (
+        <ul>
+          {order.refunds.map((refund) => (
+            <li key={refund.id}>
+              {formatDateTime(refund.recordedAt)}: {formatPence(refund.amount)} ({humanise(refund.kind)},{' '}
+              {refund.provider}
+              {refund.reference ? `, ${refund.reference}` : ''})
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h2>Payment events</h2>
+      {order.paymentEvents.length === 0 ? (
+        <p>None from the provider.</p>
+      ) : (
+        <ul>
+          {order.paymentEvents.map((event) => (
+            <li key={event.id}>
+              {formatDateTime(event.receivedAt)}: {event.provider} said {event.providerStatus} (
+              {humanise(event.outcome)})
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <h2>Timeline</h2>
+      <ol>
+        {order.timeline.map((entry, index) => (
+          <li key={index}>
+            <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>: {entry.text}
+          </li>
+        ))}
+      </ol>
+
+      <h2>Staff actions</h2>
+      <AuditTable entries={order.audit} caption="Staff actions on this order" />
+    </>
+  );
+}
+
+function Address(props: { id: string; title: string; lines: string[] }) {
+  return (
+    <section className="adm-card" aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      <address>
+        {props.lines.map((line) => (
+          <div key={line}>{line}</div>
+        ))}
+      </address>
+    </section>
+  );
+}
+
+function Total(props: { label: string; pence: number; strong?: boolean }) {
+  return (
+    <tr>
+      <th scope="row" colSpan={5} className="adm-num">
+        {props.label}
+      </th>
+      <td className="adm-num">
+        {props.strong ? <strong>{formatPence(props.pence)}</strong> : formatPence(props.pence)}
+      </td>
+    </tr>
+  );
+}
+
+/** The forms for what the lifecycle allows now; a refusal (409 when someone acted first) is shown. */
+function OrderActions({ order }: { order: OrderDetail }) {
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<unknown>(null);
+  const [done, setDone] = useState('');
+  if (order.actions.length === 0 && !problem) return null;
+
+  async function act(action: OrderAction, message: string): Promise<boolean> {
+    setProblem(null);
+    setDone('');
+    try {
+      await actOnOrder(order.orderNumber, action, queryClient);
+      setDone(message);
+      return true;
+    } catch (error) {
+      setProblem(error);
+      return false;
+    }
+  }
+
+  return (
+    <section className="adm-card" aria-labelledby="order-actions">
+      <h2 id="order-actions">Actions</h2>
+      <ErrorAlert error={problem} />
+      <div role="status">{done && <p className="adm-done">{done}</p>}</div>
+      {order.actions.includes('dispatch') && (
+        <>
+          <h3>Dispatch</h3>
+          <DispatchForm
+            onSubmit={(body) => act({ action: 'dispatch', body }, 'Dispatched; the customer has been e-mailed.')}
+          />
+        </>
+      )}
+      {order.actions.includes('deliver') && (
+        <p>
+          <button
+            type="button"
+            className="button adm-small"
+            onClick={() => void act({ action: 'deliver' }, 'Marked as delivered.')}
+          >
+            Mark as delivered
+          </button>
+        </p>
+      )}
+      {order.actions.includes('refund') && (
+        <>
+          <h3>Refund</h3>
+          <RefundForm order={order} onSubmit={(body) => act({ action: 'refund', body }, 'Refund recorded.')} />
+        </>
+      )}
+      {order.actions.includes('cancel') && (
+        <>
+          <h3>Cancel</h3>
+          <CancelForm
+            onSubmit={(reason) => act({ action: 'cancel', body: reason ? { reason } : {} }, 'Order cancelled.')}
+          />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OrderDetail } from '../../../../contract/admin/orders.ts';
+import { RefundForm } from './refund-form.tsx';
+
+const line = (id: number, quantity: number, restocked = 0): OrderDetail['lines'][number] => ({
+  id,
+  productId: id,
+  productStockId: id,
+  title: `Harmonium ${id}`,
+  sizeName: 'Standard',
+  unitPrice: 1000,
+  quantity,
+  lineTotal: 1000 * quantity,
+  restocked,
+});
+const order = { lines: [line(7, 2), line(8, 3, 1)], total: 6295, refundedTotal: 1000 };
+
+afterEach(cleanup);
+
+describe('the refund form', () => {
+  it('sends pounds as integer pence (0.29 is 29p, not 28) and only the lines to restock', async () => {
+    const onSubmit = vi.fn(async () => true);
+    render(<RefundForm order={order} onSubmit={onSubmit} />);
+    await userEvent.type(screen.getByLabelText('Amount (£)'), '£12.29');
+    await userEvent.type(screen.getByLabelText('Reason'), 'Damaged in transit');
+    await userEvent.clear(screen.getByLabelText(/Harmonium 8/));
+    await userEvent.type(screen.getByLabelText(/Harmonium 8/), '2');
+    await userEvent.click(screen.getByRole('button', { name: 'Record refund' }));
+    expect(onSubmit).toHaveBeenCalledWith({
+      amount: 1229,
+      reason: 'Damaged in transit',
+      restock: [{ lineId: 8, quantity: 2 }],
+    });
+  });
+
+  it('refuses what is not money, more than is left, and more units than can go back', async () => {
+    const onSubmit = vi.fn(async () => true);
+    render(<RefundForm order={order} onSubmit={onSubmit} />);
+    await userEvent.type(screen.getByLabelText('Amount (£)'), '12.345');
+    await userEvent.click(screen.getByRole('button', { name: 'Record refund' }));
+    expect(await screen.findByText('Please enter an amount in pounds, such as 12.50')).toBeTruthy();
+    expect(screen.getByText('Please give a reason')).toBeTruthy();
+
+    await userEvent.clear(screen.getByLabelText('Amount (£)'));
+    await userEvent.type(screen.getByLabelText('Amount (£)'), '52.96');
+    await userEvent.clear(screen.getByLabelText(/Harmonium 8/));
+    await userEvent.type(screen.getByLabelText(/Harmonium 8/), '3');
+    await userEvent.click(screen.getByRole('button', { name: 'Record refund' }));
+    expect(await screen.findByText('At most £52.95 is left to refund')).toBeTruthy();
+    expect(screen.getByText('At most 2 can go back')).toBeTruthy();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('keeps what was typed when the server refuses', async () => {
+    render(<RefundForm order={order} onSubmit={async () => false} />);
+    await userEvent.type(screen.getByLabelText('Amount (£)'), '5');
+    await userEvent.type(screen.getByLabelText('Reason'), 'Goodwill');
+    await userEvent.click(screen.getByRole('button', { name: 'Record refund' }));
+    expect((screen.getByLabelText('Amount (£)') as HTMLInputElement).value).toBe('5');
+  });
+});

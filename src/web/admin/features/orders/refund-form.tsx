@@ -1,0 +1,101 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { refundSchema, type OrderDetail, type RefundInput } from '../../../../contract/admin/orders.ts';
+import { formatPence, poundsToPence } from '../../lib/format.ts';
+import { Field } from '../../ui/field.tsx';
+
+/**
+ * The form staff fill in: the amount in pounds as typed, and how many units of each line go back on
+ * the shelf. It becomes the contract's refund (integer pence, restock lines) on submit.
+ */
+function refundFormSchema(refundable: number, lines: OrderDetail['lines']) {
+  return z.object({
+    amount: z
+      .string()
+      .refine((typed) => poundsToPence(typed) !== undefined, 'Please enter an amount in pounds, such as 12.50')
+      .refine((typed) => (poundsToPence(typed) ?? 0) >= 1, 'The amount must be at least £0.01')
+      .refine(
+        (typed) => (poundsToPence(typed) ?? 0) <= refundable,
+        `At most ${formatPence(refundable)} is left to refund`,
+      ),
+    reason: refundSchema.shape.reason,
+    restock: z.object(
+      Object.fromEntries(
+        lines.map((line) => [
+          String(line.id),
+          z.coerce
+            .number({ error: 'Please enter a number of units' })
+            .int('Please enter a whole number of units')
+            .min(0, 'Please enter 0 or more')
+            .max(line.quantity - line.restocked, `At most ${line.quantity - line.restocked} can go back`),
+        ]),
+      ),
+    ),
+  });
+}
+type RefundForm = { amount: string; reason: string; restock: Record<string, string | number> };
+
+export function RefundForm(props: {
+  order: Pick<OrderDetail, 'lines' | 'total' | 'refundedTotal'>;
+  onSubmit: (refund: RefundInput) => Promise<boolean>;
+}) {
+  const { lines } = props.order;
+  const refundable = props.order.total - props.order.refundedTotal;
+  const form = useForm<RefundForm>({
+    resolver: zodResolver(refundFormSchema(refundable, lines)) as never,
+    defaultValues: { amount: '', reason: '', restock: Object.fromEntries(lines.map((line) => [String(line.id), '0'])) },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async (values) => {
+    const restock = lines
+      .map((line) => ({ lineId: line.id, quantity: Number(values.restock[String(line.id)] ?? 0) }))
+      .filter((line) => line.quantity > 0);
+    const recorded = await props.onSubmit({
+      amount: poundsToPence(values.amount) ?? 0,
+      reason: values.reason.trim(),
+      restock,
+    });
+    if (recorded) form.reset();
+  });
+
+  return (
+    <form noValidate onSubmit={submit} aria-label="Record a refund" className="adm-form">
+      <p className="adm-hint">
+        Up to {formatPence(refundable)} is left to refund. The money is paid back outside the shop for now; this records
+        it.
+      </p>
+      <Field
+        id="refund-amount"
+        label="Amount (£)"
+        inputMode="decimal"
+        autoComplete="off"
+        error={errors.amount?.message}
+        {...form.register('amount')}
+      />
+      <Field id="refund-reason" label="Reason" error={errors.reason?.message} {...form.register('reason')} />
+      {lines.length > 0 && (
+        <fieldset>
+          <legend>Put back in stock</legend>
+          {lines.map((line) => (
+            <Field
+              key={line.id}
+              id={`refund-restock-${line.id}`}
+              type="number"
+              min={0}
+              max={line.quantity - line.restocked}
+              label={`${line.title} (${line.sizeName}): units to restock`}
+              hint={`${line.quantity} sold${line.restocked ? `, ${line.restocked} restocked already` : ''}`}
+              error={errors.restock?.[String(line.id)]?.message}
+              {...form.register(`restock.${line.id}`)}
+            />
+          ))}
+        </fieldset>
+      )}
+      <button type="submit" className="button adm-small" disabled={isSubmitting}>
+        Record refund
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,174 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { newStaffSchema, staffRoles, type NewStaff, type StaffMember } from '../../../../contract/admin/staff.ts';
+import { AdminPage } from '../../lib/admin-page.tsx';
+import { formatDate, humanise } from '../../lib/format.ts';
+import { ErrorAlert } from '../../ui/error-alert.tsx';
+import { Field, SelectField } from '../../ui/field.tsx';
+import { addStaff, changeStaff, newSetPasswordLink, staffListQueryOptions } from './api/staff.ts';
+import { SetPasswordLink } from './set-password-link.tsx';
+
+/** Staff accounts (owners only): add, change role, disable or enable, and hand out a new link. */
+export default function StaffPage() {
+  const staff = useQuery(staffListQueryOptions());
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<unknown>(null);
+  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+
+  async function run(task: () => Promise<void>) {
+    setProblem(null);
+    try {
+      await task();
+    } catch (error) {
+      setProblem(error);
+    }
+  }
+
+  return (
+    <AdminPage title="Staff">
+      <ErrorAlert error={problem ?? staff.error} />
+      {link && <SetPasswordLink email={link.email} url={link.url} />}
+      {staff.data && (
+        <div className="adm-table-wrap">
+          <table className="adm-table">
+            <caption className="visually-hidden">Staff accounts</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">State</th>
+                <th scope="col">Two-factor</th>
+                <th scope="col">Since</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {staff.data.map((member) => (
+                <StaffRow
+                  key={member.id}
+                  member={member}
+                  onRole={(role) => run(() => changeStaff(member.id, { role }, queryClient))}
+                  onDisabled={(disabled) => run(() => changeStaff(member.id, { disabled }, queryClient))}
+                  onLink={() =>
+                    run(async () => {
+                      const { setPasswordUrl } = await newSetPasswordLink(member.id);
+                      setLink({ email: member.email, url: setPasswordUrl });
+                    })
+                  }
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>Add a staff member</h2>
+      <AddStaffForm
+        onAdded={(email, url) => {
+          setProblem(null);
+          setLink({ email, url });
+        }}
+      />
+    </AdminPage>
+  );
+}
+
+function StaffRow(props: {
+  member: StaffMember;
+  onRole: (role: StaffMember['role']) => Promise<void>;
+  onDisabled: (disabled: boolean) => Promise<void>;
+  onLink: () => Promise<void>;
+}) {
+  const { member } = props;
+  const state = member.disabled ? 'Disabled' : member.active ? 'Active' : 'Waiting for a password';
+  return (
+    <tr>
+      <td>{member.name}</td>
+      <td>{member.email}</td>
+      <td>
+        <label className="visually-hidden" htmlFor={`role-${member.id}`}>
+          Role of {member.email}
+        </label>
+        <select
+          id={`role-${member.id}`}
+          className="input"
+          value={member.role}
+          onChange={(event) => void props.onRole(event.target.value as StaffMember['role'])}
+        >
+          {staffRoles.map((role) => (
+            <option key={role} value={role}>
+              {humanise(role)}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>{state}</td>
+      <td>{member.totpEnabled ? 'On' : 'Off'}</td>
+      <td>{formatDate(member.createdAt)}</td>
+      <td>
+        <div className="adm-row">
+          <button
+            type="button"
+            className="button button-secondary adm-small"
+            onClick={() => void props.onDisabled(!member.disabled)}
+          >
+            {member.disabled ? 'Enable' : 'Disable'}
+            <span className="visually-hidden"> {member.email}</span>
+          </button>
+          <button type="button" className="button button-secondary adm-small" onClick={() => void props.onLink()}>
+            New set-password link<span className="visually-hidden"> for {member.email}</span>
+          </button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+function AddStaffForm({ onAdded }: { onAdded: (email: string, url: string) => void }) {
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<unknown>(null);
+  const form = useForm<NewStaff>({
+    resolver: zodResolver(newStaffSchema),
+    defaultValues: { email: '', name: '', role: 'staff' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    setProblem(null);
+    try {
+      const answer = await addStaff(values, queryClient);
+      form.reset();
+      onAdded(answer.member.email, answer.setPasswordUrl);
+    } catch (error) {
+      setProblem(error);
+    }
+  });
+  return (
+    <form noValidate aria-label="Add a staff member" className="adm-form" onSubmit={submit}>
+      <ErrorAlert error={problem} />
+      <Field
+        id="new-staff-name"
+        label="Name"
+        autoComplete="off"
+        error={errors.name?.message}
+        {...form.register('name')}
+      />
+      <Field
+        id="new-staff-email"
+        label="E-mail address"
+        type="email"
+        autoComplete="off"
+        error={errors.email?.message}
+        {...form.register('email')}
+      />
+      <SelectField id="new-staff-role" label="Role" error={errors.role?.message} {...form.register('role')}>
+        <option value="staff">Staff: orders, customers and catalogue</option>
+        <option value="owner">Owner: everything, staff accounts too</option>
+      </SelectField>
+      <button type="submit" className="button adm-small" disabled={isSubmitting}>
+        Add and show the set-password link
+      </button>
+    </form>
+  );
+}

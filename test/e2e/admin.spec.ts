@@ -1,0 +1,204 @@
+import { execFileSync } from 'node:child_process';
+import type { Page } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
+import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
+import { apiPost, expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
+import { databaseFor, outboxFor } from './outbox-path.ts';
+
+const port = Number(process.env.E2E_PORT ?? 3555);
+const PASSWORD = 'Ledger-Tabla-Harmonium-7';
+
+/** `npm run staff:create` against the test server's database: the path of the printed set-password link. */
+function createOwner(email: string): string {
+  const printed = execFileSync(
+    process.execPath,
+    ['src/server/staff/cli/create-staff.ts', '--email', email, '--role', 'owner', '--name', 'Asha Owner'],
+    { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${databaseFor(port)}` } },
+  ).toString();
+  const link = /https?:\/\/\S+\/admin\/set-password\/\S+/.exec(printed)?.[0];
+  if (!link) throw new Error(`no set-password link in: ${printed}`);
+  return new URL(link).pathname;
+}
+
+/** The code an authenticator app shows for `secret`, one step ahead (the step used to turn it on is spent). */
+function totpCode(secret: string, ahead = 0): string {
+  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  return totp.generate({ timestamp: Date.now() + ahead * 30_000 });
+}
+
+async function setPassword(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1, name: 'Choose your password' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByLabel('New password').fill(PASSWORD);
+  await page.getByLabel('Confirm the password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(page.getByText('Your password is set.')).toBeVisible();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+}
+
+async function signIn(page: Page, email: string, code?: () => string) {
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the back office' })).toBeVisible();
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (code) {
+    await page.getByLabel('Six-digit code').fill(code());
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+}
+
+async function openFromNav(page: Page, name: string, heading = name) {
+  await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name }).click();
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeFocused();
+  await page.waitForLoadState('networkidle');
+  await expectNoAxeViolations(page);
+}
+
+/** A guest's order of 2 units to `postcode`, paid through the PayPal sandbox as a shopper would. */
+async function paidOrder(page: Page, postcode: string, email: string) {
+  const product = await productWithSizes(page, 2033, 1);
+  const stock = product.stocks[0]!;
+  const address = { line1: '1 Cliff Road', postcode, townCity: 'Penzance', countryId: 1 };
+  const response = await apiPost(page, '/api/basket', {
+    items: [{ productStockId: stock.id, requestedQty: 2 }],
+    guest: { titleId: 2, firstname: 'Meera', lastname: 'Joshi', email, contactNumber: '01736 000000' },
+    billingAddress: address,
+    deliveryAddress: address,
+    deliveryMethodRateId: 3,
+  });
+  const order = (await response.json()) as { ok: boolean; orderNumber: number; orderCode: string };
+  expect(order.ok).toBe(true);
+  await page.goto(`/order-recovery/${order.orderCode}`);
+  await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
+  await page.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(page.getByRole('heading', { name: 'ORDER COMPLETE' })).toBeVisible();
+  return { product, stock, orderNumber: order.orderNumber };
+}
+
+async function stockOf(page: Page, urlKey: string, stockId: number): Promise<number> {
+  const product = (await (await page.request.get(`/api/products/${urlKey}`)).json()) as {
+    stocks: Array<{ id: number; stock: number }>;
+  };
+  return product.stocks.find((s) => s.id === stockId)?.stock ?? -1;
+}
+
+test.describe('the back office', () => {
+  // Signed out, the app asks who is signed in (401); a TOTP account's first try answers 401 too.
+  test.use({ allowConsoleErrors: [/status of 401/] });
+
+  test('an owner adds staff; they turn on two-factor, find an order by postcode, dispatch it and refund with restock', async ({
+    page,
+    browser,
+  }) => {
+    test.slow();
+    const stamp = Date.now();
+    const ownerEmail = `owner.${stamp}@example.com`;
+    const staffEmail = `packer.${stamp}@example.com`;
+    const shopperEmail = `meera.${stamp}@example.com`;
+
+    // The first owner, made on the command line, chooses a password and signs in.
+    await setPassword(page, createOwner(ownerEmail));
+    await expectNoAxeViolations(page);
+    await signIn(page, ownerEmail);
+
+    // The owner adds a staff member and passes on their link.
+    await openFromNav(page, 'Staff');
+    await page.getByLabel('Name').fill('Dev Packer');
+    await page.getByLabel('E-mail address').fill(staffEmail);
+    await page.getByLabel('Role', { exact: true }).selectOption('staff');
+    await page.getByRole('button', { name: 'Add and show the set-password link' }).click();
+    const staffLink = new URL((await page.getByTestId('set-password-link').innerText()).trim()).pathname;
+    await expect(page.getByRole('cell', { name: staffEmail, exact: true })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+
+    // The staff member sets a password, signs in and turns on two-factor sign-in.
+    await setPassword(page, staffLink);
+    await signIn(page, staffEmail);
+    await expect(
+      page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name: 'Staff' }),
+    ).toHaveCount(0);
+    await openFromNav(page, 'My account');
+    await page.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    const secret = (await page.getByTestId('totp-secret').innerText()).trim();
+    await expectNoAxeViolations(page);
+    await page.getByLabel('Six-digit code from the app').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Confirm and turn on' }).click();
+    await expect(page.getByText('On: signing in asks for a code from your authenticator app.')).toBeVisible();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await signIn(page, staffEmail, () => totpCode(secret, 1));
+
+    // A shopper pays for an order meanwhile.
+    const shopper = await browser.newContext();
+    const shop = await shopper.newPage();
+    const { product, stock, orderNumber } = await paidOrder(shop, 'TR19 7AA', shopperEmail);
+    expect(await stockOf(shop, product.urlKey, stock.id)).toBe(stock.stock - 2);
+
+    // Found by its postcode however typed, from a list whose filters are in the URL.
+    await openFromNav(page, 'Orders');
+    await page.getByRole('searchbox', { name: 'Search' }).fill('tr197aa');
+    await page.getByRole('button', { name: 'Find orders' }).click();
+    await expect(page).toHaveURL(/\/admin\/orders\?q=tr197aa$/);
+    await expect(page.getByRole('link', { name: String(orderNumber) })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Orders' }).getByRole('row')).toHaveCount(2);
+    await expect(page.getByRole('link', { name: 'Download CSV' })).toHaveAttribute(
+      'href',
+      '/api/admin/orders.csv?q=tr197aa',
+    );
+    await expectNoAxeViolations(page);
+    await page.getByRole('link', { name: String(orderNumber) }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `Order ${orderNumber}` })).toBeFocused();
+    await expect(page.getByText(shopperEmail)).toBeVisible();
+    await expectNoAxeViolations(page);
+
+    // Dispatched with a tracking number: the customer's e-mail arrives with it.
+    await page.getByLabel('Carrier').fill('Royal Mail');
+    await page.getByLabel('Tracking number').fill('RM123456785GB');
+    await page.getByRole('button', { name: 'Dispatch and e-mail the customer' }).click();
+    await expect(page.getByText('Dispatched; the customer has been e-mailed.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'RM123456785GB' })).toBeVisible();
+    const outbox = outboxFor(port);
+    await expect
+      .poll(() => readOutbox(outbox).find((m) => m.to === shopperEmail && m.subject.includes('on its way')))
+      .toBeTruthy();
+    const mail = readOutbox(outbox).find((m) => m.to === shopperEmail && m.subject.includes('on its way'));
+    expect(decodeQuotedPrintable(mail?.raw ?? '')).toContain('RM123456785GB');
+
+    // A partial refund that puts both units back: the storefront has them again.
+    await page.getByLabel('Amount (£)').fill('5.50');
+    await page.getByLabel('Reason', { exact: true }).fill('Stand arrived scratched; customer keeps it at a discount');
+    await page.getByLabel(/units to restock/).fill('2');
+    await page.getByRole('button', { name: 'Record refund' }).click();
+    await expect(page.getByText('Refund recorded.')).toBeVisible();
+    await expect(page.getByRole('row', { name: /Refunded/ })).toContainText('-£5.50');
+    await expectNoAxeViolations(page);
+    expect(await stockOf(shop, product.urlKey, stock.id)).toBe(stock.stock);
+    await shop.goto(`/products/${product.urlKey}`);
+    await expect(shop.getByText('In Stock')).toBeVisible();
+    await shopper.close();
+
+    // The dashboard counts the sale today.
+    await openFromNav(page, 'Dashboard');
+    const today = page.getByRole('region', { name: 'Today' });
+    await expect(today.getByText(/^£/).first()).toBeVisible();
+    expect(Number((await today.locator('dd').first().innerText()).trim())).toBeGreaterThanOrEqual(1);
+    await page.getByText('Sales by day as a table').click();
+    await expectNoAxeViolations(page);
+
+    // The other pages pass axe too; the log shows the dispatch.
+    await openFromNav(page, 'Customers');
+    await openFromNav(page, 'Audit log');
+    await expect(page.getByRole('cell', { name: /dispatch/i }).first()).toBeVisible();
+  });
+
+  test('a deep link while signed out goes through sign-in and back', async ({ page }) => {
+    await page.goto('/admin/orders?status=paid');
+    await expect(page).toHaveURL(/\/admin\/sign-in\?next=%2Forders%3Fstatus%3Dpaid$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the back office' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Please enter your e-mail address')).toBeVisible();
+  });
+});
