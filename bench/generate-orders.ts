@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { Db } from '../src/server/db/database.ts';
 import type { OrderLineTable, OrderStatus, OrderTable } from '../src/server/db/schema.ts';
 import type { Fulfilment } from '../src/contract/order-status.ts';
+import { randomFor } from '../src/server/catalog/demo/generate-products.ts';
 
 /**
  * Orders for the back office's benchmark (npm run bench:admin-orders): a year of a busy shop,
@@ -77,17 +78,6 @@ const towns: Array<[string, string]> = [
   ['Cardiff', 'CF'],
 ];
 const letters = 'ABDEFGHJLNPQRSTUWXYZ';
-
-function randomFor(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export async function generateOrders(
   db: Db,

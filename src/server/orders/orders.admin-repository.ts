@@ -118,34 +118,28 @@ export function findOrderByNumber(db: Kysely<Database>, orderNumber: number) {
   return db.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirst();
 }
 
+const lineColumns = [
+  'order_lines.id',
+  'order_lines.product_id',
+  'order_lines.product_stock_id',
+  'order_lines.title',
+  'order_lines.size_name',
+  'order_lines.unit_price',
+  'order_lines.quantity',
+  'order_lines.line_total',
+] as const;
+
+/** An order's lines, each with the units refunds have put back in stock so far. */
 export function findOrderLinesWithRestocked(db: Kysely<Database>, orderId: number) {
   return db
     .selectFrom('order_lines')
     .leftJoin('order_refund_lines', 'order_refund_lines.order_line_id', 'order_lines.id')
-    .select([
-      'order_lines.id',
-      'order_lines.product_id',
-      'order_lines.product_stock_id',
-      'order_lines.title',
-      'order_lines.size_name',
-      'order_lines.unit_price',
-      'order_lines.quantity',
-      'order_lines.line_total',
-    ])
+    .select(lineColumns)
     .select((eb) =>
       eb.fn.coalesce(eb.fn.sum<number | string>('order_refund_lines.quantity'), eb.val(0)).as('restocked'),
     )
     .where('order_lines.order_id', '=', orderId)
-    .groupBy([
-      'order_lines.id',
-      'order_lines.product_id',
-      'order_lines.product_stock_id',
-      'order_lines.title',
-      'order_lines.size_name',
-      'order_lines.unit_price',
-      'order_lines.quantity',
-      'order_lines.line_total',
-    ])
+    .groupBy(lineColumns)
     .orderBy('order_lines.id')
     .execute();
 }

@@ -4,7 +4,7 @@ import { IMAGE_VARIANTS, productImageUrl } from '../images/drawings.ts';
 import { demoBrands, demoTypes, kindSearchWords, productLines, type ProductLine } from './catalogue-data.ts';
 
 /** Small, fast, seedable PRNG (mulberry32) so every fresh database gets the same catalogue. */
-function randomFor(seed: number): () => number {
+export function randomFor(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
