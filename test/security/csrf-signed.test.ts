@@ -16,7 +16,11 @@ describe('signed CSRF tokens', () => {
     const email = `signed.${Date.now()}@example.com`;
     await t.app.inject({ method: 'POST', url: '/api/register', payload: registrationBody(email) });
     await t.db.kysely.updateTable('customers').set({ verified_at: new Date().toISOString() }).execute();
-    const signedIn = await t.app.inject({ method: 'POST', url: '/api/sign-in', payload: { username: email, password: REGISTRATION_PASSWORD } });
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/sign-in',
+      payload: { username: email, password: REGISTRATION_PASSWORD },
+    });
     sid = signedIn.cookies.find((c) => c.name === 'sid')!.value;
   });
   afterAll(() => t.close());
@@ -36,7 +40,10 @@ describe('signed CSRF tokens', () => {
   };
 
   it('refuses a token the attacker planted, even when cookie and header agree', async () => {
-    for (const planted of ['attacker-chosen-token', 'AAAAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+    for (const planted of [
+      'attacker-chosen-token',
+      'AAAAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    ]) {
       const answer = await changeAccount(`sid=${sid}`, planted);
       expect({ planted, status: answer.statusCode }).toEqual({ planted, status: 403 });
     }

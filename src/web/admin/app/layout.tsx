@@ -76,9 +76,11 @@ export function Layout() {
   );
 }
 
+/** While a page's code loads: the document keeps a title until the page brings its own. */
 export function PageLoading() {
   return (
     <div role="status" aria-live="polite">
+      <title>Back office</title>
       <span className="visually-hidden">Loading…</span>
     </div>
   );

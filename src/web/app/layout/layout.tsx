@@ -1,5 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { shop } from '../../lib/shop.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
 import styles from './layout.module.css';
@@ -30,9 +31,15 @@ export function Layout() {
   );
 }
 
+/**
+ * Shown while a page's code loads. It gives the document the shop's name as its title: main.tsx
+ * removes the server's title so the page's own can take its place, and until the page has loaded
+ * there would otherwise be none (axe caught it between the two).
+ */
 export function PageLoading() {
   return (
     <div className="container page" role="status" aria-live="polite">
+      <title>{shop.name}</title>
       <span className="visually-hidden">Loading…</span>
     </div>
   );
