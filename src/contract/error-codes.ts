@@ -17,7 +17,6 @@ export const errorCodes = {
   csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
   unauthorized: 'NOT_SIGNED_IN',
   forbidden: 'FORBIDDEN',
-  totpRequired: 'TOTP_CODE_REQUIRED',
   conflict: 'CONFLICT',
   httpsRequired: 'HTTPS_REQUIRED',
   internal: 'INTERNAL_ERROR',

@@ -71,7 +71,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
     genReqId: requestIdOf,
     // Behind a reverse proxy, the client's address comes from X-Forwarded-For (rate limits use it).
-    trustProxy: config.trustProxy,
+    // A number is how many proxies stand in front: only their hops are believed (proxy-addr's hop count).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (() => {
+            const hops = config.trustProxy;
+            return (_address: string, hop: number) => hop < hops;
+          })()
+        : config.trustProxy,
     bodyLimit: 256 * 1024,
     // JSON bodies with these keys are rejected instead of reaching a service.
     onProtoPoisoning: 'error',

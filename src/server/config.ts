@@ -47,13 +47,18 @@ const envSchema = z
     OPAYO_MODE: z.enum(['local', 'test', 'live']).optional(),
     OPAYO_VENDOR: z.string().min(1).max(15).default('raaglocal'),
     OPAYO_ENCRYPTION_PASSWORD: z.string().length(16, 'must be exactly 16 characters').default('LocalSandboxKey1'),
-    // Behind a reverse proxy: true (believe any), or the proxies' addresses or ranges, comma-separated.
+    // Behind a reverse proxy: true (one proxy in front: the client is the address it appended to
+    // X-Forwarded-For), a number of proxies in a chain, or the proxies' addresses or ranges.
+    // Never "believe any": the first X-Forwarded-For entry is whatever the client wrote.
     TRUST_PROXY: z
       .string()
-      .regex(/^(true|false|[\da-fA-F.:/]+(,[\da-fA-F.:/]+)*)$/, 'must be true, false or addresses')
+      .regex(
+        /^(true|false|\d{1,2}|[\da-fA-F.:/]+(,[\da-fA-F.:/]+)*)$/,
+        'must be true, false, a number of proxies, or addresses',
+      )
       .default('false')
-      .transform((value): boolean | string[] =>
-        value === 'true' ? true : value === 'false' ? false : value.split(','),
+      .transform((value): boolean | number | string[] =>
+        value === 'true' ? 1 : value === 'false' ? false : /^\d{1,2}$/.test(value) ? Number(value) : value.split(','),
       ),
     RATE_LIMIT_FACTOR: z.coerce.number().min(0.01).max(1000).default(1),
     // The dashboard lists sizes with this many units or fewer left.
@@ -126,10 +131,11 @@ export interface Config {
   /** Scales every per-route rate limit (1 is the shop's own limits). */
   rateLimitFactor: number;
   lowStockThreshold: number;
+  /** Fastify's trustProxy: false, a number of proxies in front, or the proxies' addresses. */
+  trustProxy: boolean | number | string[];
   /** How many unpaid orders, and units in them, may hold stock at once for one e-mail address and one client. */
   unpaidOrderLimits: { perEmail: number; perClient: number; unitsPerEmail: number; unitsPerClient: number };
-  /** Fastify's trustProxy: whose X-Forwarded-For to believe. */
-  trustProxy: boolean | string[];
+
   logLevel: string;
   /** `pretty` (the default in development) or `json` lines. */
   logFormat: 'pretty' | 'json';

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOf } from '../helpers/routes.ts';
 import { staffMember } from '../helpers/staff.ts';
@@ -92,13 +95,26 @@ describe('back office authorization, route by route', () => {
 
 describe('back office in production', () => {
   let t: TestApp;
+  let webRoot: string;
   beforeAll(async () => {
+    // A built app of two pages: the shop's and the back office's.
+    webRoot = `${mkdtempSync(join(tmpdir(), 'shop-web-'))}/`;
+    mkdirSync(join(webRoot, 'admin'));
+    writeFileSync(
+      join(webRoot, 'index.html'),
+      '<!doctype html><html><head><title>Shop</title></head><body></body></html>',
+    );
+    writeFileSync(
+      join(webRoot, 'admin', 'index.html'),
+      '<!doctype html><html><head><title>Back office</title></head><body>ADMIN</body></html>',
+    );
     t = await createTestApp({
+      webRoot,
       env: {
+        TRUST_PROXY: '127.0.0.1',
         NODE_ENV: 'production',
         SESSION_SECRET: 's'.repeat(32),
         PUBLIC_URL: 'https://shop.example',
-        TRUST_PROXY: 'true',
         PAYPAL_MODE: 'sandbox',
         PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
         OPAYO_MODE: 'test',
@@ -106,10 +122,14 @@ describe('back office in production', () => {
       },
     });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    rmSync(webRoot, { recursive: true, force: true });
+  });
 
   it('is not served over plain HTTP, its pages nor its API', async () => {
-    for (const url of ['/api/admin/me', '/admin', '/admin/orders']) {
+    // The built file itself too (found by an outside attack: served from the static folder, cacheable).
+    for (const url of ['/api/admin/me', '/admin', '/admin/orders', '/admin/index.html', '/admin/']) {
       const plain = await t.app.inject({ method: 'GET', url });
       expect({ url, status: plain.statusCode }).toEqual({ url, status: 403 });
     }
@@ -119,6 +139,14 @@ describe('back office in production', () => {
       payload: { email: 'a@b.example', password: 'x' },
     });
     expect(signIn.statusCode).toBe(403);
+    const page = await t.app.inject({
+      method: 'GET',
+      url: '/admin/index.html',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('ADMIN');
+    expect(page.headers).toMatchObject({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' });
     const overHttps = await t.app.inject({
       method: 'GET',
       url: '/api/admin/me',

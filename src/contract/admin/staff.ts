@@ -15,10 +15,14 @@ const totpCode = z
   .trim()
   .regex(/^\d{6}$/, 'Please enter the six-digit code from your authenticator app');
 
+/**
+ * One form for everyone: the code is asked for up front (left empty without two-factor sign-in),
+ * since a second step shown only after a right password would tell a guesser it was right.
+ */
 export const staffSignInSchema = z.object({
   email: emailField('Please enter your e-mail address'),
   password,
-  code: totpCode.optional(),
+  code: z.union([z.literal('').transform(() => undefined), totpCode]).optional(),
 });
 export type StaffSignIn = z.input<typeof staffSignInSchema>;
 

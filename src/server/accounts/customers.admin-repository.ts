@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { eraseAuditFreeText } from '../audit/audit.repository.ts';
 
 /** Customers' SQL for the back office: finding them, everything held about one, and erasure. */
 
@@ -110,6 +111,14 @@ export async function eraseCustomer(
       .where('id', 'in', orderIds)
       .execute();
     await trx.updateTable('payment_events').set({ body: '' }).where('order_id', 'in', orderIds).execute();
+    // What staff typed about these orders may name the customer.
+    await trx.updateTable('order_refunds').set({ note: null }).where('order_id', 'in', orderIds).execute();
+    const numbers = await trx.selectFrom('orders').select('order_number').where('id', 'in', orderIds).execute();
+    await eraseAuditFreeText(
+      trx,
+      'order',
+      numbers.map((row) => row.order_number),
+    );
   }
   await trx
     .deleteFrom('contact_messages')

@@ -47,3 +47,37 @@ export function auditPage(db: Kysely<Database>, options: { limit: number; before
   if (options.entityType !== undefined) query = query.where('entity_type', '=', options.entityType);
   return query.execute();
 }
+
+/**
+ * Blanks the free text staff typed (a refund's or a cancellation's reason) in the entries about
+ * these entities, for a customer erased on request: the entries still say who did what and when.
+ */
+export async function eraseAuditFreeText(
+  db: Kysely<Database>,
+  entityType: string,
+  entityIds: Array<string | number>,
+  fields: readonly string[] = FREE_TEXT_FIELDS,
+): Promise<void> {
+  if (entityIds.length === 0) return;
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['id', 'before', 'after'])
+    .where('entity_type', '=', entityType)
+    .where('entity_id', 'in', entityIds.map(String))
+    .execute();
+  const blank = (json: string | null) => {
+    if (json === null) return null;
+    const value = JSON.parse(json) as Record<string, unknown>;
+    for (const field of fields) if (field in value) value[field] = '[erased]';
+    return JSON.stringify(value);
+  };
+  for (const row of rows) {
+    await db
+      .updateTable('audit_log')
+      .set({ before: blank(row.before), after: blank(row.after) })
+      .where('id', '=', row.id)
+      .execute();
+  }
+}
+
+const FREE_TEXT_FIELDS = ['reason', 'note'] as const;

@@ -147,6 +147,8 @@ export interface OrderTable {
   refunded_total: Generated<number>;
   /** How far a paid order has gone on its way (migration 0011); see src/contract/order-status.ts. */
   fulfilment: Generated<Fulfilment>;
+  /** 1 while the order's units are taken from stock on its account (migration 0011). */
+  holds_stock: Generated<number>;
   carrier: string | null;
   tracking_number: string | null;
   dispatched_at: string | null;

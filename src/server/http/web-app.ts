@@ -42,6 +42,8 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       wildcard: false,
       // scripts/compress-dist.ts wrote .br and .gz beside each asset at build time.
       preCompressed: true,
+      // The back office's page is answered below (HTTPS only, never cached), not as a plain file.
+      allowedPath: (pathName) => !isAdminPage(pathName),
       setHeaders(reply, path) {
         reply.header(
           'cache-control',

@@ -8,6 +8,7 @@ import {
   findOrderVoucher,
   releaseVoucher,
   returnStock,
+  setHoldsStock,
   setPaymentResult,
   takeStock,
   useVoucher,
@@ -70,6 +71,7 @@ export async function reserveLines(
 /** Gives an order's stock and its voucher's use back, once it has left the unpaid statuses. */
 async function releaseOrder(trx: Kysely<Database>, orderId: number): Promise<void> {
   for (const line of await findOrderLines(trx, orderId)) await returnStock(trx, line.product_stock_id, line.quantity);
+  await setHoldsStock(trx, orderId, false);
   const voucher = await findOrderVoucher(trx, orderId);
   if (voucher) await releaseVoucher(trx, voucher);
 }
@@ -91,6 +93,7 @@ export async function takeOrderAgain(trx: Kysely<Database>, orderId: number): Pr
     }
     taken.push(line);
   }
+  await setHoldsStock(trx, orderId, true);
   return true;
 }
 
@@ -166,8 +169,8 @@ export async function markOrderPaid(
   let note: string | null = null;
   if (order.status === 'expired' || order.status === 'cancelled') {
     note = (await takeOrderAgain(trx, order.id))
-      ? 'Paid after its reservation expired; the stock was taken again.'
-      : 'Paid after its reservation expired; the stock could not be taken again: refund or restock.';
+      ? `Paid after it had ${order.status === 'expired' ? 'expired' : 'been cancelled'}; the stock was taken again.`
+      : `Paid after it had ${order.status === 'expired' ? 'expired' : 'been cancelled'}; the stock could not be taken again: refund or restock.`;
   }
   await setPaymentResult(trx, order.id, orderMoves.pay.from, {
     status: orderMoves.pay.to,
@@ -248,7 +251,7 @@ export function deliverOrder(trx: Kysely<Database>, orderId: number, now: string
   return changeFulfilment(trx, orderId, fulfilmentMoves.deliver, { delivered_at: now }, now);
 }
 
-export type RefundRefusal = 'not refundable' | 'more than paid' | 'no such line' | 'more than sold';
+export type RefundRefusal = 'not refundable' | 'more than paid' | 'no such line' | 'more than sold' | 'not held';
 
 /**
  * Records a refund made outside the shop (until the provider's own refund call exists) against a
@@ -258,11 +261,13 @@ export type RefundRefusal = 'not refundable' | 'more than paid' | 'no such line'
  */
 export async function recordRefund(
   trx: Kysely<Database>,
-  order: Pick<OrderRow, 'id' | 'status'>,
+  order: Pick<OrderRow, 'id' | 'status' | 'holds_stock'>,
   refund: { amount: number; note: string; restock: Array<{ lineId: number; quantity: number }> },
   now: string,
 ): Promise<{ refundId: number } | { refused: RefundRefusal }> {
   if (order.status !== 'paid') return { refused: 'not refundable' };
+  // An order paid after its units went to someone else never took them: nothing to put back.
+  if (refund.restock.length > 0 && !order.holds_stock) return { refused: 'not held' };
   if (!(await addToRefundedTotal(trx, order.id, refund.amount, now))) return { refused: 'more than paid' };
   const refundId = await insertRecordedRefund(trx, {
     orderId: order.id,

@@ -47,6 +47,20 @@ describe('back office orders', () => {
     return { ...result, stockId: p.stockId };
   }
 
+  /** An order for `quantity` units of a given stock entry. */
+  async function placeOrderOf(stockId: number, quantity: number) {
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: stockId, requestedQty: quantity }], {
+        guest: { ...guest, email: `buyer${++orderCount}.${Date.now()}@example.com` },
+      }),
+    });
+    const result = commitResponseSchema.parse(committed.json());
+    if (!result.ok) throw new Error(`expected an order: ${committed.body}`);
+    return result;
+  }
+
   async function pay(orderNumber: number) {
     const order = await orderRow(orderNumber);
     await t.db.kysely
@@ -266,6 +280,34 @@ describe('back office orders', () => {
     expect(rest.json().refunds).toHaveLength(2);
   });
 
+  it('puts back in stock only units the order still holds: not those of an order paid after its stock went to another', async () => {
+    // Found by an outside attack: an order cancelled, its units sold to someone else, then paid
+    // late (it could not take its stock again), refunded "with restock", added stock that never left.
+    const p = await fx.product(2500, 3);
+    const late = await placeOrderOf(p.stockId, 3);
+    expect((await admin('POST', `/orders/${late.orderNumber}/cancel`, {})).statusCode).toBe(200);
+    const other = await placeOrderOf(p.stockId, 3);
+    await pay(other.orderNumber);
+    expect(await fx.stockOf(p.stockId)).toBe(0);
+    await pay(late.orderNumber);
+    expect((await orderRow(late.orderNumber)).payment_note).toMatch(/could not be taken again/);
+    const lineId = (await admin('GET', `/orders/${late.orderNumber}`)).json().lines[0].id;
+    const total = (await orderRow(late.orderNumber)).total_including_delivery;
+    const restock = await admin('POST', `/orders/${late.orderNumber}/refund`, {
+      amount: total,
+      reason: 'Cannot fulfil',
+      restock: [{ lineId, quantity: 3 }],
+    });
+    expect(restock.statusCode).toBe(409);
+    expect(await fx.stockOf(p.stockId)).toBe(0);
+    // The money can still go back, without the restock.
+    expect(
+      (await admin('POST', `/orders/${late.orderNumber}/refund`, { amount: total, reason: 'Cannot fulfil' }))
+        .statusCode,
+    ).toBe(200);
+    expect(await fx.stockOf(p.stockId)).toBe(0);
+  });
+
   it('lets only one of two staff acting on one order at once succeed', async () => {
     const orderNumber = await states.paid();
     const dispatches = await Promise.all(
@@ -385,6 +427,13 @@ describe('back office orders', () => {
     const badDate = await admin('GET', '/orders?from=yesterday');
     expect(badDate.statusCode).toBe(400);
     expect(badDate.json().error.fields).toEqual([expect.objectContaining({ field: 'from' })]);
+    // Dates of the right shape that do not exist once answered 500 (found by an outside attack).
+    for (const day of ['0000-00-00', '9999-99-99', '2026-13-01', '2026-12-32', '2026-00-01', '2026-02-30']) {
+      for (const url of [`/orders?to=${day}`, `/orders?from=${day}`, `/orders.csv?to=${day}`]) {
+        const answer = await admin('GET', url);
+        expect({ url, status: answer.statusCode }).toEqual({ url, status: 400 });
+      }
+    }
     const orderNumber = await states.paid();
     const noTracking = await admin('POST', `/orders/${orderNumber}/dispatch`, { carrier: 'DPD', trackingNumber: '' });
     expect(noTracking.statusCode).toBe(400);

@@ -50,6 +50,8 @@ const refusals: Record<RefundRefusal, string> = {
   'more than paid': 'That is more than is left to refund on this order.',
   'no such line': 'A line to restock is not on this order.',
   'more than sold': 'That puts back more units of a line than were sold.',
+  'not held':
+    'This order’s units were never taken from stock (it was paid after they had gone to another order), so there is nothing to put back. Record the refund without restocking.',
 };
 
 export function createOrdersAdminService(db: Kysely<Database>, options: { now?: () => Date; csvBatch?: number } = {}) {

@@ -239,3 +239,12 @@ export async function moveRefundedTotal(
     .where('id', '=', orderId)
     .execute();
 }
+
+/** Notes whether the order's units are taken from stock on its account (see migration 0011). */
+export async function setHoldsStock(trx: Kysely<Database>, orderId: number, holds: boolean): Promise<void> {
+  await trx
+    .updateTable('orders')
+    .set({ holds_stock: holds ? 1 : 0 })
+    .where('id', '=', orderId)
+    .execute();
+}

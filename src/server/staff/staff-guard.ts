@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StaffRole } from '../../contract/admin/staff.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import type { Staff, StaffService } from './staff.service.ts';
-import { IDLE_MINUTES } from './staff.service.ts';
+import { SESSION_HOURS } from './staff.service.ts';
 
 /**
  * The back office's guard (docs/back-office.md#security). Every /api/admin route is closed by
@@ -34,7 +34,8 @@ export function setStaffCookie(reply: FastifyReply, token: string, secure: boole
     httpOnly: true,
     sameSite: 'strict',
     secure,
-    maxAge: IDLE_MINUTES * 60 * 12,
+    // The browser may keep it as long as the server would honour it; the server ends it sooner when idle.
+    maxAge: SESSION_HOURS * 3600,
   });
   // A new session, a new CSRF token bound to it (src/server/http/csrf.ts).
   reply.renewCsrfToken({ [staffCookieName(secure)]: token });

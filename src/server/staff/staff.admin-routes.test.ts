@@ -127,12 +127,15 @@ describe('back office: staff accounts, sessions and two-factor sign-in', () => {
     const enableCode = totpCodeAt(setup.secret, new Date());
     expect((await post('/api/admin/me/totp/enable', { code: enableCode }, cookie)).statusCode).toBe(200);
 
+    // Without its code, the right password answers as a wrong one does: the answer must not tell a
+    // guesser that the password is right (found by an outside attack).
     const withoutCode = await signIn(email);
+    const wrongPassword = await signIn(email, 'Not-The-Password-1');
     expect(withoutCode.statusCode).toBe(401);
-    expect(withoutCode.json().error.code).toBe('TOTP_CODE_REQUIRED');
+    expect(withoutCode.json()).toEqual(wrongPassword.json());
     expect(withoutCode.cookies.find((c) => c.name === 'admin')).toBeUndefined();
     const wrongCode = String((Number(enableCode) + 1) % 1_000_000).padStart(6, '0');
-    expect((await signIn(email, STAFF_PASSWORD, wrongCode)).json().error.code).toBe('NOT_SIGNED_IN');
+    expect((await signIn(email, STAFF_PASSWORD, wrongCode)).json()).toEqual(wrongPassword.json());
     // The code that turned it on was used already.
     expect((await signIn(email, STAFF_PASSWORD, enableCode)).statusCode).toBe(401);
     const next = totpCodeAt(setup.secret, new Date(Date.now() + 30_000));
@@ -216,6 +219,68 @@ describe('back office: staff accounts, sessions and two-factor sign-in', () => {
     expect(log[1]).toMatchObject({ staff_email: owner.email });
     expect(JSON.parse(log[1]!.before!)).toEqual({ role: 'staff', disabled: false });
     expect(JSON.parse(log[1]!.after!)).toEqual({ role: 'owner', disabled: false });
+  });
+
+  it('keeps an owner who can sign in: one still without a password does not count', async () => {
+    const owner = await staffMember(t, 'owner');
+    // Every other owner disabled, then a new owner who has not chosen a password yet.
+    const others = await t.db.kysely
+      .selectFrom('staff')
+      .select('id')
+      .where('role', '=', 'owner')
+      .where('id', '!=', owner.id)
+      .execute();
+    for (const other of others) {
+      await t.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/staff/${other.id}`,
+        payload: { disabled: true },
+        headers: { cookie: owner.cookie },
+      });
+    }
+    const added = await post(
+      '/api/admin/staff',
+      { email: `owner2.${Date.now()}@shop.example`, name: 'Owner Two', role: 'owner' },
+      owner.cookie,
+    );
+    expect(added.json().member).toMatchObject({ role: 'owner', active: false });
+    const demoted = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/staff/${owner.id}`,
+      payload: { role: 'staff' },
+      headers: { cookie: owner.cookie },
+    });
+    expect(demoted.statusCode).toBe(409);
+  });
+
+  it('ends a disabled member’s set-password links, and its sessions', async () => {
+    const owner = await staffMember(t, 'owner');
+    const added = await post(
+      '/api/admin/staff',
+      { email: `dis.${Date.now()}@shop.example`, name: 'Dis Abled', role: 'staff' },
+      owner.cookie,
+    );
+    const { member, setPasswordUrl } = added.json();
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/api/admin/staff/${member.id}`,
+      payload: { disabled: true },
+      headers: { cookie: owner.cookie },
+    });
+    const token = setPasswordUrl.split('/').at(-1);
+    const used = await post('/api/admin/set-password', { token, password: STAFF_PASSWORD, confirm: STAFF_PASSWORD });
+    expect(used.statusCode).toBe(400);
+  });
+
+  it('limits guesses at the password that turns two-factor sign-in off, per account', async () => {
+    const { cookie } = await staffMember(t, 'staff');
+    const setup = (await post('/api/admin/me/totp/setup', {}, cookie)).json() as { secret: string };
+    await post('/api/admin/me/totp/enable', { code: totpCodeAt(setup.secret, new Date()) }, cookie);
+    const answers = [];
+    for (let i = 0; i < 12; i++)
+      answers.push((await post('/api/admin/me/totp/disable', { password: `Wrong-Guess-${i}-x` }, cookie)).statusCode);
+    expect(answers.slice(0, 10).every((status) => status === 400)).toBe(true);
+    expect(answers.slice(10)).toEqual([429, 429]);
   });
 
   it('ends a disabled member’s sessions at once', async () => {

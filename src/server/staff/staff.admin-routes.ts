@@ -49,14 +49,13 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const result = await staff.signIn(request.body.email, request.body.password, request.body.code);
-      if (result.outcome === 'code-required') {
-        return reply.status(401).send({
-          error: { code: errorCodes.totpRequired, message: 'Please enter the code from your authenticator app.' },
-        });
-      }
       if (result.outcome === 'failed') {
         return reply.status(401).send({
-          error: { code: errorCodes.unauthorized, message: 'Sign-in failed. Please check your details and try again.' },
+          error: {
+            code: errorCodes.unauthorized,
+            message:
+              'Sign-in failed. Please check your e-mail address, password and, if you use two-factor sign-in, the code from your app.',
+          },
         });
       }
       setStaffCookie(reply, result.token, secureCookies);
@@ -106,9 +105,16 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
       return { ok: true };
     },
   );
+  // The password is asked again here, so guesses at it are limited per member, from any client.
+  const perMember = keyedLimit(counters, {
+    name: 'staff-password-check',
+    max: Math.max(1, Math.round(10 * rateLimitFactor)),
+    windowMs: 5 * 60_000,
+    keyOf: (request) => String(staffOf(request).id),
+  });
   app.post(
     '/me/totp/disable',
-    { ...perMinute(10), schema: { body: totpDisableSchema, response: { 200: okSchema } } },
+    { ...perMinute(10), preHandler: perMember, schema: { body: totpDisableSchema, response: { 200: okSchema } } },
     async (request) => {
       await staff.disableTotp(staffOf(request), request.body.password);
       return { ok: true };

@@ -45,13 +45,17 @@ export async function updateStaff(
   await db.updateTable('staff').set(change).where('id', '=', id).execute();
 }
 
-/** Owners still able to sign in: the last one may not be demoted or disabled. */
+/**
+ * Owners able to sign in now (not disabled, a password chosen): the last one may not be demoted
+ * or disabled. An owner still holding only a set-password link does not count.
+ */
 export async function countActiveOwners(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom('staff')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('role', '=', 'owner')
     .where('disabled_at', 'is', null)
+    .where('password_hash', 'is not', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -44,8 +44,7 @@ export interface Staff {
   role: StaffRole;
 }
 
-export type SignInResult =
-  { outcome: 'signed-in'; token: string } | { outcome: 'failed' } | { outcome: 'code-required' };
+export type SignInResult = { outcome: 'signed-in'; token: string } | { outcome: 'failed' };
 
 export function createStaffService(
   db: Kysely<Database>,
@@ -122,10 +121,11 @@ export function createStaffService(
       return newSetPasswordLink(member.id);
     },
 
-    /** Follows a set-password link: the password is set and every older session ends. */
+    /** Follows a set-password link: the password is set and every older session ends. A disabled account's links are dead. */
     async setPassword(token: string, password: string): Promise<void> {
       const problem = passwordProblem(password);
-      if (problem) throw new BadRequestError(`Please choose a password of ${problem}`, 'password');
+      if (problem)
+        throw new BadRequestError(`That password will not do: ${problem}. Please choose another.`, 'password');
       const at = now().toISOString();
       const hash = await hashPassword(password);
       const staffId = await useStaffToken(db, hashToken(token), at);
@@ -140,8 +140,9 @@ export function createStaffService(
     },
 
     /**
-     * Password, then the TOTP code when the member has turned it on. An unknown address, a disabled
-     * account or a wrong password all answer the same and take the same time.
+     * Password, and the TOTP code when the member has turned it on. An unknown address, a disabled
+     * account, a wrong password and a missing or wrong code all answer the same and take the same
+     * time: a separate "now the code" answer would tell a guesser that the password was right.
      */
     async signIn(emailInput: string, password: string, code: string | undefined): Promise<SignInResult> {
       const member = await findStaffByEmail(db, emailInput.trim().toLowerCase());
@@ -150,8 +151,7 @@ export function createStaffService(
         return { outcome: 'failed' };
       }
       if (member.totp_enabled && member.totp_secret) {
-        if (code === undefined) return { outcome: 'code-required' };
-        const step = totpStepOf(member.totp_secret, code, now());
+        const step = code === undefined ? undefined : totpStepOf(member.totp_secret, code, now());
         if (step === undefined || !(await acceptTotpStep(db, member.id, step))) return { outcome: 'failed' };
       }
       return { outcome: 'signed-in', token: await startSession(member.id) };
@@ -185,9 +185,11 @@ export function createStaffService(
       await db.transaction().execute(async (trx) => {
         const member = await findStaffById(trx, id);
         if (!member) throw new NotFoundError('No such staff member');
+        // Only an owner who can sign in now counts toward the shop's last one.
         const losesOwner =
           member.role === 'owner' &&
           member.disabled_at === null &&
+          member.password_hash !== null &&
           ((change.role !== undefined && change.role !== 'owner') || change.disabled === true);
         if (losesOwner && (await countActiveOwners(trx)) <= 1) {
           throw new RefusedError(409, errorCodes.conflict, 'The shop must keep at least one owner who can sign in');
@@ -196,7 +198,11 @@ export function createStaffService(
           change.disabled === undefined ? member.disabled_at : change.disabled ? (member.disabled_at ?? at) : null;
         const role = change.role ?? member.role;
         await updateStaff(trx, id, { role, disabled_at: disabledAt });
-        if (disabledAt !== null) await revokeStaffSessions(trx, id, at);
+        if (disabledAt !== null) {
+          await revokeStaffSessions(trx, id, at);
+          // A link handed out before would let its holder choose the password of a later re-enabled account.
+          await endStaffTokens(trx, id, at);
+        }
         await recordAudit(trx, {
           staff: by,
           action: 'staff.change',

@@ -75,6 +75,19 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
         .check(sql`fulfilment in ('unfulfilled', 'dispatched', 'delivered')`),
     )
     .execute();
+  // Whether the order's units are out of stock on its account: not once an unpaid order was
+  // released, nor when one paid late could not take them again. A refund restocks only those.
+  await db.schema
+    .alterTable('orders')
+    .addColumn('holds_stock', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
+  await db
+    .updateTable('orders')
+    .set({ holds_stock: 0 })
+    .where((eb) =>
+      eb.or([eb('status', 'in', ['expired', 'cancelled']), eb('payment_note', 'like', '%could not be taken again%')]),
+    )
+    .execute();
   await db.schema.alterTable('orders').addColumn('carrier', 'varchar(60)').execute();
   await db.schema.alterTable('orders').addColumn('tracking_number', 'varchar(60)').execute();
   await db.schema.alterTable('orders').addColumn('dispatched_at', 'varchar(40)').execute();

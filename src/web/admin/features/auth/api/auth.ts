@@ -1,7 +1,7 @@
 import type { StaffSetPassword, StaffSignIn } from '../../../../../contract/admin/staff.ts';
 import { requestJson } from '../../../../lib/api.ts';
 
-/** POST /api/admin/sign-in; a 401 with TOTP_CODE_REQUIRED asks for the code, sent again with it. */
+/** POST /api/admin/sign-in: e-mail, password and, with two-factor sign-in on, the code. */
 export function staffSignIn(body: StaffSignIn): Promise<{ ok: true }> {
   return requestJson('/api/admin/sign-in', { method: 'POST', body: JSON.stringify(body) });
 }
