@@ -7,7 +7,8 @@ import { orderSummarySchema } from './orders.ts';
  * basket looks them up; amounts are pence, or a whole percentage; dates are UTC days, both included.
  */
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Please enter a date');
+const isoDatePattern = /^\d{4}-\d{2}-\d{2}$/;
+const isoDate = z.string().regex(isoDatePattern, 'Please enter a date');
 
 export const voucherInputSchema = z
   .object({
@@ -42,7 +43,8 @@ export const voucherInputSchema = z
     if (voucher.kind === 'percent' && voucher.amount > 100) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'A percentage is at most 100' });
     }
-    if (voucher.validTo < voucher.validFrom) {
+    const dates = [voucher.validFrom, voucher.validTo].every((date) => isoDatePattern.test(date));
+    if (dates && voucher.validTo < voucher.validFrom) {
       ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'The last day cannot be before the first' });
     }
   });
