@@ -45,8 +45,10 @@ export const deliveryAdminRoutes: FastifyPluginAsyncZod<{ delivery: DeliveryAdmi
     { schema: { body: countryInputSchema, response: { 201: servedCountrySchema } } },
     async (request, reply) => reply.status(201).send(await delivery.addCountry(request.body, guard.staffOf(request))),
   );
-  app.delete('/countries/:id', { schema: { params: countryIdParamsSchema } }, async (request, reply) => {
-    await delivery.removeCountry(request.params.id, guard.staffOf(request));
-    return reply.status(204).send();
-  });
+  // Answers the countries and methods as they now are.
+  app.delete(
+    '/countries/:id',
+    { schema: { params: countryIdParamsSchema, response: { 200: deliverySetupSchema } } },
+    (request) => delivery.removeCountry(request.params.id, guard.staffOf(request)),
+  );
 };

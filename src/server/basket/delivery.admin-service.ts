@@ -98,14 +98,16 @@ export function createDeliveryAdminService(db: Kysely<Database>, options: { dial
     }
   }
 
+  async function setup(): Promise<DeliverySetup> {
+    const [countries, methods] = await Promise.all([listCountries(db), listMethods(db)]);
+    return {
+      countries: countries.map((c) => ({ id: c.id, name: c.name, isoCode: c.iso_code })),
+      methods: methods.map(methodView),
+    };
+  }
+
   return {
-    async setup(): Promise<DeliverySetup> {
-      const [countries, methods] = await Promise.all([listCountries(db), listMethods(db)]);
-      return {
-        countries: countries.map((c) => ({ id: c.id, name: c.name, isoCode: c.iso_code })),
-        methods: methods.map(methodView),
-      };
-    },
+    setup,
 
     createMethod(fields: DeliveryMethodFields, staff: Staff): Promise<DeliveryMethod> {
       return change(async (trx, at) => {
@@ -185,9 +187,9 @@ export function createDeliveryAdminService(db: Kysely<Database>, options: { dial
       });
     },
 
-    /** Refused while a delivery method or an unpaid order still names the country. */
-    removeCountry(id: number, staff: Staff): Promise<void> {
-      return change(async (trx, at) => {
+    /** Refused while a delivery method or an unpaid order still names the country; answers what is left. */
+    async removeCountry(id: number, staff: Staff): Promise<DeliverySetup> {
+      await change(async (trx, at) => {
         const country = await findCountry(trx, id);
         if (!country) throw new NotFoundError(`There is no country ${id}`);
         const uses = await countryUses(trx, id);
@@ -211,6 +213,7 @@ export function createDeliveryAdminService(db: Kysely<Database>, options: { dial
           at,
         });
       });
+      return setup();
     },
   };
 }
