@@ -198,7 +198,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Stock, vouchers and delivery (docs/back-office.md#stock-vouchers-and-delivery).
       await admin.register(stockAdminRoutes, {
         guard: staffGuard,
-        stock: createStockAdminService(db.kysely, { lowStockThreshold: config.lowStockThreshold }),
+        stock: createStockAdminService(db.kysely, {
+          dialect: db.dialect,
+          lowStockThreshold: config.lowStockThreshold,
+        }),
       });
       await admin.register(vouchersAdminRoutes, { guard: staffGuard, vouchers: createVouchersAdminService(db.kysely) });
       await admin.register(deliveryAdminRoutes, {

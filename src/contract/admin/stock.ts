@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** The stock page (docs/back-office.md#stock): every size of every product, adjusted by deltas. */
 
 export const stockListQuerySchema = z.object({
-  /** Words of a product's title or a size's name. */
+  /** Words of a product, found as the shop's search finds them (by prefix, with its synonyms). */
   q: z.string().trim().max(100).optional(),
   /** Only sizes at or below the low-stock threshold, lowest first. */
   low: z

@@ -44,7 +44,7 @@ describe('back office stock', () => {
     return commitResponseSchema.parse(answer.json());
   }
 
-  it('lists every size, found by title or size, and only low stock when asked, lowest first', async () => {
+  it('lists every size, found by the words of its product, and only low stock when asked, lowest first', async () => {
     const make = catalogFactory(t.db);
     const type = await make.type();
     const brand = await make.brand();
@@ -60,7 +60,7 @@ describe('back office stock', () => {
     });
     await make.product({ typeId: type.id, brandId: brand.id, title: `${word} student`, stocks: [{ stock: 0 }] });
 
-    const found = stockListSchema.parse((await admin('GET', `/stock?q=${word.toLowerCase()}`)).json());
+    const found = stockListSchema.parse((await admin('GET', `/stock?q=${word.slice(0, -2).toLowerCase()}`)).json());
     expect(found.total).toBe(3);
     expect(found.rows.map((row) => [row.title, row.sizeName, row.stock])).toEqual([
       [`${word} concert`, 'Small', 2],
@@ -72,11 +72,10 @@ describe('back office stock', () => {
     const low = stockListSchema.parse((await admin('GET', `/stock?q=${word}&low=true`)).json());
     expect(low.rows.map((row) => row.stock)).toEqual([0, 2]);
 
-    const bySize = stockListSchema.parse((await admin('GET', `/stock?q=${word}%20concert&pageSize=1&page=2`)).json());
-    expect(bySize).toMatchObject({ total: 2, page: 2, pageSize: 1, rows: [{ sizeName: 'Large' }] });
-
-    // A % typed by staff is a percent sign, not "anything".
-    expect(stockListSchema.parse((await admin('GET', `/stock?q=${word}%25`)).json()).total).toBe(0);
+    const twoWords = stockListSchema.parse((await admin('GET', `/stock?q=${word}%20concert&pageSize=1&page=2`)).json());
+    expect(twoWords).toMatchObject({ total: 2, page: 2, pageSize: 1, rows: [{ sizeName: 'Large' }] });
+    // Punctuation alone is no search words: nothing, rather than everything.
+    expect(stockListSchema.parse((await admin('GET', '/stock?q=%25%25')).json()).total).toBe(0);
   });
 
   it('applies a delta with its reason, keeps its history and audits it with before and after', async () => {

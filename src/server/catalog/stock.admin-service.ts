@@ -9,6 +9,7 @@ import type {
 } from '../../contract/admin/stock.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
+import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { readSetting, writeSetting } from '../db/settings.repository.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
@@ -39,7 +40,7 @@ export async function lowStockThresholdOf(db: Kysely<Database>, fallback: number
 
 export function createStockAdminService(
   db: Kysely<Database>,
-  options: { lowStockThreshold: number; now?: () => Date },
+  options: { dialect: Dialect; lowStockThreshold: number; now?: () => Date },
 ) {
   const now = () => (options.now ?? (() => new Date()))().toISOString();
   const threshold = () => lowStockThresholdOf(db, options.lowStockThreshold);
@@ -53,7 +54,7 @@ export function createStockAdminService(
   return {
     async list(query: StockListFilters): Promise<StockList> {
       const lowStockThreshold = await threshold();
-      const { rows, total } = await listStock(db, {
+      const { rows, total } = await listStock(db, options.dialect, {
         q: query.q,
         atMost: query.low ? lowStockThreshold : undefined,
         limit: query.pageSize,
