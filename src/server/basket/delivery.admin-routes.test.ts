@@ -7,6 +7,7 @@ import {
 } from '../../contract/admin/delivery.ts';
 import { commitResponseSchema, deliveryMethodRateListSchema, pricedBasketSchema } from '../../contract/basket.ts';
 import { address, checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
+import { auditOf as auditEntries } from '../audit/audit.repository.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
@@ -62,14 +63,7 @@ describe('back office delivery', () => {
         })
       ).json(),
     );
-  const auditOf = (entityType: string, entityId: number) =>
-    t.db.kysely
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('entity_type', '=', entityType)
-      .where('entity_id', '=', String(entityId))
-      .orderBy('id')
-      .execute();
+  const auditOf = (entityType: string, entityId: number) => auditEntries(t.db.kysely, entityType, entityId);
 
   it('adds a method for a new country that checkout offers at once, by items total', async () => {
     const country = await addCountry('Ireland');

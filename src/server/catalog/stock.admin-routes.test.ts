@@ -4,6 +4,7 @@ import { stockHistorySchema, stockListSchema, stockRowSchema } from '../../contr
 import { dashboardSchema } from '../../contract/admin/dashboard.ts';
 import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
+import { auditOf } from '../audit/audit.repository.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
@@ -93,13 +94,7 @@ describe('back office stock', () => {
       expect.objectContaining({ delta: 7, reason: 'received', note: 'Delivery from Kolkata', stockAfter: 12 }),
     ]);
 
-    const audit = await t.db.kysely
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('entity_type', '=', 'stock')
-      .where('entity_id', '=', String(p.stockId))
-      .orderBy('id')
-      .execute();
+    const audit = await auditOf(t.db.kysely, 'stock', p.stockId);
     expect(
       audit.map((entry) => [entry.action, entry.staff_email, JSON.parse(entry.before!), JSON.parse(entry.after!)]),
     ).toEqual([
