@@ -48,6 +48,12 @@ import { customersAdminRoutes } from './accounts/customers.admin-routes.ts';
 import { createCustomersAdminService } from './accounts/customers.admin-service.ts';
 import { createOrdersAdminService } from './orders/orders.admin-service.ts';
 import { requireHttps } from './http/admin-scope.ts';
+import { stockAdminRoutes } from './catalog/stock.admin-routes.ts';
+import { createStockAdminService } from './catalog/stock.admin-service.ts';
+import { vouchersAdminRoutes } from './basket/vouchers.admin-routes.ts';
+import { createVouchersAdminService } from './basket/vouchers.admin-service.ts';
+import { deliveryAdminRoutes } from './basket/delivery.admin-routes.ts';
+import { createDeliveryAdminService } from './basket/delivery.admin-service.ts';
 import { databaseRateLimitStore } from './http/rate-limit/database-store.ts';
 import { createRateLimitRepository } from './http/rate-limit/rate-limit.repository.ts';
 
@@ -196,6 +202,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         dashboard: createDashboardService(db.kysely, { lowStockThreshold: config.lowStockThreshold }),
       });
       await admin.register(auditAdminRoutes, { audit: createAuditService(db.kysely) });
+      // Stock, vouchers and delivery (docs/back-office.md#stock-vouchers-and-delivery).
+      await admin.register(stockAdminRoutes, {
+        guard: staffGuard,
+        stock: createStockAdminService(db.kysely, {
+          dialect: db.dialect,
+          lowStockThreshold: config.lowStockThreshold,
+        }),
+      });
+      await admin.register(vouchersAdminRoutes, { guard: staffGuard, vouchers: createVouchersAdminService(db.kysely) });
+      await admin.register(deliveryAdminRoutes, {
+        guard: staffGuard,
+        delivery: createDeliveryAdminService(db.kysely, { dialect: db.dialect }),
+      });
     },
     { prefix: '/api/admin' },
   );

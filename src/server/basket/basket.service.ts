@@ -12,17 +12,24 @@ import {
 import { applicableMethods, deliveryCountryId, mergeLines, priceBasket, type PricingFacts } from './pricing.ts';
 
 /**
- * Countries and delivery methods change rarely (no admin yet; a deploy or a restart applies a
- * change), so each instance keeps them for a minute. Stock, prices and vouchers are always read
- * fresh, and the commit checks them again inside its transaction.
+ * Countries and delivery methods change rarely, so each instance keeps them for a few seconds
+ * (another instance sees a change within 10 s); the instance where staff change them forgets them at
+ * once (forgetReferenceData). Stock, prices and vouchers are always read fresh, and the commit checks
+ * them again inside its transaction.
  */
 const referenceData = new WeakMap<Kysely<Database>, LRUCache<string, { value: unknown }>>();
+const REFERENCE_DATA_MS = 10_000;
+
+/** After staff change countries or delivery methods (docs/back-office.md#delivery): read afresh. */
+export function forgetReferenceData(db: Kysely<Database>): void {
+  referenceData.get(db)?.clear();
+}
 
 /** Per database handle; a transaction is a handle of its own, so a commit always reads afresh. */
 async function cached<T>(db: Kysely<Database>, key: string, load: () => Promise<T>): Promise<T> {
   let cache = referenceData.get(db);
   if (!cache) {
-    cache = new LRUCache({ max: 100, ttl: 60_000 });
+    cache = new LRUCache({ max: 100, ttl: REFERENCE_DATA_MS });
     referenceData.set(db, cache);
   }
   const hit = cache.get(key);

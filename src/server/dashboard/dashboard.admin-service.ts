@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Dashboard, Sales } from '../../contract/admin/dashboard.ts';
 import type { Database } from '../db/schema.ts';
+import { lowStockThresholdOf } from '../catalog/stock.admin-service.ts';
 import { summaryOf } from '../orders/orders.admin-service.ts';
 import {
   lowStock,
@@ -52,6 +53,8 @@ export function createDashboardService(db: Kysely<Database>, options: { lowStock
         return { date, count: sales?.count ?? 0, gross: sales?.gross ?? 0 };
       });
 
+      // The owner's setting on the stock page, else LOW_STOCK_THRESHOLD.
+      const lowStockThreshold = await lowStockThresholdOf(db, options.lowStockThreshold);
       const [waiting, expiring, low] = await Promise.all([
         ordersWaitingToDispatch(db, LIST_LENGTH),
         unpaidOrdersEndingBefore(
@@ -60,7 +63,7 @@ export function createDashboardService(db: Kysely<Database>, options: { lowStock
           new Date(at.getTime() + EXPIRING_WITHIN_MINUTES * 60_000).toISOString(),
           LIST_LENGTH,
         ),
-        lowStock(db, options.lowStockThreshold, 20),
+        lowStock(db, lowStockThreshold, 20),
       ]);
       return {
         today: salesFrom(today),
@@ -70,7 +73,7 @@ export function createDashboardService(db: Kysely<Database>, options: { lowStock
         awaitingDispatch: { count: waiting.count, oldest: waiting.oldest.map(summaryOf) },
         expiringSoon: expiring.map((order) => ({ ...summaryOf(order), reservedUntil: order.reserved_until })),
         lowStock: low.map((row) => ({ ...row, stock: Number(row.stock) })),
-        lowStockThreshold: options.lowStockThreshold,
+        lowStockThreshold,
       };
     },
   };

@@ -330,6 +330,19 @@ export interface AuditLogTable {
   after: string | null;
 }
 
+/** One stock adjustment by staff (migration 0014): a delta with a reason, and the level it left. */
+export interface StockAdjustmentTable {
+  id: Generated<number>;
+  product_stock_id: number;
+  staff_id: number | null;
+  staff_email: string;
+  at: string;
+  delta: number;
+  reason: 'received' | 'damaged' | 'correction';
+  note: string | null;
+  stock_after: number;
+}
+
 export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
@@ -357,4 +370,5 @@ export interface Database {
   staff_tokens: StaffTokenTable;
   staff_sessions: StaffSessionTable;
   audit_log: AuditLogTable;
+  stock_adjustments: StockAdjustmentTable;
 }

@@ -44,6 +44,15 @@ export function Layout() {
                   <NavLink to="/customers">Customers</NavLink>
                 </li>
                 <li>
+                  <NavLink to="/stock">Stock</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/vouchers">Vouchers</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/delivery">Delivery</NavLink>
+                </li>
+                <li>
                   <NavLink to="/audit">Audit log</NavLink>
                 </li>
                 {signedIn.role === 'owner' && (

@@ -14,6 +14,11 @@ const CustomerPage = lazy(() => import('../features/customers/customer-page.tsx'
 const StaffPage = lazy(() => import('../features/staff/staff-page.tsx'));
 const AccountPage = lazy(() => import('../features/account/account-page.tsx'));
 const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
+const StockPage = lazy(() => import('../features/stock/stock-page.tsx'));
+const StockHistoryPage = lazy(() => import('../features/stock/stock-history-page.tsx'));
+const VouchersPage = lazy(() => import('../features/vouchers/vouchers-page.tsx'));
+const VoucherPage = lazy(() => import('../features/vouchers/voucher-page.tsx'));
+const DeliveryPage = lazy(() => import('../features/delivery/delivery-page.tsx'));
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
 
 export function AdminRoutes() {
@@ -28,6 +33,11 @@ export function AdminRoutes() {
           <Route path="orders/:orderNumber" element={<OrderPage />} />
           <Route path="customers" element={<CustomersPage />} />
           <Route path="customers/:id" element={<CustomerPage />} />
+          <Route path="stock" element={<StockPage />} />
+          <Route path="stock/:stockId" element={<StockHistoryPage />} />
+          <Route path="vouchers" element={<VouchersPage />} />
+          <Route path="vouchers/:id" element={<VoucherPage />} />
+          <Route path="delivery" element={<DeliveryPage />} />
           <Route path="audit" element={<AuditPage />} />
           <Route path="account" element={<AccountPage />} />
           <Route element={<RequireStaff role="owner" />}>

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/**
+ * Delivery in the back office (docs/back-office.md#delivery): the countries served and, per
+ * country, its methods with their rates in pence and the items totals they apply between.
+ */
+
+const pence = (message: string) =>
+  z.number({ error: message }).int('Please enter whole pence').min(0, 'The amount cannot be below 0');
+
+export const deliveryMethodInputSchema = z
+  .object({
+    countryId: z.number({ error: 'Please choose a country' }).int().min(1, 'Please choose a country'),
+    name: z
+      .string({ error: 'Please enter a name' })
+      .trim()
+      .min(1, 'Please enter a name')
+      .max(100, 'At most 100 characters'),
+    rate: pence('Please enter the rate in pence'),
+    /** Applies when minItemsTotal <= items total < maxItemsTotal; null leaves a side open. */
+    minItemsTotal: pence('Please enter whole pence').nullable(),
+    maxItemsTotal: pence('Please enter whole pence').nullable(),
+    active: z.boolean(),
+  })
+  .superRefine((method, ctx) => {
+    if (
+      method.minItemsTotal !== null &&
+      method.maxItemsTotal !== null &&
+      method.maxItemsTotal <= method.minItemsTotal
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['maxItemsTotal'],
+        message: 'The upper bound must be above the lower bound',
+      });
+    }
+  });
+export type DeliveryMethodInput = z.input<typeof deliveryMethodInputSchema>;
+
+export const deliveryMethodSchema = z.object({
+  id: z.number().int(),
+  countryId: z.number().int(),
+  name: z.string(),
+  rate: z.number().int(),
+  minItemsTotal: z.number().int().nullable(),
+  maxItemsTotal: z.number().int().nullable(),
+  sortOrder: z.number().int(),
+  active: z.boolean(),
+});
+export type DeliveryMethod = z.infer<typeof deliveryMethodSchema>;
+export const deliveryMethodListSchema = z.array(deliveryMethodSchema);
+
+export const servedCountrySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  isoCode: z.string(),
+});
+
+export const deliverySetupSchema = z.object({
+  countries: z.array(servedCountrySchema),
+  methods: z.array(deliveryMethodSchema),
+});
+export type DeliverySetup = z.infer<typeof deliverySetupSchema>;
+
+export const deliveryMethodIdParamsSchema = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const countryIdParamsSchema = deliveryMethodIdParamsSchema;
+
+/** A country's methods in their new order: every one of its methods, once. */
+export const deliveryMethodOrderSchema = z.object({
+  countryId: z.number().int().min(1),
+  methodIds: z.array(z.number().int().min(1)).min(1).max(100),
+});
+export type DeliveryMethodOrderInput = z.input<typeof deliveryMethodOrderSchema>;
+
+export const countryInputSchema = z.object({
+  name: z
+    .string({ error: 'Please enter the country’s name' })
+    .trim()
+    .min(1, 'Please enter the country’s name')
+    .max(100, 'At most 100 characters'),
+  isoCode: z
+    .string({ error: 'Please enter its two-letter ISO code' })
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'Please enter its two-letter ISO code, such as IE')
+    .transform((code) => code.toUpperCase()),
+});
+export type CountryInput = z.input<typeof countryInputSchema>;
