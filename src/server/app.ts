@@ -8,6 +8,8 @@ import { createCatalogRepository } from './catalog/catalog.repository.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
 import { productImageRoutes } from './catalog/images/image.routes.ts';
+import { catalogAdminRoutes } from './catalog/catalog.admin-routes.ts';
+import { createCatalogAdminService } from './catalog/catalog.admin-service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
@@ -189,6 +191,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         dashboard: createDashboardService(db.kysely, { lowStockThreshold: config.lowStockThreshold }),
       });
       await admin.register(auditAdminRoutes, { audit: createAuditService(db.kysely) });
+      await admin.register(catalogAdminRoutes, {
+        guard: staffGuard,
+        // Every write clears this instance's catalogue and search caches (ADR 0010).
+        catalog: createCatalogAdminService(db.kysely, { dialect: db.dialect, onChange: catalog.clearCaches }),
+      });
     },
     { prefix: '/api/admin' },
   );
