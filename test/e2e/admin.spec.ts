@@ -1,59 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
 import { apiPost, expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
-import { databaseFor, outboxFor } from './outbox-path.ts';
+import { createOwner, openFromNav, setPassword, signIn } from './back-office.ts';
+import { outboxFor } from './outbox-path.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3555);
-const PASSWORD = 'Ledger-Tabla-Harmonium-7';
-
-/** `npm run staff:create` against the test server's database: the path of the printed set-password link. */
-function createOwner(email: string): string {
-  const printed = execFileSync(
-    process.execPath,
-    ['src/server/staff/cli/create-staff.ts', '--email', email, '--role', 'owner', '--name', 'Asha Owner'],
-    { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${databaseFor(port)}` } },
-  ).toString();
-  const link = /https?:\/\/\S+\/admin\/set-password\/\S+/.exec(printed)?.[0];
-  if (!link) throw new Error(`no set-password link in: ${printed}`);
-  return new URL(link).pathname;
-}
 
 /** The code an authenticator app shows for `secret`, one step ahead (the step used to turn it on is spent). */
 function totpCode(secret: string, ahead = 0): string {
   const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
   return totp.generate({ timestamp: Date.now() + ahead * 30_000 });
-}
-
-async function setPassword(page: Page, path: string) {
-  await page.goto(path);
-  await expect(page.getByRole('heading', { level: 1, name: 'Choose your password' })).toBeVisible();
-  await expectNoAxeViolations(page);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('Confirm the password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password' }).click();
-  await expect(page.getByText('Your password is set.')).toBeVisible();
-  await page.getByRole('link', { name: 'Sign in' }).click();
-}
-
-async function signIn(page: Page, email: string, code?: () => string) {
-  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to the back office' })).toBeVisible();
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  if (code) {
-    await page.getByLabel('Six-digit code').fill(code());
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-}
-
-async function openFromNav(page: Page, name: string, heading = name) {
-  await page.getByRole('navigation', { name: 'Back office' }).getByRole('link', { name }).click();
-  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeFocused();
-  await page.waitForLoadState('networkidle');
-  await expectNoAxeViolations(page);
 }
 
 /** A guest's order of 2 units to `postcode`, paid through the PayPal sandbox as a shopper would. */
