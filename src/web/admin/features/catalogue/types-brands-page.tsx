@@ -195,33 +195,13 @@ function TypeRow(props: {
       </td>
       <td className="adm-num">{type.products}</td>
       <td>
-        <div className="adm-row">
-          <button
-            type="button"
-            className="button adm-small"
-            disabled={!changed || name.trim() === ''}
-            onClick={() => void props.onRename(type, name.trim(), Number(parentId))}
-          >
-            Save<span className="visually-hidden"> {type.name}</span>
-          </button>
-          <button
-            type="button"
-            className="button button-secondary adm-small"
-            onClick={() => void props.onMove(type, 'up')}
-          >
-            Up<span className="visually-hidden"> {type.name}</span>
-          </button>
-          <button
-            type="button"
-            className="button button-secondary adm-small"
-            onClick={() => void props.onMove(type, 'down')}
-          >
-            Down<span className="visually-hidden"> {type.name}</span>
-          </button>
-          <button type="button" className="button button-secondary adm-small" onClick={() => void props.onDelete(type)}>
-            Delete<span className="visually-hidden"> {type.name}</span>
-          </button>
-        </div>
+        <RowActions
+          name={type.name}
+          canSave={changed && name.trim() !== ''}
+          onSave={() => props.onRename(type, name.trim(), Number(parentId))}
+          onMove={(direction) => props.onMove(type, direction)}
+          onDelete={() => props.onDelete(type)}
+        />
       </td>
     </tr>
   );
@@ -279,39 +259,47 @@ function BrandRow(props: {
       </td>
       <td className="adm-num">{brand.products}</td>
       <td>
-        <div className="adm-row">
-          <button
-            type="button"
-            className="button adm-small"
-            disabled={name.trim() === brand.name || name.trim() === ''}
-            onClick={() => void props.onRename(brand, name.trim())}
-          >
-            Save<span className="visually-hidden"> {brand.name}</span>
-          </button>
-          <button
-            type="button"
-            className="button button-secondary adm-small"
-            onClick={() => void props.onMove(brand, 'up')}
-          >
-            Up<span className="visually-hidden"> {brand.name}</span>
-          </button>
-          <button
-            type="button"
-            className="button button-secondary adm-small"
-            onClick={() => void props.onMove(brand, 'down')}
-          >
-            Down<span className="visually-hidden"> {brand.name}</span>
-          </button>
-          <button
-            type="button"
-            className="button button-secondary adm-small"
-            onClick={() => void props.onDelete(brand)}
-          >
-            Delete<span className="visually-hidden"> {brand.name}</span>
-          </button>
-        </div>
+        <RowActions
+          name={brand.name}
+          canSave={name.trim() !== brand.name && name.trim() !== ''}
+          onSave={() => props.onRename(brand, name.trim())}
+          onMove={(direction) => props.onMove(brand, direction)}
+          onDelete={() => props.onDelete(brand)}
+        />
       </td>
     </tr>
+  );
+}
+
+/** Save, up, down and delete for one row; each button names the row for a screen reader. */
+function RowActions(props: {
+  name: string;
+  canSave: boolean;
+  onSave: () => Promise<boolean>;
+  onMove: (direction: Direction) => Promise<boolean>;
+  onDelete: () => Promise<boolean>;
+}) {
+  const actions: Array<[label: string, run: () => Promise<boolean>, primary?: boolean]> = [
+    ['Save', props.onSave, true],
+    ['Up', () => props.onMove('up')],
+    ['Down', () => props.onMove('down')],
+    ['Delete', props.onDelete],
+  ];
+  return (
+    <div className="adm-row">
+      {actions.map(([label, run, primary]) => (
+        <button
+          key={label}
+          type="button"
+          className={primary ? 'button adm-small' : 'button button-secondary adm-small'}
+          disabled={primary ? !props.canSave : false}
+          onClick={() => void run()}
+        >
+          {label}
+          <span className="visually-hidden"> {props.name}</span>
+        </button>
+      ))}
+    </div>
   );
 }
 
