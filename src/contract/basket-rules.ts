@@ -13,6 +13,8 @@ export const basketErrorCodes = {
   itemStockChange: 2,
   notEnoughStock: 3,
   invalidQuantity: 4,
+  /** The product was archived in the back office: it is no longer sold (docs/back-office.md#catalogue). */
+  itemUnavailable: 5,
 } as const;
 
 /** docs/rules.md#vouchers: the outcome of the last voucher attempt. */

@@ -129,7 +129,7 @@ export const basketLineSchema = z.object({
   availableStock: z.number().int(),
   hasError: z.boolean(),
   /** One of basketErrorCodes, or null when the line is fine. */
-  errorCode: z.number().int().min(0).max(4).nullable(),
+  errorCode: z.number().int().min(0).max(5).nullable(),
   title: z.string(),
   sizeName: z.string(),
   urlKey: z.string(),

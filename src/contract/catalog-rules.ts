@@ -10,3 +10,25 @@ export const MIN_SEARCH_KEYWORD = 2;
 export const MIN_URL_KEYWORD = 3;
 export const RELATED_PRODUCT_COUNT = 4;
 export const HOME_SECTION_PRODUCT_COUNT = 8;
+
+/** A product's status (docs/back-office.md#catalogue): shoppers see only published products. */
+export const productStatuses = ['draft', 'published', 'archived'] as const;
+export type ProductStatus = (typeof productStatuses)[number];
+
+/**
+ * A URL key: lower-case letters, digits and single dashes, with a letter somewhere (a key of digits
+ * only would be read as a product id: /products/123).
+ */
+export const URL_KEY_PATTERN = /^(?=[a-z0-9-]*[a-z])[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const URL_KEY_MAX = 200;
+
+/** "Brass Dhol (38\")" -> "brass-dhol-38": a title as a URL key. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+}

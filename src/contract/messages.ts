@@ -16,6 +16,7 @@ export const messages = {
     itemStockChange: (n: number) => `There are now ${n} in stock`,
     notEnoughStock: (n: number) => `There are only ${n} in stock. Please change quantity.`,
     invalidQuantity: 'Please specify a valid quantity.',
+    itemUnavailable: 'This item is no longer available. Please remove it from your basket.',
   },
   address: {
     title: 'Please select your Title',

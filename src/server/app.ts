@@ -8,6 +8,8 @@ import { createCatalogRepository } from './catalog/catalog.repository.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
 import { productImageRoutes } from './catalog/images/image.routes.ts';
+import { catalogAdminRoutes } from './catalog/catalog.admin-routes.ts';
+import { createCatalogAdminService } from './catalog/catalog.admin-service.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
@@ -214,6 +216,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(deliveryAdminRoutes, {
         guard: staffGuard,
         delivery: createDeliveryAdminService(db.kysely, { dialect: db.dialect }),
+      });
+      await admin.register(catalogAdminRoutes, {
+        guard: staffGuard,
+        // Every write clears this instance's catalogue and search caches (ADR 0010).
+        catalog: createCatalogAdminService(db.kysely, { dialect: db.dialect, onChange: catalog.clearCaches }),
       });
     },
     { prefix: '/api/admin' },

@@ -21,9 +21,12 @@ export class BadRequestError extends Error {
 export class RefusedError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(status: number, code: string, message: string) {
+  /** The field at fault (a URL key another product has), named in the answer's `fields` when known. */
+  readonly field: string | undefined;
+  constructor(status: number, code: string, message: string, field?: string) {
     super(message);
     this.status = status;
     this.code = code;
+    this.field = field;
   }
 }

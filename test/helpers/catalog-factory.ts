@@ -1,3 +1,4 @@
+import type { ProductStatus } from '../../src/contract/catalog-rules.ts';
 import type { Db } from '../../src/server/db/database.ts';
 
 /**
@@ -45,6 +46,7 @@ export function catalogFactory(db: Db) {
       searchTags?: string;
       stocks?: StockInput[];
       images?: string[];
+      status?: ProductStatus;
     }) {
       const title = input.title ?? `Product ${next()}`;
       const inserted = await k
@@ -58,8 +60,10 @@ export function catalogFactory(db: Db) {
           seo_title: title,
           seo_keywords: 'test',
           seo_description: 'A test product',
+          tags: input.searchTags ?? '',
           search_tags: input.searchTags ?? '',
           search_text: input.description ?? '',
+          ...(input.status ? { status: input.status } : {}),
         })
         .returning(['id', 'url_key'])
         .executeTakeFirstOrThrow();

@@ -16,7 +16,19 @@ export type AuditEntryView = z.infer<typeof auditEntrySchema>;
 export const auditPageQuerySchema = z.object({
   before: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
   entityType: z
-    .enum(['order', 'customer', 'staff', 'product', 'voucher', 'stock', 'delivery_method', 'country', 'setting'])
+    .enum([
+      'order',
+      'customer',
+      'staff',
+      'product',
+      'product_type',
+      'brand',
+      'voucher',
+      'stock',
+      'delivery_method',
+      'country',
+      'setting',
+    ])
     .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });

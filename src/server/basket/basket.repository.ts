@@ -5,6 +5,7 @@ import type { DeliveryMethodFact, StockFact, VoucherFact } from './pricing.ts';
 
 /** The facts a basket is priced from. Takes a transaction or the database alike. */
 
+/** Stock entries by id; a draft product's are left out, as if they did not exist (docs/back-office.md#catalogue). */
 export async function loadStockFacts(db: Kysely<Database>, ids: number[]): Promise<StockFact[]> {
   const rows = await loadStockRows(db, ids);
   return rows.map((row) => ({
@@ -18,6 +19,7 @@ export async function loadStockFacts(db: Kysely<Database>, ids: number[]): Promi
     priceWithoutDiscount: row.price_without_discount,
     priceReduction: row.price_reduction,
     stock: row.stock,
+    available: row.status === 'published',
   }));
 }
 

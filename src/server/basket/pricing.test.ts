@@ -22,6 +22,7 @@ const stock = (id: number, price: number, units: number): StockFact => ({
   priceWithoutDiscount: price,
   priceReduction: 0,
   stock: units,
+  available: true,
 });
 
 const voucher = (overrides: Partial<VoucherFact> = {}): VoucherFact => ({
@@ -94,6 +95,15 @@ describe('basket pricing', () => {
       facts([stock(1, 1000, units)]),
     );
     expect(priced.items[0]).toMatchObject({ hasError: true, errorCode: code, availableStock: units, lineTotal: 0 });
+    expect(priced.itemsTotal).toBe(0);
+  });
+
+  it('refuses a line of an archived product as no longer available, whatever its stock and quantity', () => {
+    const priced = priceBasket(
+      request({ items: [{ productStockId: 1, requestedQty: 1 }] }),
+      facts([{ ...stock(1, 1000, 5), available: false }]),
+    );
+    expect(priced.items[0]).toMatchObject({ hasError: true, errorCode: 5, availableStock: 0, lineTotal: 0 });
     expect(priced.itemsTotal).toBe(0);
   });
 

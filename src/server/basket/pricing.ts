@@ -19,6 +19,8 @@ export interface StockFact {
   priceWithoutDiscount: number;
   priceReduction: number;
   stock: number;
+  /** False once its product is archived: the line is refused (docs/back-office.md#catalogue). */
+  available: boolean;
 }
 
 export interface DeliveryMethodFact {
@@ -65,7 +67,8 @@ export function mergeLines(items: BasketQuery['items']): BasketQuery['items'] {
 function priceLine(item: BasketQuery['items'][number], stock: StockFact): BasketLine {
   const qty = item.requestedQty;
   let errorCode: number | null = null;
-  if (qty === null || !Number.isInteger(qty) || qty < 1) errorCode = basketErrorCodes.invalidQuantity;
+  if (!stock.available) errorCode = basketErrorCodes.itemUnavailable;
+  else if (qty === null || !Number.isInteger(qty) || qty < 1) errorCode = basketErrorCodes.invalidQuantity;
   else if (stock.stock === 0) errorCode = basketErrorCodes.itemOutOfStock;
   else if (qty > stock.stock) {
     // The shopper was told a different stock last time: the stock changed under them.
@@ -78,7 +81,7 @@ function priceLine(item: BasketQuery['items'][number], stock: StockFact): Basket
     productStockId: stock.id,
     productId: stock.productId,
     requestedQty: qty,
-    availableStock: stock.stock,
+    availableStock: stock.available ? stock.stock : 0,
     hasError: !valid,
     errorCode,
     title: stock.title,

@@ -6,9 +6,10 @@ import { keywordWords } from './search-terms.ts';
 /**
  * What one instance keeps of the catalogue, and for how long: search pages
  * (docs/decisions/0002-search-cache.md), and product bodies, the type tree, product keys and the
- * ids random picks are drawn from (docs/decisions/0006-catalogue-cache.md). Nothing is invalidated
- * on a write; entries only age out, so instances may disagree for those seconds. Stock and prices
- * that decide a sale never come from here.
+ * ids random picks are drawn from (docs/decisions/0006-catalogue-cache.md). No answer is ever older
+ * than its seconds (docs/decisions/0010-catalogue-in-the-back-office.md): a change made on another
+ * instance shows here within them, and `clear()` (called on every back-office write on this
+ * instance) makes one show here at once. Stock and prices that decide a sale never come from here.
  */
 
 export interface CatalogCacheOptions {
@@ -21,9 +22,10 @@ export interface CatalogCacheOptions {
   catalogCacheSeconds: number;
 }
 
-export type SearchPage = Pick<SearchResponse, 'totalResults' | 'isNextPage' | 'results'>;
+/** A search page as it is kept: which products, in order, and how many matched. */
+export type SearchHits = Pick<SearchResponse, 'totalResults' | 'isNextPage'> & { ids: number[] };
 type ProductTypeRow = Awaited<ReturnType<CatalogRepository['listProductTypes']>>[number];
-type FoundProduct = Awaited<ReturnType<CatalogRepository['findProductId']>>;
+type FoundProduct = Awaited<ReturnType<CatalogRepository['findProductByKey']>>;
 /** Which products random picks are drawn from: some types, one brand, or all. */
 export type CandidateFilter = { typeIds: number[] } | { brandId: number } | Record<string, never>;
 
@@ -32,44 +34,79 @@ export interface CatalogLoaders {
   /** Product bodies by id; unknown ids are left out. */
   products(ids: number[]): Promise<Map<number, Product>>;
   productTypes(): Promise<ProductTypeRow[]>;
-  /** The product a path's key (an id or a URL key) names. */
+  /** The product a path's key (an id, a URL key or an old URL key) names. */
   productByKey(key: string): Promise<FoundProduct>;
   candidates(filter: { typeIds?: number[]; brandId?: number }): Promise<number[]>;
-  searchPage(query: SearchQuery): Promise<SearchPage>;
+  searchPage(query: SearchQuery): Promise<SearchHits>;
+}
+
+interface Kept<V> {
+  value: V;
+  /** When the load that read it began: the database was as it says at that moment or later. */
+  loadedAt: number;
 }
 
 /**
- * A loader that keeps each answer for `seconds` in an LRU, sharing one load among concurrent
- * callers; with 0 seconds, every call loads.
+ * A loader that reuses each answer for at most `seconds`. From half that age, an answer is still
+ * given while a load in the background refreshes it, so a busy entry rarely makes anyone wait;
+ * concurrent callers share one load. With 0 seconds, every call loads.
  */
 function cachedLoader<K extends string | number, V extends object>(
   seconds: number,
   max: number,
   load: (key: K) => Promise<V>,
-): (key: K) => Promise<V> {
-  if (seconds <= 0) return load;
-  // A stale entry is answered while the fresh one loads in the background.
-  const cache = new LRUCache<K, V>({
-    max,
-    ttl: seconds * 1000,
-    allowStale: true,
-    fetchMethod: (key) => load(key),
-  });
-  return async (key) => (await cache.fetch(key)) as V;
+): { get: (key: K) => Promise<V>; clear: () => void } {
+  if (seconds <= 0) return { get: load, clear: () => undefined };
+  const maxAge = seconds * 1000;
+  const kept = new LRUCache<K, Kept<V>>({ max, ttl: maxAge });
+  const loading = new Map<K, Promise<V>>();
+  // Bumped by clear(): a load begun before it may have read what the change replaced, so is not kept.
+  let generation = 0;
+  function loadAndKeep(key: K): Promise<V> {
+    const pending = loading.get(key);
+    if (pending) return pending;
+    const startedIn = generation;
+    const loadedAt = Date.now();
+    const loaded = load(key)
+      .then((value) => {
+        if (generation === startedIn) kept.set(key, { value, loadedAt });
+        return value;
+      })
+      .finally(() => {
+        if (loading.get(key) === loaded) loading.delete(key);
+      });
+    loading.set(key, loaded);
+    return loaded;
+  }
+  return {
+    async get(key) {
+      const entry = kept.get(key);
+      const age = entry ? Date.now() - entry.loadedAt : Infinity;
+      if (!entry || age >= maxAge) return loadAndKeep(key);
+      // The next caller gets the fresh answer; a failed refresh leaves this one to age out.
+      if (age >= maxAge / 2) loadAndKeep(key).catch(() => undefined);
+      return entry.value;
+    },
+    clear() {
+      generation++;
+      kept.clear();
+      loading.clear();
+    },
+  };
 }
 
 /**
- * Product bodies by id. An entry older than the TTL is still served once while a background
- * load refreshes it (several stale ids in one batch), so a crowd never waits on a wave of
- * expiries; an entry is dropped outright at three times the TTL.
+ * Product bodies by id, each reused for at most `seconds`. From half that age a body is still
+ * answered while a background load refreshes it (stale ids in batches), so a crowd never waits on
+ * a wave of expiries.
  */
 function cachedProducts(
   seconds: number,
   load: (ids: number[]) => Promise<Map<number, Product>>,
-): (ids: number[]) => Promise<Product[]> {
-  const ttl = seconds * 1000;
-  const productCache =
-    ttl > 0 ? new LRUCache<number, { product: Product; loadedAt: number }>({ max: 20_000, ttl: ttl * 3 }) : undefined;
+): { get: (ids: number[]) => Promise<Product[]>; clear: () => void } {
+  const maxAge = seconds * 1000;
+  const kept = maxAge > 0 ? new LRUCache<number, Kept<Product>>({ max: 20_000, ttl: maxAge }) : undefined;
+  let generation = 0;
   const staleIds = new Set<number>();
   let refreshing = false;
   function refreshInBackground(id: number): void {
@@ -85,7 +122,7 @@ function cachedProducts(
             await loadAndKeep(batch);
           }
         } catch {
-          // The stale entries stay until they expire outright; the next request loads them.
+          // The entries age out; the next request after that loads them.
           staleIds.clear();
         } finally {
           refreshing = false;
@@ -94,30 +131,41 @@ function cachedProducts(
     });
   }
   async function loadAndKeep(ids: number[]): Promise<Map<number, Product>> {
-    const loaded = await load(ids);
+    const startedIn = generation;
     const loadedAt = Date.now();
-    for (const [id, product] of loaded) productCache?.set(id, { product, loadedAt });
+    const loaded = await load(ids);
+    if (generation === startedIn) {
+      for (const [id, product] of loaded) kept?.set(id, { value: product, loadedAt });
+    }
     return loaded;
   }
 
-  /** Products by id, in the order asked, from the cache where it has them; unknown ids are left out. */
-  return async (ids) => {
-    const now = Date.now();
-    const found = new Map<number, Product>();
-    const missing: number[] = [];
-    for (const id of ids) {
-      const cached = productCache?.get(id);
-      if (!cached) missing.push(id);
-      else {
-        found.set(id, cached.product);
-        if (now - cached.loadedAt > ttl) refreshInBackground(id);
+  return {
+    /** Products by id, in the order asked, from the cache where it has them; unknown ids are left out. */
+    async get(ids) {
+      const now = Date.now();
+      const found = new Map<number, Product>();
+      const missing: number[] = [];
+      for (const id of ids) {
+        const entry = kept?.get(id);
+        const age = entry ? now - entry.loadedAt : Infinity;
+        if (!entry || age >= maxAge) missing.push(id);
+        else {
+          found.set(id, entry.value);
+          if (age >= maxAge / 2) refreshInBackground(id);
+        }
       }
-    }
-    if (missing.length > 0) for (const [id, product] of await loadAndKeep(missing)) found.set(id, product);
-    return ids.flatMap((id) => {
-      const product = found.get(id);
-      return product ? [product] : [];
-    });
+      if (missing.length > 0) for (const [id, product] of await loadAndKeep(missing)) found.set(id, product);
+      return ids.flatMap((id) => {
+        const product = found.get(id);
+        return product ? [product] : [];
+      });
+    },
+    clear() {
+      generation++;
+      kept?.clear();
+      staleIds.clear();
+    },
   };
 }
 
@@ -146,34 +194,52 @@ function searchPageKey(query: SearchQuery): string {
   ]);
 }
 
+/**
+ * Search pages: the ids and counts only, never older than `seconds`; the product bodies come from
+ * the product cache when the page is answered, so they are never older than its own seconds.
+ */
 function cachedSearchPages(
   seconds: number,
-  load: (query: SearchQuery) => Promise<SearchPage>,
-): (query: SearchQuery) => Promise<SearchPage> {
-  if (seconds <= 0) return load;
-  const searchCache = new LRUCache<string, SearchPage>({ max: 2000, ttl: seconds * 1000 });
-  return async (query) => {
-    const key = searchPageKey(query);
-    let page = searchCache.get(key);
-    if (!page) {
-      page = await load(query);
-      searchCache.set(key, page);
-    }
-    return page;
+  load: (query: SearchQuery) => Promise<SearchHits>,
+): { get: (query: SearchQuery) => Promise<SearchHits>; clear: () => void } {
+  if (seconds <= 0) return { get: load, clear: () => undefined };
+  const pages = new LRUCache<string, SearchHits>({ max: 2000, ttl: seconds * 1000 });
+  let generation = 0;
+  return {
+    async get(query) {
+      const key = searchPageKey(query);
+      let page = pages.get(key);
+      if (!page) {
+        const startedIn = generation;
+        page = await load(query);
+        if (generation === startedIn) pages.set(key, page);
+      }
+      return page;
+    },
+    clear() {
+      generation++;
+      pages.clear();
+    },
   };
 }
 
 /** The catalogue's reads, each through its own cache (or straight through where its seconds are 0). */
 export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLoaders) {
   const seconds = options.catalogCacheSeconds;
+  const products = cachedProducts(seconds, load.products);
   const productTypes = cachedLoader(seconds, 1, () => load.productTypes());
   const productKeys = cachedLoader(seconds, 20_000, async (key: string) => ({ found: await load.productByKey(key) }));
   const candidates = cachedLoader(seconds, 1000, (key: string) => load.candidates(candidateFilterOf(key)));
+  const searchPages = cachedSearchPages(options.searchCacheSeconds, load.searchPage);
   return {
-    products: cachedProducts(seconds, load.products),
-    productTypes: () => productTypes(0),
-    productByKey: async (key: string) => (await productKeys(key)).found,
-    candidates: (filter: CandidateFilter) => candidates(candidateKey(filter)),
-    searchPage: cachedSearchPages(options.searchCacheSeconds, load.searchPage),
+    products: products.get,
+    productTypes: () => productTypes.get(0),
+    productByKey: async (key: string) => (await productKeys.get(key)).found,
+    candidates: (filter: CandidateFilter) => candidates.get(candidateKey(filter)),
+    searchPage: searchPages.get,
+    /** Forgets everything, so this instance's next answers read the database (a back-office write). */
+    clear(): void {
+      for (const cache of [products, productTypes, productKeys, candidates, searchPages]) cache.clear();
+    },
   };
 }

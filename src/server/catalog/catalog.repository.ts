@@ -1,9 +1,14 @@
 import { sql, type Kysely } from 'kysely';
+import type { ProductStatus } from '../../contract/catalog-rules.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { toFts5Query, toTsQuery } from './search-terms.ts';
 
-/** All of the catalogue's SQL. Rows come back in the database's shape; the service maps them. */
+/**
+ * All of the storefront catalogue's SQL. Rows come back in the database's shape; the service maps
+ * them. Shoppers see published products only (docs/back-office.md#catalogue): every read here that
+ * lists or loads products says so.
+ */
 
 export interface ProductRow {
   id: number;
@@ -34,6 +39,13 @@ export interface ImageRow {
   image_url: string;
 }
 
+export interface FoundProductRow {
+  id: number;
+  product_type_id: number;
+  url_key: string;
+  status: ProductStatus;
+}
+
 export interface SearchFilter {
   keyword: string;
   typeIds: number[];
@@ -54,7 +66,7 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
     },
 
     listBrands() {
-      return db.selectFrom('brands').select(['id', 'name']).orderBy('name').execute();
+      return db.selectFrom('brands').select(['id', 'name']).orderBy('sort_order').orderBy('name').execute();
     },
 
     listCountries() {
@@ -69,13 +81,20 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
       return (await db.selectFrom('brands').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
     },
 
-    async findProductId(
-      key: { id: number } | { urlKey: string },
-    ): Promise<{ id: number; product_type_id: number } | undefined> {
-      const query = db.selectFrom('products').select(['id', 'product_type_id']);
-      return 'id' in key
-        ? query.where('id', '=', key.id).executeTakeFirst()
-        : query.where('url_key', '=', key.urlKey).executeTakeFirst();
+    /** The product an id, a URL key or one of its old URL keys names, whatever its status. */
+    async findProductByKey(key: { id: number } | { urlKey: string }): Promise<FoundProductRow | undefined> {
+      const columns = ['p.id', 'p.product_type_id', 'p.url_key', 'p.status'] as const;
+      if ('id' in key)
+        return db.selectFrom('products as p').select(columns).where('p.id', '=', key.id).executeTakeFirst();
+      return (
+        (await db.selectFrom('products as p').select(columns).where('p.url_key', '=', key.urlKey).executeTakeFirst()) ??
+        (await db
+          .selectFrom('product_url_redirects as r')
+          .innerJoin('products as p', 'p.id', 'r.product_id')
+          .select(columns)
+          .where('r.old_key', '=', key.urlKey)
+          .executeTakeFirst())
+      );
     },
 
     async loadProducts(ids: number[]): Promise<{ products: ProductRow[]; stocks: StockRow[]; images: ImageRow[] }> {
@@ -99,6 +118,7 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
             'p.seo_description',
           ])
           .where('p.id', 'in', ids)
+          .where('p.status', '=', 'published')
           .execute(),
         db
           .selectFrom('product_stocks')
@@ -120,14 +140,14 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
 
     /** Every product id matching the filter, for picking at random from (docs/rules.md#catalogue-and-search). */
     async productIds(filter: { typeIds?: number[]; brandId?: number }): Promise<number[]> {
-      let query = db.selectFrom('products').select('id');
+      let query = db.selectFrom('products').select('id').where('status', '=', 'published');
       if (filter.typeIds) query = query.where('product_type_id', 'in', filter.typeIds);
       if (filter.brandId !== undefined) query = query.where('brand_id', '=', filter.brandId);
       return (await query.execute()).map((row) => row.id);
     },
 
     async searchProductIds(filter: SearchFilter): Promise<{ ids: number[]; total: number }> {
-      const conditions = [];
+      const conditions = [sql`p.status = 'published'`];
       if (filter.typeIds.length > 0) conditions.push(sql`p.product_type_id in (${sql.join(filter.typeIds)})`);
       if (filter.brandIds.length > 0) conditions.push(sql`p.brand_id in (${sql.join(filter.brandIds)})`);
 
@@ -143,7 +163,7 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
         conditions.unshift(sql`p.search_vector @@ to_tsquery('english', ${ftsQuery})`);
         rank = sql`ts_rank(p.search_vector, to_tsquery('english', ${ftsQuery})) desc, p.id`;
       }
-      const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+      const where = sql`where ${sql.join(conditions, sql` and `)}`;
 
       // Counting and ranking apart is cheaper than a window count, which would rank every match.
       const [page, counted] = await Promise.all([
@@ -155,7 +175,13 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
     },
 
     listProductUrlKeys(limit: number) {
-      return db.selectFrom('products').select('url_key').orderBy('id').limit(limit).execute();
+      return db
+        .selectFrom('products')
+        .select('url_key')
+        .where('status', '=', 'published')
+        .orderBy('id')
+        .limit(limit)
+        .execute();
     },
 
     loadStocks(ids: number[]) {
@@ -167,8 +193,10 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
 export type CatalogRepository = ReturnType<typeof createCatalogRepository>;
 
 /**
- * Stock entries by id with their product's title, URL key and first image: for the cart's
- * look-ups and for pricing a basket. Takes a transaction or the database alike.
+ * Stock entries by id with their product's title, URL key, status and first image: for the cart's
+ * look-ups and for pricing a basket. Takes a transaction or the database alike. A draft's entries
+ * are left out, as unknown ids are: a draft's name is not public yet (docs/back-office.md#catalogue).
+ * An archived product's are answered, for the cart to say it is no longer sold.
  */
 export async function loadStockRows(db: Kysely<Database>, ids: number[]) {
   if (ids.length === 0) return [];
@@ -185,6 +213,7 @@ export async function loadStockRows(db: Kysely<Database>, ids: number[]) {
       's.stock',
       'p.title',
       'p.url_key',
+      'p.status',
       (eb) =>
         eb
           .selectFrom('product_images as i')
@@ -196,5 +225,6 @@ export async function loadStockRows(db: Kysely<Database>, ids: number[]) {
           .as('image_url'),
     ])
     .where('s.id', 'in', ids)
+    .where('p.status', '!=', 'draft')
     .execute();
 }

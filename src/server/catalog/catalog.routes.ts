@@ -41,8 +41,19 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ catalog: CatalogService }> =
     { schema: { params: relatedParams, response: { 200: productListSchema } } },
     (request) => catalog.related(request.params.key, request.params.count),
   );
-  app.get('/products/:key', { schema: { params: productKeyParams, response: { 200: productSchema } } }, (request) =>
-    catalog.product(request.params.key),
+  // An old URL key answers a 301 to the product's current one (docs/back-office.md#catalogue).
+  app.get(
+    '/products/:key',
+    { schema: { params: productKeyParams, response: { 200: productSchema } } },
+    async (request, reply) => {
+      const found = await catalog.lookUp(request.params.key);
+      if ('movedTo' in found) {
+        return reply
+          .header('cache-control', 'no-cache')
+          .redirect(`/api/products/${encodeURIComponent(found.movedTo)}`, 301);
+      }
+      return found.product;
+    },
   );
   app.get(
     '/product-stock',

@@ -11,8 +11,9 @@ import type {
 } from '../../contract/catalog.ts';
 import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
 import { NotFoundError } from '../errors.ts';
-import { createCatalogCache, type CatalogCacheOptions, type SearchPage } from './catalog-cache.ts';
-import type { CatalogRepository, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
+import { createCatalogCache, type CatalogCacheOptions, type SearchHits } from './catalog-cache.ts';
+import type { CatalogRepository, FoundProductRow, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
+import { withDescendants } from './type-tree.ts';
 
 /** The catalogue's rules: type trees, random and related picks, search paging, product shapes. */
 
@@ -61,6 +62,12 @@ function parseProductKey(key: string): { id: number } | { urlKey: string } {
   return /^\d{1,10}$/.test(key) ? { id: Number(key) } : { urlKey: key };
 }
 
+/**
+ * A product page's key, looked up: the product, or the key it has now when the one asked for is
+ * an old one (its page answers a 301). Shoppers never see a product that is not published.
+ */
+export type ProductLookUp = { product: Product } | { movedTo: string };
+
 /** `count` distinct picks from `ids`, leaving out `excludeId`. */
 function pickAtRandom(ids: readonly number[], count: number, excludeId?: number): number[] {
   const pool = excludeId === undefined ? [...ids] : ids.filter((id) => id !== excludeId);
@@ -76,7 +83,7 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
   const cache = createCatalogCache(options, {
     products: loadProducts,
     productTypes: () => repository.listProductTypes(),
-    productByKey: (key) => repository.findProductId(parseProductKey(key)),
+    productByKey: (key) => repository.findProductByKey(parseProductKey(key)),
     candidates: (filter) => repository.productIds(filter),
     searchPage,
   });
@@ -105,24 +112,28 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
   }
 
   /** The given types with every descendant: filtering by a parent includes its children. */
-  async function withDescendants(typeIds: number[]): Promise<{ ids: number[]; unknown: number[] }> {
-    const rows = await cache.productTypes();
-    const known = new Set(rows.map((row) => row.id));
-    const result = new Set<number>();
-    const pending = typeIds.filter((id) => known.has(id));
-    while (pending.length > 0) {
-      const id = pending.pop() as number;
-      if (result.has(id)) continue;
-      result.add(id);
-      for (const row of rows) if (row.parent_id === id) pending.push(row.id);
-    }
-    return { ids: [...result], unknown: typeIds.filter((id) => !known.has(id)) };
+  async function typesWithDescendants(typeIds: number[]): Promise<number[]> {
+    return withDescendants(typeIds, await cache.productTypes());
   }
 
-  async function searchPage(query: SearchQuery): Promise<SearchPage> {
-    const types = await withDescendants(query.typeId);
+  /** The published product a key names (an old URL key names the product it was moved from). */
+  async function shownProduct(key: string): Promise<FoundProductRow | undefined> {
+    const found = await cache.productByKey(key);
+    return found?.status === 'published' ? found : undefined;
+  }
+
+  async function lookUp(key: string): Promise<ProductLookUp> {
+    const found = await shownProduct(key);
+    if (found && 'urlKey' in parseProductKey(key) && found.url_key !== key) return { movedTo: found.url_key };
+    const [product] = found ? await cache.products([found.id]) : [];
+    if (!product) throw new NotFoundError('No such product');
+    return { product };
+  }
+
+  async function searchPage(query: SearchQuery): Promise<SearchHits> {
+    const types = await typesWithDescendants(query.typeId);
     // Unknown type ids are kept in the answer but match nothing, like an unknown brand id does.
-    const typeIds = query.typeId.length > 0 && types.ids.length === 0 ? [0] : types.ids;
+    const typeIds = query.typeId.length > 0 && types.length === 0 ? [0] : types;
     const { ids, total } = await repository.searchProductIds({
       keyword: query.title,
       typeIds,
@@ -130,15 +141,14 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
       limit: query.pageSize,
       offset: (query.pageNumber - 1) * query.pageSize,
     });
-    return {
-      totalResults: total,
-      isNextPage: query.pageNumber * query.pageSize < total,
-      results: await cache.products(ids),
-    };
+    return { totalResults: total, isNextPage: query.pageNumber * query.pageSize < total, ids };
   }
 
   return {
     productTypes: typeTree,
+
+    /** Forgets what this instance keeps, so its next answers show a change at once (a back-office write). */
+    clearCaches: () => cache.clear(),
 
     async brands(): Promise<Brand[]> {
       return repository.listBrands();
@@ -152,17 +162,13 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
       return repository.listTitles();
     },
 
-    async product(key: string): Promise<Product> {
-      const found = await cache.productByKey(key);
-      const [product] = found ? await cache.products([found.id]) : [];
-      if (!product) throw new NotFoundError('No such product');
-      return product;
-    },
+    /** GET /api/products/{key} and the product pages: the product, or where it moved to. */
+    lookUp,
 
     async randomByType(typeId: number, count: number): Promise<Product[]> {
-      const types = await withDescendants([typeId]);
-      if (types.ids.length === 0) throw new NotFoundError('No such product type');
-      return cache.products(pickAtRandom(await cache.candidates({ typeIds: types.ids }), count));
+      const types = await typesWithDescendants([typeId]);
+      if (types.length === 0) throw new NotFoundError('No such product type');
+      return cache.products(pickAtRandom(await cache.candidates({ typeIds: types }), count));
     },
 
     async randomByBrand(brandId: number, count: number): Promise<Product[]> {
@@ -172,7 +178,7 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
 
     /** Products like the given one: its own type first, then its parent's other types, then any. */
     async related(key: string, count: number): Promise<Product[]> {
-      const product = await cache.productByKey(key);
+      const product = await shownProduct(key);
       if (!product) throw new NotFoundError('No such product');
       const picked = pickAtRandom(await cache.candidates({ typeIds: [product.product_type_id] }), count, product.id);
       if (picked.length < count) {
@@ -200,11 +206,14 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
         pageSize: query.pageSize,
         pageNumber: query.pageNumber,
       };
-      const page = await cache.searchPage(query);
-      return { ...echo, ...page };
+      const { ids, ...counts } = await cache.searchPage(query);
+      return { ...echo, ...counts, results: await cache.products(ids) };
     },
 
-    /** Basket lines' details by stock id, in the order asked; unknown ids are left out. */
+    /**
+     * Basket lines' details by stock id, in the order asked; unknown ids (and a draft's) are left
+     * out, and an archived product's have none left to buy (docs/back-office.md#catalogue).
+     */
     async stockDetails(ids: number[]): Promise<StockDetail[]> {
       const rows = await repository.loadStocks([...new Set(ids)]);
       const byId = new Map(rows.map((row) => [row.id, row]));
@@ -218,7 +227,7 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
             productId: row.product_id,
             productSizeName: row.size_name,
             productTitle: row.title,
-            stock: row.stock,
+            stock: row.status === 'published' ? row.stock : 0,
             price: row.price,
             priceReduction: row.price_reduction,
             priceWithoutDiscount: row.price_without_discount,

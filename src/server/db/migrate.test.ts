@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runScript } from '../../../test/helpers/run-process.ts';
 import { createEmptyDatabase, type TestDatabase } from '../../../test/helpers/test-db.ts';
 import { migrateToLatest } from './migrate.ts';
+import { backfillTags } from './migrations/0012-products-admin.ts';
 
 describe('migrations', () => {
   let database: TestDatabase | undefined;
@@ -26,6 +27,7 @@ describe('migrations', () => {
       '0009-settings',
       '0010-refunds',
       '0011-back-office',
+      '0012-products-admin',
       '0014-stock-vouchers-delivery',
     ]);
     expect(await migrateToLatest(db)).toEqual([]);
@@ -61,13 +63,13 @@ describe('migrations', () => {
     expect(
       runs.filter((run) =>
         run.stdout.includes(
-          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings, 0010-refunds, 0011-back-office, 0014-stock-vouchers-delivery',
+          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings, 0010-refunds, 0011-back-office, 0012-products-admin, 0014-stock-vouchers-delivery',
         ),
       ),
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(12);
+    expect(Number(rows.rows[0]?.n)).toBe(13);
   });
 
   it('leave stock unable to go below zero', async () => {
@@ -106,5 +108,62 @@ describe('migrations', () => {
         })
         .execute(),
     ).rejects.toThrow();
+  });
+
+  it("0012 keeps a seeded product's own search words as its tags, and never gives a removed size's id to a new one", async () => {
+    database = await createEmptyDatabase();
+    const db = database.connect();
+    await migrateToLatest(db);
+    const k = db.kysely;
+    await k
+      .insertInto('product_types')
+      .values([
+        { id: 1, name: 'Percussion', parent_id: -1, sort_order: 0 },
+        { id: 2, name: 'Dhols', parent_id: 1, sort_order: 0 },
+      ])
+      .execute();
+    await k.insertInto('brands').values({ id: 1, name: 'Raag' }).execute();
+    const product = (urlKey: string, typeId: number, searchTags: string) => ({
+      url_key: urlKey,
+      title: urlKey,
+      brand_id: 1,
+      product_type_id: typeId,
+      description: '',
+      seo_title: '',
+      seo_keywords: '',
+      seo_description: '',
+      search_tags: searchTags,
+      search_text: '',
+    });
+    // As the demo seed wrote them before 0012: type, parent type (or nothing), brand, own words.
+    await k
+      .insertInto('products')
+      .values([
+        product('a', 2, 'Dhols Percussion Raag drum bhangra'),
+        product('b', 1, 'Percussion  Raag hand drum'),
+        product('c', 2, 'written by hand'),
+      ])
+      .execute();
+    await backfillTags(k);
+    const tags = await k.selectFrom('products').select(['url_key', 'tags']).orderBy('url_key').execute();
+    expect(tags).toEqual([
+      { url_key: 'a', tags: 'drum bhangra' },
+      { url_key: 'b', tags: 'hand drum' },
+      { url_key: 'c', tags: 'written by hand' },
+    ]);
+
+    const size = (sizeName: string) => ({
+      product_id: 1,
+      size_name: sizeName,
+      price: 100,
+      price_reduction: 0,
+      price_without_discount: 100,
+      stock: 1,
+      sort_order: 0,
+    });
+    const first = await k.insertInto('product_stocks').values(size('First')).returning('id').executeTakeFirstOrThrow();
+    await k.deleteFrom('product_stocks').where('id', '=', first.id).execute();
+    const next = await k.insertInto('product_stocks').values(size('Next')).returning('id').executeTakeFirstOrThrow();
+    expect(next.id).toBeGreaterThan(first.id);
   });
 });

@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008-unpaid-order-limits.ts';
 import * as m0009 from './migrations/0009-settings.ts';
 import * as m0010 from './migrations/0010-refunds.ts';
 import * as m0011 from './migrations/0011-back-office.ts';
+import * as m0012 from './migrations/0012-products-admin.ts';
 import * as m0014 from './migrations/0014-stock-vouchers-delivery.ts';
 
 interface Migration {
@@ -30,6 +31,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0009-settings', m0009],
   ['0010-refunds', m0010],
   ['0011-back-office', m0011],
+  ['0012-products-admin', m0012],
   ['0014-stock-vouchers-delivery', m0014],
 ];
 

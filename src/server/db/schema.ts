@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { StaffRole } from '../../contract/admin/staff.ts';
 import type { Fulfilment, OrderStatus } from '../../contract/order-status.ts';
+import type { ProductStatus } from '../../contract/catalog-rules.ts';
 
 /** Table shapes as Kysely sees them. Column names are snake_case; the contract speaks camelCase. */
 
@@ -14,6 +15,8 @@ export interface ProductTypeTable {
 export interface BrandTable {
   id: number;
   name: string;
+  /** Where staff put it in the list (migration 0012); brands of equal order go by name. */
+  sort_order: Generated<number>;
 }
 
 export interface ProductTable {
@@ -26,10 +29,24 @@ export interface ProductTable {
   seo_title: string;
   seo_keywords: string;
   seo_description: string;
-  /** Words naming what the product is: type and parent type names, brand, kind of instrument. */
+  /**
+   * Words naming what the product is, indexed for search: its own `tags`, its type's and the type's
+   * ancestors' names and its brand's name (kept in step by the server: catalog/search-index.ts).
+   */
   search_tags: string;
   /** Everything else a shopper may search by: sizes, styles, description. */
   search_text: string;
+  /** Only published products are shown to shoppers (migration 0012; docs/back-office.md#catalogue). */
+  status: Generated<ProductStatus>;
+  /** The search tags staff typed (migration 0012); `search_tags` adds the type and brand names to them. */
+  tags: Generated<string>;
+}
+
+/** An old URL key of a product: its page answers a 301 to the product's current one (migration 0012). */
+export interface ProductUrlRedirectTable {
+  old_key: string;
+  product_id: number;
+  created_at: string;
 }
 
 export interface ProductImageTable {
@@ -347,6 +364,7 @@ export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
   products: ProductTable;
+  product_url_redirects: ProductUrlRedirectTable;
   product_images: ProductImageTable;
   product_stocks: ProductStockTable;
   countries: CountryTable;

@@ -52,7 +52,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(body(errorCodes.validation, `Invalid ${names}`, fields));
     }
     if (error instanceof RefusedError) {
-      return reply.status(error.status).send(body(error.code, error.message));
+      const fields = error.field ? [{ field: error.field, message: error.message }] : undefined;
+      return reply.status(error.status).send(body(error.code, error.message, fields));
     }
     if (error instanceof NotFoundError) {
       return reply.status(404).send(body(errorCodes.notFound, error.message));

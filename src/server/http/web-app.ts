@@ -85,7 +85,12 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         .send(adminHtml);
     }
     const query = new URLSearchParams(request.url.slice(path.length + 1));
-    const page = isPageRoute(path) ? await options.pageHead(path, query) : { status: 404, tags: '' };
+    const page: PageHead = isPageRoute(path) ? await options.pageHead(path, query) : { status: 404, tags: '' };
+    if (page.redirect !== undefined) {
+      // Not kept by browsers without asking again: the key may be given back to the product later.
+      const search = query.size > 0 ? `?${query}` : '';
+      return reply.header('cache-control', 'no-cache').redirect(`${page.redirect}${search}`, 301);
+    }
     const head = {
       status: page.status,
       tags: page.tags + preloadsFor(path.length > 1 ? path.replace(/\/+$/, '') : path),

@@ -14,6 +14,8 @@ import { escapeHtml, scriptJson } from '../http/html.ts';
 export interface PageHead {
   status: number;
   tags: string;
+  /** A product page whose URL key has changed: a 301 to this path (docs/back-office.md#catalogue). */
+  redirect?: string;
 }
 
 const productPath = /^\/(?:products\/details|products|product)\/([^/]+)$/;
@@ -82,7 +84,10 @@ export function createPageHead(deps: { catalog: CatalogService; shop: ShopIdenti
       return { status: 404, tags: '' };
     }
     try {
-      return { status: 200, tags: productTags(await deps.catalog.product(key), deps.shop, deps.publicUrl) };
+      const found = await deps.catalog.lookUp(key);
+      if ('movedTo' in found)
+        return { status: 301, tags: '', redirect: `/products/${encodeURIComponent(found.movedTo)}` };
+      return { status: 200, tags: productTags(found.product, deps.shop, deps.publicUrl) };
     } catch (error) {
       // An unknown product: the app sends the shopper on to /search; crawlers get a 404.
       if (error instanceof NotFoundError) return { status: 404, tags: '' };

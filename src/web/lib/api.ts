@@ -8,17 +8,26 @@ export class ApiRequestError extends Error {
   readonly code: string | undefined;
   /** The server's own wording, for pages (the back office) that show it as it is. */
   readonly serverMessage: string | undefined;
-  constructor(status: number, message: string, code?: string, serverMessage?: string) {
+  /** The fields the server named (`sizes.0.stock`), for a form to show each beside its field. */
+  readonly fields: Array<{ field: string; message: string }>;
+  constructor(
+    status: number,
+    message: string,
+    code?: string,
+    serverMessage?: string,
+    fields: Array<{ field: string; message: string }> = [],
+  ) {
     super(message);
     this.status = status;
     this.code = code;
     this.serverMessage = serverMessage;
+    this.fields = fields;
   }
 }
 
-async function errorOf(response: Response): Promise<{ code?: unknown; message?: unknown }> {
+async function errorOf(response: Response): Promise<{ code?: unknown; message?: unknown; fields?: unknown }> {
   try {
-    return ((await response.json()) as { error?: { code?: unknown; message?: unknown } }).error ?? {};
+    return ((await response.json()) as { error?: { code?: unknown; message?: unknown; fields?: unknown } }).error ?? {};
   } catch {
     return {};
   }
@@ -43,12 +52,13 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
   }
   const response = await fetch(path, { ...init, headers });
   if (!response.ok) {
-    const { code, message } = await errorOf(response);
+    const { code, message, fields } = await errorOf(response);
     throw new ApiRequestError(
       response.status,
       `${init.method ?? 'GET'} ${path} answered ${response.status}`,
       typeof code === 'string' ? code : undefined,
       typeof message === 'string' ? message : undefined,
+      Array.isArray(fields) ? (fields as Array<{ field: string; message: string }>) : [],
     );
   }
   return (await response.json()) as T;

@@ -2,6 +2,8 @@ import { discountedPrice } from '../../../contract/money.ts';
 import type { SeedProduct, SeedStock } from '../../db/seed/seed.ts';
 import { IMAGE_VARIANTS, productImageUrl } from '../images/drawings.ts';
 import { demoBrands, demoTypes, kindSearchWords, productLines, type ProductLine } from './catalogue-data.ts';
+import { slugify } from '../../../contract/catalog-rules.ts';
+import { searchTagsOf } from '../search-index.ts';
 
 /** Small, fast, seedable PRNG (mulberry32) so every fresh database gets the same catalogue. */
 export function randomFor(seed: number): () => number {
@@ -13,16 +15,6 @@ export function randomFor(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
-}
-
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
 }
 
 const typeById = new Map<number, { id: number; name: string; parentId: number }>(demoTypes.map((t) => [t.id, t]));
@@ -103,7 +95,8 @@ export function generateProduct(index: number): SeedProduct {
       .filter(Boolean)
       .join(', '),
     seoDescription: blurb.length > 155 ? `${blurb.slice(0, 152)}...` : blurb,
-    searchTags: [typeName, parent?.name ?? '', brandName, kindSearchWords[line.kind]].join(' '),
+    tags: kindSearchWords[line.kind],
+    searchTags: searchTagsOf(kindSearchWords[line.kind], [typeName, parent?.name ?? ''], brandName),
     searchText: [line.choices.join(' '), description].join(' '),
     images,
     stocks,

@@ -22,6 +22,9 @@ export interface SeedProduct {
   seoTitle: string;
   seoKeywords: string;
   seoDescription: string;
+  /** The words staff would type as its search tags. */
+  tags: string;
+  /** Those tags with the type's and brand's names, as the server indexes them (catalog/search-index.ts). */
   searchTags: string;
   searchText: string;
   images: string[];
@@ -118,6 +121,7 @@ async function insertProducts(trx: Kysely<Database>, data: SeedData, count: numb
           seo_title: p.seoTitle,
           seo_keywords: p.seoKeywords,
           seo_description: p.seoDescription,
+          tags: p.tags,
           search_tags: p.searchTags,
           search_text: p.searchText,
         })),

@@ -44,6 +44,12 @@ export function Layout() {
                   <NavLink to="/customers">Customers</NavLink>
                 </li>
                 <li>
+                  <NavLink to="/products">Products</NavLink>
+                </li>
+                <li>
+                  <NavLink to="/types-and-brands">Types and brands</NavLink>
+                </li>
+                <li>
                   <NavLink to="/stock">Stock</NavLink>
                 </li>
                 <li>

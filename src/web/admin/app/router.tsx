@@ -14,6 +14,9 @@ const CustomerPage = lazy(() => import('../features/customers/customer-page.tsx'
 const StaffPage = lazy(() => import('../features/staff/staff-page.tsx'));
 const AccountPage = lazy(() => import('../features/account/account-page.tsx'));
 const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
+const ProductsPage = lazy(() => import('../features/catalogue/products-page.tsx'));
+const ProductPage = lazy(() => import('../features/catalogue/product-page.tsx'));
+const TypesBrandsPage = lazy(() => import('../features/catalogue/types-brands-page.tsx'));
 const StockPage = lazy(() => import('../features/stock/stock-page.tsx'));
 const StockHistoryPage = lazy(() => import('../features/stock/stock-history-page.tsx'));
 const VouchersPage = lazy(() => import('../features/vouchers/vouchers-page.tsx'));
@@ -33,6 +36,9 @@ export function AdminRoutes() {
           <Route path="orders/:orderNumber" element={<OrderPage />} />
           <Route path="customers" element={<CustomersPage />} />
           <Route path="customers/:id" element={<CustomerPage />} />
+          <Route path="products" element={<ProductsPage />} />
+          <Route path="products/:id" element={<ProductPage />} />
+          <Route path="types-and-brands" element={<TypesBrandsPage />} />
           <Route path="stock" element={<StockPage />} />
           <Route path="stock/:stockId" element={<StockHistoryPage />} />
           <Route path="vouchers" element={<VouchersPage />} />

@@ -58,3 +58,19 @@ export function SelectField({ id, label, error, hint, children, ...select }: Lab
     </div>
   );
 }
+
+export function TextAreaField({ id, label, error, hint, ...area }: Labelled & ComponentProps<'textarea'>) {
+  return (
+    <div className="field adm-field">
+      <label htmlFor={id}>{label}</label>
+      <textarea
+        id={id}
+        className="input"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, error, hint)}
+        {...area}
+      />
+      <Help id={id} error={error} hint={hint} />
+    </div>
+  );
+}

@@ -17,21 +17,26 @@ export function Footer() {
         <section aria-labelledby="footer-shop">
           <h2 id="footer-shop">Quick Shop</h2>
           <ul>
-            {quickShopTypeIds.map((id) => (
-              <li key={id}>
-                <Link to={`/search?t=${id}`}>{findType(types.data, id)?.name ?? `Category ${id}`}</Link>
-              </li>
-            ))}
+            {/* Names as the back office keeps them; a type deleted there drops out once the tree is in. */}
+            {quickShopTypeIds
+              .filter((id) => !types.data || findType(types.data, id))
+              .map((id) => (
+                <li key={id}>
+                  <Link to={`/search?t=${id}`}>{findType(types.data, id)?.name ?? `Category ${id}`}</Link>
+                </li>
+              ))}
           </ul>
         </section>
         <section aria-labelledby="footer-brands">
           <h2 id="footer-brands">Brands</h2>
           <ul>
-            {footerBrandIds.map((id) => (
-              <li key={id}>
-                <Link to={`/search?b=${id}`}>{brands.data?.find((b) => b.id === id)?.name ?? `Brand ${id}`}</Link>
-              </li>
-            ))}
+            {footerBrandIds
+              .filter((id) => !brands.data || brands.data.some((b) => b.id === id))
+              .map((id) => (
+                <li key={id}>
+                  <Link to={`/search?b=${id}`}>{brands.data?.find((b) => b.id === id)?.name ?? `Brand ${id}`}</Link>
+                </li>
+              ))}
           </ul>
           <h2 id="footer-social">Social Media</h2>
           <ul aria-labelledby="footer-social">

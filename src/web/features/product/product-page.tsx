@@ -20,6 +20,11 @@ export default function ProductPage() {
   useEffect(() => {
     if (product.isError) void navigate('/search', { replace: true });
   }, [product.isError, navigate]);
+  // An old URL key answers with the product under its new one (a 301): the address follows.
+  const movedTo = product.data && !/^\d+$/.test(key) && product.data.urlKey !== key ? product.data.urlKey : undefined;
+  useEffect(() => {
+    if (movedTo) void navigate(`/products/${encodeURIComponent(movedTo)}`, { replace: true });
+  }, [movedTo, navigate]);
 
   if (!product.data) {
     return (

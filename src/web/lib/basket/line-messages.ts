@@ -12,6 +12,8 @@ export function lineMessage(errorCode: number | null, availableStock: number): s
       return messages.cart.notEnoughStock(availableStock);
     case basketErrorCodes.invalidQuantity:
       return messages.cart.invalidQuantity;
+    case basketErrorCodes.itemUnavailable:
+      return messages.cart.itemUnavailable;
     default:
       return undefined;
   }

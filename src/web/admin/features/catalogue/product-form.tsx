@@ -1,0 +1,390 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { z } from 'zod';
+import {
+  productFieldsSchema,
+  sizeInputSchema,
+  MAX_SIZES,
+  type ProductDetail,
+  type ProductInput,
+  type ProductTypeView,
+  type BrandView,
+} from '../../../../contract/admin/catalogue.ts';
+import { productStatuses, slugify } from '../../../../contract/catalog-rules.ts';
+import { discountedPrice } from '../../../../contract/money.ts';
+import { ApiRequestError } from '../../../lib/api.ts';
+import { formatPence, humanise, poundsToPence } from '../../lib/format.ts';
+import { ErrorAlert } from '../../ui/error-alert.tsx';
+import { Field, SelectField, TextAreaField } from '../../ui/field.tsx';
+import { typeOptions } from './type-options.ts';
+
+/**
+ * The product form: the contract's own field rules (productFieldsSchema, sizeInputSchema), with
+ * prices typed in pounds and turned into integer pence on submit. An existing size's stock is
+ * shown, never edited: stock changes are adjustments (DESIGN.md section 10).
+ */
+const fields = productFieldsSchema.shape;
+const sizeForm = z
+  .object({
+    /** The saved size's id (`id` is useFieldArray's own key). */
+    sizeId: z.number().optional(),
+    sizeName: sizeInputSchema.shape.sizeName,
+    price: z
+      .string()
+      .refine((typed) => poundsToPence(typed) !== undefined, 'Please enter the price in pounds, such as 129.99'),
+    priceReduction: z
+      .string()
+      .trim()
+      .regex(/^\d{1,3}$/, 'Please enter a whole percent, 0 for none')
+      .refine((typed) => Number(typed) <= 100, 'The reduction must be 0 to 100 percent'),
+    stock: z.string(),
+    /** What the shop has now (existing sizes only). */
+    stockNow: z.number().optional(),
+    ordered: z.boolean().optional(),
+  })
+  .superRefine((size, ctx) => {
+    if (size.sizeId === undefined && !/^\d{1,6}$/.test(size.stock.trim())) {
+      ctx.addIssue({ code: 'custom', path: ['stock'], message: 'Please enter the stock of a new size' });
+    }
+  });
+const productForm = z.object({
+  title: fields.title,
+  urlKey: fields.urlKey,
+  productTypeId: z.string().min(1, 'Please choose a type'),
+  brandId: z.string().min(1, 'Please choose a brand'),
+  description: fields.description,
+  seoTitle: fields.seoTitle,
+  seoKeywords: fields.seoKeywords,
+  seoDescription: fields.seoDescription,
+  searchTags: fields.searchTags,
+  status: fields.status,
+  sizes: z.array(sizeForm).min(1, 'A product needs at least one size or style').max(MAX_SIZES),
+});
+type ProductFormValues = z.input<typeof productForm>;
+type SizeValues = ProductFormValues['sizes'][number];
+
+const newSize = (): SizeValues => ({ sizeName: '', price: '', priceReduction: '0', stock: '0' });
+
+function valuesOf(product: ProductDetail | undefined): ProductFormValues {
+  if (!product) {
+    return {
+      title: '',
+      urlKey: '',
+      productTypeId: '',
+      brandId: '',
+      description: '',
+      seoTitle: '',
+      seoKeywords: '',
+      seoDescription: '',
+      searchTags: '',
+      status: 'draft',
+      sizes: [newSize()],
+    };
+  }
+  return {
+    title: product.title,
+    urlKey: product.urlKey,
+    productTypeId: String(product.productTypeId),
+    brandId: String(product.brandId),
+    description: product.description,
+    seoTitle: product.seoTitle,
+    seoKeywords: product.seoKeywords,
+    seoDescription: product.seoDescription,
+    searchTags: product.searchTags,
+    status: product.status,
+    sizes: product.sizes.map((size) => ({
+      sizeId: size.id,
+      sizeName: size.sizeName,
+      price: (size.priceWithoutDiscount / 100).toFixed(2),
+      priceReduction: String(size.priceReduction),
+      stock: '',
+      stockNow: size.stock,
+      ordered: size.ordered,
+    })),
+  };
+}
+
+function inputOf(values: ProductFormValues): ProductInput {
+  return {
+    title: values.title,
+    urlKey: values.urlKey,
+    productTypeId: Number(values.productTypeId),
+    brandId: Number(values.brandId),
+    description: values.description,
+    seoTitle: values.seoTitle ?? '',
+    seoKeywords: values.seoKeywords ?? '',
+    seoDescription: values.seoDescription ?? '',
+    searchTags: values.searchTags ?? '',
+    status: values.status,
+    sizes: values.sizes.map((size) => ({
+      ...(size.sizeId !== undefined ? { id: size.sizeId } : { stock: Number(size.stock.trim()) }),
+      sizeName: size.sizeName,
+      priceWithoutDiscount: poundsToPence(size.price) ?? 0,
+      priceReduction: Number(size.priceReduction),
+    })),
+  };
+}
+
+/** The server's name for a field, as the form names it. */
+function formField(field: string): FieldPath<ProductFormValues> | undefined {
+  const path = field.replace(/\.priceWithoutDiscount$/, '.price');
+  return /^(title|urlKey|productTypeId|brandId|description|seoTitle|seoKeywords|seoDescription|searchTags|status|sizes(\.\d+\.(sizeName|price|priceReduction|stock))?)$/.test(
+    path,
+  )
+    ? (path as FieldPath<ProductFormValues>)
+    : undefined;
+}
+
+export function ProductForm(props: {
+  product: ProductDetail | undefined;
+  types: ProductTypeView[];
+  brands: BrandView[];
+  /** Answers the product as saved: the form starts again from it (new sizes now have their ids). */
+  onSave: (input: ProductInput) => Promise<ProductDetail>;
+}) {
+  const form = useForm<ProductFormValues>({
+    resolver: zodResolver(productForm),
+    defaultValues: valuesOf(props.product),
+  });
+  const sizes = useFieldArray({ control: form.control, name: 'sizes' });
+  const typedSizes = useWatch({ control: form.control, name: 'sizes' });
+  const [problem, setProblem] = useState<unknown>(null);
+  const { errors, isSubmitting, dirtyFields } = form.formState;
+  const creating = props.product === undefined;
+
+  const submit = form.handleSubmit(async (values) => {
+    setProblem(null);
+    try {
+      form.reset(valuesOf(await props.onSave(inputOf(values))));
+    } catch (error) {
+      // A refusal that names fields (a URL key another product has) is shown beside them.
+      const named = error instanceof ApiRequestError ? error.fields.filter((f) => formField(f.field)) : [];
+      for (const { field, message } of named) form.setError(formField(field)!, { message }, { shouldFocus: true });
+      setProblem(error);
+    }
+  });
+
+  const title = form.register('title', {
+    onChange: (event: { target: { value: string } }) => {
+      // A new product's URL key follows its title until staff type one of their own.
+      if (creating && !dirtyFields.urlKey) form.setValue('urlKey', slugify(event.target.value));
+    },
+  });
+
+  return (
+    <form
+      noValidate
+      aria-label={creating ? 'New product' : 'Edit product'}
+      className="adm-product-form"
+      onSubmit={submit}
+    >
+      <ErrorAlert error={problem} />
+      <section className="adm-card" aria-labelledby="product-main">
+        <h2 id="product-main">Product</h2>
+        <Field id="product-title" label="Title" autoComplete="off" error={errors.title?.message} {...title} />
+        <Field
+          id="product-url-key"
+          label="URL key"
+          autoComplete="off"
+          hint={
+            creating
+              ? 'The page’s address: /products/your-key. Lower-case letters, digits and dashes.'
+              : 'Changing it keeps the old address working: it sends shoppers and search engines here (a 301).'
+          }
+          error={errors.urlKey?.message}
+          {...form.register('urlKey')}
+        />
+        <SelectField
+          id="product-type"
+          label="Type"
+          error={errors.productTypeId?.message}
+          {...form.register('productTypeId')}
+        >
+          <option value="">Choose a type</option>
+          {typeOptions(props.types).map(({ type, path }) => (
+            <option key={type.id} value={type.id}>
+              {path}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField id="product-brand" label="Brand" error={errors.brandId?.message} {...form.register('brandId')}>
+          <option value="">Choose a brand</option>
+          {props.brands.map((brand) => (
+            <option key={brand.id} value={brand.id}>
+              {brand.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          id="product-status"
+          label="Status"
+          hint="Only published products are shown to shoppers."
+          error={errors.status?.message}
+          {...form.register('status')}
+        >
+          {productStatuses.map((status) => (
+            <option key={status} value={status}>
+              {humanise(status)}
+            </option>
+          ))}
+        </SelectField>
+        <TextAreaField
+          id="product-description"
+          label="Description"
+          rows={8}
+          error={errors.description?.message}
+          {...form.register('description')}
+        />
+        <Field
+          id="product-search-tags"
+          label="Search tags"
+          autoComplete="off"
+          hint="Other words shoppers may search by, such as bhangra or wedding. The type and brand are searched already."
+          error={errors.searchTags?.message}
+          {...form.register('searchTags')}
+        />
+      </section>
+
+      <fieldset className="adm-card">
+        <legend>Sizes and styles</legend>
+        {errors.sizes?.message && (
+          <p className="field-error" role="alert">
+            {errors.sizes.message}
+          </p>
+        )}
+        {errors.sizes?.root?.message && (
+          <p className="field-error" role="alert">
+            {errors.sizes.root.message}
+          </p>
+        )}
+        <ol className="adm-sizes">
+          {sizes.fields.map((size, index) => {
+            const sizeErrors = errors.sizes?.[index];
+            const typed = typedSizes[index];
+            const name = typed?.sizeName || `Size ${index + 1}`;
+            return (
+              <li key={size.id} className="adm-size">
+                <Field
+                  id={`size-${index}-name`}
+                  label={`Size ${index + 1}: name`}
+                  autoComplete="off"
+                  error={sizeErrors?.sizeName?.message}
+                  {...form.register(`sizes.${index}.sizeName`)}
+                />
+                <Field
+                  id={`size-${index}-price`}
+                  label={`Size ${index + 1}: price (£)`}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  hint="Before any reduction"
+                  error={sizeErrors?.price?.message}
+                  {...form.register(`sizes.${index}.price`)}
+                />
+                <Field
+                  id={`size-${index}-reduction`}
+                  label={`Size ${index + 1}: reduction (%)`}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  error={sizeErrors?.priceReduction?.message}
+                  {...form.register(`sizes.${index}.priceReduction`)}
+                />
+                {size.stockNow === undefined ? (
+                  <Field
+                    id={`size-${index}-stock`}
+                    label={`Size ${index + 1}: stock`}
+                    inputMode="numeric"
+                    autoComplete="off"
+                    hint="Units in the shop to start with"
+                    error={sizeErrors?.stock?.message}
+                    {...form.register(`sizes.${index}.stock`)}
+                  />
+                ) : (
+                  <p className="adm-field adm-stock-now">
+                    <span>In stock: {size.stockNow}</span>
+                    <span className="adm-hint">Stock changes are adjustments, made on the stock page.</span>
+                  </p>
+                )}
+                <p className="adm-field adm-hint" aria-live="polite">
+                  Sells at{' '}
+                  {formatPence(
+                    discountedPrice(
+                      poundsToPence(typed?.price ?? '') ?? 0,
+                      Math.min(100, Number(typed?.priceReduction) || 0),
+                    ),
+                  )}
+                </p>
+                <div className="adm-row adm-field">
+                  <button
+                    type="button"
+                    className="button button-secondary adm-small"
+                    disabled={index === 0}
+                    onClick={() => sizes.move(index, index - 1)}
+                  >
+                    Up<span className="visually-hidden"> {name}</span>
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-secondary adm-small"
+                    disabled={index === sizes.fields.length - 1}
+                    onClick={() => sizes.move(index, index + 1)}
+                  >
+                    Down<span className="visually-hidden"> {name}</span>
+                  </button>
+                  <button
+                    type="button"
+                    className="button button-secondary adm-small"
+                    disabled={size.ordered || sizes.fields.length === 1}
+                    onClick={() => sizes.remove(index)}
+                  >
+                    Remove<span className="visually-hidden"> {name}</span>
+                  </button>
+                  {size.ordered && <span className="adm-hint">Ordered before, so it stays.</span>}
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+        <button
+          type="button"
+          className="button button-secondary adm-small"
+          disabled={sizes.fields.length >= MAX_SIZES}
+          onClick={() => sizes.append(newSize())}
+        >
+          Add a size or style
+        </button>
+      </fieldset>
+
+      <section className="adm-card" aria-labelledby="product-seo">
+        <h2 id="product-seo">Search engines</h2>
+        <Field
+          id="product-seo-title"
+          label="SEO title"
+          autoComplete="off"
+          hint="Blank: the title."
+          error={errors.seoTitle?.message}
+          {...form.register('seoTitle')}
+        />
+        <Field
+          id="product-seo-keywords"
+          label="SEO keywords"
+          autoComplete="off"
+          error={errors.seoKeywords?.message}
+          {...form.register('seoKeywords')}
+        />
+        <TextAreaField
+          id="product-seo-description"
+          label="SEO description"
+          rows={3}
+          hint="Blank: the start of the description."
+          error={errors.seoDescription?.message}
+          {...form.register('seoDescription')}
+        />
+      </section>
+
+      <button type="submit" className="button" disabled={isSubmitting}>
+        {creating ? 'Add the product' : 'Save the product'}
+      </button>
+    </form>
+  );
+}
