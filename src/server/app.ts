@@ -8,6 +8,9 @@ import { createCatalogRepository } from './catalog/catalog.repository.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
 import { productImageRoutes } from './catalog/images/image.routes.ts';
+import { createPhotoServices } from './catalog/photos/photo-services.ts';
+import { photoFileRoutes } from './catalog/photos/photo-files.routes.ts';
+import { photosAdminRoutes } from './catalog/photos/photos.admin-routes.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
@@ -174,6 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // route behind the staff guard unless it says it is public.
   const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: config.shop.name });
   const staffGuard = createStaffGuard(staff, secureCookies);
+  const photos = createPhotoServices(db);
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', requireHttps(config.env === 'production'));
@@ -189,6 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         dashboard: createDashboardService(db.kysely, { lowStockThreshold: config.lowStockThreshold }),
       });
       await admin.register(auditAdminRoutes, { audit: createAuditService(db.kysely) });
+      await admin.register(photosAdminRoutes, { guard: staffGuard, photos: photos.admin });
     },
     { prefix: '/api/admin' },
   );
@@ -200,6 +205,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(paymentSandboxRoutes, { prefix: '/sandbox', config, db: db.kysely });
   }
   await app.register(productImageRoutes);
+  await app.register(photoFileRoutes, { store: photos.store });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
   await registerWebApp(app, {
     shop: config.shop,

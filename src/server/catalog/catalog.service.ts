@@ -13,11 +13,14 @@ import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
 import { NotFoundError } from '../errors.ts';
 import { createCatalogCache, type CatalogCacheOptions, type SearchPage } from './catalog-cache.ts';
 import type { CatalogRepository, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
+import { productImagesOf } from './photos/photo-views.ts';
 
 /** The catalogue's rules: type trees, random and related picks, search paging, product shapes. */
 
-function toProduct(row: ProductRow, stocks: StockRow[], images: ImageRow[]): Product {
+function toProduct(row: ProductRow, stocks: StockRow[], images: ImageRow[], photos?: Product['images']): Product {
   const imageUrls = images.map((image) => image.image_url);
+  // Uploaded photos take the drawings' place (docs/back-office.md#product-photos).
+  const shown = photos ?? imageUrls.map((imageUrl) => ({ imageUrl }));
   return {
     id: row.id,
     title: row.title,
@@ -27,8 +30,8 @@ function toProduct(row: ProductRow, stocks: StockRow[], images: ImageRow[]): Pro
     productTypeId: row.product_type_id,
     productTypeName: row.product_type_name,
     description: row.description,
-    defaultImageUrl: imageUrls[0] ?? '',
-    images: imageUrls.map((imageUrl) => ({ imageUrl })),
+    defaultImageUrl: shown[0]?.imageUrl ?? '',
+    images: shown,
     seoTitle: row.seo_title,
     seoKeywords: row.seo_keywords,
     seoDescription: row.seo_description,
@@ -82,11 +85,15 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
   });
 
   async function loadProducts(ids: number[]): Promise<Map<number, Product>> {
-    const { products, stocks, images } = await repository.loadProducts(ids);
+    const { products, stocks, images, photos } = await repository.loadProducts(ids);
     const stocksOf = groupBy(stocks);
     const imagesOf = groupBy(images);
+    const photosOf = productImagesOf(photos.photos, photos.variants);
     return new Map(
-      products.map((row) => [row.id, toProduct(row, stocksOf.get(row.id) ?? [], imagesOf.get(row.id) ?? [])]),
+      products.map((row) => [
+        row.id,
+        toProduct(row, stocksOf.get(row.id) ?? [], imagesOf.get(row.id) ?? [], photosOf.get(row.id)),
+      ]),
     );
   }
 
@@ -223,7 +230,7 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
             priceReduction: row.price_reduction,
             priceWithoutDiscount: row.price_without_discount,
             urlKey: row.url_key,
-            imageUrl: row.image_url ?? '',
+            imageUrl: row.photo_url ?? row.image_url ?? '',
           },
         ];
       });
