@@ -14,6 +14,7 @@ const CustomerPage = lazy(() => import('../features/customers/customer-page.tsx'
 const StaffPage = lazy(() => import('../features/staff/staff-page.tsx'));
 const AccountPage = lazy(() => import('../features/account/account-page.tsx'));
 const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
+const ProductPhotosPage = lazy(() => import('../features/products/photos/product-photos-page.tsx'));
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
 
 export function AdminRoutes() {
@@ -29,6 +30,7 @@ export function AdminRoutes() {
           <Route path="customers" element={<CustomersPage />} />
           <Route path="customers/:id" element={<CustomerPage />} />
           <Route path="audit" element={<AuditPage />} />
+          <Route path="products/:id/photos" element={<ProductPhotosPage />} />
           <Route path="account" element={<AccountPage />} />
           <Route element={<RequireStaff role="owner" />}>
             <Route path="staff" element={<StaffPage />} />
