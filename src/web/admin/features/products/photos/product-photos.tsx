@@ -184,8 +184,7 @@ export function ProductPhotos({ productId }: { productId: number }) {
                 <div className={styles.facts}>
                   <strong>{photo.main ? `Photo ${n}: main image` : `Photo ${n}`}</strong>
                   <span>
-                    {photo.width} × {photo.height}, {photo.sourceFormat.toUpperCase()},{' '}
-                    {(photo.sourceBytes / 1024 / 1024).toFixed(1)} MB
+                    {photo.width} × {photo.height}, {photo.sourceFormat.toUpperCase()}, {sizeOf(photo.sourceBytes)}
                   </span>
                 </div>
                 <div className={styles.actions}>
@@ -281,6 +280,10 @@ interface Upload {
   sent: number;
   state: 'waiting' | 'sending' | 'done' | 'failed';
   message?: string;
+}
+
+function sizeOf(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} kB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 function uploadState(upload: Upload): string {
