@@ -1,29 +1,12 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { PhotoFormat } from '../../../contract/photos.ts';
 import type { Dialect } from '../../db/database.ts';
-import type { Database } from '../../db/schema.ts';
+import type { Database, ProductPhotoTable, ProductPhotoVariantTable } from '../../db/schema.ts';
 
 /** The SQL of product photos (docs/back-office.md#product-photos). The bytes are the store's (photo-store.ts). */
 
-export interface PhotoRow {
-  id: number;
-  product_id: number;
-  photo_key: string;
-  position: number;
-  width: number;
-  height: number;
-  source_format: 'jpeg' | 'png' | 'webp';
-  source_bytes: number;
-  created_at: string;
-}
-
-export interface VariantRow {
-  photo_id: number;
-  format: PhotoFormat;
-  width: number;
-  height: number;
-  byte_size: number;
-}
+export type PhotoRow = Selectable<ProductPhotoTable>;
+export type VariantRow = Omit<Selectable<ProductPhotoVariantTable>, 'id'>;
 
 /** The product, locked for the rest of the transaction on PostgreSQL (SQLite's writers already take turns). */
 export async function findProductForPhotos(
