@@ -250,6 +250,21 @@ describe('product photos', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('takes multipart on its upload route only: elsewhere the API still refuses it', async () => {
+    const body = multipart([
+      { filename: 'a.jpg', contentType: 'image/jpeg', bytes: await makePicture('jpeg', 64, 64) },
+    ]);
+    for (const url of ['/api/contact', '/api/admin/customers/1/erase', '/api/search']) {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { ...body.headers, cookie },
+        payload: body.payload,
+      });
+      expect({ url, status: answer.statusCode }).toEqual({ url, status: 415 });
+    }
+  });
+
   it('reorders, chooses the main photo and deletes, each audited; the storefront follows', async () => {
     const { id, stockIds } = await newProduct();
     // Before any upload the product shows its drawing.
