@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { photoFormats } from './photos.ts';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_FILTER_IDS,
@@ -67,7 +68,19 @@ export const productStockSchema = z.object({
 });
 export type ProductStock = z.infer<typeof productStockSchema>;
 
-export const productImageSchema = z.object({ imageUrl: z.string() });
+/**
+ * An uploaded photo's sources (src/contract/photos.ts builds its srcset). Products without uploads
+ * show the shop's drawings, which have none.
+ */
+export const photoSourcesSchema = z.object({
+  key: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  widths: z.array(z.number().int()),
+  formats: z.array(z.enum(photoFormats)),
+});
+
+export const productImageSchema = z.object({ imageUrl: z.string(), photo: photoSourcesSchema.optional() });
 
 export const productSchema = z.object({
   id: z.number().int(),

@@ -10,6 +10,9 @@ import { createCatalogService } from './catalog/catalog.service.ts';
 import { productImageRoutes } from './catalog/images/image.routes.ts';
 import { catalogAdminRoutes } from './catalog/catalog.admin-routes.ts';
 import { createCatalogAdminService } from './catalog/catalog.admin-service.ts';
+import { createPhotoServices } from './catalog/photos/photo-services.ts';
+import { photoFileRoutes } from './catalog/photos/photo-files.routes.ts';
+import { photosAdminRoutes } from './catalog/photos/photos.admin-routes.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
@@ -189,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // route behind the staff guard unless it says it is public.
   const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: config.shop.name });
   const staffGuard = createStaffGuard(staff, secureCookies);
+  const photos = createPhotoServices(db);
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', requireHttps(config.env === 'production'));
@@ -222,6 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         // Every write clears this instance's catalogue and search caches (ADR 0010).
         catalog: createCatalogAdminService(db.kysely, { dialect: db.dialect, onChange: catalog.clearCaches }),
       });
+      await admin.register(photosAdminRoutes, { guard: staffGuard, photos: photos.admin });
     },
     { prefix: '/api/admin' },
   );
@@ -233,6 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(paymentSandboxRoutes, { prefix: '/sandbox', config, db: db.kysely });
   }
   await app.register(productImageRoutes);
+  await app.register(photoFileRoutes, { store: photos.store });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
   await registerWebApp(app, {
     shop: config.shop,

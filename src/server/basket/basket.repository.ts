@@ -14,7 +14,7 @@ export async function loadStockFacts(db: Kysely<Database>, ids: number[]): Promi
     title: row.title,
     sizeName: row.size_name,
     urlKey: row.url_key,
-    imageUrl: row.image_url ?? '',
+    imageUrl: row.photo_url ?? row.image_url ?? '',
     price: row.price,
     priceWithoutDiscount: row.price_without_discount,
     priceReduction: row.price_reduction,

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ProductStatus } from '../../contract/catalog-rules.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { listPhotos, type PhotoRow, type VariantRow } from './photos/photos.repository.ts';
 import { toFts5Query, toTsQuery } from './search-terms.ts';
 
 /**
@@ -97,9 +98,14 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
       );
     },
 
-    async loadProducts(ids: number[]): Promise<{ products: ProductRow[]; stocks: StockRow[]; images: ImageRow[] }> {
-      if (ids.length === 0) return { products: [], stocks: [], images: [] };
-      const [products, stocks, images] = await Promise.all([
+    async loadProducts(ids: number[]): Promise<{
+      products: ProductRow[];
+      stocks: StockRow[];
+      images: ImageRow[];
+      photos: { photos: PhotoRow[]; variants: VariantRow[] };
+    }> {
+      if (ids.length === 0) return { products: [], stocks: [], images: [], photos: { photos: [], variants: [] } };
+      const [products, stocks, images, photos] = await Promise.all([
         db
           .selectFrom('products as p')
           .innerJoin('brands as b', 'b.id', 'p.brand_id')
@@ -134,8 +140,10 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
           .orderBy('sort_order')
           .orderBy('id')
           .execute(),
+        // Uploaded photos, shown instead of the drawings when a product has any.
+        listPhotos(db, ids),
       ]);
-      return { products, stocks, images };
+      return { products, stocks, images, photos };
     },
 
     /** Every product id matching the filter, for picking at random from (docs/rules.md#catalogue-and-search). */
@@ -223,6 +231,19 @@ export async function loadStockRows(db: Kysely<Database>, ids: number[]) {
           .orderBy('i.id')
           .limit(1)
           .as('image_url'),
+      // The main uploaded photo's smallest WebP, which the basket's lines show before a drawing.
+      (eb) =>
+        eb
+          .selectFrom('product_photos as ph')
+          .innerJoin('product_photo_variants as v', 'v.photo_id', 'ph.id')
+          .select(sql<string>`'/images/photos/' || ph.photo_key || '-' || v.width || '.webp'`.as('url'))
+          .whereRef('ph.product_id', '=', 'p.id')
+          .where('v.format', '=', 'webp')
+          .orderBy('ph.position')
+          .orderBy('ph.id')
+          .orderBy('v.width')
+          .limit(1)
+          .as('photo_url'),
     ])
     .where('s.id', 'in', ids)
     .where('p.status', '!=', 'draft')

@@ -14,11 +14,14 @@ import { NotFoundError } from '../errors.ts';
 import { createCatalogCache, type CatalogCacheOptions, type SearchHits } from './catalog-cache.ts';
 import type { CatalogRepository, FoundProductRow, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
 import { withDescendants } from './type-tree.ts';
+import { productImagesOf } from './photos/photo-views.ts';
 
 /** The catalogue's rules: type trees, random and related picks, search paging, product shapes. */
 
-function toProduct(row: ProductRow, stocks: StockRow[], images: ImageRow[]): Product {
+function toProduct(row: ProductRow, stocks: StockRow[], images: ImageRow[], photos?: Product['images']): Product {
   const imageUrls = images.map((image) => image.image_url);
+  // Uploaded photos take the drawings' place (docs/back-office.md#product-photos).
+  const shown = photos ?? imageUrls.map((imageUrl) => ({ imageUrl }));
   return {
     id: row.id,
     title: row.title,
@@ -28,8 +31,8 @@ function toProduct(row: ProductRow, stocks: StockRow[], images: ImageRow[]): Pro
     productTypeId: row.product_type_id,
     productTypeName: row.product_type_name,
     description: row.description,
-    defaultImageUrl: imageUrls[0] ?? '',
-    images: imageUrls.map((imageUrl) => ({ imageUrl })),
+    defaultImageUrl: shown[0]?.imageUrl ?? '',
+    images: shown,
     seoTitle: row.seo_title,
     seoKeywords: row.seo_keywords,
     seoDescription: row.seo_description,
@@ -89,11 +92,15 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
   });
 
   async function loadProducts(ids: number[]): Promise<Map<number, Product>> {
-    const { products, stocks, images } = await repository.loadProducts(ids);
+    const { products, stocks, images, photos } = await repository.loadProducts(ids);
     const stocksOf = groupBy(stocks);
     const imagesOf = groupBy(images);
+    const photosOf = productImagesOf(photos.photos, photos.variants);
     return new Map(
-      products.map((row) => [row.id, toProduct(row, stocksOf.get(row.id) ?? [], imagesOf.get(row.id) ?? [])]),
+      products.map((row) => [
+        row.id,
+        toProduct(row, stocksOf.get(row.id) ?? [], imagesOf.get(row.id) ?? [], photosOf.get(row.id)),
+      ]),
     );
   }
 
@@ -232,7 +239,7 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
             priceReduction: row.price_reduction,
             priceWithoutDiscount: row.price_without_discount,
             urlKey: row.url_key,
-            imageUrl: row.image_url ?? '',
+            imageUrl: row.photo_url ?? row.image_url ?? '',
           },
         ];
       });

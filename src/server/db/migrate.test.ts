@@ -28,6 +28,7 @@ describe('migrations', () => {
       '0010-refunds',
       '0011-back-office',
       '0012-products-admin',
+      '0013-product-photos',
       '0014-stock-vouchers-delivery',
     ]);
     expect(await migrateToLatest(db)).toEqual([]);
@@ -49,6 +50,9 @@ describe('migrations', () => {
       'mail_queue',
       'order_refunds',
       'stock_adjustments',
+      'product_photos',
+      'product_photo_variants',
+      'product_photo_bytes',
     ]) {
       expect(tables).toContain(table);
     }
@@ -63,13 +67,13 @@ describe('migrations', () => {
     expect(
       runs.filter((run) =>
         run.stdout.includes(
-          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings, 0010-refunds, 0011-back-office, 0012-products-admin, 0014-stock-vouchers-delivery',
+          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings, 0010-refunds, 0011-back-office, 0012-products-admin, 0013-product-photos, 0014-stock-vouchers-delivery',
         ),
       ),
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(13);
+    expect(Number(rows.rows[0]?.n)).toBe(14);
   });
 
   it('leave stock unable to go below zero', async () => {

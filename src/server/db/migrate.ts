@@ -12,6 +12,7 @@ import * as m0009 from './migrations/0009-settings.ts';
 import * as m0010 from './migrations/0010-refunds.ts';
 import * as m0011 from './migrations/0011-back-office.ts';
 import * as m0012 from './migrations/0012-products-admin.ts';
+import * as m0013 from './migrations/0013-product-photos.ts';
 import * as m0014 from './migrations/0014-stock-vouchers-delivery.ts';
 
 interface Migration {
@@ -32,6 +33,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0010-refunds', m0010],
   ['0011-back-office', m0011],
   ['0012-products-admin', m0012],
+  ['0013-product-photos', m0013],
   ['0014-stock-vouchers-delivery', m0014],
 ];
 

@@ -360,6 +360,35 @@ export interface StockAdjustmentTable {
   stock_after: number;
 }
 
+/** An uploaded product photo (migration 0013); the lowest position is the main image. */
+export interface ProductPhotoTable {
+  id: Generated<number>;
+  product_id: number;
+  photo_key: string;
+  position: number;
+  width: number;
+  height: number;
+  source_format: 'jpeg' | 'png' | 'webp';
+  source_bytes: number;
+  created_at: string;
+}
+
+/** One photo at one width in one format. */
+export interface ProductPhotoVariantTable {
+  id: Generated<number>;
+  photo_id: number;
+  format: 'webp' | 'avif';
+  width: number;
+  height: number;
+  byte_size: number;
+}
+
+/** The database store's bytes of a variant (docs/decisions/0011-product-photo-storage.md). */
+export interface ProductPhotoBytesTable {
+  variant_id: number;
+  bytes: Buffer;
+}
+
 export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
@@ -389,4 +418,7 @@ export interface Database {
   staff_sessions: StaffSessionTable;
   audit_log: AuditLogTable;
   stock_adjustments: StockAdjustmentTable;
+  product_photos: ProductPhotoTable;
+  product_photo_variants: ProductPhotoVariantTable;
+  product_photo_bytes: ProductPhotoBytesTable;
 }

@@ -1,5 +1,6 @@
 import type { Product } from '../../contract/catalog.ts';
 import { penceToDecimal } from '../../contract/money.ts';
+import { photoSrcset, productPageImageSizes } from '../../contract/photos.ts';
 import type { ShopIdentity } from '../../contract/shop.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
 import { NotFoundError } from '../errors.ts';
@@ -54,9 +55,23 @@ function productTags(product: Product, shop: ShopIdentity, publicUrl: string): s
     `<meta property="og:description" content="${escapeHtml(product.seoDescription)}">`,
     `<meta property="og:url" content="${escapeHtml(url)}">`,
     image ? `<meta property="og:image" content="${escapeHtml(image)}">` : '',
+    mainPhotoPreload(product),
     `<meta property="og:site_name" content="${escapeHtml(shop.name)}">`,
     `<script type="application/ld+json">${scriptJson(jsonLd)}</script>`,
   ].join('');
+}
+
+/**
+ * An uploaded main photo is fetched with the page, not once the app has asked for the product: its
+ * best format at the width the gallery will choose (the same srcset and sizes), at high priority.
+ */
+function mainPhotoPreload(product: Product): string {
+  const photo = product.images[0]?.photo;
+  const format = photo?.formats[0];
+  if (!photo || !format) return '';
+  return `<link rel="preload" as="image" type="image/${format}" fetchpriority="high" imagesrcset="${escapeHtml(
+    photoSrcset(photo, format),
+  )}" imagesizes="${escapeHtml(productPageImageSizes)}">`;
 }
 
 /**

@@ -33,6 +33,15 @@ async function errorOf(response: Response): Promise<{ code?: unknown; message?: 
   }
 }
 
+/** The XSRF-TOKEN cookie's value, which every call that changes something echoes (docs/rules.md#security). */
+export function csrfToken(): string | undefined {
+  const token = document.cookie
+    .split(';')
+    .map((pair) => pair.trim().split('='))
+    .find(([name]) => name === CSRF_COOKIE)?.[1];
+  return token === undefined ? undefined : decodeURIComponent(token);
+}
+
 /**
  * Calls the API and answers its JSON. The payload types come from src/contract, whose zod schemas
  * the server checks its answers against; browsing pages skip parsing them again to stay small.
@@ -44,11 +53,8 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
   // docs/rules.md#security: every call that changes something echoes the XSRF-TOKEN cookie.
   const method = (init.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') {
-    const token = document.cookie
-      .split(';')
-      .map((pair) => pair.trim().split('='))
-      .find(([name]) => name === CSRF_COOKIE)?.[1];
-    if (token) headers.set(CSRF_HEADER, decodeURIComponent(token));
+    const token = csrfToken();
+    if (token) headers.set(CSRF_HEADER, token);
   }
   const response = await fetch(path, { ...init, headers });
   if (!response.ok) {

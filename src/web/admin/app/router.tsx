@@ -22,6 +22,7 @@ const StockHistoryPage = lazy(() => import('../features/stock/stock-history-page
 const VouchersPage = lazy(() => import('../features/vouchers/vouchers-page.tsx'));
 const VoucherPage = lazy(() => import('../features/vouchers/voucher-page.tsx'));
 const DeliveryPage = lazy(() => import('../features/delivery/delivery-page.tsx'));
+const ProductPhotosPage = lazy(() => import('../features/products/photos/product-photos-page.tsx'));
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
 
 export function AdminRoutes() {
@@ -45,6 +46,7 @@ export function AdminRoutes() {
           <Route path="vouchers/:id" element={<VoucherPage />} />
           <Route path="delivery" element={<DeliveryPage />} />
           <Route path="audit" element={<AuditPage />} />
+          <Route path="products/:id/photos" element={<ProductPhotosPage />} />
           <Route path="account" element={<AccountPage />} />
           <Route element={<RequireStaff role="owner" />}>
             <Route path="staff" element={<StaffPage />} />

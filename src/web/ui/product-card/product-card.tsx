@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import type { Product } from '../../../contract/catalog.ts';
 import { messages } from '../../../contract/messages.ts';
 import { highestReduction } from '../../lib/format.ts';
-import { ProductImage } from '../product-image/product-image.tsx';
+import { ProductPicture } from '../product-image/product-picture.tsx';
 import { DiscountBadge, Price } from '../price/price.tsx';
 import { StockChoiceFields } from '../stock-choice/stock-choice-fields.tsx';
 import { useStockChoice } from '../stock-choice/use-stock-choice.ts';
@@ -41,7 +41,14 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
   return (
     <article className={styles.card} aria-labelledby={`${id}-title`}>
       <Link to={href} className={styles.imageLink} tabIndex={-1} aria-hidden="true">
-        <ProductImage src={product.defaultImageUrl} alt="" className={styles.image} width={300} height={300} />
+        <ProductPicture
+          image={product.images[0] ?? { imageUrl: product.defaultImageUrl }}
+          sizes="(max-width: 719px) 50vw, 300px"
+          alt=""
+          className={styles.image}
+          width={300}
+          height={300}
+        />
       </Link>
       <div className={styles.badge}>
         <DiscountBadge percent={highestReduction(product.stocks)} />

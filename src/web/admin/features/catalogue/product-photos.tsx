@@ -1,9 +1,9 @@
+import { Link } from 'react-router';
 import type { ProductDetail } from '../../../../contract/admin/catalogue.ts';
 
 /**
- * The product form's place for photos. Uploading, ordering and choosing the main photo are built
- * as their own part of the back office (issue 14, photos): they replace this section's body. Until
- * then it shows the photos the product has.
+ * The product form's place for photos: the photos the product has, and a link to their own page
+ * (`/admin/products/:id/photos`), where they are uploaded, ordered, made main and deleted.
  */
 export function ProductPhotos({ product }: { product: Pick<ProductDetail, 'id' | 'title' | 'images'> | undefined }) {
   return (
@@ -12,7 +12,10 @@ export function ProductPhotos({ product }: { product: Pick<ProductDetail, 'id' |
       {!product ? (
         <p className="adm-hint">Photos can be added once the product is saved.</p>
       ) : product.images.length === 0 ? (
-        <p className="adm-hint">This product has no photos yet; the shop shows a drawing in their place.</p>
+        <p className="adm-hint">
+          This product has no photos yet; the shop shows a drawing in their place.{' '}
+          <Link to={`/products/${product.id}/photos`}>Add photos</Link>
+        </p>
       ) : (
         <ul className="adm-photos">
           {product.images.map((image, index) => (
@@ -22,6 +25,11 @@ export function ProductPhotos({ product }: { product: Pick<ProductDetail, 'id' |
             </li>
           ))}
         </ul>
+      )}
+      {product && product.images.length > 0 && (
+        <p>
+          <Link to={`/products/${product.id}/photos`}>Upload, order or delete photos</Link>
+        </p>
       )}
     </section>
   );

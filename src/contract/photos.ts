@@ -1,0 +1,54 @@
+/**
+ * Uploaded product photos as the storefront and the back office name them
+ * (docs/back-office.md#product-photos), zod-free so a page can use them cheaply. Each photo is kept
+ * at several widths in each format, at `/images/photos/{key}-{width}.{format}`; the key is a hash
+ * of the uploaded bytes and of how they were converted, so a name never changes its content and
+ * is cached for a year (docs/decisions/0011-product-photo-storage.md).
+ */
+
+/** Best first: a `<picture>` offers them in this order. */
+export const photoFormats = ['avif', 'webp'] as const;
+export type PhotoFormat = (typeof photoFormats)[number];
+
+export const photoContentTypes: Record<PhotoFormat, string> = { avif: 'image/avif', webp: 'image/webp' };
+
+/** What the storefront needs to draw a photo: its name, its upright size and the widths it is kept at. */
+export interface PhotoSources {
+  key: string;
+  width: number;
+  height: number;
+  widths: number[];
+  formats: PhotoFormat[];
+}
+
+/** What staff may upload (checked from the bytes, never the name). */
+export const photoLimits = {
+  maxBytes: 15 * 1024 * 1024,
+  maxPhotosPerProduct: 20,
+  maxFilesPerUpload: 10,
+  /** Larger pictures are refused before they are decoded (a "decompression bomb" guard). */
+  maxPixels: 50_000_000,
+} as const;
+
+export const photoFilePattern = /^([0-9a-f]{32})-(\d{1,4})\.(avif|webp)$/;
+
+export function photoUrl(key: string, width: number, format: PhotoFormat): string {
+  return `/images/photos/${key}-${width}.${format}`;
+}
+
+/** The `srcset` of a photo in one format: every width it is kept at. */
+export function photoSrcset(photo: PhotoSources, format: PhotoFormat): string {
+  return photo.widths.map((width) => `${photoUrl(photo.key, width, format)} ${width}w`).join(', ');
+}
+
+/** The width to give as `src` where a srcset is not read: the one nearest `wanted` from above. */
+export function photoFallbackWidth(photo: PhotoSources, wanted: number): number {
+  return photo.widths.find((width) => width >= wanted) ?? photo.widths.at(-1) ?? photo.width;
+}
+
+/**
+ * How wide the product page's main image is drawn (src/web/features/product/product.module.css):
+ * the page's `sizes`, and the server's preload of it (src/server/seo/page-head.ts), which must agree.
+ */
+export const productPageImageSizes =
+  '(max-width: 820px) calc(100vw - 32px), (max-width: 1240px) calc(50vw - 32px), 588px';

@@ -1,0 +1,117 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { PhotoFormat } from '../../../contract/photos.ts';
+import type { Dialect } from '../../db/database.ts';
+import type { Database, ProductPhotoTable, ProductPhotoVariantTable } from '../../db/schema.ts';
+
+/** The SQL of product photos (docs/back-office.md#product-photos). The bytes are the store's (photo-store.ts). */
+
+export type PhotoRow = Selectable<ProductPhotoTable>;
+export type VariantRow = Omit<Selectable<ProductPhotoVariantTable>, 'id'>;
+
+/** The product, locked for the rest of the transaction on PostgreSQL (SQLite's writers already take turns). */
+export async function findProductForPhotos(
+  db: Kysely<Database>,
+  productId: number,
+  options: { lockFor?: Dialect } = {},
+): Promise<{ id: number; title: string; url_key: string } | undefined> {
+  let query = db.selectFrom('products').select(['id', 'title', 'url_key']).where('id', '=', productId);
+  if (options.lockFor === 'postgres') query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+/** Photos in their order (the first is the main image) with their variants, for some products. */
+export async function listPhotos(
+  db: Kysely<Database>,
+  productIds: number[],
+): Promise<{ photos: PhotoRow[]; variants: VariantRow[] }> {
+  if (productIds.length === 0) return { photos: [], variants: [] };
+  const [photos, variants] = await Promise.all([
+    db
+      .selectFrom('product_photos')
+      .selectAll()
+      .where('product_id', 'in', productIds)
+      .orderBy('product_id')
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('product_photo_variants as v')
+      .innerJoin('product_photos as p', 'p.id', 'v.photo_id')
+      .select(['v.photo_id', 'v.format', 'v.width', 'v.height', 'v.byte_size'])
+      .where('p.product_id', 'in', productIds)
+      .orderBy('v.photo_id')
+      .orderBy('v.format')
+      .orderBy('v.width')
+      .execute(),
+  ]);
+  return { photos, variants };
+}
+
+export async function insertPhoto(db: Kysely<Database>, photo: Omit<PhotoRow, 'id' | 'position'>): Promise<number> {
+  const last = await db
+    .selectFrom('product_photos')
+    .select((eb) => eb.fn.max('position').as('position'))
+    .where('product_id', '=', photo.product_id)
+    .executeTakeFirst();
+  const inserted = await db
+    .insertInto('product_photos')
+    .values({ ...photo, position: Number(last?.position ?? 0) + 1 })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+export async function insertVariant(db: Kysely<Database>, variant: VariantRow): Promise<number> {
+  const inserted = await db
+    .insertInto('product_photo_variants')
+    .values(variant)
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+/** Deletes one of the product's photos (its variants and bytes go with it); false when it is not there. */
+export async function deletePhoto(db: Kysely<Database>, productId: number, photoId: number): Promise<boolean> {
+  const deleted = await db
+    .deleteFrom('product_photos')
+    .where('id', '=', photoId)
+    .where('product_id', '=', productId)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
+}
+
+/** Numbers the product's photos 1, 2, 3 ... in the order given. */
+export async function setPhotoOrder(db: Kysely<Database>, productId: number, photoIds: number[]): Promise<void> {
+  for (const [index, id] of photoIds.entries()) {
+    await db
+      .updateTable('product_photos')
+      .set({ position: index + 1 })
+      .where('id', '=', id)
+      .where('product_id', '=', productId)
+      .execute();
+  }
+}
+
+// The database store's bytes (photo-store.ts).
+
+export async function insertVariantBytes(db: Kysely<Database>, variantId: number, bytes: Buffer): Promise<void> {
+  await db.insertInto('product_photo_bytes').values({ variant_id: variantId, bytes }).execute();
+}
+
+/** The bytes served at `/images/photos/{key}-{width}.{format}`; any photo with that key has the same ones. */
+export async function readVariantBytes(
+  db: Kysely<Database>,
+  name: { key: string; width: number; format: PhotoFormat },
+): Promise<Buffer | undefined> {
+  const row = await db
+    .selectFrom('product_photos as p')
+    .innerJoin('product_photo_variants as v', 'v.photo_id', 'p.id')
+    .innerJoin('product_photo_bytes as b', 'b.variant_id', 'v.id')
+    .select('b.bytes')
+    .where('p.photo_key', '=', name.key)
+    .where('v.format', '=', name.format)
+    .where('v.width', '=', name.width)
+    .limit(1)
+    .executeTakeFirst();
+  return row?.bytes;
+}
