@@ -1,25 +1,9 @@
 import type { Page } from '@playwright/test';
-import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
-import { expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
+import { readOutbox } from '../helpers/outbox.ts';
+import { expect, expectNoAxeViolations, linkFrom, productWithSizes, test } from './fixtures.ts';
 import { outboxFor } from './outbox-path.ts';
 
 const PASSWORD = 'Dholak-Wedding-2026';
-
-/** The newest link to `path` e-mailed to `to`, from the test server's outbox. */
-async function linkFrom(page: Page, to: string, path: string): Promise<string> {
-  const outbox = outboxFor(Number(new URL(page.url()).port));
-  let link: string | undefined;
-  await expect
-    .poll(() => {
-      const mail = readOutbox(outbox)
-        .filter((m) => m.to === to)
-        .at(-1);
-      link = new RegExp(`https?://[^\\s"<]+/${path}/[A-Za-z0-9_-]+`).exec(decodeQuotedPrintable(mail?.raw ?? ''))?.[0];
-      return link;
-    })
-    .toBeTruthy();
-  return new URL(link as string).pathname;
-}
 
 async function register(page: Page, email: string) {
   await page.goto('/register');

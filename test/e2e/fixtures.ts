@@ -1,5 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
+import { outboxFor } from './outbox-path.ts';
 
 /**
  * The browser tests' `test`: it fails on any console error the test did not expect, and gives
@@ -62,3 +64,41 @@ export async function productWithSizes(page: Page, typeId = 2010, entries = 2) {
 
 /** The shop served with Opayo as its payment provider (the second web server). */
 export const opayoShop = `http://localhost:${Number(process.env.E2E_PORT ?? 3555) + 1}`;
+
+/** Adds 2 of a product; `typeId` picks one no parallel test buys when a test counts its stock. */
+export async function fillBasket(page: Page, typeId = 2010) {
+  const product = await productWithSizes(page, typeId, 1);
+  await page.goto(`/products/${product.urlKey}`);
+  await page.getByLabel('Quantity').fill('2');
+  await page.getByRole('button', { name: 'ADD TO BASKET' }).click();
+  await expect(page.getByText('Product added to Basket!')).toBeVisible();
+  return product;
+}
+
+export async function fillDetails(page: Page) {
+  await page.getByLabel('Title').selectOption({ label: 'MS' });
+  await page.getByLabel('Email').fill('asha@example.com');
+  await page.getByLabel('First Name').fill('Asha');
+  await page.getByLabel('Last Name').fill('Kaur');
+  await page.getByLabel('Contact Number').fill('0121 496 0000');
+  await page.getByLabel('Address Line 1').fill('12 Market Street');
+  await page.getByLabel('Post Code').fill('B70 7NJ');
+  await page.getByLabel('Town / City').fill('West Bromwich');
+  await page.getByLabel('Country').selectOption({ label: 'United Kingdom' });
+}
+
+/** The newest link to `path` e-mailed to `to`, from the test server's outbox. */
+export async function linkFrom(page: Page, to: string, path: string): Promise<string> {
+  const outbox = outboxFor(Number(new URL(page.url()).port));
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      const mail = readOutbox(outbox)
+        .filter((m) => m.to === to)
+        .at(-1);
+      link = new RegExp(`https?://[^\\s"<]+/${path}/[A-Za-z0-9_-]+`).exec(decodeQuotedPrintable(mail?.raw ?? ''))?.[0];
+      return link;
+    })
+    .toBeTruthy();
+  return new URL(link as string).pathname;
+}
