@@ -9,6 +9,9 @@ import './styles/global.css';
 for (const element of document.querySelectorAll('[data-server-head], head > title')) element.remove();
 
 basketStore.start();
+// A payment provider sends a cancelled or declined payment back here: the order's lines come back
+// as the basket at once, before the page's own code has loaded, whatever the shopper clicks next.
+if (window.location.pathname === '/payment-declined') void basketStore.restoreUnpaidOrder();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -15,9 +15,10 @@ import {
  */
 const PASSWORD = 'Sarangi-Evening-2026';
 
+/** `ownType`: a product type no other test buys, so a test can count its stock. */
 const viewports = [
-  { name: 'desktop', width: 1366, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
+  { name: 'desktop', width: 1366, height: 900, ownType: 2021 },
+  { name: 'phone', width: 390, height: 844, ownType: 2008 },
 ] as const;
 
 async function headerBottom(page: Page): Promise<number> {
@@ -92,7 +93,7 @@ for (const viewport of viewports) {
 
     test('3. cancelling at PayPal and going HOME keeps the basket, and the order is reused', async ({ page }) => {
       test.slow();
-      const product = await fillBasket(page, 2021);
+      const product = await fillBasket(page, viewport.ownType);
       const stockId = product.stocks[0]!.id;
       await page.goto('/checkout-details');
       await fillDetails(page);
