@@ -13,8 +13,9 @@ import { VoucherSection } from './voucher-section.tsx';
 
 /** Checkout step 3 (docs/rules.md#checkout): everything once more, a voucher, and SECURE CHECKOUT. */
 export default function ReviewPage() {
-  useCheckoutGuard((hasErrors, hasDelivery) =>
-    hasErrors ? '/shopping-cart' : hasDelivery ? undefined : '/checkout-delivery',
+  useCheckoutGuard(
+    (hasErrors, hasDelivery) => (hasErrors ? '/shopping-cart' : hasDelivery ? undefined : '/checkout-delivery'),
+    true,
   );
   const basket = useBasket();
   const titles = useTitles();
