@@ -9,6 +9,8 @@ export const messages = {
     onlyInStock: (n: number) => `Only ${n} items in stock`,
     added: 'Added to Basket',
     productAdded: 'Product added to Basket!',
+    /** A size with none left, in a size list, and a product card with nothing left at all. */
+    soldOut: 'Sold out',
   },
   cart: {
     empty: 'Your Shopping Cart is empty',
