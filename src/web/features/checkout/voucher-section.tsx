@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { refusalMessages } from '../../../contract/error-codes.ts';
 import { messages } from '../../../contract/messages.ts';
-import { ApiRequestError } from '../../lib/api.ts';
+import { limitMessage } from '../../lib/api.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
 import styles from './checkout.module.css';
 
@@ -20,8 +19,7 @@ export function VoucherSection() {
       const outcome = result.lastVoucherOutcome ?? 2;
       setVoucherMessage({ ok: outcome === 1, text: messages.voucher[outcome] ?? messages.voucher[2] ?? '' });
     } catch (error) {
-      const limited = error instanceof ApiRequestError && error.status === 429;
-      setVoucherMessage({ ok: false, text: limited ? refusalMessages.tooManyAttempts : (messages.voucher[2] ?? '') });
+      setVoucherMessage({ ok: false, text: limitMessage(error) ?? messages.voucher[2] ?? '' });
     }
   }
 
