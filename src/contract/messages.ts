@@ -18,6 +18,8 @@ export const messages = {
     itemStockChange: (n: number) => `There are now ${n} in stock`,
     notEnoughStock: (n: number) => `There are only ${n} in stock. Please change quantity.`,
     invalidQuantity: 'Please specify a valid quantity.',
+    /** In place of a line's total while the line is in error, as the summary leaves it out. */
+    notCounted: 'Not included in the total',
   },
   address: {
     title: 'Please select your Title',
