@@ -193,3 +193,16 @@ for (const viewport of viewports) {
     });
   });
 }
+
+test('9. unticking "Same as Billing Address" clears the country too', async ({ page }) => {
+  await fillBasket(page, 2016);
+  await page.goto('/checkout-details');
+  await fillDetails(page);
+  await page.getByRole('button', { name: 'NEXT' }).click();
+  const same = page.getByLabel('Same as Billing Address');
+  await same.check();
+  await expect(page.getByLabel('Country').locator('option:checked')).toHaveText('United Kingdom');
+  await same.uncheck();
+  await expect(page.getByLabel('Address Line 1')).toHaveValue('');
+  await expect(page.getByLabel('Country').locator('option:checked')).toHaveText('Select a country');
+});
