@@ -206,3 +206,14 @@ test('9. unticking "Same as Billing Address" clears the country too', async ({ p
   await expect(page.getByLabel('Address Line 1')).toHaveValue('');
   await expect(page.getByLabel('Country').locator('option:checked')).toHaveText('Select a country');
 });
+
+test('11. a page has one meta description, its own where it has one', async ({ page }) => {
+  const product = await productWithSizes(page, 2016, 1);
+  for (const path of ['/home', '/search', `/products/${product.urlKey}`, '/contact']) {
+    await page.goto(path);
+    await expect(page.locator('h1').first()).toBeVisible();
+    await expect(page.locator('meta[name="description"]')).toHaveCount(1);
+  }
+  await page.goto('/home');
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /hand-made by artisans/);
+});
