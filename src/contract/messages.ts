@@ -40,6 +40,8 @@ export const messages = {
     3: 'Voucher has expired',
     4: 'This voucher has a minimum spend',
   } as Record<number, string>,
+  /** One voucher per basket: a new one that applies replaces the one before, and says so. */
+  voucherReplaced: (now: string, before: string) => `Voucher applied! ${now} now applies in place of ${before}.`,
   login: {
     failed: 'Login failed, please check credentials and try again.',
     email: 'Please provide your email address',

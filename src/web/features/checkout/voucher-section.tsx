@@ -14,10 +14,19 @@ export function VoucherSection() {
     const code = voucher.trim();
     if (!code) return;
     setVoucher('');
+    const before = basketStore.getSnapshot().appliedVouchers?.[0]?.code;
     try {
       const result = await basketStore.verify({ voucherCodeAttempt: code });
       const outcome = result.lastVoucherOutcome ?? 2;
-      setVoucherMessage({ ok: outcome === 1, text: messages.voucher[outcome] ?? messages.voucher[2] ?? '' });
+      const now = result.appliedVouchers[0]?.code;
+      // docs/rules.md#vouchers: one per basket; replacing one is said, not silent (issue 16, item 12).
+      const replaced = outcome === 1 && before && now && now !== before;
+      setVoucherMessage({
+        ok: outcome === 1,
+        text: replaced
+          ? messages.voucherReplaced(now, before)
+          : (messages.voucher[outcome] ?? messages.voucher[2] ?? ''),
+      });
     } catch (error) {
       setVoucherMessage({ ok: false, text: limitMessage(error) ?? messages.voucher[2] ?? '' });
     }
