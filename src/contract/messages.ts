@@ -67,6 +67,11 @@ export const messages = {
     phone: 'Please provide a contact number',
     message: 'Please provide a Message',
   },
+  checkout: {
+    /** Your Details, to a shopper who is not signed in: the way to the checkout's sign-in. */
+    registered: 'Already registered?',
+    signIn: 'Sign in to use your saved details',
+  },
   payment: {
     declined: 'Sorry but your Payment was declined. Please return to the basket and try again.',
     failed: 'Something went wrong. Please ensure your card is valid and try again.',

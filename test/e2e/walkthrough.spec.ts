@@ -217,3 +217,11 @@ test('11. a page has one meta description, its own where it has one', async ({ p
   await page.goto('/home');
   await expect(page.locator('meta[name="description"]')).toHaveAttribute('content', /hand-made by artisans/);
 });
+
+test('14. Your Details offers a signed-out customer to sign in', async ({ page }) => {
+  await fillBasket(page, 2016);
+  await page.goto('/checkout-details');
+  await page.getByRole('link', { name: 'Sign in to use your saved details' }).click();
+  await expect(page).toHaveURL(/\/checkout$/);
+  await expect(page.getByLabel('Password')).toBeVisible();
+});
