@@ -1,11 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
 import {
+  deliveryDone,
+  detailsDone,
   expect,
   expectNoAxeViolations,
   fillBasket,
-  fillDetails,
-  linkFrom,
   productWithSizes,
+  saveAccountAddress,
+  signUp,
   test,
 } from './fixtures.ts';
 
@@ -13,9 +15,6 @@ import {
  * Defects found by a shopper's walk-through of every page (issue 16), each checked on a desktop
  * and on a phone.
  */
-const PASSWORD = 'Sarangi-Evening-2026';
-
-/** `ownType`: a product type no other test buys, so a test can count its stock. */
 const viewports = [
   { name: 'desktop', width: 1366, height: 900, ownType: 2021 },
   { name: 'phone', width: 390, height: 844, ownType: 2008 },
@@ -32,43 +31,15 @@ async function top(locator: Locator): Promise<number> {
   return locator.evaluate((element) => element.getBoundingClientRect().top);
 }
 
-async function registerAndSignIn(page: Page, email: string) {
-  await page.goto('/register');
-  await page.getByLabel('Title').selectOption({ label: 'MS' });
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('First Name').fill('Meera');
-  await page.getByLabel('Last Name').fill('Iyer');
-  await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
-  await page.getByLabel('Confirm Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'REGISTER' }).click();
-  await expect(page.getByRole('heading', { name: 'Registration complete' })).toBeVisible();
-  await page.goto(await linkFrom(page, email, 'verify-account'));
-  await expect(page.getByRole('heading', { name: 'Account Activated' })).toBeVisible();
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'LOG IN' }).click();
-  await expect(page.getByText('You are signed in.')).toBeVisible();
-}
-
 for (const viewport of viewports) {
   test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
     test('1. select boxes show the saved title and country after a reload', async ({ page }) => {
       test.slow();
-      await registerAndSignIn(page, `select.${viewport.name}.${Date.now()}@example.com`);
+      await signUp(page, `select.${viewport.name}.${Date.now()}@example.com`, 'MS');
       await page.goto('/account-home');
-      const billing = page.getByRole('region', { name: 'Billing Address' });
-      await billing.getByLabel('Address Line 1').fill('3 Bandstand Row');
-      await billing.getByLabel('Address Line 2').fill('Soho Road');
-      await billing.getByLabel('Post Code').fill('B21 9RY');
-      await billing.getByLabel('Town / City').fill('Birmingham');
-      await billing.getByLabel('Country').selectOption({ label: 'United Kingdom' });
-      await page.getByLabel('Contact Number').fill('0121 496 0300');
-      await page.getByLabel('Use Billing Address').check();
-      await page.getByRole('button', { name: 'Save Changes' }).click();
-      await expect(page.getByRole('dialog').getByText('Your details have been saved.')).toBeVisible();
+      await saveAccountAddress(page);
       await page.reload();
       await expect(page.getByLabel('Title').locator('option:checked')).toHaveText('MS');
       for (const region of ['Billing Address', 'Delivery Address']) {
@@ -81,10 +52,7 @@ for (const viewport of viewports) {
       await page.context().clearCookies();
       await page.evaluate(() => localStorage.clear());
       await fillBasket(page, 2016);
-      await page.goto('/checkout-details');
-      await fillDetails(page);
-      await page.getByRole('button', { name: 'NEXT' }).click();
-      await expect(page).toHaveURL(/\/checkout-delivery$/);
+      await detailsDone(page);
       await page.goto('/checkout-details');
       await page.reload();
       await expect(page.getByLabel('Title').locator('option:checked')).toHaveText('MS');
@@ -95,14 +63,8 @@ for (const viewport of viewports) {
       test.slow();
       const product = await fillBasket(page, viewport.ownType);
       const stockId = product.stocks[0]!.id;
-      await page.goto('/checkout-details');
-      await fillDetails(page);
-      await page.getByRole('button', { name: 'NEXT' }).click();
-      await page.getByLabel('Same as Billing Address').check();
-      await page.getByRole('button', { name: 'Confirm Address' }).click();
-      await page.getByLabel(/Express delivery/).check();
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await expect(page).toHaveURL(/\/checkout-review$/);
+      await detailsDone(page);
+      await deliveryDone(page);
       await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
       await page.getByRole('link', { name: 'Cancel and return to the shop' }).click();
       await expect(page).toHaveURL(/\/payment-declined$/);
@@ -131,9 +93,7 @@ for (const viewport of viewports) {
         await page.goto(path);
         await expect(page).toHaveURL(/\/checkout-details$/);
       }
-      await fillDetails(page);
-      await page.getByRole('button', { name: 'NEXT' }).click();
-      await expect(page).toHaveURL(/\/checkout-delivery$/);
+      await detailsDone(page);
       await page.goto('/checkout-review');
       await expect(page).toHaveURL(/\/checkout-delivery$/);
     });
@@ -167,7 +127,7 @@ for (const viewport of viewports) {
 
     test('10. nothing is hidden under the sticky header', async ({ page }) => {
       test.slow();
-      await registerAndSignIn(page, `sticky.${viewport.name}.${Date.now()}@example.com`);
+      await signUp(page, `sticky.${viewport.name}.${Date.now()}@example.com`, 'MS');
       await page.goto('/account-home');
       for (const name of ['Billing Address', 'Your Orders']) {
         await page.getByRole('navigation', { name: 'Account sections' }).getByRole('link', { name }).click();
@@ -177,14 +137,8 @@ for (const viewport of viewports) {
 
       // The review page's FINAL SUMMARY stays below the header as the page scrolls.
       await fillBasket(page, 2016);
-      await page.goto('/checkout-details');
-      await fillDetails(page);
-      await page.getByRole('button', { name: 'NEXT' }).click();
-      await page.getByLabel('Same as Billing Address').check();
-      await page.getByRole('button', { name: 'Confirm Address' }).click();
-      await page.getByLabel(/Express delivery/).check();
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await expect(page).toHaveURL(/\/checkout-review$/);
+      await detailsDone(page);
+      await deliveryDone(page);
       const summary = page.getByRole('complementary', { name: 'FINAL SUMMARY' });
       await expect(summary).toBeVisible();
       await summary.evaluate((aside) => window.scrollBy(0, aside.parentElement!.getBoundingClientRect().top - 5));
@@ -196,9 +150,7 @@ for (const viewport of viewports) {
 
 test('9. unticking "Same as Billing Address" clears the country too', async ({ page }) => {
   await fillBasket(page, 2016);
-  await page.goto('/checkout-details');
-  await fillDetails(page);
-  await page.getByRole('button', { name: 'NEXT' }).click();
+  await detailsDone(page);
   const same = page.getByLabel('Same as Billing Address');
   await same.check();
   await expect(page.getByLabel('Country').locator('option:checked')).toHaveText('United Kingdom');

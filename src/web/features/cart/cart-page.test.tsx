@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BasketLine, PricedBasket } from '../../../contract/basket.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
+import { pricedBasket } from '../../../../test/helpers/priced-basket.ts';
 import CartPage from './cart-page.tsx';
 
 const detail = {
@@ -40,26 +41,13 @@ function priced(line: Partial<BasketLine>): PricedBasket {
     ...line,
   };
   const counted = full.hasError ? 0 : full.lineTotal;
-  return {
+  return pricedBasket({
     items: [full],
-    guest: null,
-    billingAddress: null,
-    deliveryAddress: null,
-    deliveryMethodRates: [],
-    deliveryMethodRateId: null,
-    deliveryPrice: null,
-    deliveryMethodName: null,
-    appliedVouchers: [],
-    lastVoucherOutcome: null,
     itemCount: full.hasError ? 0 : (full.requestedQty ?? 0),
     itemsTotal: counted,
-    discountAmount: 0,
-    totalVat: Math.round((counted * 20) / 120),
     totalPriceExcludingDelivery: counted,
     totalPriceIncludingDelivery: counted,
-    orderNumber: null,
-    orderCode: null,
-  };
+  });
 }
 
 function serve(answer: PricedBasket) {

@@ -2,16 +2,12 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PricedBasket } from '../../../contract/basket.ts';
+import { pricedBasket } from '../../../../test/helpers/priced-basket.ts';
 import { FinalSummary } from './review-blocks.tsx';
 
 /** The order of the walk-through (issue 16, item 2): £14.00 of items, TENOFF, standard delivery. */
 function recoveredOrder(overrides: Partial<PricedBasket> = {}): PricedBasket {
-  return {
-    items: [],
-    guest: null,
-    billingAddress: null,
-    deliveryAddress: null,
-    deliveryMethodRates: [],
+  return pricedBasket({
     deliveryMethodRateId: 1,
     deliveryPrice: 495,
     deliveryMethodName: 'Standard delivery',
@@ -26,7 +22,7 @@ function recoveredOrder(overrides: Partial<PricedBasket> = {}): PricedBasket {
     orderNumber: 100001,
     orderCode: 'AAAAAAAAAAAAAAAAAAAAAA',
     ...overrides,
-  };
+  });
 }
 
 describe('FINAL SUMMARY', () => {

@@ -3,29 +3,17 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { basketStore } from '../../lib/basket/basket-store.ts';
+import { pricedBasket } from '../../../../test/helpers/priced-basket.ts';
 import { VoucherSection } from './voucher-section.tsx';
 
 function answerWith(code: string) {
-  return {
-    items: [],
-    guest: null,
-    billingAddress: null,
-    deliveryAddress: null,
-    deliveryMethodRates: [],
-    deliveryMethodRateId: null,
-    deliveryPrice: null,
-    deliveryMethodName: null,
+  return pricedBasket({
     appliedVouchers: [{ code }],
     lastVoucherOutcome: 1,
     itemCount: 2,
     itemsTotal: 6000,
     discountAmount: 500,
-    totalVat: 917,
-    totalPriceExcludingDelivery: 5500,
-    totalPriceIncludingDelivery: 5500,
-    orderNumber: null,
-    orderCode: null,
-  };
+  });
 }
 
 describe('the voucher box (issue 16, item 12)', () => {
