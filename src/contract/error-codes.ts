@@ -30,4 +30,9 @@ export const refusalMessages = {
     'This order holds more items than we can keep for you before payment. Please order fewer, or contact us to arrange a larger order.',
   orderHeldTooLong: 'We have held this order for as long as we can without payment. Please place your order again.',
   tooManyAttempts: 'Too many attempts from your connection. Please wait a minute and try again.',
+  /** A limit's refusal, saying when to try again from the answer's Retry-After (issue 16, item 7). */
+  tryAgainIn: (seconds: number): string =>
+    `Too many attempts from your connection. Please try again in ${
+      seconds <= 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`
+    }.`,
 } as const;

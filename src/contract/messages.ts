@@ -9,6 +9,8 @@ export const messages = {
     onlyInStock: (n: number) => `Only ${n} items in stock`,
     added: 'Added to Basket',
     productAdded: 'Product added to Basket!',
+    /** A size with none left, in a size list, and a product card with nothing left at all. */
+    soldOut: 'Sold out',
   },
   cart: {
     empty: 'Your Shopping Cart is empty',
@@ -17,6 +19,8 @@ export const messages = {
     notEnoughStock: (n: number) => `There are only ${n} in stock. Please change quantity.`,
     invalidQuantity: 'Please specify a valid quantity.',
     itemUnavailable: 'This item is no longer available. Please remove it from your basket.',
+    /** In place of a line's total while the line is in error, as the summary leaves it out. */
+    notCounted: 'Not included in the total',
   },
   address: {
     title: 'Please select your Title',
@@ -37,6 +41,8 @@ export const messages = {
     3: 'Voucher has expired',
     4: 'This voucher has a minimum spend',
   } as Record<number, string>,
+  /** One voucher per basket: a new one that applies replaces the one before, and says so. */
+  voucherReplaced: (now: string, before: string) => `Voucher applied! ${now} now applies in place of ${before}.`,
   login: {
     failed: 'Login failed, please check credentials and try again.',
     email: 'Please provide your email address',
@@ -61,6 +67,11 @@ export const messages = {
     name: 'Please provide your Name',
     phone: 'Please provide a contact number',
     message: 'Please provide a Message',
+  },
+  checkout: {
+    /** Your Details, to a shopper who is not signed in: the way to the checkout's sign-in. */
+    registered: 'Already registered?',
+    signIn: 'Sign in to use your saved details',
   },
   payment: {
     declined: 'Sorry but your Payment was declined. Please return to the basket and try again.',

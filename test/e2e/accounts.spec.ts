@@ -1,37 +1,18 @@
-import type { Page } from '@playwright/test';
-import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
-import { expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
+import { readOutbox } from '../helpers/outbox.ts';
+import {
+  CUSTOMER_PASSWORD,
+  expect,
+  expectNoAxeViolations,
+  linkFrom,
+  productWithSizes,
+  register,
+  saveAccountAddress,
+  signUp,
+  test,
+} from './fixtures.ts';
 import { outboxFor } from './outbox-path.ts';
 
-const PASSWORD = 'Dholak-Wedding-2026';
-
-/** The newest link to `path` e-mailed to `to`, from the test server's outbox. */
-async function linkFrom(page: Page, to: string, path: string): Promise<string> {
-  const outbox = outboxFor(Number(new URL(page.url()).port));
-  let link: string | undefined;
-  await expect
-    .poll(() => {
-      const mail = readOutbox(outbox)
-        .filter((m) => m.to === to)
-        .at(-1);
-      link = new RegExp(`https?://[^\\s"<]+/${path}/[A-Za-z0-9_-]+`).exec(decodeQuotedPrintable(mail?.raw ?? ''))?.[0];
-      return link;
-    })
-    .toBeTruthy();
-  return new URL(link as string).pathname;
-}
-
-async function register(page: Page, email: string) {
-  await page.goto('/register');
-  await page.getByLabel('Title').selectOption({ label: 'MR' });
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('First Name').fill('Arjun');
-  await page.getByLabel('Last Name').fill('Mehta');
-  await page.getByLabel('Password (at least 10 characters)').fill(PASSWORD);
-  await page.getByLabel('Confirm Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'REGISTER' }).click();
-  await expect(page.getByRole('heading', { name: 'Registration complete' })).toBeVisible();
-}
+const PASSWORD = CUSTOMER_PASSWORD;
 
 test.describe('a new customer', () => {
   // The wrong password is answered 401, which the browser reports.
@@ -124,28 +105,10 @@ test.describe('a used or unknown activation link', () => {
 test('a customer saves addresses in My Account, checks out with the saved address, and sees the order', async ({
   page,
 }) => {
-  const email = `saved.${Date.now()}@example.com`;
-  await register(page, email);
-  await page.goto(await linkFrom(page, email, 'verify-account'));
-  await expect(page.getByRole('heading', { name: 'Account Activated' })).toBeVisible();
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'LOG IN' }).click();
-  await expect(page.getByText('You are signed in.')).toBeVisible();
-
+  await signUp(page, `saved.${Date.now()}@example.com`);
   await page.goto('/account-home');
   await expect(page.getByRole('heading', { name: 'My Account' })).toBeVisible();
-  const billing = page.getByRole('region', { name: 'Billing Address' });
-  await billing.getByLabel('Address Line 1').fill('3 Bandstand Row');
-  await billing.getByLabel('Address Line 2').fill('Soho Road');
-  await billing.getByLabel('Post Code').fill('B21 9RY');
-  await billing.getByLabel('Town / City').fill('Birmingham');
-  await billing.getByLabel('Country').selectOption({ label: 'United Kingdom' });
-  await page.getByLabel('Contact Number').fill('0121 496 0300');
-  await page.getByLabel('Use Billing Address').check();
-  await page.getByRole('button', { name: 'Save Changes' }).click();
-  await expect(page.getByRole('dialog').getByText('Your details have been saved.')).toBeVisible();
+  await saveAccountAddress(page);
   await page.getByRole('button', { name: 'Close' }).click();
   await expectNoAxeViolations(page);
   await page.reload();

@@ -1,29 +1,17 @@
 import type { Page } from '@playwright/test';
 import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
-import { apiPost, expect, expectNoAxeViolations, opayoShop, productWithSizes, test } from './fixtures.ts';
+import {
+  apiPost,
+  detailsDone,
+  expect,
+  expectNoAxeViolations,
+  fillBasket,
+  fillDetails,
+  opayoShop,
+  productWithSizes,
+  test,
+} from './fixtures.ts';
 import { outboxFor } from './outbox-path.ts';
-
-/** Adds 2 of a product; `typeId` picks one no parallel test buys when a test counts its stock. */
-async function fillBasket(page: Page, typeId = 2010) {
-  const product = await productWithSizes(page, typeId, 1);
-  await page.goto(`/products/${product.urlKey}`);
-  await page.getByLabel('Quantity').fill('2');
-  await page.getByRole('button', { name: 'ADD TO BASKET' }).click();
-  await expect(page.getByText('Product added to Basket!')).toBeVisible();
-  return product;
-}
-
-async function fillDetails(page: Page) {
-  await page.getByLabel('Title').selectOption({ label: 'MS' });
-  await page.getByLabel('Email').fill('asha@example.com');
-  await page.getByLabel('First Name').fill('Asha');
-  await page.getByLabel('Last Name').fill('Kaur');
-  await page.getByLabel('Contact Number').fill('0121 496 0000');
-  await page.getByLabel('Address Line 1').fill('12 Market Street');
-  await page.getByLabel('Post Code').fill('B70 7NJ');
-  await page.getByLabel('Town / City').fill('West Bromwich');
-  await page.getByLabel('Country').selectOption({ label: 'United Kingdom' });
-}
 
 test('a guest goes from the basket to a committed order, with every step checked', async ({ page }) => {
   // One product from a card in the search results...
@@ -149,6 +137,8 @@ test('the checkout steps send an empty basket home', async ({ page }) => {
 
 test('review sends a basket without a delivery option back to the delivery step', async ({ page }) => {
   await fillBasket(page);
+  // Your Details done first: without them, review sends the shopper to step 1 (issue 16, item 4).
+  await detailsDone(page);
   await page.goto('/checkout-review');
   await expect(page).toHaveURL(/\/checkout-delivery$/);
 });

@@ -1,5 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
+import { outboxFor } from './outbox-path.ts';
 
 /**
  * The browser tests' `test`: it fails on any console error the test did not expect, and gives
@@ -62,3 +64,99 @@ export async function productWithSizes(page: Page, typeId = 2010, entries = 2) {
 
 /** The shop served with Opayo as its payment provider (the second web server). */
 export const opayoShop = `http://localhost:${Number(process.env.E2E_PORT ?? 3555) + 1}`;
+
+/** Adds 2 of a product; `typeId` picks one no parallel test buys when a test counts its stock. */
+export async function fillBasket(page: Page, typeId = 2010) {
+  const product = await productWithSizes(page, typeId, 1);
+  await page.goto(`/products/${product.urlKey}`);
+  await page.getByLabel('Quantity').fill('2');
+  await page.getByRole('button', { name: 'ADD TO BASKET' }).click();
+  await expect(page.getByText('Product added to Basket!')).toBeVisible();
+  return product;
+}
+
+export async function fillDetails(page: Page) {
+  await page.getByLabel('Title').selectOption({ label: 'MS' });
+  await page.getByLabel('Email').fill('asha@example.com');
+  await page.getByLabel('First Name').fill('Asha');
+  await page.getByLabel('Last Name').fill('Kaur');
+  await page.getByLabel('Contact Number').fill('0121 496 0000');
+  await page.getByLabel('Address Line 1').fill('12 Market Street');
+  await page.getByLabel('Post Code').fill('B70 7NJ');
+  await page.getByLabel('Town / City').fill('West Bromwich');
+  await page.getByLabel('Country').selectOption({ label: 'United Kingdom' });
+}
+
+/** The newest link to `path` e-mailed to `to`, from the test server's outbox. */
+export async function linkFrom(page: Page, to: string, path: string): Promise<string> {
+  const outbox = outboxFor(Number(new URL(page.url()).port));
+  let link: string | undefined;
+  await expect
+    .poll(() => {
+      const mail = readOutbox(outbox)
+        .filter((m) => m.to === to)
+        .at(-1);
+      link = new RegExp(`https?://[^\\s"<]+/${path}/[A-Za-z0-9_-]+`).exec(decodeQuotedPrintable(mail?.raw ?? ''))?.[0];
+      return link;
+    })
+    .toBeTruthy();
+  return new URL(link as string).pathname;
+}
+
+export const CUSTOMER_PASSWORD = 'Dholak-Wedding-2026';
+
+/** Registers Arjun Mehta (or another title) under `email`, not yet activated. */
+export async function register(page: Page, email: string, title = 'MR') {
+  await page.goto('/register');
+  await page.getByLabel('Title').selectOption({ label: title });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('First Name').fill('Arjun');
+  await page.getByLabel('Last Name').fill('Mehta');
+  await page.getByLabel('Password (at least 10 characters)').fill(CUSTOMER_PASSWORD);
+  await page.getByLabel('Confirm Password').fill(CUSTOMER_PASSWORD);
+  await page.getByRole('button', { name: 'REGISTER' }).click();
+  await expect(page.getByRole('heading', { name: 'Registration complete' })).toBeVisible();
+}
+
+/** Checkout step 1 filled in (fillDetails) and done, with an item in the basket. */
+export async function detailsDone(page: Page) {
+  await page.goto('/checkout-details');
+  await fillDetails(page);
+  await page.getByRole('button', { name: 'NEXT' }).click();
+  await expect(page).toHaveURL(/\/checkout-delivery$/);
+}
+
+/** Checkout step 2 done from the delivery page: the billing address, express delivery. */
+export async function deliveryDone(page: Page) {
+  await page.getByLabel('Same as Billing Address').check();
+  await page.getByRole('button', { name: 'Confirm Address' }).click();
+  await page.getByLabel(/Express delivery/).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page).toHaveURL(/\/checkout-review$/);
+}
+
+/** Registers, activates by the e-mailed link, and signs in. */
+export async function signUp(page: Page, email: string, title = 'MR') {
+  await register(page, email, title);
+  await page.goto(await linkFrom(page, email, 'verify-account'));
+  await expect(page.getByRole('heading', { name: 'Account Activated' })).toBeVisible();
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(CUSTOMER_PASSWORD);
+  await page.getByRole('button', { name: 'LOG IN' }).click();
+  await expect(page.getByText('You are signed in.')).toBeVisible();
+}
+
+/** On My Account: a Birmingham billing address, also the delivery address, and a number, saved. */
+export async function saveAccountAddress(page: Page) {
+  const billing = page.getByRole('region', { name: 'Billing Address' });
+  await billing.getByLabel('Address Line 1').fill('3 Bandstand Row');
+  await billing.getByLabel('Address Line 2').fill('Soho Road');
+  await billing.getByLabel('Post Code').fill('B21 9RY');
+  await billing.getByLabel('Town / City').fill('Birmingham');
+  await billing.getByLabel('Country').selectOption({ label: 'United Kingdom' });
+  await page.getByLabel('Contact Number').fill('0121 496 0300');
+  await page.getByLabel('Use Billing Address').check();
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByRole('dialog').getByText('Your details have been saved.')).toBeVisible();
+}

@@ -1,4 +1,5 @@
 import { CSRF_COOKIE, CSRF_HEADER } from '../../contract/csrf.ts';
+import { refusalMessages } from '../../contract/error-codes.ts';
 /**
  * Thrown for any answer that is not 2xx; carries the status so callers can tell 404 from the rest,
  * and the error code and message of the answer's body when it has them (docs/rules.md#api-answers-and-errors).
@@ -10,19 +11,35 @@ export class ApiRequestError extends Error {
   readonly serverMessage: string | undefined;
   /** The fields the server named (`sizes.0.stock`), for a form to show each beside its field. */
   readonly fields: Array<{ field: string; message: string }>;
+  /** A refusal's Retry-After, in seconds, when it gave one. */
+  readonly retryAfterSeconds: number | undefined;
   constructor(
     status: number,
     message: string,
     code?: string,
     serverMessage?: string,
     fields: Array<{ field: string; message: string }> = [],
+    retryAfterSeconds?: number,
   ) {
     super(message);
     this.status = status;
     this.code = code;
     this.serverMessage = serverMessage;
     this.fields = fields;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
+}
+
+/** For a request refused by a limit (429), what to tell the shopper, with when to try again. */
+export function limitMessage(error: unknown): string | undefined {
+  if (!(error instanceof ApiRequestError) || error.status !== 429) return undefined;
+  const seconds = error.retryAfterSeconds;
+  return seconds ? refusalMessages.tryAgainIn(seconds) : refusalMessages.tooManyAttempts;
+}
+
+function retryAfterOf(response: Response): number | undefined {
+  const seconds = Number(response.headers.get('retry-after'));
+  return Number.isInteger(seconds) && seconds > 0 ? seconds : undefined;
 }
 
 async function errorOf(response: Response): Promise<{ code?: unknown; message?: unknown; fields?: unknown }> {
@@ -65,6 +82,7 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
       typeof code === 'string' ? code : undefined,
       typeof message === 'string' ? message : undefined,
       Array.isArray(fields) ? (fields as Array<{ field: string; message: string }>) : [],
+      retryAfterOf(response),
     );
   }
   return (await response.json()) as T;

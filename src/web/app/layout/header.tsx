@@ -8,8 +8,20 @@ import { shop } from '../../lib/shop.ts';
 import styles from './layout.module.css';
 
 export function Header() {
+  const header = useRef<HTMLElement>(null);
+  // What sticks below the header, and where an anchor scrolls to, follows its height, which
+  // differs between a phone and a desktop (issue 16, item 10).
+  useEffect(() => {
+    const element = header.current;
+    if (!element) return;
+    const keep = () => document.documentElement.style.setProperty('--header-height', `${element.offsetHeight}px`);
+    keep();
+    const observer = new ResizeObserver(keep);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
   return (
-    <header className={styles.header}>
+    <header className={styles.header} ref={header}>
       <div className={`container ${styles.headerInner}`}>
         <Link to="/home" className={styles.logo}>
           <img src="/favicon.svg" alt="" width={40} height={40} />

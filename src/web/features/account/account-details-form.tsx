@@ -54,7 +54,13 @@ export function AccountDetailsForm({ account }: { account: AccountAnswer }) {
         <h2 id="personal-heading">Personal Details</h2>
         <div className="field" style={{ marginBottom: '0.75rem' }}>
           <label htmlFor="account-title">Title</label>
-          <select id="account-title" className="input" {...form.register('titleId', { valueAsNumber: true })}>
+          <select
+            id="account-title"
+            className="input"
+            // A select shows its value only once it has the option: mounted again when they arrive (see AddressSet).
+            key={titles.data ? 'options' : 'loading'}
+            {...form.register('titleId', { valueAsNumber: true })}
+          >
             {titles.data?.map((t) => (
               <option key={t.id} value={t.id}>
                 {t.name}

@@ -34,6 +34,9 @@ export function AddressSet(props: {
         <select
           id={`${id}-country`}
           className="input"
+          // The form sets a select's value when it is registered; without its option yet (the countries
+          // still loading after a reload) it would show the first one. Mounted again when they arrive.
+          key={countries.data ? 'options' : 'loading'}
           {...props.register(`${props.prefix}.countryId`, { valueAsNumber: true })}
         >
           <option value="">Select a country</option>

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { z } from 'zod';
 import { emailField, requiredText } from '../../../contract/fields.ts';
 import { messages } from '../../../contract/messages.ts';
+import { limitMessage } from '../../lib/api.ts';
 import { useTitles } from '../../lib/catalog-api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { register } from './api/registration.ts';
@@ -46,8 +47,8 @@ export default function RegisterPage() {
       const { errorCode } = await register(values);
       if (errorCode === 0) setComplete(true);
       else setError(registrationMessage(errorCode));
-    } catch {
-      setError(messages.registration.other);
+    } catch (error) {
+      setError(limitMessage(error) ?? messages.registration.other);
     }
   });
 

@@ -34,7 +34,9 @@ export default function CartPage() {
   const lineOf = (stockId: number) => priced?.items.find((line) => line.productStockId === stockId);
   const { count, total } = basketSummary(basket);
   const serverErrors = priced?.items.some((line) => line.hasError) ?? false;
-  const canCheckout = Boolean(priced) && !serverErrors && basket.items.length > 0 && !checking;
+  // A quantity typed wrong keeps the shopper here too, not only a line the server refused (issue 16, item 8).
+  const typedErrors = Object.keys(localErrors).length > 0;
+  const canCheckout = Boolean(priced) && !serverErrors && !typedErrors && basket.items.length > 0 && !checking;
 
   async function update(event: FormEvent) {
     event.preventDefault();
@@ -117,8 +119,15 @@ export default function CartPage() {
                         }
                       />
                       <p className={styles.lineTotal}>
-                        <span className="visually-hidden">Line total: </span>
-                        {price !== undefined ? formatPence(price * item.requestedQty) : ''}
+                        {line?.hasError ? (
+                          // docs/rules.md#basket: a line in error adds nothing to the summary's total.
+                          messages.cart.notCounted
+                        ) : (
+                          <>
+                            <span className="visually-hidden">Line total: </span>
+                            {price !== undefined ? formatPence(price * item.requestedQty) : ''}
+                          </>
+                        )}
                       </p>
                       <button
                         type="button"
@@ -150,7 +159,9 @@ export default function CartPage() {
                 PROCEED TO CHECKOUT
               </button>
             )}
-            {serverErrors && <p className="field-error">Please correct the items marked above to check out.</p>}
+            {(serverErrors || typedErrors) && (
+              <p className="field-error">Please correct the items marked above to check out.</p>
+            )}
             <Link to="/search" className="button button-secondary">
               CONTINUE SHOPPING
             </Link>

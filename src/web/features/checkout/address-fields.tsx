@@ -60,6 +60,8 @@ export function AddressFields(props: {
         <select
           id={`${id}-country`}
           className="input"
+          // Registered again once the options are there, so a saved country shows after a reload.
+          key={props.countries.length > 0 ? 'options' : 'loading'}
           aria-invalid={props.errors?.countryId ? true : undefined}
           aria-describedby={props.errors?.countryId ? `${id}-country-error` : undefined}
           {...props.register(`${props.prefix}.countryId`, {

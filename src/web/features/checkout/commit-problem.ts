@@ -1,5 +1,5 @@
 import { errorCodes, refusalMessages } from '../../../contract/error-codes.ts';
-import { ApiRequestError } from '../../lib/api.ts';
+import { ApiRequestError, limitMessage } from '../../lib/api.ts';
 
 /** What the shopper is told when SECURE CHECKOUT could not place the order. */
 export function commitProblemText(error: unknown): string {
@@ -9,6 +9,5 @@ export function commitProblemText(error: unknown): string {
     return refusalMessages.orderHeldTooLong;
   if (error instanceof ApiRequestError && error.code === errorCodes.unpaidOrderTooLarge)
     return refusalMessages.unpaidOrderTooLarge;
-  if (error instanceof ApiRequestError && error.status === 429) return refusalMessages.tooManyAttempts;
-  return 'Your order could not be placed just now. Please try again.';
+  return limitMessage(error) ?? 'Your order could not be placed just now. Please try again.';
 }

@@ -32,11 +32,16 @@ export default function ConfirmPage() {
   }, [orderCode, status.isError, navigate]);
 
   async function backToCart() {
-    if (orderCode) await basketStore.restoreFromOrder(orderCode);
+    if (orderCode) await basketStore.restoreUnpaidOrder();
     void navigate('/shoppingcart');
   }
 
   const answer = status.data;
+  const failed = answer !== undefined && isOneOf(answer.status, endedUnpaid);
+  // A failed payment puts the order's lines back in the basket straight away (issue 16, item 3).
+  useEffect(() => {
+    if (failed) void basketStore.restoreUnpaidOrder();
+  }, [failed]);
   return (
     <div className="container page">
       <PageMeta title="Order Confirmation" canonicalPath="/checkout-confirm" />
@@ -61,7 +66,7 @@ export default function ConfirmPage() {
             </Link>
           </section>
         )}
-        {answer && isOneOf(answer.status, endedUnpaid) && (
+        {failed && (
           <section className={styles.panel} aria-labelledby="transaction-failed">
             <h2 id="transaction-failed">TRANSACTION FAILED</h2>
             <p>{messages.payment.failed}</p>

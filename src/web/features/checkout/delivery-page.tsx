@@ -13,7 +13,7 @@ import { useCheckoutGuard } from './use-checkout-guard.ts';
 
 /** Checkout step 2 (docs/rules.md#checkout): where to deliver, and how. */
 export default function DeliveryPage() {
-  useCheckoutGuard();
+  useCheckoutGuard(undefined, true);
   const basket = useBasket();
   const navigate = useNavigate();
   const delivery = useDeliveryAddress(basket);

@@ -1,4 +1,6 @@
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
+import { messages } from '../../../contract/messages.ts';
+import { authToken } from '../../lib/account.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
 import { useCountries, useTitles } from '../../lib/catalog-api.ts';
@@ -32,6 +34,12 @@ export default function DetailsPage() {
       <PageMeta title="Order Delivery Details" canonicalPath="/checkout-details" />
       <CheckoutProgress current={0} />
       <h1 className="page-title">Your Details</h1>
+      {!authToken.get() && (
+        // A registered customer who is signed out is offered sign-in here too (issue 16, item 14).
+        <p>
+          {messages.checkout.registered} <Link to="/checkout">{messages.checkout.signIn}</Link>
+        </p>
+      )}
       <form noValidate onSubmit={next} className={styles.layout} aria-label="Your details">
         <div>
           <GuestFields register={form.register} errors={errors.guest} titles={titles.data} />

@@ -27,6 +27,8 @@ export function GuestFields(props: {
           <select
             id="guest-title"
             className="input"
+            // Registered again once the options are there, so a saved title shows after a reload.
+            key={props.titles ? 'options' : 'loading'}
             autoComplete="honorific-prefix"
             aria-invalid={errors?.titleId ? true : undefined}
             aria-describedby={errors?.titleId ? 'guest-title-error' : undefined}

@@ -8,7 +8,7 @@ import { PageMeta } from '../../lib/page-meta.tsx';
 import { recoverBasketQueryOptions } from './api/recover-basket.ts';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
-import { AddressBlock, ContactBlock, FinalSummary, ProductsTable } from './review-blocks.tsx';
+import { AddressBlock, AppliedVouchers, ContactBlock, FinalSummary, ProductsTable } from './review-blocks.tsx';
 
 /**
  * Order recovery (docs/rules.md#checkout): an unpaid order, found by the code in its link,
@@ -55,6 +55,7 @@ export default function RecoveryPage() {
             <section className={styles.panel} aria-labelledby="recovery-products">
               <h2 id="recovery-products">Your Products</h2>
               <ProductsTable lines={basket.items} />
+              <AppliedVouchers priced={basket} />
             </section>
             <section className={`${styles.panel} ${styles.blocks}`} aria-label="Contact and delivery">
               <ContactBlock guest={basket.guest} />

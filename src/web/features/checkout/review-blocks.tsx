@@ -30,6 +30,16 @@ export function ProductsTable({ lines }: { lines: BasketLine[] }) {
   );
 }
 
+/** The spec's 'Discount Code Applied:' under the products, when a voucher applies. */
+export function AppliedVouchers({ priced }: { priced: PricedBasket }) {
+  if (priced.appliedVouchers.length === 0) return null;
+  return (
+    <p>
+      Discount Code Applied: <strong>{priced.appliedVouchers.map((v) => v.code).join(', ')}</strong>
+    </p>
+  );
+}
+
 /** Name in upper case, e-mail in lower case, and the contact number. */
 export function ContactBlock({ title = '', guest }: { title?: string; guest: PricedBasket['guest'] | undefined }) {
   return (
@@ -75,7 +85,16 @@ export function AddressBlock({ title, address }: { title: string; address: Addre
   );
 }
 
-/** FINAL SUMMARY: items, delivery, VAT, the discount where the page shows one, and the total. */
+/** "Discount", naming the voucher that gives it. */
+function discountLabel(priced: PricedBasket): string {
+  const codes = priced.appliedVouchers.map((v) => v.code).join(', ');
+  return codes ? `Discount (${codes})` : 'Discount';
+}
+
+/**
+ * FINAL SUMMARY: items, delivery, VAT, the discount, and the total. The spec leaves the discount off
+ * order recovery's summary; shown whenever there is one, so its lines add up (issue 16, item 2).
+ */
 export function FinalSummary(props: { priced: PricedBasket; headingId: string; showDiscount?: boolean }) {
   const { priced } = props;
   return (
@@ -94,9 +113,9 @@ export function FinalSummary(props: { priced: PricedBasket; headingId: string; s
           <dt>VAT (included)</dt>
           <dd>{formatPence(priced.totalVat)}</dd>
         </div>
-        {props.showDiscount && (
+        {(props.showDiscount || priced.discountAmount > 0) && (
           <div>
-            <dt>Discount</dt>
+            <dt>{discountLabel(priced)}</dt>
             <dd>-{formatPence(priced.discountAmount)}</dd>
           </div>
         )}

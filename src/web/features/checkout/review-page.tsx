@@ -6,15 +6,16 @@ import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
 import { CheckoutProgress } from './progress.tsx';
-import { AddressBlock, ContactBlock, FinalSummary, ProductsTable } from './review-blocks.tsx';
+import { AddressBlock, AppliedVouchers, ContactBlock, FinalSummary, ProductsTable } from './review-blocks.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
 import { useSecureCheckout } from './use-secure-checkout.ts';
 import { VoucherSection } from './voucher-section.tsx';
 
 /** Checkout step 3 (docs/rules.md#checkout): everything once more, a voucher, and SECURE CHECKOUT. */
 export default function ReviewPage() {
-  useCheckoutGuard((hasErrors, hasDelivery) =>
-    hasErrors ? '/shopping-cart' : hasDelivery ? undefined : '/checkout-delivery',
+  useCheckoutGuard(
+    (hasErrors, hasDelivery) => (hasErrors ? '/shopping-cart' : hasDelivery ? undefined : '/checkout-delivery'),
+    true,
   );
   const basket = useBasket();
   const titles = useTitles();
@@ -46,11 +47,7 @@ export default function ReviewPage() {
             <section className={styles.panel} aria-labelledby="review-products">
               <h2 id="review-products">Your Products</h2>
               <ProductsTable lines={priced.items} />
-              {priced.appliedVouchers.length > 0 && (
-                <p>
-                  Discount Code Applied: <strong>{priced.appliedVouchers.map((v) => v.code).join(', ')}</strong>
-                </p>
-              )}
+              <AppliedVouchers priced={priced} />
             </section>
             <section className={`${styles.panel} ${styles.blocks}`} aria-label="Contact and delivery">
               <ContactBlock title={title} guest={guest} />

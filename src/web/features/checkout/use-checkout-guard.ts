@@ -1,16 +1,32 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { basketStore } from '../../lib/basket/basket-store.ts';
+import { guestSchema } from '../../../contract/basket.ts';
+import { basketStore, isCompleteAddress, type BasketState } from '../../lib/basket/basket-store.ts';
+
+/** Your Details is done: a valid contact and a complete billing address (docs/rules.md#checkout). */
+export function detailsComplete(basket: BasketState): boolean {
+  return guestSchema.safeParse(basket.guest).success && isCompleteAddress(basket.billingAddress);
+}
 
 /**
  * docs/rules.md#checkout: the checkout steps send an empty basket to /, and the basket is verified on
  * arrival; `onVerified` may send the shopper elsewhere (errors to the cart, no delivery to step 2).
+ * A step after Your Details (`needsDetails`) sends a basket without them back to it, so no step can
+ * be skipped by opening its address (issue 16, item 4). Delivery counts only with a complete address.
  */
-export function useCheckoutGuard(onVerified?: (hasErrors: boolean, hasDelivery: boolean) => string | undefined) {
+export function useCheckoutGuard(
+  onVerified?: (hasErrors: boolean, hasDelivery: boolean) => string | undefined,
+  needsDetails = false,
+) {
   const navigate = useNavigate();
   useEffect(() => {
-    if (basketStore.getSnapshot().items.length === 0) {
+    const basket = basketStore.getSnapshot();
+    if (basket.items.length === 0) {
       void navigate('/', { replace: true });
+      return;
+    }
+    if (needsDetails && !detailsComplete(basket)) {
+      void navigate('/checkout-details', { replace: true });
       return;
     }
     basketStore
@@ -19,7 +35,9 @@ export function useCheckoutGuard(onVerified?: (hasErrors: boolean, hasDelivery: 
         if (priced.items.length === 0) return void navigate('/', { replace: true });
         const to = onVerified?.(
           priced.items.some((line) => line.hasError),
-          priced.deliveryMethodRateId !== null && priced.deliveryPrice !== null,
+          priced.deliveryMethodRateId !== null &&
+            priced.deliveryPrice !== null &&
+            isCompleteAddress(priced.deliveryAddress),
         );
         if (to) void navigate(to, { replace: true });
       })

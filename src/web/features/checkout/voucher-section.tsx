@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { refusalMessages } from '../../../contract/error-codes.ts';
 import { messages } from '../../../contract/messages.ts';
-import { ApiRequestError } from '../../lib/api.ts';
+import { limitMessage } from '../../lib/api.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
 import styles from './checkout.module.css';
 
@@ -15,13 +14,21 @@ export function VoucherSection() {
     const code = voucher.trim();
     if (!code) return;
     setVoucher('');
+    const before = basketStore.getSnapshot().appliedVouchers?.[0]?.code;
     try {
       const result = await basketStore.verify({ voucherCodeAttempt: code });
       const outcome = result.lastVoucherOutcome ?? 2;
-      setVoucherMessage({ ok: outcome === 1, text: messages.voucher[outcome] ?? messages.voucher[2] ?? '' });
+      const now = result.appliedVouchers[0]?.code;
+      // docs/rules.md#vouchers: one per basket; replacing one is said, not silent (issue 16, item 12).
+      const replaced = outcome === 1 && before && now && now !== before;
+      setVoucherMessage({
+        ok: outcome === 1,
+        text: replaced
+          ? messages.voucherReplaced(now, before)
+          : (messages.voucher[outcome] ?? messages.voucher[2] ?? ''),
+      });
     } catch (error) {
-      const limited = error instanceof ApiRequestError && error.status === 429;
-      setVoucherMessage({ ok: false, text: limited ? refusalMessages.tooManyAttempts : (messages.voucher[2] ?? '') });
+      setVoucherMessage({ ok: false, text: limitMessage(error) ?? messages.voucher[2] ?? '' });
     }
   }
 

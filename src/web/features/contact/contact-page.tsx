@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { ContactRequest } from '../../../contract/contact.ts';
+import { limitMessage } from '../../lib/api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { shop, telHref } from '../../lib/shop.ts';
 import { useShowMessage } from '../../ui/message-modal/message-modal.tsx';
@@ -19,11 +20,11 @@ export default function ContactPage() {
       await sendContactMessage(request);
       setProcessed(true);
       return true;
-    } catch {
+    } catch (error) {
       showMessage({
         type: 'error',
         title: 'Your message was not sent',
-        text: `Please try again, or call us on ${shop.phone}.`,
+        text: limitMessage(error) ?? `Please try again, or call us on ${shop.phone}.`,
       });
       return false;
     }

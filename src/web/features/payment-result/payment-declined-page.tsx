@@ -1,17 +1,21 @@
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { messages } from '../../../contract/messages.ts';
-import { basketStore, storageKeys } from '../../lib/basket/basket-store.ts';
+import { basketStore } from '../../lib/basket/basket-store.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 
 /**
- * Payment declined (docs/rules.md#pages-and-routes), also where PayPal's Cancel returns. BACK TO BASKET brings
- * the order's lines back into the basket so the shopper can try again.
+ * Payment declined (docs/rules.md#pages-and-routes), also where PayPal's Cancel returns. The
+ * order's lines come back into the basket on arrival, whichever way the shopper leaves (HOME, the
+ * cart, BACK TO BASKET), as the design promises after a failed payment.
  */
 export default function PaymentDeclinedPage() {
   const navigate = useNavigate();
+  useEffect(() => {
+    void basketStore.restoreUnpaidOrder();
+  }, []);
   async function backToBasket() {
-    const orderCode = localStorage.getItem(storageKeys.orderCode);
-    if (orderCode) await basketStore.restoreFromOrder(orderCode);
+    await basketStore.restoreUnpaidOrder();
     void navigate('/shoppingcart');
   }
   return (

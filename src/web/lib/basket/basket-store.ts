@@ -207,6 +207,9 @@ function adopt(priced: PricedBasket): void {
   });
 }
 
+/** The restore of an unpaid order under way, so that two callers share it. */
+let restoring: Promise<boolean> | undefined;
+
 /** How many verifications have been asked, so that only the latest one's answer is adopted. */
 let verificationsAsked = 0;
 
@@ -330,6 +333,21 @@ export const basketStore = {
     });
     await basketStore.verify().catch(() => undefined);
     return true;
+  },
+
+  /**
+   * On return from a cancelled or failed payment (issue 16, item 3): the unpaid order kept under
+   * `orderCode` comes back as the basket, once, unless the shopper has a basket again already. The
+   * basket keeps the order's code, so its next commit replaces the order and reuses its stock.
+   */
+  restoreUnpaidOrder(): Promise<boolean> {
+    const orderCode = localStorage.getItem(storageKeys.orderCode);
+    if (!orderCode) return Promise.resolve(false);
+    if (state.items.length > 0) return Promise.resolve(state.orderCode === orderCode);
+    restoring ??= basketStore.restoreFromOrder(orderCode).finally(() => {
+      restoring = undefined;
+    });
+    return restoring;
   },
 
   /** Looks up every line's product details; lines whose product is gone are dropped. */

@@ -107,4 +107,33 @@ describe('the product card', () => {
       urlKey: 'bolt-tuned-dhol',
     });
   });
+
+  it('opens on the first size in stock and marks sold-out sizes (issue 16, item 5)', async () => {
+    const user = userEvent.setup();
+    renderCard(
+      product([
+        { id: 21, name: 'Junior', stock: 0, price: 9000 },
+        { id: 22, name: 'Standard', stock: 4, price: 12000 },
+      ]),
+    );
+    await user.click(screen.getByRole('button', { name: 'Add to cart' }));
+    const size = screen.getByLabelText<HTMLSelectElement>('Size / Style');
+    expect(size.value).toBe('22');
+    const options = screen.getAllByRole<HTMLOptionElement>('option');
+    expect(options.map((o) => o.textContent)).toEqual(['Junior - £90.00 - Sold out', 'Standard - £120.00']);
+    expect(options[0]!.disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 22, requestedQty: 1 }]);
+  });
+
+  it('shows a product with nothing in stock as sold out, with nothing to add', () => {
+    renderCard(
+      product([
+        { id: 31, name: 'Junior', stock: 0, price: 9000 },
+        { id: 32, name: 'Standard', stock: 0, price: 12000 },
+      ]),
+    );
+    expect(screen.queryByRole('button', { name: 'Add to cart' })).toBeNull();
+    expect(screen.getByText('Sold out')).toBeTruthy();
+  });
 });

@@ -25,6 +25,8 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
     undefined,
   );
   const shown = stage === 'choose' && stock ? stock : cheapest;
+  // Nothing left in any size: the card says so rather than offering to add (issue 16, item 5).
+  const soldOut = product.stocks.length > 0 && product.stocks.every((s) => s.stock <= 0);
   const href = `/products/${encodeURIComponent(product.urlKey)}`;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
 
@@ -59,11 +61,14 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
         </Heading>
         {shown && <Price price={shown.price} priceWithoutDiscount={shown.priceWithoutDiscount} />}
 
-        {stage === 'view' && (
-          <button type="button" className={`button ${styles.action}`} onClick={open} disabled={!cheapest}>
-            Add to cart
-          </button>
-        )}
+        {stage === 'view' &&
+          (soldOut ? (
+            <p className={`${styles.action} ${styles.soldOut}`}>{messages.addToCart.soldOut}</p>
+          ) : (
+            <button type="button" className={`button ${styles.action}`} onClick={open} disabled={!cheapest}>
+              Add to cart
+            </button>
+          ))}
 
         {stage === 'choose' && (
           <form

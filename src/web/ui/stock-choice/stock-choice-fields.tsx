@@ -1,4 +1,5 @@
 import type { ProductStock } from '../../../contract/catalog.ts';
+import { messages } from '../../../contract/messages.ts';
 import { formatPence } from '../../lib/format.ts';
 import type { StockChoice } from './use-stock-choice.ts';
 
@@ -44,8 +45,9 @@ export function StockChoiceFields(props: {
             }}
           >
             {props.stocks.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.productSizeName} - {formatPence(s.price)}
+              // Sold-out sizes stay listed, marked and not choosable (issue 16, item 5).
+              <option key={s.id} value={s.id} disabled={s.stock <= 0}>
+                {`${s.productSizeName} - ${formatPence(s.price)}${s.stock <= 0 ? ` - ${messages.addToCart.soldOut}` : ''}`}
               </option>
             ))}
           </select>

@@ -5,11 +5,11 @@ import { basketStore, stockDetailOf } from '../../lib/basket/basket-store.ts';
 
 /**
  * The size or style and the quantity a shopper is about to add, on the product page and on a
- * product card (docs/rules.md#basket): the first entry preselected, the quantity starting at 1,
- * checked on every edit and again on add.
+ * product card (docs/rules.md#basket): the first entry in stock preselected (the first entry when
+ * none is), the quantity starting at 1, checked on every edit and again on add.
  */
 export function useStockChoice(product: Product) {
-  const [stockId, setStockId] = useState<number | undefined>(product.stocks[0]?.id);
+  const [stockId, setStockId] = useState<number | undefined>(() => firstChoice(product));
   const [quantity, setQuantity] = useState('1');
   const [error, setError] = useState<string | undefined>();
   const stock = product.stocks.find((s) => s.id === stockId);
@@ -36,13 +36,18 @@ export function useStockChoice(product: Product) {
       basketStore.add(stock.id, Number(quantity.trim()), stockDetailOf(product, stock));
       return true;
     },
-    /** Back to the first entry and a quantity of 1, with no message. */
+    /** Back to the first entry in stock and a quantity of 1, with no message. */
     reset() {
-      setStockId(product.stocks[0]?.id);
+      setStockId(firstChoice(product));
       setQuantity('1');
       setError(undefined);
     },
   };
+}
+
+/** The entry a choice starts on: the first with stock, so a sold-out first size is not offered first. */
+function firstChoice(product: Product): number | undefined {
+  return (product.stocks.find((s) => s.stock > 0) ?? product.stocks[0])?.id;
 }
 
 export type StockChoice = ReturnType<typeof useStockChoice>;
