@@ -155,9 +155,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const payments = createPaymentsService(db.kysely, config, {
     mailer,
     log: logMailError,
+    rateLimitFactor: config.rateLimitFactor,
     ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
   });
-  await app.register(paymentsRoutes, { prefix: '/api', payments, rateLimitFactor: config.rateLimitFactor });
+  await app.register(paymentsRoutes, { payments });
   await app.register(accountsRoutes, {
     prefix: '/api',
     accounts,
