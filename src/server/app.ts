@@ -198,7 +198,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   // The local stand-ins for PayPal and Opayo; config refuses them in production.
   if (config.paypal.mode === 'local' || config.opayo.mode === 'local') {
-    await app.register(paymentSandboxRoutes, { prefix: '/sandbox', config, db: db.kysely });
+    await app.register(paymentSandboxRoutes, {
+      prefix: '/sandbox',
+      config,
+      db: db.kysely,
+      ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
+    });
   }
   await app.register(productImageRoutes);
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });

@@ -11,6 +11,7 @@ import * as m0008 from './migrations/0008-unpaid-order-limits.ts';
 import * as m0009 from './migrations/0009-settings.ts';
 import * as m0010 from './migrations/0010-refunds.ts';
 import * as m0011 from './migrations/0011-back-office.ts';
+import * as m0015 from './migrations/0015-paypal-checkout.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -29,6 +30,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0009-settings', m0009],
   ['0010-refunds', m0010],
   ['0011-back-office', m0011],
+  ['0015-paypal-checkout', m0015],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

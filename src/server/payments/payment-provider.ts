@@ -48,7 +48,10 @@ export type ProviderRefundResult =
   | { outcome: 'refused'; reason: string }
   | { outcome: 'unknown'; reason: string };
 
-export type PaymentsConfig = Pick<Config, 'paymentProvider' | 'paypal' | 'opayo' | 'publicUrl' | 'shop'>;
+export type PaymentsConfig = Pick<
+  Config,
+  'paymentProvider' | 'paypal' | 'paypalIntegration' | 'paypalCheckout' | 'opayo' | 'publicUrl' | 'shop'
+>;
 
 /** What a provider is built with. */
 export interface ProviderContext {
