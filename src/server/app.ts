@@ -181,7 +181,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       admin.addHook('onRequest', staffGuard.guard);
       const common = { guard: staffGuard, rateLimitFactor: config.rateLimitFactor };
       await admin.register(staffAdminRoutes, { ...common, staff, secureCookies, counters: rateLimitCounters });
-      await admin.register(ordersAdminRoutes, { guard: staffGuard, orders: createOrdersAdminService(db.kysely) });
+      await admin.register(ordersAdminRoutes, {
+        guard: staffGuard,
+        orders: createOrdersAdminService(db.kysely, { providerOf: payments.providerOf }),
+      });
       await admin.register(customersAdminRoutes, {
         guard: staffGuard,
         customers: createCustomersAdminService(db.kysely),
