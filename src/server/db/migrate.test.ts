@@ -26,6 +26,7 @@ describe('migrations', () => {
       '0009-settings',
       '0010-refunds',
       '0011-back-office',
+      '0015-paypal-checkout',
     ]);
     expect(await migrateToLatest(db)).toEqual([]);
     const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -59,13 +60,13 @@ describe('migrations', () => {
     expect(
       runs.filter((run) =>
         run.stdout.includes(
-          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings, 0010-refunds, 0011-back-office',
+          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings, 0010-refunds, 0011-back-office, 0015-paypal-checkout',
         ),
       ),
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(11);
+    expect(Number(rows.rows[0]?.n)).toBe(12);
   });
 
   it('leave stock unable to go below zero', async () => {
