@@ -55,5 +55,19 @@ export default defineConfig({
         E2E_DATABASE: databaseFor(port + 1),
       },
     },
+    {
+      // The same shop taking PayPal through PayPal Checkout (Orders v2), for paypal-checkout.spec.ts.
+      command: 'node test/e2e/serve.ts',
+      url: `http://localhost:${port + 100}/api/product-types`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        E2E_PORT: String(port + 100),
+        PAYMENT_PROVIDER: 'paypal',
+        PAYPAL_INTEGRATION: 'checkout',
+        E2E_OUTBOX: outboxFor(port + 100),
+        E2E_DATABASE: databaseFor(port + 100),
+      },
+    },
   ],
 });

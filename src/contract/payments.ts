@@ -21,6 +21,16 @@ export const paymentHandoffSchema = z.object({
 });
 export type PaymentHandoff = z.infer<typeof paymentHandoffSchema>;
 
+/**
+ * GET /api/payment-handoff/{code}, for any provider: a form the browser posts (PayPal Standard,
+ * Opayo Form), or an address the browser goes to (PayPal Checkout's approve link).
+ */
+export const paymentHandoffAnswerSchema = z.discriminatedUnion('kind', [
+  paymentHandoffSchema.extend({ kind: z.literal('form') }),
+  z.object({ kind: z.literal('redirect'), url: z.string() }),
+]);
+export type PaymentHandoffAnswer = z.infer<typeof paymentHandoffAnswerSchema>;
+
 export const sagepayConfigSchema = z.object({
   vendor: z.string(),
   txType: z.string(),

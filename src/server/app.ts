@@ -173,9 +173,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const payments = createPaymentsService(db.kysely, config, {
     mailer,
     log: logMailError,
+    rateLimitFactor: config.rateLimitFactor,
     ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
   });
-  await app.register(paymentsRoutes, { prefix: '/api', payments, rateLimitFactor: config.rateLimitFactor });
+  await app.register(paymentsRoutes, { payments });
   await app.register(accountsRoutes, {
     prefix: '/api',
     accounts,
@@ -199,7 +200,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       admin.addHook('onRequest', staffGuard.guard);
       const common = { guard: staffGuard, rateLimitFactor: config.rateLimitFactor };
       await admin.register(staffAdminRoutes, { ...common, staff, secureCookies, counters: rateLimitCounters });
-      await admin.register(ordersAdminRoutes, { guard: staffGuard, orders: createOrdersAdminService(db.kysely) });
+      await admin.register(ordersAdminRoutes, {
+        guard: staffGuard,
+        orders: createOrdersAdminService(db.kysely, { providerOf: payments.providerOf }),
+      });
       await admin.register(customersAdminRoutes, {
         guard: staffGuard,
         customers: createCustomersAdminService(db.kysely),
@@ -235,7 +239,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   // The local stand-ins for PayPal and Opayo; config refuses them in production.
   if (config.paypal.mode === 'local' || config.opayo.mode === 'local') {
-    await app.register(paymentSandboxRoutes, { prefix: '/sandbox', config, db: db.kysely });
+    await app.register(paymentSandboxRoutes, {
+      prefix: '/sandbox',
+      config,
+      db: db.kysely,
+      ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
+    });
   }
   await app.register(productImageRoutes);
   await app.register(photoFileRoutes, { store: photos.store });

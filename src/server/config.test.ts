@@ -65,7 +65,12 @@ describe('configuration', () => {
   it('refuses production without a session secret, public URL and real payment settings, and never a local sandbox', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET is required in production/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/PUBLIC_URL is required in production/);
-    const secrets = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://shop.example' };
+    const secrets = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(32),
+      PUBLIC_URL: 'https://shop.example',
+      PAYPAL_INTEGRATION: 'standard',
+    };
     expect(() => loadConfig(secrets)).toThrow(/PAYPAL_BUSINESS_EMAIL is required in production/);
     const paypal = { ...secrets, PAYPAL_BUSINESS_EMAIL: 'payments@shop.example' };
     expect(loadConfig(paypal).paypal).toEqual({ mode: 'live', businessEmail: 'payments@shop.example' });
@@ -76,5 +81,25 @@ describe('configuration', () => {
     expect(
       loadConfig({ ...opayo, OPAYO_VENDOR: 'raagshop', OPAYO_ENCRYPTION_PASSWORD: 'Abcdefgh12345678' }).opayo.mode,
     ).toBe('live');
+  });
+
+  it('takes PayPal Checkout by default, and refuses it in production without its own credentials or with local ones', () => {
+    expect(loadConfig({}).paypalIntegration).toBe('checkout');
+    expect(loadConfig({ PAYPAL_INTEGRATION: 'standard' }).paypalIntegration).toBe('standard');
+    expect(() => loadConfig({ PAYPAL_INTEGRATION: 'rest' })).toThrow(/PAYPAL_INTEGRATION/);
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://shop.example' };
+    expect(() => loadConfig(production)).toThrow(/PAYPAL_CLIENT_ID is required in production/);
+    const real = { PAYPAL_CLIENT_ID: 'AbC123', PAYPAL_CLIENT_SECRET: 'EfG456', PAYPAL_WEBHOOK_ID: '1JE4291016473214C' };
+    expect(loadConfig({ ...production, ...real }).paypalCheckout).toEqual({
+      clientId: 'AbC123',
+      clientSecret: 'EfG456',
+      webhookId: '1JE4291016473214C',
+    });
+    expect(() => loadConfig({ ...production, ...real, PAYPAL_CLIENT_SECRET: 'local-sandbox-secret' })).toThrow(
+      /PAYPAL_CLIENT_SECRET is the local sandbox's, refused in production/,
+    );
+    expect(() => loadConfig({ ...production, ...real, PAYPAL_MODE: 'local' })).toThrow(
+      /PAYPAL_MODE the local payment sandbox/,
+    );
   });
 });

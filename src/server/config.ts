@@ -10,6 +10,13 @@ const boolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** The local PayPal sandbox's own credentials: refused in production. */
+export const LOCAL_PAYPAL_CHECKOUT = {
+  clientId: 'local-sandbox-client',
+  clientSecret: 'local-sandbox-secret',
+  webhookId: 'LOCAL-SANDBOX-WEBHOOK',
+} as const;
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 const envSchema = z
@@ -44,6 +51,15 @@ const envSchema = z
     PAYMENT_PROVIDER: z.enum(['paypal', 'opayo']).default('paypal'),
     PAYPAL_MODE: z.enum(['local', 'sandbox', 'live']).optional(),
     PAYPAL_BUSINESS_EMAIL: z.email('must be an e-mail address').default('payments@raag-instruments.example'),
+    // PayPal's current REST integration (Orders v2) or the spec's Payments Standard form
+    // (docs/rules.md#payments): PayPal takes no new Standard integrations, so new installs use checkout.
+    PAYPAL_INTEGRATION: z.enum(['checkout', 'standard']).default('checkout'),
+    PAYPAL_CLIENT_ID: z.string().min(1).max(200).default(LOCAL_PAYPAL_CHECKOUT.clientId),
+    PAYPAL_CLIENT_SECRET: z.string().min(1).max(200).default(LOCAL_PAYPAL_CHECKOUT.clientSecret),
+    PAYPAL_WEBHOOK_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be the webhook id PayPal shows')
+      .default(LOCAL_PAYPAL_CHECKOUT.webhookId),
     OPAYO_MODE: z.enum(['local', 'test', 'live']).optional(),
     OPAYO_VENDOR: z.string().min(1).max(15).default('raaglocal'),
     OPAYO_ENCRYPTION_PASSWORD: z.string().length(16, 'must be exactly 16 characters').default('LocalSandboxKey1'),
@@ -123,6 +139,10 @@ export interface Config {
   mailOutboxDir: string;
   paymentProvider: 'paypal' | 'opayo';
   paypal: { mode: 'local' | 'sandbox' | 'live'; businessEmail: string };
+  /** Which PayPal integration takes new payments (PAYPAL_INTEGRATION). */
+  paypalIntegration: 'checkout' | 'standard';
+  /** PayPal Checkout's REST credentials and the id of the webhook PayPal signs for. */
+  paypalCheckout: { clientId: string; clientSecret: string; webhookId: string };
   opayo: { mode: 'local' | 'test' | 'live'; vendor: string; encryptionPassword: string };
   reservationMinutes: number;
   /** How long one instance reuses a search answer; 0 turns the cache off. */
@@ -156,15 +176,29 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   const production = env.NODE_ENV === 'production';
   if (production) {
     // The defaults are the local sandbox's: in production they would send payments nowhere.
+    const checkout = env.PAYMENT_PROVIDER === 'paypal' && env.PAYPAL_INTEGRATION === 'checkout';
     const needed =
-      env.PAYMENT_PROVIDER === 'paypal' ? ['PAYPAL_BUSINESS_EMAIL'] : ['OPAYO_VENDOR', 'OPAYO_ENCRYPTION_PASSWORD'];
+      env.PAYMENT_PROVIDER === 'opayo'
+        ? ['OPAYO_VENDOR', 'OPAYO_ENCRYPTION_PASSWORD']
+        : checkout
+          ? ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID']
+          : ['PAYPAL_BUSINESS_EMAIL'];
     const missing = needed.filter((name) => present[name] === undefined);
-    if (missing.length > 0) {
-      const lines = missing.map(
-        (name) => `  ${name} is required in production for PAYMENT_PROVIDER=${env.PAYMENT_PROVIDER}`,
-      );
-      throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+    const choice = `PAYMENT_PROVIDER=${env.PAYMENT_PROVIDER}${env.PAYMENT_PROVIDER === 'paypal' ? ` PAYPAL_INTEGRATION=${env.PAYPAL_INTEGRATION}` : ''}`;
+    const lines = missing.map((name) => `  ${name} is required in production for ${choice}`);
+    // The local sandbox's credentials would send payments nowhere.
+    if (checkout) {
+      const local = {
+        PAYPAL_CLIENT_ID: 'clientId',
+        PAYPAL_CLIENT_SECRET: 'clientSecret',
+        PAYPAL_WEBHOOK_ID: 'webhookId',
+      } as const;
+      for (const [name, field] of Object.entries(local)) {
+        if (present[name] === LOCAL_PAYPAL_CHECKOUT[field])
+          lines.push(`  ${name} is the local sandbox's, refused in production`);
+      }
     }
+    if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return {
     env: env.NODE_ENV,
@@ -185,6 +219,12 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     mailOutboxDir: env.MAIL_OUTBOX_DIR,
     paymentProvider: env.PAYMENT_PROVIDER,
     paypal: { mode: env.PAYPAL_MODE ?? (production ? 'live' : 'local'), businessEmail: env.PAYPAL_BUSINESS_EMAIL },
+    paypalIntegration: env.PAYPAL_INTEGRATION,
+    paypalCheckout: {
+      clientId: env.PAYPAL_CLIENT_ID,
+      clientSecret: env.PAYPAL_CLIENT_SECRET,
+      webhookId: env.PAYPAL_WEBHOOK_ID,
+    },
     opayo: {
       mode: env.OPAYO_MODE ?? (production ? 'live' : 'local'),
       vendor: env.OPAYO_VENDOR,

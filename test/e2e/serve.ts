@@ -19,6 +19,8 @@ const child = spawn(process.execPath, ['src/server/main.ts'], {
     LOG_LEVEL: 'warn',
     PORT: process.env.E2E_PORT ?? '3555',
     DATABASE_URL: `sqlite:${database}`,
+    // The checkout and admin specs pay through PayPal Standard's form; paypal-checkout.spec.ts has a server of its own.
+    PAYPAL_INTEGRATION: process.env.PAYPAL_INTEGRATION ?? 'standard',
     MAIL_OUTBOX_DIR: process.env.E2E_OUTBOX ?? join(dir, 'outbox'),
   },
 });

@@ -65,6 +65,8 @@ export async function startShop(env: Record<string, string>, port?: number): Pro
       SEARCH_CACHE_SECONDS: '0',
       // The test client signs its CSRF tokens with it (test/helpers/csrf.ts).
       SESSION_SECRET: TEST_SESSION_SECRET,
+      // The process suites pay through PayPal Standard's IPN.
+      PAYPAL_INTEGRATION: 'standard',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

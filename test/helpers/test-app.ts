@@ -39,6 +39,8 @@ export async function createTestApp(
     NODE_ENV: 'test',
     MAIL_OUTBOX_DIR: outboxDir,
     SESSION_SECRET: TEST_SESSION_SECRET,
+    // The suites written for PayPal Standard rely on it; PayPal Checkout's own tests set checkout.
+    PAYPAL_INTEGRATION: 'standard',
     ...options.env,
   });
   const app = await buildApp({

@@ -118,6 +118,12 @@ export const orderDetailSchema = orderSummarySchema.extend({
   paymentEvents: z.array(paymentEventViewSchema),
   audit: z.array(auditEntrySchema),
   timeline: z.array(timelineEntrySchema),
+  /**
+   * Where a refund goes: `provider` sends the money back through the provider that took it (PayPal
+   * Checkout); `outside` records a refund staff made in the provider's own pages (PayPal Standard,
+   * Opayo Form and orders paid before: their protocols have no refund call we can make).
+   */
+  refundsThrough: z.enum(['provider', 'outside']),
   /** What staff may do to it now, from the lifecycle's rules. */
   actions: z.array(z.enum(['dispatch', 'deliver', 'cancel', 'refund'])),
 });

@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011-back-office.ts';
 import * as m0012 from './migrations/0012-products-admin.ts';
 import * as m0013 from './migrations/0013-product-photos.ts';
 import * as m0014 from './migrations/0014-stock-vouchers-delivery.ts';
+import * as m0015 from './migrations/0015-paypal-checkout.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -35,6 +36,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0012-products-admin', m0012],
   ['0013-product-photos', m0013],
   ['0014-stock-vouchers-delivery', m0014],
+  ['0015-paypal-checkout', m0015],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

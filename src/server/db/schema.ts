@@ -185,6 +185,29 @@ export interface OrderRefundTable {
   note: string | null;
 }
 
+/** The provider's own id for a handoff it created for an order (migration 0015). */
+export interface ProviderCheckoutTable {
+  id: Generated<number>;
+  order_id: number;
+  provider: string;
+  reference: string;
+  created_at: string;
+}
+
+/** A refund staff asked a provider to make, its amount reserved first (migration 0015; ADR 0013). */
+export interface RefundRequestTable {
+  id: Generated<number>;
+  order_id: number;
+  provider: string;
+  amount: number;
+  status: 'pending' | 'refunded' | 'refused';
+  request_id: string;
+  provider_reference: string | null;
+  note: string;
+  created_at: string;
+  settled_at: string | null;
+}
+
 /** Units a recorded refund put back in stock, per order line (migration 0011). */
 export interface OrderRefundLineTable {
   id: Generated<number>;
@@ -405,6 +428,8 @@ export interface Database {
   order_lines: OrderLineTable;
   payment_events: PaymentEventTable;
   order_refunds: OrderRefundTable;
+  provider_checkouts: ProviderCheckoutTable;
+  refund_requests: RefundRequestTable;
   order_refund_lines: OrderRefundLineTable;
   customers: CustomerTable;
   account_tokens: AccountTokenTable;

@@ -275,14 +275,28 @@ export async function recordRefund(
     note: refund.note,
     at: now,
   });
-  const lines = new Map((await findOrderLinesWithRestocked(trx, order.id)).map((line) => [line.id, line]));
-  for (const { lineId, quantity } of refund.restock) {
+  const refused = await putBackRefundedUnits(trx, order.id, refundId, refund.restock);
+  return refused ? { refused } : { refundId };
+}
+
+/**
+ * Puts a refund's chosen units back in stock, never more of a line than were sold; answers why
+ * not, when it cannot (the caller rolls back). Used by refunds recorded and made through a provider.
+ */
+export async function putBackRefundedUnits(
+  trx: Kysely<Database>,
+  orderId: number,
+  refundId: number,
+  restock: Array<{ lineId: number; quantity: number }>,
+): Promise<'no such line' | 'more than sold' | undefined> {
+  const lines = new Map((await findOrderLinesWithRestocked(trx, orderId)).map((line) => [line.id, line]));
+  for (const { lineId, quantity } of restock) {
     const line = lines.get(lineId);
-    if (!line) return { refused: 'no such line' };
-    if (Number(line.restocked) + quantity > line.quantity) return { refused: 'more than sold' };
+    if (!line) return 'no such line';
+    if (Number(line.restocked) + quantity > line.quantity) return 'more than sold';
     await insertRefundLine(trx, { refundId, orderLineId: lineId, quantity });
     await returnStock(trx, line.product_stock_id, quantity);
     lines.set(lineId, { ...line, restocked: Number(line.restocked) + quantity });
   }
-  return { refundId };
+  return undefined;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type {
   DispatchInput,
@@ -17,15 +18,20 @@ import { NotFoundError, RefusedError } from '../errors.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
 import { dispatchEmail } from '../payments/order-emails.ts';
 import type { Staff } from '../staff/staff.service.ts';
+import type { PaymentProvider } from '../payments/payment-provider.ts';
+import { findRefundByReference, insertRefundRequest, settleRefundRequest } from '../payments/payments.repository.ts';
+import { moveRefundedTotal } from './orders.repository.ts';
 import {
   cancelOrder,
   deliverOrder,
   dispatchOrder,
+  putBackRefundedUnits,
   recordRefund,
   staffActionsFor,
   type RefundRefusal,
 } from './order-lifecycle.ts';
 import {
+  addToRefundedTotal,
   findOrderByNumber,
   findOrderLinesWithRestocked,
   findOrderRefunds,
@@ -54,8 +60,20 @@ const refusals: Record<RefundRefusal, string> = {
     'This order’s units were never taken from stock (it was paid after they had gone to another order), so there is nothing to put back. Record the refund without restocking.',
 };
 
-export function createOrdersAdminService(db: Kysely<Database>, options: { now?: () => Date; csvBatch?: number } = {}) {
+export function createOrdersAdminService(
+  db: Kysely<Database>,
+  options: {
+    now?: () => Date;
+    csvBatch?: number;
+    /** The provider that took an order's payment, to refund through it where it can (ADR 0013). */
+    providerOf?: (id: string | null) => PaymentProvider | undefined;
+  } = {},
+) {
   const csvBatch = options.csvBatch ?? CSV_BATCH;
+  const refunder = (order: Pick<Order, 'payment_provider'>) => {
+    const provider = options.providerOf?.(order.payment_provider);
+    return provider?.refund ? (provider as Required<Pick<PaymentProvider, 'refund'>> & PaymentProvider) : undefined;
+  };
   const now = () => (options.now ?? (() => new Date()))().toISOString();
 
   async function orderOrThrow(orderNumber: number, trx: Kysely<Database> = db): Promise<Order> {
@@ -93,6 +111,72 @@ export function createOrdersAdminService(db: Kysely<Database>, options: { now?: 
     return detail(orderNumber);
   }
 
+  /**
+   * A refund through the provider (ADR 0013). The amount is reserved first, by the conditional
+   * update that keeps refunds within what was paid, so two refunds at once can never send back
+   * more than was paid; then the provider is asked; a refusal gives the amount back. When the
+   * provider does not answer, the amount stays reserved until it reports the refund.
+   */
+  async function refundThrough(
+    provider: Required<Pick<PaymentProvider, 'refund'>> & PaymentProvider,
+    orderNumber: number,
+    refund: { amount: number; reason: string; restock: Array<{ lineId: number; quantity: number }> },
+    staff: Staff,
+  ): Promise<OrderDetail> {
+    const requestId = `refund-${randomUUID()}`;
+    const order = await db.transaction().execute(async (trx) => {
+      const current = await orderOrThrow(orderNumber, trx);
+      const at = now();
+      if (current.status !== 'paid') refuse(refusals['not refundable']);
+      const lines = new Map((await findOrderLinesWithRestocked(trx, current.id)).map((line) => [line.id, line]));
+      for (const { lineId, quantity } of refund.restock) {
+        const line = lines.get(lineId);
+        if (!line) refuse(refusals['no such line']);
+        if (Number(line.restocked) + quantity > line.quantity) refuse(refusals['more than sold']);
+      }
+      if (!(await addToRefundedTotal(trx, current.id, refund.amount, at))) refuse(refusals['more than paid']);
+      await insertRefundRequest(trx, {
+        orderId: current.id,
+        provider: provider.id,
+        amount: refund.amount,
+        requestId,
+        note: refund.reason,
+        at,
+      });
+      return current;
+    });
+    const answer = await provider.refund({ order, amount: refund.amount, requestId, note: refund.reason });
+    if (answer.outcome === 'refused') {
+      await db.transaction().execute(async (trx) => {
+        const at = now();
+        if (await settleRefundRequest(trx, requestId, { status: 'refused', reference: null, at }))
+          await moveRefundedTotal(trx, order.id, -refund.amount, at);
+      });
+      refuse(`The provider refused the refund (${answer.reason}); nothing was refunded.`);
+    }
+    if (answer.outcome === 'unknown')
+      refuse(
+        'The provider did not confirm the refund. The amount stays reserved until it reports the refund; check its activity before trying again.',
+      );
+    return change(orderNumber, staff, 'order.refund', async (trx, current) => {
+      const refundId = await findRefundByReference(trx, current.id, answer.reference);
+      if (refundId === undefined)
+        return { refused: 'The refund was made but not recorded; it will be when the provider reports it.' };
+      const refused = await putBackRefundedUnits(trx, current.id, refundId, refund.restock);
+      if (refused) return { refused: refusals[refused] };
+      return {
+        after: {
+          refundedTotal: current.refunded_total,
+          amount: refund.amount,
+          reason: refund.reason,
+          restock: refund.restock,
+          provider: provider.id,
+          providerReference: answer.reference,
+        },
+      };
+    });
+  }
+
   async function detail(orderNumber: number): Promise<OrderDetail> {
     const order = await orderOrThrow(orderNumber);
     const [lines, refunds, events, audit] = await Promise.all([
@@ -119,6 +203,7 @@ export function createOrdersAdminService(db: Kysely<Database>, options: { now?: 
     ].sort((a, b) => a.at.localeCompare(b.at));
     return {
       ...summaryOf(order),
+      refundsThrough: refunder(order) ? 'provider' : 'outside',
       code: order.order_code,
       customerId: order.customer_id,
       contactNumber: order.contact_number,
@@ -240,9 +325,14 @@ export function createOrdersAdminService(db: Kysely<Database>, options: { now?: 
       );
     },
 
-    /** A refund made outside the shop, recorded with an optional restock of chosen lines. */
-    refund(orderNumber: number, refund: RefundInput, staff: Staff): Promise<OrderDetail> {
+    /**
+     * A refund: through the provider that took the payment where it can refund (ADR 0013), else
+     * a refund made outside the shop, recorded; either with an optional restock of chosen lines.
+     */
+    async refund(orderNumber: number, refund: RefundInput, staff: Staff): Promise<OrderDetail> {
       const restock = refund.restock ?? [];
+      const provider = refunder(await orderOrThrow(orderNumber));
+      if (provider) return refundThrough(provider, orderNumber, { ...refund, restock }, staff);
       return change(orderNumber, staff, 'order.refund', async (trx, order, at) => {
         const result = await recordRefund(trx, order, { amount: refund.amount, note: refund.reason, restock }, at);
         if ('refused' in result) return { refused: refusals[result.refused] };

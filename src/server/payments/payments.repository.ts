@@ -80,3 +80,87 @@ export async function pruneEvents(db: Kysely<Database>, keyPrefix: string, keep:
     .where('id', '<', oldestKept.id)
     .execute();
 }
+
+/** Records the provider's own id for a handoff it created for an order (PayPal Checkout's order id). */
+export async function insertProviderCheckout(
+  db: Kysely<Database>,
+  checkout: { orderId: number; provider: string; reference: string; at: string },
+): Promise<void> {
+  await db
+    .insertInto('provider_checkouts')
+    .values({
+      order_id: checkout.orderId,
+      provider: checkout.provider,
+      reference: checkout.reference,
+      created_at: checkout.at,
+    })
+    .execute();
+}
+
+/** The order a provider's handoff id belongs to, if it is one of ours. */
+export async function findOrderIdByCheckout(
+  db: Kysely<Database>,
+  provider: string,
+  reference: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('provider_checkouts')
+    .select('order_id')
+    .where('provider', '=', provider)
+    .where('reference', '=', reference)
+    .executeTakeFirst();
+  return row?.order_id;
+}
+
+/** A refund staff asked a provider to make, pending until it answers (its amount already reserved). */
+export async function insertRefundRequest(
+  trx: Kysely<Database>,
+  request: { orderId: number; provider: string; amount: number; requestId: string; note: string; at: string },
+): Promise<void> {
+  await trx
+    .insertInto('refund_requests')
+    .values({
+      order_id: request.orderId,
+      provider: request.provider,
+      amount: request.amount,
+      status: 'pending',
+      request_id: request.requestId,
+      note: request.note.slice(0, 500),
+      created_at: request.at,
+    })
+    .execute();
+}
+
+export function findRefundRequest(db: Kysely<Database>, requestId: string) {
+  return db.selectFrom('refund_requests').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+}
+
+/** Settles a pending refund request; false when it was already settled (by the other of answer and webhook). */
+export async function settleRefundRequest(
+  trx: Kysely<Database>,
+  requestId: string,
+  settlement: { status: 'refunded' | 'refused'; reference: string | null; at: string },
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('refund_requests')
+    .set({ status: settlement.status, provider_reference: settlement.reference, settled_at: settlement.at })
+    .where('request_id', '=', requestId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The refund row a provider's reference was recorded under, for the units staff put back with it. */
+export async function findRefundByReference(
+  db: Kysely<Database>,
+  orderId: number,
+  reference: string,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('order_refunds')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('provider_reference', '=', reference)
+    .executeTakeFirst();
+  return row?.id;
+}

@@ -264,7 +264,15 @@ function OrderActions({ order }: { order: OrderDetail }) {
       {order.actions.includes('refund') && (
         <>
           <h3>Refund</h3>
-          <RefundForm order={order} onSubmit={(body) => act({ action: 'refund', body }, 'Refund recorded.')} />
+          <RefundForm
+            order={order}
+            onSubmit={(body) =>
+              act(
+                { action: 'refund', body },
+                order.refundsThrough === 'provider' ? 'Refunded through the provider.' : 'Refund recorded.',
+              )
+            }
+          />
         </>
       )}
       {order.actions.includes('cancel') && (

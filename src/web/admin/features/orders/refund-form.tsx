@@ -37,10 +37,11 @@ function refundFormSchema(refundable: number, lines: OrderDetail['lines']) {
 type RefundForm = { amount: string; reason: string; restock: Record<string, string | number> };
 
 export function RefundForm(props: {
-  order: Pick<OrderDetail, 'lines' | 'total' | 'refundedTotal'>;
+  order: Pick<OrderDetail, 'lines' | 'total' | 'refundedTotal'> & Partial<Pick<OrderDetail, 'refundsThrough'>>;
   onSubmit: (refund: RefundInput) => Promise<boolean>;
 }) {
   const { lines } = props.order;
+  const throughProvider = props.order.refundsThrough === 'provider';
   const refundable = props.order.total - props.order.refundedTotal;
   const form = useForm<RefundForm>({
     resolver: zodResolver(refundFormSchema(refundable, lines)) as never,
@@ -61,10 +62,17 @@ export function RefundForm(props: {
   });
 
   return (
-    <form noValidate onSubmit={submit} aria-label="Record a refund" className="adm-form">
+    <form
+      noValidate
+      onSubmit={submit}
+      aria-label={throughProvider ? 'Refund through the provider' : 'Record a refund'}
+      className="adm-form"
+    >
       <p className="adm-hint">
-        Up to {formatPence(refundable)} is left to refund. The money is paid back outside the shop for now; this records
-        it.
+        Up to {formatPence(refundable)} is left to refund.{' '}
+        {throughProvider
+          ? 'This refund is sent through the payment provider, which pays the customer back.'
+          : 'The provider that took this payment cannot refund from the shop: make the refund in its own pages, then record it here.'}
       </p>
       <Field
         id="refund-amount"
@@ -94,7 +102,7 @@ export function RefundForm(props: {
         </fieldset>
       )}
       <button type="submit" className="button adm-small" disabled={isSubmitting}>
-        Record refund
+        {throughProvider ? 'Refund through the provider' : 'Record refund'}
       </button>
     </form>
   );

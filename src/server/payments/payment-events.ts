@@ -1,0 +1,73 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { findOrderById, findOrderLines } from '../orders/orders.repository.ts';
+import { orderConfirmationEmail, paymentFailedEmail } from './order-emails.ts';
+import { eventSeen, recordEvent } from './payments.repository.ts';
+
+/**
+ * Every provider's notifications, returns and captures are applied through `once`
+ * (docs/rules.md#payments): the event is recorded under a unique key in the same transaction as
+ * its effect, so a repeat, or two copies at the same moment, changes nothing.
+ */
+
+class Duplicate extends Error {}
+
+export interface PaymentEvent {
+  key: string;
+  provider: string;
+  providerStatus: string;
+  body: string;
+}
+
+export type Decide = (trx: Kysely<Database>, at: string) => Promise<{ orderId: number | null; outcome: string }>;
+
+export function createPaymentEvents(
+  db: Kysely<Database>,
+  options: { clock: () => Date; publicUrl: string; mailer?: Mailer; log?: (error: unknown) => void },
+) {
+  /**
+   * Tells the shopper what happened, after the result is safely recorded. A mail that cannot be
+   * sent is logged; it never undoes or blocks the payment.
+   */
+  async function notify(orderId: number | null, outcome: string): Promise<void> {
+    if (!options.mailer || orderId === null || !['paid', 'paid late', 'failed'].includes(outcome)) return;
+    try {
+      const order = await findOrderById(db, orderId);
+      const message =
+        outcome === 'failed'
+          ? paymentFailedEmail(order, options.publicUrl)
+          : orderConfirmationEmail(order, await findOrderLines(db, orderId));
+      await options.mailer.send(message);
+    } catch (error) {
+      options.log?.(error);
+    }
+  }
+
+  return {
+    /**
+     * Records the event and applies its result in one transaction. `decide` runs inside it and
+     * answers the outcome to record. A second event with the same key changes nothing and
+     * answers 'duplicate'.
+     */
+    async once(event: PaymentEvent, decide: Decide): Promise<string> {
+      const at = options.clock().toISOString();
+      try {
+        const result = await db.transaction().execute(async (trx) => {
+          if (await eventSeen(trx, event.key)) throw new Duplicate();
+          const decided = await decide(trx, at);
+          await recordEvent(trx, { ...event, ...decided, at });
+          return decided;
+        });
+        await notify(result.orderId, result.outcome);
+        return result.outcome;
+      } catch (error) {
+        // Two copies at the same moment: the second loses the race on the unique key.
+        if (error instanceof Duplicate || (await eventSeen(db, event.key))) return 'duplicate';
+        throw error;
+      }
+    },
+  };
+}
+
+export type PaymentEvents = ReturnType<typeof createPaymentEvents>;

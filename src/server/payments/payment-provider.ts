@@ -1,0 +1,66 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { PaymentHandoffAnswer } from '../../contract/payments.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import type { OrderLineRow, OrderRow } from '../orders/orders.repository.ts';
+import type { PaymentEvents } from './payment-events.ts';
+
+/**
+ * One payment provider (docs/rules.md#payments; docs/decisions/0013-payment-providers.md). Every
+ * provider the shop speaks to is one of these, built by a factory listed in providers.ts; the
+ * configuration chooses which one starts new handoffs, while every provider's callbacks stay live
+ * (a refund notice for an order paid through the previous choice still arrives).
+ */
+export interface PaymentProvider {
+  /** What an order paid through it records as its payment_provider. */
+  readonly id: string;
+  /**
+   * Starts the shopper's handoff for an order awaiting payment (the caller has checked that): a
+   * form the browser posts, or an address to send the browser to.
+   */
+  handoff(order: OrderRow, lines: OrderLineRow[]): Promise<PaymentHandoffAnswer>;
+  /** Its callbacks, returns and calls of its own, registered at the root with their full paths. */
+  readonly routes: FastifyPluginAsync;
+  /**
+   * Sends money back through the provider. Absent when its protocol has no refund call we can make
+   * (PayPal Standard, Opayo Form: DESIGN.md 5): staff then record a refund made outside the shop.
+   */
+  refund?(request: ProviderRefundRequest): Promise<ProviderRefundResult>;
+}
+
+export interface ProviderRefundRequest {
+  order: OrderRow;
+  /** Pence, already reserved against the order's refunded total. */
+  amount: number;
+  /** Ours, unique per refund: the provider's idempotency key and its reconciliation reference. */
+  requestId: string;
+  note: string;
+}
+
+/**
+ * `refunded`: the provider took it, with its reference. `refused`: it said no, nothing moved.
+ * `unknown`: no answer (a timeout); the money may have moved, so the reservation is kept until the
+ * provider reports the refund.
+ */
+export type ProviderRefundResult =
+  | { outcome: 'refunded'; reference: string }
+  | { outcome: 'refused'; reason: string }
+  | { outcome: 'unknown'; reason: string };
+
+export type PaymentsConfig = Pick<
+  Config,
+  'paymentProvider' | 'paypal' | 'paypalIntegration' | 'paypalCheckout' | 'opayo' | 'publicUrl' | 'shop'
+>;
+
+/** What a provider is built with. */
+export interface ProviderContext {
+  db: Kysely<Database>;
+  config: PaymentsConfig;
+  fetch: typeof fetch;
+  clock: () => Date;
+  events: PaymentEvents;
+  rateLimitFactor: number;
+}
+
+export type ProviderFactory = (context: ProviderContext) => PaymentProvider;

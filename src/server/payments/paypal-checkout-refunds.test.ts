@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { commitResponseSchema } from '../../contract/basket.ts';
+import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+
+/**
+ * Refunds from the back office through the provider (ADR 0013): PayPal Checkout refunds the
+ * capture, full or partial, recorded with PayPal's refund id, and the REFUNDED webhook that follows
+ * counts nothing twice. The amount is reserved before PayPal is asked, so two refunds at once never
+ * send back more than was paid, and a refusal gives it back. Providers without a refund call
+ * (PayPal Standard, Opayo Form) record a refund made outside the shop, as before.
+ */
+describe('refunds through the provider', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
+  const paypal = injectedPaypal();
+  let refundCalls = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { PAYPAL_INTEGRATION: 'checkout', RATE_LIMIT_FACTOR: '100' },
+      paymentFetch: paypal.fetch,
+    });
+    paypal.state.app = t.server;
+    fx = await checkoutFixtures(t.db);
+    ({ cookie } = await staffMember(t, 'staff'));
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    refundCalls = 0;
+    paypal.state.intercept = async (url, _init, forward) => {
+      if (url.endsWith('/refund')) refundCalls += 1;
+      return forward();
+    };
+  });
+
+  const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url: `/api/admin${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
+  const orderRow = (orderNumber: number) =>
+    t.db.kysely.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
+
+  /** An order of 2 units at £25 with express delivery (£59.95), paid through the PayPal sandbox. */
+  async function paidOrder() {
+    const p = await fx.product(2500, 10);
+    const committed = commitResponseSchema.parse(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/basket',
+          payload: commitBody([{ productStockId: p.stockId, requestedQty: 2 }]),
+        })
+      ).json(),
+    );
+    if (!committed.ok) throw new Error('expected an order');
+    const handoff = (await t.app.inject({ method: 'GET', url: `/api/payment-handoff/${committed.orderCode}` })).json();
+    const token = new URL(handoff.url).searchParams.get('token') as string;
+    const approved = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/paypal/checkoutnow',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ token, action: 'pay' }).toString(),
+    });
+    const back = new URL(approved.headers.location as string);
+    await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    const row = await orderRow(committed.orderNumber);
+    expect(row.status).toBe('paid');
+    return { ...committed, product: p, row };
+  }
+
+  it('refunds part, then the rest, through PayPal, each once, recorded with PayPal refund id', async () => {
+    const { orderNumber, row } = await paidOrder();
+    const detail = await admin('GET', `/orders/${orderNumber}`);
+    expect(detail.json()).toMatchObject({ refundsThrough: 'provider', actions: expect.arrayContaining(['refund']) });
+    const webhooksBefore = paypal.state.webhooks.length;
+    const line = detail.json().lines[0].id;
+    const first = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 1000,
+      reason: 'One arrived scratched',
+      restock: [{ lineId: line, quantity: 1 }],
+    });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({
+      refundedTotal: 1000,
+      refunds: [
+        {
+          kind: 'refund',
+          amount: 1000,
+          provider: 'paypal-checkout',
+          reference: expect.stringMatching(/^[A-Z0-9]{17}$/),
+        },
+      ],
+      lines: [expect.objectContaining({ restocked: 1 })],
+    });
+    // The webhook PayPal sends about the same refund counts nothing twice.
+    await vi.waitFor(() => expect(paypal.state.webhooks.length).toBe(webhooksBefore + 1));
+    await vi.waitFor(async () =>
+      expect(
+        await t.db.kysely.selectFrom('payment_events').select('id').where('order_id', '=', row.id).execute(),
+      ).toHaveLength(2),
+    );
+    expect((await orderRow(orderNumber)).refunded_total).toBe(1000);
+
+    const rest = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 4995, reason: 'Returned' });
+    expect(rest.statusCode).toBe(200);
+    expect(rest.json()).toMatchObject({ refundedTotal: 5995, actions: [] });
+    expect(rest.json().refunds).toHaveLength(2);
+    await vi.waitFor(() => expect(paypal.state.webhooks.length).toBe(webhooksBefore + 2));
+    expect((await orderRow(orderNumber)).refunded_total).toBe(5995);
+    expect(refundCalls).toBe(2);
+  });
+
+  it('refuses more than was paid without asking PayPal, also for two refunds at once', async () => {
+    const { orderNumber } = await paidOrder();
+    const tooMuch = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 5996, reason: 'Too much' });
+    expect(tooMuch.statusCode).toBe(409);
+    expect(refundCalls).toBe(0);
+    const both = await Promise.all([
+      admin('POST', `/orders/${orderNumber}/refund`, { amount: 4000, reason: 'First' }),
+      admin('POST', `/orders/${orderNumber}/refund`, { amount: 4000, reason: 'Second' }),
+    ]);
+    expect(both.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(refundCalls).toBe(1);
+    expect((await orderRow(orderNumber)).refunded_total).toBe(4000);
+  });
+
+  it('gives the reserved amount back when PayPal refuses the refund', async () => {
+    const { orderNumber, row } = await paidOrder();
+    paypal.state.intercept = async (url, _init, forward) => {
+      if (!url.endsWith('/refund')) return forward();
+      refundCalls += 1;
+      return new Response(
+        JSON.stringify({ name: 'UNPROCESSABLE_ENTITY', details: [{ issue: 'REFUND_NOT_ALLOWED' }] }),
+        {
+          status: 422,
+        },
+      );
+    };
+    const refused = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 1000, reason: 'Goodwill' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toContain('REFUND_NOT_ALLOWED');
+    expect((await orderRow(orderNumber)).refunded_total).toBe(0);
+    const requests = await t.db.kysely
+      .selectFrom('refund_requests')
+      .selectAll()
+      .where('order_id', '=', row.id)
+      .execute();
+    expect(requests.map((r) => r.status)).toEqual(['refused']);
+  });
+
+  it('records a refund made outside the shop for a provider that cannot refund (Opayo Form)', async () => {
+    const { orderNumber } = await paidOrder();
+    await t.db.kysely
+      .updateTable('orders')
+      .set({ payment_provider: 'opayo' })
+      .where('order_number', '=', orderNumber)
+      .execute();
+    expect((await admin('GET', `/orders/${orderNumber}`)).json().refundsThrough).toBe('outside');
+    const recorded = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 500,
+      reason: 'Refunded in MySagePay',
+    });
+    expect(recorded.statusCode).toBe(200);
+    expect(recorded.json().refunds).toEqual([expect.objectContaining({ provider: 'manual', amount: 500 })]);
+    expect(refundCalls).toBe(0);
+  });
+});

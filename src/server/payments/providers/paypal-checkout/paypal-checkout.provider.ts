@@ -1,0 +1,315 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { penceToDecimal } from '../../../../contract/money.ts';
+import { UpstreamUnavailableError } from '../../../errors.ts';
+import { perMinute } from '../../../http/rate-limit/per-minute.ts';
+import { markOrderPaid, markPaymentFailed } from '../../../orders/order-lifecycle.ts';
+import { addToRefundedTotal } from '../../../orders/orders.admin-repository.ts';
+import {
+  findOrderById,
+  findOrderByNumber,
+  setProviderStatus,
+  type OrderRow,
+} from '../../../orders/orders.repository.ts';
+import type { PaymentProvider, ProviderContext, ProviderRefundResult } from '../../payment-provider.ts';
+import {
+  findOrderIdByCheckout,
+  findRefundRequest,
+  insertProviderCheckout,
+  recordRefund,
+  settleRefundRequest,
+} from '../../payments.repository.ts';
+import {
+  approveLinkOf,
+  captureOf,
+  checkoutOrderRequest,
+  readMoneyResource,
+  type MoneyResource,
+} from './paypal-checkout-order.ts';
+import { paypalApiBase, paypalRestClient, PaypalUnreachable } from './paypal-rest.ts';
+
+/**
+ * PayPal Checkout, Orders v2 (docs/rules.md#payments; DESIGN.md 5; ADR 0013). The order is created
+ * on the server and the shopper sent to PayPal's approve link; on their return the shop captures it
+ * (once: a PayPal-Request-Id makes a retry safe) and records the capture id. Webhooks are believed
+ * only after PayPal's verify-webhook-signature answers SUCCESS. The return, the webhook and staff
+ * refunds each apply a capture or a refund through one event key, so whichever comes first applies
+ * it and the others change nothing.
+ */
+
+export const PROVIDER_ID = 'paypal-checkout';
+export const RETURN_PATH = '/api/payments/paypal-checkout/return';
+export const WEBHOOK_PATH = '/webhooks/paypal';
+
+const returnQuery = z.object({ token: z.string().max(64).optional(), PayerID: z.string().max(64).optional() });
+
+export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateLimitFactor }: ProviderContext) {
+  const api = paypalRestClient({
+    base: paypalApiBase(config.paypal.mode, config.publicUrl),
+    clientId: config.paypalCheckout.clientId,
+    clientSecret: config.paypalCheckout.clientSecret,
+    fetch,
+    clock,
+  });
+
+  /** An answer PayPal gave, or UpstreamUnavailableError (a 503: try again later). */
+  async function ask<T>(question: () => Promise<T>): Promise<T> {
+    try {
+      return await question();
+    } catch (error) {
+      if (error instanceof PaypalUnreachable) throw new UpstreamUnavailableError(error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * A capture PayPal reported (the capture's answer, or a verified webhook), applied once per
+   * capture id and status. It pays only the order whose PayPal order it belongs to, for the
+   * order's amount in GBP with the order's number as invoice.
+   */
+  async function applyCapture(order: OrderRow, capture: MoneyResource, source: string): Promise<string> {
+    return events.once(
+      {
+        key: `${PROVIDER_ID}:capture:${capture.id}:${capture.status}`,
+        provider: PROVIDER_ID,
+        providerStatus: capture.status || 'none',
+        body: JSON.stringify({ source, ...capture }),
+      },
+      async (trx, at) => {
+        const current = (await findOrderById(trx, order.id)) as OrderRow;
+        if ((await findOrderIdByCheckout(trx, PROVIDER_ID, capture.parentId)) !== order.id)
+          return { orderId: order.id, outcome: "rejected: not this order's PayPal order" };
+        if (capture.invoiceId !== String(order.order_number))
+          return { orderId: order.id, outcome: 'rejected: wrong invoice' };
+        if (capture.currency !== 'GBP') return { orderId: order.id, outcome: 'rejected: wrong currency' };
+        if (capture.pence !== order.total_including_delivery)
+          return { orderId: order.id, outcome: 'rejected: wrong amount' };
+        if (capture.status === 'COMPLETED') {
+          const outcome = await markOrderPaid(
+            trx,
+            current,
+            { provider: PROVIDER_ID, providerStatus: capture.status, transactionId: capture.id },
+            at,
+          );
+          return { orderId: order.id, outcome };
+        }
+        if (capture.status === 'DECLINED' || capture.status === 'FAILED') {
+          const failed = await markPaymentFailed(
+            trx,
+            order.id,
+            { provider: PROVIDER_ID, providerStatus: capture.status, transactionId: capture.id },
+            at,
+          );
+          return {
+            orderId: order.id,
+            outcome: failed ? 'failed' : `ignored ${capture.status}: order is ${current.status}`,
+          };
+        }
+        await setProviderStatus(trx, order.id, PROVIDER_ID, capture.status, at);
+        return { orderId: order.id, outcome: `recorded ${capture.status}` };
+      },
+    );
+  }
+
+  /**
+   * A refund or reversal of an order's capture, applied once per PayPal refund id: by staff's
+   * refund call when PayPal answers it, or by the webhook that follows, whichever is first. A refund
+   * staff asked for (its custom_id is our request id) was reserved before PayPal was asked, so it is
+   * settled, not counted again; any other (made in PayPal's own pages, a chargeback) is added
+   * within what is left to refund.
+   */
+  async function applyRefund(
+    order: OrderRow,
+    refund: MoneyResource,
+    kind: 'refund' | 'reversal',
+    source: string,
+  ): Promise<string> {
+    return events.once(
+      {
+        key: `${PROVIDER_ID}:refund:${refund.id}`,
+        provider: PROVIDER_ID,
+        providerStatus: refund.status || 'none',
+        body: JSON.stringify({ source, kind, ...refund }),
+      },
+      async (trx, at) => {
+        const current = (await findOrderById(trx, order.id)) as OrderRow;
+        if (current.status !== 'paid' || !current.transaction_id || refund.parentId !== current.transaction_id)
+          return { orderId: order.id, outcome: "rejected: not this order's capture" };
+        if (refund.currency !== 'GBP') return { orderId: order.id, outcome: 'rejected: wrong currency' };
+        if (refund.pence === undefined || refund.pence <= 0)
+          return { orderId: order.id, outcome: 'rejected: wrong amount' };
+        if (refund.status !== 'COMPLETED' && kind === 'refund')
+          return { orderId: order.id, outcome: `recorded refund ${refund.status}` };
+        const requested = refund.customId ? await findRefundRequest(trx, refund.customId) : undefined;
+        const ours = requested && requested.order_id === order.id && requested.amount === refund.pence;
+        if (ours) {
+          if (!(await settleRefundRequest(trx, requested.request_id, { status: 'refunded', reference: refund.id, at })))
+            return { orderId: order.id, outcome: 'rejected: refund request already settled' };
+        } else if (!(await addToRefundedTotal(trx, order.id, refund.pence, at))) {
+          return { orderId: order.id, outcome: 'rejected: more than is left to refund' };
+        }
+        await recordRefund(trx, {
+          orderId: order.id,
+          kind,
+          amount: refund.pence,
+          provider: PROVIDER_ID,
+          reference: refund.id,
+          at,
+        });
+        return { orderId: order.id, outcome: `recorded ${kind}` };
+      },
+    );
+  }
+
+  /** The shopper's return: capture the order PayPal names, if it is one of ours. For the log only. */
+  async function handleReturn(token: string | undefined): Promise<string> {
+    if (!token || !/^[A-Za-z0-9-]{1,64}$/.test(token)) return 'rejected: no token';
+    const orderId = await findOrderIdByCheckout(db, PROVIDER_ID, token);
+    if (orderId === undefined) return 'rejected: names no order';
+    const order = await findOrderById(db, orderId);
+    if (order.status === 'paid') return 'already paid';
+    const requestId = `capture-${token}`;
+    // The same PayPal-Request-Id makes a second try after a timeout return the first capture.
+    let answer;
+    try {
+      answer = await api.captureOrder(token, requestId);
+    } catch (error) {
+      if (!(error instanceof PaypalUnreachable)) throw error;
+      answer = await api.captureOrder(token, requestId);
+    }
+    if (answer.status === 422) {
+      // Captured already (another return, or a retry whose answer was lost): read the order.
+      answer = await api.getOrder(token);
+    }
+    const capture = readMoneyResource(captureOf(answer.body), 'capture');
+    if (!capture) return `rejected: PayPal answered ${answer.status} without a capture`;
+    // An Orders v2 capture answer names its order in the answer, not in the capture.
+    if (!capture.parentId) capture.parentId = token;
+    return applyCapture(order, capture, 'return');
+  }
+
+  type WebhookHeader =
+    | 'paypal-auth-algo'
+    | 'paypal-cert-url'
+    | 'paypal-transmission-id'
+    | 'paypal-transmission-sig'
+    | 'paypal-transmission-time';
+
+  /**
+   * A webhook. Only one naming one of our orders is worth asking PayPal about; anything else is
+   * dropped. It changes something only after PayPal's verify-webhook-signature answers SUCCESS.
+   */
+  async function handleWebhook(headers: Record<string, unknown>, event: Record<string, unknown>): Promise<string> {
+    const type = typeof event.event_type === 'string' ? event.event_type : '';
+    const kind =
+      type === 'PAYMENT.CAPTURE.REFUNDED' ? 'refund' : type === 'PAYMENT.CAPTURE.REVERSED' ? 'reversal' : 'capture';
+    if (!type.startsWith('PAYMENT.CAPTURE.')) return `ignored ${type.slice(0, 40) || 'no type'}`;
+    const resource = readMoneyResource(event.resource, kind === 'capture' ? 'capture' : 'refund');
+    const orderNumber = /^\d{1,10}$/.test(resource?.invoiceId ?? '') ? Number(resource?.invoiceId) : undefined;
+    const order = orderNumber === undefined ? undefined : await findOrderByNumber(db, orderNumber);
+    if (!resource || !order) return 'rejected: names no order';
+    const header = (name: WebhookHeader) => (typeof headers[name] === 'string' ? headers[name] : '');
+    const verification = await ask(() =>
+      api.verifyWebhookSignature({
+        auth_algo: header('paypal-auth-algo'),
+        cert_url: header('paypal-cert-url'),
+        transmission_id: header('paypal-transmission-id'),
+        transmission_sig: header('paypal-transmission-sig'),
+        transmission_time: header('paypal-transmission-time'),
+        webhook_id: config.paypalCheckout.webhookId,
+        webhook_event: event,
+      }),
+    );
+    if (verification.status !== 200)
+      throw new UpstreamUnavailableError(`verify-webhook-signature answered ${verification.status}`);
+    if (verification.body.verification_status !== 'SUCCESS') return 'rejected: signature not verified';
+    if (kind === 'capture') return applyCapture(order, resource, `webhook ${type}`);
+    return applyRefund(order, resource, kind, `webhook ${type}`);
+  }
+
+  const routes: FastifyPluginAsyncZod = async (app) => {
+    // One answer whatever the token named (the confirmation page reads the order's own state), and
+    // a limit per client: a shopper comes back once or twice.
+    app.get(
+      RETURN_PATH,
+      { ...perMinute(20, rateLimitFactor), schema: { querystring: returnQuery } },
+      async (request, reply) => {
+        try {
+          request.log.info({ outcome: await handleReturn(request.query.token) }, 'PayPal Checkout return');
+        } catch (error) {
+          // PayPal not answering leaves the order awaiting payment; the shopper may come back again.
+          request.log.warn({ err: error }, 'PayPal Checkout return: capture not made');
+        }
+        return reply.redirect('/checkout-confirm', 303);
+      },
+    );
+
+    // Outside /api: PayPal posts here without the shop's CSRF token; its signature is checked instead.
+    app.post(WEBHOOK_PATH, { ...perMinute(120, rateLimitFactor), bodyLimit: 64 * 1024 }, async (request, reply) => {
+      const event =
+        typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
+      const outcome = await handleWebhook(request.headers, event);
+      request.log.info({ outcome }, 'PayPal webhook');
+      // PayPal wants a 2xx for every event it delivered, whatever we made of it.
+      return reply.status(200).send('');
+    });
+  };
+
+  return {
+    id: PROVIDER_ID,
+
+    async handoff(order, lines) {
+      const body = checkoutOrderRequest(order, lines, {
+        returnUrl: `${config.publicUrl}${RETURN_PATH}`,
+        cancelUrl: `${config.publicUrl}/payment-declined`,
+        shopName: config.shop.name,
+      });
+      const answer = await ask(() => api.createOrder(body, `create-${randomUUID()}`));
+      const id = typeof answer.body.id === 'string' ? answer.body.id : '';
+      const approve = approveLinkOf(answer.body);
+      if (answer.status >= 300 || !/^[A-Za-z0-9-]{1,64}$/.test(id) || !approve)
+        throw new UpstreamUnavailableError(`PayPal did not create the order (${answer.status})`);
+      await insertProviderCheckout(db, {
+        orderId: order.id,
+        provider: PROVIDER_ID,
+        reference: id,
+        at: clock().toISOString(),
+      });
+      return { kind: 'redirect', url: approve };
+    },
+
+    routes,
+
+    async refund({ order, amount, requestId, note }): Promise<ProviderRefundResult> {
+      if (!order.transaction_id) return { outcome: 'refused', reason: 'The order has no PayPal capture to refund.' };
+      const request = {
+        amount: { currency_code: 'GBP', value: penceToDecimal(amount) },
+        invoice_id: String(order.order_number),
+        custom_id: requestId,
+        note_to_payer: note.slice(0, 255),
+      };
+      let answer;
+      try {
+        answer = await api.refundCapture(order.transaction_id, request, requestId);
+      } catch (error) {
+        if (!(error instanceof PaypalUnreachable)) throw error;
+        try {
+          answer = await api.refundCapture(order.transaction_id, request, requestId);
+        } catch (again) {
+          if (again instanceof PaypalUnreachable) return { outcome: 'unknown', reason: again.message };
+          throw again;
+        }
+      }
+      const refund = readMoneyResource(answer.body, 'refund');
+      if (answer.status >= 300 || !refund) {
+        const details = Array.isArray(answer.body.details) ? (answer.body.details[0] as { issue?: string }) : undefined;
+        return { outcome: 'refused', reason: String(details?.issue ?? answer.body.name ?? answer.status) };
+      }
+      if (!refund.parentId) refund.parentId = order.transaction_id;
+      const outcome = await applyRefund(order, refund, 'refund', 'staff refund');
+      if (outcome !== 'recorded refund' && outcome !== 'duplicate') return { outcome: 'unknown', reason: outcome };
+      return { outcome: 'refunded', reference: refund.id };
+    },
+  } satisfies PaymentProvider;
+}
