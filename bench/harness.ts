@@ -10,7 +10,8 @@ import { seedDemoCatalogue } from '../src/server/catalog/demo/demo-catalogue.ts'
 
 /** The benchmark server's SESSION_SECRET, which signs its CSRF tokens. */
 export const BENCH_SESSION_SECRET = 'b'.repeat(32);
-const benchToken = csrfTokenFor(BENCH_SESSION_SECRET, []);
+// No customer or staff session: the server signs for both cookies' absence.
+const benchToken = csrfTokenFor(BENCH_SESSION_SECRET, [undefined, undefined]);
 
 /** Every POST echoes the CSRF cookie, as the shop's page does (a token for a browser with no session). */
 export const jsonHeaders = {
