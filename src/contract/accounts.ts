@@ -35,6 +35,9 @@ export const signInSchema = z.object({
   password: z.string().max(200),
 });
 
+/** POST /api/resend-activation: the same credentials as sign-in, so only the account's owner can ask. */
+export const resendActivationSchema = signInSchema;
+
 /** The sign-in form, on the login page and at checkout: what it checks before it calls sign-in. */
 export const signInFormSchema = z.object({
   email: emailField(messages.login.email),

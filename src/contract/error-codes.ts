@@ -16,6 +16,8 @@ export const errorCodes = {
   orderHeldTooLong: 'ORDER_HELD_TOO_LONG',
   csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
   unauthorized: 'NOT_SIGNED_IN',
+  /** The right password for an account whose e-mail address is not yet confirmed (issue 16, item 13). */
+  notActivated: 'ACCOUNT_NOT_ACTIVATED',
   forbidden: 'FORBIDDEN',
   conflict: 'CONFLICT',
   httpsRequired: 'HTTPS_REQUIRED',

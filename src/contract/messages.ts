@@ -45,6 +45,11 @@ export const messages = {
   voucherReplaced: (now: string, before: string) => `Voucher applied! ${now} now applies in place of ${before}.`,
   login: {
     failed: 'Login failed, please check credentials and try again.',
+    /** Only after the right password, so it tells nothing about which addresses exist (issue 16, item 13). */
+    notActivated:
+      'Your account is not yet activated. Please open the link in the e-mail we sent when you registered, or ask for a new one.',
+    resend: 'SEND A NEW ACTIVATION LINK',
+    resent: 'We have sent you a new activation link. Please check your e-mail; earlier links no longer work.',
     email: 'Please provide your email address',
     password: 'Please provide your password',
   },

@@ -3,6 +3,7 @@ import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outb
 import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
 import { registrationBody } from '../../../test/helpers/registration.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { messages } from '../../contract/messages.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 const PASSWORD = 'Sitar-and-Tabla-42';
@@ -58,8 +59,8 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     expect((await post('/api/register', registration(email))).json()).toEqual({ errorCode: 4 });
     const token = await linkFor(email, 'verify-account');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    // Not verified yet: no sign-in.
-    expect((await signIn(email)).statusCode).toBe(401);
+    // Not verified yet: no sign-in, and the right password is told so (issue 16, item 13).
+    expect((await signIn(email)).statusCode).toBe(403);
     expect((await post('/api/activate', { token })).json()).toEqual({ ok: true });
     expect((await post('/api/activate', { token })).statusCode).toBe(400);
     expect((await signIn(email)).statusCode).toBe(200);
@@ -93,6 +94,79 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json()).toEqual(wrong.json());
+  });
+
+  it('tells an unactivated account so only after the right password, and answers the attack like any refusal (issue 16, item 13)', async () => {
+    const email = newEmail();
+    await post('/api/register', registration(email));
+    const firstLink = await linkFor(email, 'verify-account');
+    const unknown = await signIn(`nobody.${Date.now()}@example.com`, PASSWORD);
+    const wrong = await signIn(await verifiedCustomer(), 'Wrong-password-99');
+    const unactivatedWrong = await signIn(email, 'Wrong-password-99');
+    for (const answer of [unknown, wrong, unactivatedWrong]) {
+      expect(answer.statusCode).toBe(401);
+      expect(answer.body).toBe(unknown.body);
+      expect(answer.headers['content-type']).toBe(unknown.headers['content-type']);
+    }
+    const unactivated = await signIn(email);
+    expect(unactivated.statusCode).toBe(403);
+    expect(unactivated.json()).toEqual({
+      error: { code: 'ACCOUNT_NOT_ACTIVATED', message: messages.login.notActivated },
+    });
+    expect(unactivated.cookies.find((c) => c.name === 'sid')).toBeUndefined();
+
+    // The resend needs the password too: a wrong one, or an unknown address, gets the sign-in refusal.
+    const resendWrong = await post('/api/resend-activation', { username: email, password: 'Wrong-password-99' });
+    const resendUnknown = await post('/api/resend-activation', { username: 'nobody@example.com', password: PASSWORD });
+    expect(resendWrong.statusCode).toBe(401);
+    expect(resendWrong.body).toBe(unknown.body);
+    expect(resendUnknown.body).toBe(unknown.body);
+    expect(await linkFor(email, 'verify-account')).toBe(firstLink);
+
+    const resent = await post('/api/resend-activation', { username: email.toUpperCase(), password: PASSWORD });
+    expect(resent.json()).toEqual({ ok: true });
+    const secondLink = await linkFor(email, 'verify-account');
+    expect(secondLink).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(secondLink).not.toBe(firstLink);
+    // A fresh link ends the old one, as a reset link does.
+    expect((await post('/api/activate', { token: firstLink })).statusCode).toBe(400);
+    expect((await post('/api/activate', { token: secondLink })).json()).toEqual({ ok: true });
+    expect((await signIn(email)).statusCode).toBe(200);
+  });
+
+  it('takes about as long to refuse an unknown address, a wrong password and an unactivated account with a wrong password', async () => {
+    const email = newEmail();
+    await post('/api/register', registration(email));
+    const known = await verifiedCustomer();
+    const timed = async (username: string) => {
+      const start = performance.now();
+      await signIn(username, 'Wrong-password-99');
+      return performance.now() - start;
+    };
+    const median = async (username: string) => {
+      const times = [];
+      for (let i = 0; i < 5; i++) times.push(await timed(username));
+      return times.sort((a, b) => a - b)[2] ?? 0;
+    };
+    const [unknown, wrong, unactivated] = [
+      await median('nobody@example.com'),
+      await median(known),
+      await median(email),
+    ];
+    const slowest = Math.max(unknown, wrong, unactivated);
+    // Each refusal verifies one scrypt hash; none skips it.
+    expect(Math.min(unknown, wrong, unactivated)).toBeGreaterThan(slowest / 3);
+  });
+
+  it('limits resending activation links from one address', async () => {
+    const ip = '192.0.2.81';
+    const statuses = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (await post('/api/resend-activation', { username: 'x@example.com', password: 'nope' }, {}, ip)).statusCode,
+      );
+    expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+    expect(statuses[3]).toBe(429);
   });
 
   it('answers who-am-i and is-authenticated by cookie or bearer, and 401 after sign-out', async () => {

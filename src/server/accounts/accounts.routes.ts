@@ -10,6 +10,7 @@ import {
   registrationResponseSchema,
   registrationSchema,
   resetPasswordSchema,
+  resendActivationSchema,
   resetResponseSchema,
   signInSchema,
   tokenBodySchema,
@@ -17,6 +18,7 @@ import {
 } from '../../contract/accounts.ts';
 import { apiErrorSchema } from '../../contract/errors.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
+import { messages } from '../../contract/messages.ts';
 import { perMinute as limit } from '../http/rate-limit/per-minute.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { notSignedIn, type SignInGuard } from './sign-in-guard.ts';
@@ -50,16 +52,25 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
   );
 
   /** The answer is the token itself (docs/rules.md#accounts-and-sessions); the browser also gets it as a cookie. */
+  const refused = { error: { code: errorCodes.unauthorized, message: messages.login.failed } };
   app.post('/sign-in', { ...perMinute(10), schema: { body: signInSchema } }, async (request, reply) => {
     const session = await accounts.signIn(request.body.username, request.body.password);
-    if (!session) {
-      return reply.status(401).send({
-        error: { code: errorCodes.unauthorized, message: 'Login failed, please check credentials and try again.' },
-      });
+    if (session === 'refused') return reply.status(401).send(refused);
+    // Only the right password gets here, so this tells nothing about other addresses (issue 16, item 13).
+    if (session === 'notActivated') {
+      return reply.status(403).send({ error: { code: errorCodes.notActivated, message: messages.login.notActivated } });
     }
     setSessionCookie(reply, session.token, secureCookies);
     return reply.type('application/json').send(JSON.stringify(session.token));
   });
+  app.post(
+    '/resend-activation',
+    { ...perMinute(3), schema: { body: resendActivationSchema } },
+    async (request, reply) =>
+      (await accounts.resendActivation(request.body.username, request.body.password))
+        ? reply.send({ ok: true })
+        : reply.status(401).send(refused),
+  );
 
   app.post('/sign-out', async (request, reply) => {
     const token = sessionTokenOf(request, secureCookies);

@@ -64,6 +64,23 @@ export function createAccountsService(
     return token;
   }
 
+  /** A verification link, in place of any earlier one (docs/rules.md#accounts-and-sessions). */
+  async function sendVerificationLink(customer: { id: number; email: string; firstname: string; lastname: string }) {
+    const token = await issueToken(customer.id, 'verify', VERIFY_HOURS);
+    await sendLink(customer.email, `Please confirm your e-mail address for ${options.shopName}`, [
+      `Dear ${customer.firstname} ${customer.lastname},`,
+      `Thank you for registering. Please confirm your e-mail address to activate your account: ${options.publicUrl}/verify-account/${token}`,
+      `The link works once and for ${VERIFY_HOURS} hours. If you did not register, please ignore this message.`,
+    ]);
+  }
+
+  /** The customer, when the password is theirs; the same work whether or not the address is known. */
+  async function checkedCustomer(username: string, password: string) {
+    const customer = await findCustomerByEmail(db, username.trim().toLowerCase());
+    const matches = await verifyPassword(password, customer?.password_hash ?? (await decoyHash));
+    return customer && matches ? customer : undefined;
+  }
+
   return {
     /** POST /api/register: errorCode 0 to 4 (docs/rules.md#accounts-and-sessions); 0 sends the verification link. */
     async register(input: Registration): Promise<{ errorCode: number }> {
@@ -89,12 +106,7 @@ export function createAccountsService(
       });
       // Two registrations of one address at the same moment: the other one won.
       if (customerId === undefined) return { errorCode: registrationErrorCodes.emailInUse };
-      const token = await issueToken(customerId, 'verify', VERIFY_HOURS);
-      await sendLink(email, `Please confirm your e-mail address for ${options.shopName}`, [
-        `Dear ${firstname} ${lastname},`,
-        `Thank you for registering. Please confirm your e-mail address to activate your account: ${options.publicUrl}/verify-account/${token}`,
-        `The link works once and for ${VERIFY_HOURS} hours. If you did not register, please ignore this message.`,
-      ]);
+      await sendVerificationLink({ id: customerId, email, firstname, lastname });
       return { errorCode: registrationErrorCodes.ok };
     },
 
@@ -107,12 +119,18 @@ export function createAccountsService(
       return true;
     },
 
-    /** A new session for a verified customer with the right password; undefined otherwise. */
-    async signIn(username: string, password: string): Promise<{ token: string; customerId: number } | undefined> {
-      const customer = await findCustomerByEmail(db, username.trim().toLowerCase());
-      // The same work whether or not the address is known, so timing tells nothing either.
-      const matches = await verifyPassword(password, customer?.password_hash ?? (await decoyHash));
-      if (!customer || !matches || !customer.verified_at) return undefined;
+    /**
+     * A new session for a verified customer with the right password. An unverified account is told
+     * apart only after the right password (issue 16, item 13); every other refusal is the same, after
+     * the same work whether or not the address is known, so timing tells nothing either.
+     */
+    async signIn(
+      username: string,
+      password: string,
+    ): Promise<{ token: string; customerId: number } | 'refused' | 'notActivated'> {
+      const customer = await checkedCustomer(username, password);
+      if (!customer) return 'refused';
+      if (!customer.verified_at) return 'notActivated';
       const token = newToken();
       const now = clock();
       await insertSession(db, {
@@ -122,6 +140,17 @@ export function createAccountsService(
         expiresAt: hoursFrom(now, SESSION_DAYS * 24),
       });
       return { token, customerId: customer.id };
+    },
+
+    /**
+     * POST /api/resend-activation: a fresh verification link, which ends the earlier ones, for the
+     * owner of an unverified account; it needs the password, so it tells strangers nothing.
+     */
+    async resendActivation(username: string, password: string): Promise<boolean> {
+      const customer = await checkedCustomer(username, password);
+      if (!customer) return false;
+      if (!customer.verified_at) await sendVerificationLink(customer);
+      return true;
     },
 
     async signOut(token: string): Promise<void> {

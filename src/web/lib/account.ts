@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import type { AccountAnswer } from '../../contract/accounts.ts';
-import { requestJson } from './api.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
+import { ApiRequestError, limitMessage, requestJson } from './api.ts';
 import { storageKeys } from './basket/basket-store.ts';
 
 export interface SignedInUser {
@@ -81,4 +82,28 @@ export function useSignedInUser() {
 export function useAccount() {
   const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
   return useQuery(accountQueryOptions(token));
+}
+
+/**
+ * Why a sign-in was refused, for the login page and checkout alike: a wrong password or unknown
+ * address, an account not yet activated (told only after the right password, issue 16 item 13), or
+ * the rate limit, with when to try again.
+ */
+export type SignInRefusal =
+  { kind: 'failed' } | { kind: 'notActivated'; email: string; password: string } | { kind: 'limited'; message: string };
+
+export function signInRefusalOf(error: unknown, email: string, password: string): SignInRefusal {
+  const limited = limitMessage(error);
+  if (limited) return { kind: 'limited', message: limited };
+  if (error instanceof ApiRequestError && error.code === errorCodes.notActivated)
+    return { kind: 'notActivated', email, password };
+  return { kind: 'failed' };
+}
+
+/** POST /api/resend-activation: a fresh activation link; it needs the password, as sign-in does. */
+export async function resendActivation(email: string, password: string): Promise<void> {
+  await requestJson('/api/resend-activation', {
+    method: 'POST',
+    body: JSON.stringify({ username: email, password }),
+  });
 }

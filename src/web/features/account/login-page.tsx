@@ -4,15 +4,16 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 import { signInFormSchema, type SignInForm } from '../../../contract/accounts.ts';
-import { messages } from '../../../contract/messages.ts';
+import type { SignInRefusal } from '../../lib/account.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { SignInRefusalMessage } from '../../lib/sign-in-refusal.tsx';
 import { signIn } from './api/auth.ts';
 import { FormField } from './form-field.tsx';
 
 /** Customer login (docs/rules.md#pages-and-routes). */
 export default function LoginPage() {
   const queryClient = useQueryClient();
-  const [failed, setFailed] = useState(false);
+  const [refusal, setRefusal] = useState<SignInRefusal>();
   const [complete, setComplete] = useState(false);
   const form = useForm<SignInForm>({
     resolver: zodResolver(signInFormSchema),
@@ -22,9 +23,9 @@ export default function LoginPage() {
   const { errors, isSubmitting } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
-    const ok = await signIn(values.email, values.password, queryClient);
-    setFailed(!ok);
-    setComplete(ok);
+    const refused = await signIn(values.email, values.password, queryClient);
+    setRefusal(refused);
+    setComplete(!refused);
   });
 
   return (
@@ -45,11 +46,7 @@ export default function LoginPage() {
         </div>
       ) : (
         <form noValidate onSubmit={submit} aria-label="Login">
-          {failed && (
-            <p className="field-error" role="alert">
-              {messages.login.failed}
-            </p>
-          )}
+          {refusal && <SignInRefusalMessage key={JSON.stringify(refusal)} refusal={refusal} />}
           <FormField
             id="login-email"
             label="Email"

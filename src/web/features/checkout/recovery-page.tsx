@@ -1,28 +1,36 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import type { PricedBasket } from '../../../contract/basket.ts';
 import { storageKeys } from '../../lib/basket/basket-store.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { orderStatusQueryOptions } from './api/order-status.ts';
 import { recoverBasketQueryOptions } from './api/recover-basket.ts';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
+import { PaymentMarks } from './payment-marks.tsx';
 import { AddressBlock, AppliedVouchers, ContactBlock, FinalSummary, ProductsTable } from './review-blocks.tsx';
 
 /**
  * Order recovery (docs/rules.md#checkout): an unpaid order, found by the code in its link,
- * shown as a review so the shopper can go to payment again. Any failure to load goes to /.
+ * shown as a review so the shopper can go to payment again; a paid order says so. Any other
+ * failure to load goes to /.
  */
 export default function RecoveryPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const [paying, setPaying] = useState(false);
   const order = useQuery(recoverBasketQueryOptions(id));
+  // An order that cannot be recovered may have been paid: say so (issue 16, item 15), with no more
+  // than the order status page shows.
+  const status = useQuery({ ...orderStatusQueryOptions(order.isError ? id : null), retry: false });
+  const paid = status.data?.status === 'paid' ? status.data : undefined;
 
   useEffect(() => {
-    if (order.isError) void navigate('/', { replace: true });
-  }, [order.isError, navigate]);
+    if (order.isError && (status.isError || (status.data && status.data.status !== 'paid')))
+      void navigate('/', { replace: true });
+  }, [order.isError, status.isError, status.data, navigate]);
 
   function secureCheckout(basket: PricedBasket) {
     // The order exists already: keep its number and code for the payment and its return.
@@ -37,6 +45,26 @@ export default function RecoveryPage() {
       <div className="container page">
         <PageMeta title="Order Recovery" />
         <PaymentHandoff orderCode={basket.orderCode} orderNumber={basket.orderNumber} />
+      </div>
+    );
+  }
+  if (paid) {
+    return (
+      <div className="container page">
+        <PageMeta title="Order Recovery" />
+        <h1 className="page-title">Order Recovery</h1>
+        <section className={styles.panel} aria-labelledby="order-paid">
+          <h2 id="order-paid">This order has been paid</h2>
+          <p>Thank you: there is nothing more to pay for this order.</p>
+          <p>
+            Order number: <strong data-testid="paid-order-number">{paid.orderNumber}</strong>
+            <br />
+            Status: <strong data-testid="paid-order-status">Paid</strong>
+          </p>
+          <Link to="/home" className="button">
+            HOME
+          </Link>
+        </section>
       </div>
     );
   }
@@ -73,8 +101,9 @@ export default function RecoveryPage() {
             <FinalSummary priced={basket} headingId="recovery-summary" />
             <section className={styles.panel} aria-labelledby="recovery-continue" style={{ marginTop: '1rem' }}>
               <h2 id="recovery-continue">CONTINUE TO PAYMENT</h2>
+              <PaymentMarks />
               <button type="button" className="button" onClick={() => secureCheckout(basket)}>
-                <span aria-hidden="true">🔒</span> SECURE CHECKOUT
+                SECURE CHECKOUT
               </button>
             </section>
           </div>

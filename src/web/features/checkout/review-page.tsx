@@ -5,6 +5,7 @@ import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
+import { PaymentMarks } from './payment-marks.tsx';
 import { CheckoutProgress } from './progress.tsx';
 import { AddressBlock, AppliedVouchers, ContactBlock, FinalSummary, ProductsTable } from './review-blocks.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
@@ -70,8 +71,9 @@ export default function ReviewPage() {
             <section className={styles.panel} aria-labelledby="continue-heading" style={{ marginTop: '1rem' }}>
               <h2 id="continue-heading">CONTINUE TO PAYMENT</h2>
               <p>Reviewed your order?</p>
+              <PaymentMarks />
               <button type="button" className="button" onClick={() => void secureCheckout()} disabled={committing}>
-                <span aria-hidden="true">🔒</span> SECURE CHECKOUT
+                SECURE CHECKOUT
               </button>
               {commitProblem && (
                 <p className="field-error" role="alert">

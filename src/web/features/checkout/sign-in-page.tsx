@@ -3,10 +3,10 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { signInFormSchema, type SignInForm } from '../../../contract/accounts.ts';
-import { messages } from '../../../contract/messages.ts';
-import { signInWithPassword } from '../../lib/account.ts';
+import { signInRefusalOf, signInWithPassword, type SignInRefusal } from '../../lib/account.ts';
 import { storageKeys } from '../../lib/basket/basket-store.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { SignInRefusalMessage } from '../../lib/sign-in-refusal.tsx';
 import styles from './checkout.module.css';
 import { CheckoutProgress } from './progress.tsx';
 import { useCheckoutGuard } from './use-checkout-guard.ts';
@@ -21,7 +21,7 @@ export default function CheckoutSignInPage() {
     hasErrors ? '/shopping-cart' : localStorage.getItem(storageKeys.authToken) ? '/checkout-details' : undefined,
   );
   const navigate = useNavigate();
-  const [failed, setFailed] = useState(false);
+  const [refusal, setRefusal] = useState<SignInRefusal>();
   const form = useForm<SignInForm>({
     resolver: zodResolver(signInFormSchema),
     mode: 'onTouched',
@@ -30,12 +30,12 @@ export default function CheckoutSignInPage() {
   const { errors } = form.formState;
 
   const signIn = form.handleSubmit(async (values) => {
-    setFailed(false);
+    setRefusal(undefined);
     try {
       await signInWithPassword(values.email, values.password);
       void navigate('/checkout-details');
-    } catch {
-      setFailed(true);
+    } catch (error) {
+      setRefusal(signInRefusalOf(error, values.email, values.password));
     }
   });
 
@@ -67,11 +67,7 @@ export default function CheckoutSignInPage() {
                 )}
               </div>
             ))}
-            {failed && (
-              <p className="field-error" role="alert">
-                {messages.login.failed}
-              </p>
-            )}
+            {refusal && <SignInRefusalMessage key={JSON.stringify(refusal)} refusal={refusal} />}
             <div className={styles.actions}>
               <button type="submit" className="button">
                 LOG IN

@@ -1,15 +1,28 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { requestJson } from '../../../lib/api.ts';
-import { accountQueryKeys, authToken, signInWithPassword } from '../../../lib/account.ts';
+import {
+  accountQueryKeys,
+  authToken,
+  signInRefusalOf,
+  signInWithPassword,
+  type SignInRefusal,
+} from '../../../lib/account.ts';
 
-/** Signs in: the token is kept under the spec's storage key, and the top bar asks who-am-i again. */
-export async function signIn(email: string, password: string, queryClient: QueryClient): Promise<boolean> {
+/**
+ * Signs in: the token is kept under the spec's storage key, and the top bar asks who-am-i again.
+ * Answers why it was refused, or undefined when signed in.
+ */
+export async function signIn(
+  email: string,
+  password: string,
+  queryClient: QueryClient,
+): Promise<SignInRefusal | undefined> {
   try {
     await signInWithPassword(email, password);
     await queryClient.invalidateQueries({ queryKey: accountQueryKeys.whoAmI });
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return signInRefusalOf(error, email, password);
   }
 }
 
