@@ -65,6 +65,8 @@ export async function startBenchServer(
       PUBLIC_URL: `http://localhost:${port}`,
       PAYPAL_MODE: 'sandbox',
       PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
+      // Payments Standard needs no REST credentials; the benches do not pay.
+      PAYPAL_INTEGRATION: 'standard',
       OPAYO_MODE: 'test',
       PORT: String(port),
       DATABASE_URL: databaseUrl,

@@ -41,6 +41,7 @@ const server = spawn(process.execPath, ['src/server/main.ts'], {
     SESSION_SECRET: 'p'.repeat(32),
     PAYPAL_MODE: 'sandbox',
     PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
+    PAYPAL_INTEGRATION: 'standard',
     OPAYO_MODE: 'test',
     DATABASE_URL: databaseUrl,
     MAIL_OUTBOX_DIR: join(dir, 'outbox'),
