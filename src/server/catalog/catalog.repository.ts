@@ -155,13 +155,28 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
     },
 
     async searchProductIds(filter: SearchFilter): Promise<{ ids: number[]; total: number }> {
+      const ftsQuery = dialect === 'sqlite' ? toFts5Query(filter.keyword) : toTsQuery(filter.keyword);
+      const filtered = filter.typeIds.length > 0 || filter.brandIds.length > 0;
+      // SQLite's index holds published products only (migration 0016), so a keyword alone is answered
+      // from the index without reading a product row: the count is most of a search's cost.
+      if (ftsQuery !== undefined && dialect === 'sqlite' && !filtered) {
+        const match = sql`products_fts match ${ftsQuery}`;
+        const [page, counted] = await Promise.all([
+          sql<{ id: number }>`select rowid as id from products_fts where ${match}
+            order by bm25(products_fts, 10.0, 5.0, 1.0), rowid limit ${filter.limit} offset ${filter.offset}`.execute(
+            db,
+          ),
+          sql<{ total: number | string }>`select count(*) as total from products_fts where ${match}`.execute(db),
+        ]);
+        return { ids: page.rows.map((row) => row.id), total: Number(counted.rows[0]?.total ?? 0) };
+      }
+
       const conditions = [sql`p.status = 'published'`];
       if (filter.typeIds.length > 0) conditions.push(sql`p.product_type_id in (${sql.join(filter.typeIds)})`);
       if (filter.brandIds.length > 0) conditions.push(sql`p.brand_id in (${sql.join(filter.brandIds)})`);
 
       let from = sql`products p`;
       let rank = sql`p.id`;
-      const ftsQuery = dialect === 'sqlite' ? toFts5Query(filter.keyword) : toTsQuery(filter.keyword);
       if (ftsQuery !== undefined && dialect === 'sqlite') {
         from = sql`products_fts join products p on p.id = products_fts.rowid`;
         conditions.unshift(sql`products_fts match ${ftsQuery}`);

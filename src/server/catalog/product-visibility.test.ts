@@ -201,4 +201,55 @@ describe('products shoppers may not see', () => {
     await admin('POST', `/products/${hidden.id}/status`, { status: 'archived' });
     expect(await everywhere()).toMatchObject({ search: [shown.id], random: [shown.id], page: 404 });
   });
+
+  it('keeps keyword search in step with a product through draft, published, renamed, archived and back', async () => {
+    const { app, word, type, shown, hidden, post, ids } = await shopWith('draft');
+    const admin = adminCalls(app, (await staffMember(app, 'staff')).cookie);
+    const found = async (title: string) => {
+      const answer = (await post('/api/search', { title })).json();
+      return { ids: ids(answer.results).sort((a, b) => a - b), total: answer.totalResults };
+    };
+    const both = [shown.id, hidden.id].sort((a, b) => a - b);
+    const rename = async (title: string) => {
+      const current = (await admin('GET', `/products/${hidden.id}`)).json();
+      const input = productInput(type.id, current.brandId, {
+        title,
+        urlKey: current.urlKey,
+        status: current.status,
+        sizes: current.sizes.map(
+          (s: { id: number; sizeName: string; priceWithoutDiscount: number; priceReduction: number }) => ({
+            id: s.id,
+            sizeName: s.sizeName,
+            priceWithoutDiscount: s.priceWithoutDiscount,
+            priceReduction: s.priceReduction,
+          }),
+        ),
+      });
+      expect((await admin('PUT', `/products/${hidden.id}`, input)).statusCode).toBe(200);
+    };
+    const setStatus = async (status: ProductStatus) =>
+      expect((await admin('POST', `/products/${hidden.id}/status`, { status })).statusCode).toBe(200);
+
+    // A draft renamed stays out of search under either title.
+    await rename(`Draft ${word} Sarangi`);
+    expect(await found(`${word} sarangi`)).toEqual({ ids: [], total: 0 });
+
+    await setStatus('published');
+    expect(await found(word)).toEqual({ ids: both, total: 2 });
+    expect(await found(`${word} sarangi`)).toEqual({ ids: [hidden.id], total: 1 });
+
+    await rename(`Published ${word} Esraj`);
+    expect(await found(`${word} sarangi`)).toEqual({ ids: [], total: 0 });
+    expect(await found(`${word} esraj`)).toEqual({ ids: [hidden.id], total: 1 });
+
+    await setStatus('archived');
+    expect(await found(word)).toEqual({ ids: [shown.id], total: 1 });
+    await rename(`Archived ${word} Dilruba`);
+    expect(await found(`${word} dilruba`)).toEqual({ ids: [], total: 0 });
+
+    await setStatus('published');
+    expect(await found(`${word} dilruba`)).toEqual({ ids: [hidden.id], total: 1 });
+    expect(await found(`${word} esraj`)).toEqual({ ids: [], total: 0 });
+    expect(await found(word)).toEqual({ ids: both, total: 2 });
+  });
 });

@@ -25,25 +25,28 @@ export async function listPhotos(
   productIds: number[],
 ): Promise<{ photos: PhotoRow[]; variants: VariantRow[] }> {
   if (productIds.length === 0) return { photos: [], variants: [] };
-  const [photos, variants] = await Promise.all([
-    db
-      .selectFrom('product_photos')
-      .selectAll()
-      .where('product_id', 'in', productIds)
-      .orderBy('product_id')
-      .orderBy('position')
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('product_photo_variants as v')
-      .innerJoin('product_photos as p', 'p.id', 'v.photo_id')
-      .select(['v.photo_id', 'v.format', 'v.width', 'v.height', 'v.byte_size'])
-      .where('p.product_id', 'in', productIds)
-      .orderBy('v.photo_id')
-      .orderBy('v.format')
-      .orderBy('v.width')
-      .execute(),
-  ]);
+  const photos = await db
+    .selectFrom('product_photos')
+    .selectAll()
+    .where('product_id', 'in', productIds)
+    .orderBy('product_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  // Most products in a page of results have no photos: then there are no variants to look for.
+  if (photos.length === 0) return { photos, variants: [] };
+  const variants = await db
+    .selectFrom('product_photo_variants')
+    .select(['photo_id', 'format', 'width', 'height', 'byte_size'])
+    .where(
+      'photo_id',
+      'in',
+      photos.map((photo) => photo.id),
+    )
+    .orderBy('photo_id')
+    .orderBy('format')
+    .orderBy('width')
+    .execute();
   return { photos, variants };
 }
 
