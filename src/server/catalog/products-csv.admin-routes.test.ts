@@ -4,7 +4,7 @@ import type { ProductDetail } from '../../contract/admin/catalogue.ts';
 import { productCsvHeader, type ProductImportSummary } from '../../contract/admin/products-csv.ts';
 import { adminCalls, productInput } from '../../../test/helpers/catalogue-admin.ts';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
-import { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
+import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
 import { csrfTokenForCookies } from '../../../test/helpers/csrf.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -330,6 +330,63 @@ describe('products CSV', () => {
     expect(JSON.stringify(shop)).toContain('11000');
     const search = await t.app.inject({ method: 'POST', url: '/api/search', payload: { title: 'Brand new from CSV' } });
     expect(search.json().totalResults).toBe(1);
+  });
+
+  it('never loses a checkout made while imports set the stock: final = start + corrections - units sold', async () => {
+    const start = 20;
+    const product = await create({
+      status: 'published',
+      sizes: [{ sizeName: 'Standard', priceWithoutDiscount: 5_000, priceReduction: 0, stock: start }],
+    });
+    const stockId = product.sizes[0]!.id;
+    const fileSetting = (stock: number) =>
+      file(
+        row({
+          'URL key': product.urlKey,
+          Title: product.title,
+          Status: 'published',
+          Description: product.description,
+          'SEO title': product.seoTitle,
+          'SEO description': product.seoDescription,
+          'Price (GBP)': '50.00',
+          Stock: String(stock),
+        }),
+      );
+    let buyers = 0;
+    const checkout = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/basket',
+        payload: commitBody([{ productStockId: stockId, requestedQty: 1 }], {
+          guest: { ...guest, email: `csv.buyer${++buyers}.${Date.now()}@example.com` },
+        }),
+        remoteAddress: `10.15.${buyers % 250}.${(buyers * 7) % 250}`,
+      });
+    const answers = await Promise.all([
+      ...[12, 15, 13, 11, 14, 12].map((level) => send('', fileSetting(level))),
+      ...Array.from({ length: 12 }, checkout),
+    ]);
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+
+    const corrections = await t.db.kysely
+      .selectFrom('stock_adjustments')
+      .select(['delta', 'reason', 'stock_after'])
+      .where('product_stock_id', '=', stockId)
+      .execute();
+    const sold = await t.db.kysely
+      .selectFrom('order_lines')
+      .select((eb) => eb.fn.sum<number | string>('quantity').as('units'))
+      .where('product_stock_id', '=', stockId)
+      .executeTakeFirstOrThrow();
+    expect(Number(sold.units ?? 0)).toBeGreaterThan(0);
+    expect(corrections.length).toBeGreaterThan(0);
+    expect(corrections.every((c) => c.reason === 'correction' && c.stock_after >= 0)).toBe(true);
+    const stock = await t.db.kysely
+      .selectFrom('product_stocks')
+      .select('stock')
+      .where('id', '=', stockId)
+      .executeTakeFirstOrThrow();
+    expect(stock.stock).toBe(start + corrections.reduce((sum, c) => sum + c.delta, 0) - Number(sold.units));
   });
 
   it('refuses an old URL key of another product rather than taking it over', async () => {
