@@ -10,6 +10,8 @@ import { createCatalogService } from './catalog/catalog.service.ts';
 import { productImageRoutes } from './catalog/images/image.routes.ts';
 import { catalogAdminRoutes } from './catalog/catalog.admin-routes.ts';
 import { createCatalogAdminService } from './catalog/catalog.admin-service.ts';
+import { productsCsvAdminRoutes } from './catalog/products-csv.admin-routes.ts';
+import { createProductsCsvService } from './catalog/products-csv.admin-service.ts';
 import { createPhotoServices } from './catalog/photos/photo-services.ts';
 import { photoFileRoutes } from './catalog/photos/photo-files.routes.ts';
 import { photosAdminRoutes } from './catalog/photos/photos.admin-routes.ts';
@@ -231,6 +233,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         catalog: createCatalogAdminService(db.kysely, { dialect: db.dialect, onChange: catalog.clearCaches }),
       });
       await admin.register(photosAdminRoutes, { guard: staffGuard, photos: photos.admin });
+      await admin.register(productsCsvAdminRoutes, {
+        guard: staffGuard,
+        csv: createProductsCsvService(db.kysely, { onChange: catalog.clearCaches }),
+      });
     },
     { prefix: '/api/admin' },
   );

@@ -8,9 +8,12 @@ export class UpstreamUnavailableError extends Error {}
 export class BadRequestError extends Error {
   /** The field at fault, named in the answer's `fields` when known. */
   readonly field: string | undefined;
-  constructor(message: string, field?: string) {
+  /** Several faults at once (a CSV import's rows and columns), named in the answer's `fields` instead. */
+  readonly fields: Array<{ field: string; message: string }> | undefined;
+  constructor(message: string, field?: string, fields?: Array<{ field: string; message: string }>) {
     super(message);
     this.field = field;
+    this.fields = fields;
   }
 }
 

@@ -15,8 +15,8 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
 const PASSWORD = 'Correct-Horse-Battery-9';
 /** Routes anyone may call: signing in and following a set-password link. */
 const publicRoutes = new Set(['POST /api/admin/sign-in', 'POST /api/admin/set-password', 'POST /api/admin/sign-out']);
-/** What only an owner may do: staff accounts and the shop's settings. */
-const ownerOnly = (path: string) => /^\/api\/admin\/(staff|settings)(\/|$)/.test(path);
+/** What only an owner may do: staff accounts, the shop's settings and importing products from CSV. */
+const ownerOnly = (path: string) => /^\/api\/admin\/(staff|settings|products\/import)(\/|$)/.test(path);
 
 describe('back office authorization, route by route', () => {
   let t: TestApp;

@@ -28,6 +28,7 @@ export const auditPageQuerySchema = z.object({
       'delivery_method',
       'country',
       'setting',
+      'product_import',
     ])
     .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),

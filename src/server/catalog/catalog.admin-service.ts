@@ -11,7 +11,6 @@ import type {
 } from '../../contract/admin/catalogue.ts';
 import { TOP_LEVEL_PARENT_ID, URL_KEY_MAX, type ProductStatus } from '../../contract/catalog-rules.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
-import { discountedPrice } from '../../contract/money.ts';
 import { auditOf, recordAudit } from '../audit/audit.repository.ts';
 import { auditView } from '../audit/audit.service.ts';
 import { isUniqueViolation, type Dialect } from '../db/database.ts';
@@ -48,7 +47,8 @@ import {
   urlKeysLike,
   type ProductWrite,
 } from './catalog.admin-repository.ts';
-import { searchTagsOf, searchTextOf } from './search-index.ts';
+import { productWriteOf, sizeWriteOf } from './product-rows.ts';
+import { searchTagsOf } from './search-index.ts';
 import { typeChainNames, withDescendants, type TypeRow } from './type-tree.ts';
 
 /**
@@ -68,12 +68,6 @@ function conflict(message: string, field?: string): never {
 
 function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
-}
-
-/** A shopper's first look at a product in a search engine: its description's start. */
-function summaryOf(description: string): string {
-  const flat = description.replace(/\s+/g, ' ').trim();
-  return flat.length > 155 ? `${flat.slice(0, 152)}...` : flat;
 }
 
 /** The fields an audit entry shows of a product, in the form's terms. */
@@ -185,30 +179,18 @@ export function createCatalogAdminService(
     };
   }
 
-  /** The product's row as the input says, with what search indexes worked out (search-index.ts). */
+  /** The product's row as the input says (product-rows.ts), once its type and brand are known to exist. */
   async function productRow(trx: Tx, input: ProductInputParsed): Promise<ProductWrite> {
     const [types, brand] = await Promise.all([typeRows(trx), findBrand(trx, input.brandId)]);
     if (!types.some((type) => type.id === input.productTypeId)) {
       throw new BadRequestError('There is no such product type', 'productTypeId');
     }
     if (!brand) throw new BadRequestError('There is no such brand', 'brandId');
-    return {
-      title: input.title,
-      url_key: input.urlKey,
-      status: input.status,
-      product_type_id: input.productTypeId,
-      brand_id: input.brandId,
-      description: input.description,
-      seo_title: input.seoTitle || input.title,
-      seo_keywords: input.seoKeywords,
-      seo_description: input.seoDescription || summaryOf(input.description),
-      tags: input.searchTags,
-      search_tags: searchTagsOf(input.searchTags, typeChainNames(input.productTypeId, types), brand.name),
-      search_text: searchTextOf(
-        input.sizes.map((size) => size.sizeName),
-        input.description,
-      ),
-    };
+    return productWriteOf(input, {
+      types,
+      brandName: brand.name,
+      sizeNames: input.sizes.map((size) => size.sizeName),
+    });
   }
 
   /**
@@ -259,13 +241,7 @@ export function createCatalogAdminService(
     // An order took one of them since it was read.
     if (deleted !== removed.length) refuseOrdered(removed.map((size) => `"${size.size_name}"`));
     for (const [position, size] of sizes.entries()) {
-      const row = {
-        size_name: size.sizeName,
-        price_without_discount: size.priceWithoutDiscount,
-        price_reduction: size.priceReduction,
-        price: discountedPrice(size.priceWithoutDiscount, size.priceReduction),
-        sort_order: position,
-      };
+      const row = sizeWriteOf(size, position);
       if (size.id !== undefined) await updateSize(trx, productId, size.id, row);
       else await insertSize(trx, productId, { ...row, stock: size.stock ?? 0 });
     }

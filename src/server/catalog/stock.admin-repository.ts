@@ -89,31 +89,42 @@ export async function adjustStockLevel(
   return row?.stock;
 }
 
-export async function insertStockAdjustment(
+export interface StockAdjustmentRecord {
+  stockId: number;
+  staff: { id: number; email: string };
+  at: string;
+  delta: number;
+  reason: StockReason;
+  note: string | null;
+  stockAfter: number;
+}
+
+export async function insertStockAdjustment(trx: Kysely<Database>, adjustment: StockAdjustmentRecord): Promise<void> {
+  await insertStockAdjustments(trx, [adjustment]);
+}
+
+/** Many adjustments' history rows, 500 to a statement (a CSV import's corrections). */
+export async function insertStockAdjustments(
   trx: Kysely<Database>,
-  adjustment: {
-    stockId: number;
-    staff: { id: number; email: string };
-    at: string;
-    delta: number;
-    reason: StockReason;
-    note: string | null;
-    stockAfter: number;
-  },
+  adjustments: readonly StockAdjustmentRecord[],
 ): Promise<void> {
-  await trx
-    .insertInto('stock_adjustments')
-    .values({
-      product_stock_id: adjustment.stockId,
-      staff_id: adjustment.staff.id,
-      staff_email: adjustment.staff.email,
-      at: adjustment.at,
-      delta: adjustment.delta,
-      reason: adjustment.reason,
-      note: adjustment.note,
-      stock_after: adjustment.stockAfter,
-    })
-    .execute();
+  for (let start = 0; start < adjustments.length; start += 500) {
+    await trx
+      .insertInto('stock_adjustments')
+      .values(
+        adjustments.slice(start, start + 500).map((adjustment) => ({
+          product_stock_id: adjustment.stockId,
+          staff_id: adjustment.staff.id,
+          staff_email: adjustment.staff.email,
+          at: adjustment.at,
+          delta: adjustment.delta,
+          reason: adjustment.reason,
+          note: adjustment.note,
+          stock_after: adjustment.stockAfter,
+        })),
+      )
+      .execute();
+  }
 }
 
 /** A size's adjustments, newest first. */

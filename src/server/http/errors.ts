@@ -59,7 +59,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(404).send(body(errorCodes.notFound, error.message));
     }
     if (error instanceof BadRequestError) {
-      const fields = error.field ? [{ field: error.field, message: error.message }] : undefined;
+      const fields = error.fields ?? (error.field ? [{ field: error.field, message: error.message }] : undefined);
       return reply.status(400).send(body(errorCodes.validation, error.message, fields));
     }
     if (error instanceof UpstreamUnavailableError) {

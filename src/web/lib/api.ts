@@ -66,7 +66,8 @@ export function csrfToken(): string | undefined {
 export async function requestJson<T>(path: string, init: RequestInit = {}): Promise<T> {
   const headers = new Headers(init.headers);
   headers.set('accept', 'application/json');
-  if (init.body !== undefined) headers.set('content-type', 'application/json');
+  // JSON unless the caller says otherwise (a CSV file goes as text/csv).
+  if (init.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
   // docs/rules.md#security: every call that changes something echoes the XSRF-TOKEN cookie.
   const method = (init.method ?? 'GET').toUpperCase();
   if (method !== 'GET' && method !== 'HEAD') {

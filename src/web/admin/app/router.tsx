@@ -16,6 +16,7 @@ const AccountPage = lazy(() => import('../features/account/account-page.tsx'));
 const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
 const ProductsPage = lazy(() => import('../features/catalogue/products-page.tsx'));
 const ProductPage = lazy(() => import('../features/catalogue/product-page.tsx'));
+const ProductsCsvPage = lazy(() => import('../features/catalogue/products-csv-page.tsx'));
 const TypesBrandsPage = lazy(() => import('../features/catalogue/types-brands-page.tsx'));
 const StockPage = lazy(() => import('../features/stock/stock-page.tsx'));
 const StockHistoryPage = lazy(() => import('../features/stock/stock-history-page.tsx'));
@@ -38,6 +39,7 @@ export function AdminRoutes() {
           <Route path="customers" element={<CustomersPage />} />
           <Route path="customers/:id" element={<CustomerPage />} />
           <Route path="products" element={<ProductsPage />} />
+          <Route path="products/csv" element={<ProductsCsvPage />} />
           <Route path="products/:id" element={<ProductPage />} />
           <Route path="types-and-brands" element={<TypesBrandsPage />} />
           <Route path="stock" element={<StockPage />} />

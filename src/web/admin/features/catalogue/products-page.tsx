@@ -62,9 +62,14 @@ export default function ProductsPage() {
     <AdminPage
       title="Products"
       actions={
-        <Link className="button adm-small" to="/products/new">
-          Add a product
-        </Link>
+        <div className="adm-row">
+          <Link className="button button-secondary adm-small" to="/products/csv">
+            Import or export CSV
+          </Link>
+          <Link className="button adm-small" to="/products/new">
+            Add a product
+          </Link>
+        </div>
       }
     >
       <Filters

@@ -1,0 +1,161 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { productCsvHeader, type ProductImportSummary } from '../src/contract/admin/products-csv.ts';
+import { openDatabase } from '../src/server/db/database.ts';
+import { csrfTokenFor } from '../src/server/http/csrf.ts';
+import { createStaffService } from '../src/server/staff/staff.service.ts';
+import { typeChainNames } from '../src/server/catalog/type-tree.ts';
+import { BENCH_SESSION_SECRET, freshPostgresSchema, seedDatabase, startBenchServer } from './harness.ts';
+
+/**
+ * The products CSV at 10,000 rows (npm run bench:products-csv; issue 14, item 7: under 30 s).
+ * Writes a file of --rows rows (two sizes a product) for a seeded shop, then, through the running
+ * server as its owner: previews and applies it (every product new), previews and applies it again
+ * with every price and stock level changed (every size updated, every stock a correction), and
+ * exports the catalogue. Prints each step's seconds, on SQLite and, with --postgres, PostgreSQL.
+ *
+ *   npm run bench:products-csv -- [--rows 10000] [--postgres postgres://postgres@127.0.0.1:5432/test]
+ */
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '10000' },
+    postgres: { type: 'string' },
+    port: { type: 'string', default: '3779' },
+  },
+});
+const rowCount = Number(values.rows);
+const port = Number(values.port);
+
+function csvOf(rows: string[][]): string {
+  return [productCsvHeader, ...rows]
+    .map((cells) => cells.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell)).join(','))
+    .join('\r\n');
+}
+
+/** Two sizes a product; `round` changes every price and stock level. */
+function generate(typePaths: string[], brands: string[], round: number): string {
+  const rows: string[][] = [];
+  const stamp = 'bench';
+  for (let n = 0; rows.length < rowCount; n++) {
+    const product = [
+      `${stamp}-csv-tabla-${n}`,
+      `Bench Tabla Set ${n}`,
+      n % 10 === 0 ? 'draft' : 'published',
+      typePaths[n % typePaths.length] as string,
+      brands[n % brands.length] as string,
+      `Hand-made tabla set number ${n}, with a "sheesham" dayan and a copper bayan.\nTuned to C sharp.`,
+      '',
+      'tabla, bench',
+      '',
+      'bench tabla',
+    ];
+    for (const [size, pence] of [
+      ['Standard', 10_000 + n],
+      ['Concert', 20_000 + n],
+    ] as const) {
+      if (rows.length >= rowCount) break;
+      const price = pence + round * 100;
+      rows.push([
+        ...product,
+        size,
+        `${Math.trunc(price / 100)}.${String(price % 100).padStart(2, '0')}`,
+        String(round * 5),
+        String(((n + round) % 20) + 1),
+      ]);
+    }
+  }
+  return csvOf(rows);
+}
+
+async function run(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'shop-bench-csv-'));
+  const schema = values.postgres ? await freshPostgresSchema(values.postgres) : undefined;
+  const databaseUrl = schema?.url ?? `sqlite:${join(dir, 'bench.db')}`;
+  await seedDatabase(databaseUrl, 200);
+
+  const db = openDatabase(databaseUrl);
+  const types = await db.kysely.selectFrom('product_types').select(['id', 'name', 'parent_id']).execute();
+  const brands = (await db.kysely.selectFrom('brands').select('name').execute()).map((brand) => brand.name);
+  const typePaths = types.map((type) => typeChainNames(type.id, types).reverse().join(' > '));
+  const email = `bench.owner.${Date.now()}@shop.example`;
+  const staff = createStaffService(db.kysely, { publicUrl: `http://localhost:${port}`, shopName: 'Bench' });
+  const { setPasswordUrl } = await staff.create({ email, name: 'Bench owner', role: 'owner' });
+  await db.destroy();
+
+  const server = await startBenchServer(databaseUrl, port, { TRUST_PROXY: 'true' });
+  try {
+    const base = `http://127.0.0.1:${port}/api/admin`;
+    // Production mode: the back office answers only over HTTPS, which a proxy in front reports.
+    const https = { 'x-forwarded-proto': 'https' };
+    const anonymous = csrfTokenFor(BENCH_SESSION_SECRET, [undefined, undefined]);
+    const json = {
+      ...https,
+      'content-type': 'application/json',
+      cookie: `XSRF-TOKEN=${anonymous}`,
+      'x-xsrf-token': anonymous,
+    };
+    const password = 'Bench-Password-For-Owner-1';
+    await fetch(`${base}/set-password`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ token: setPasswordUrl.split('/').at(-1), password, confirm: password }),
+    });
+    const signedIn = await fetch(`${base}/sign-in`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email, password }),
+    });
+    const session = /__Host-admin=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1];
+    if (!session) throw new Error(`sign-in failed: ${signedIn.status} ${await signedIn.text()}`);
+    const token = csrfTokenFor(BENCH_SESSION_SECRET, [undefined, session]);
+    const owner = { ...https, cookie: `__Host-admin=${session}; XSRF-TOKEN=${token}`, 'x-xsrf-token': token };
+
+    const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+      const started = performance.now();
+      const result = await work();
+      return [result, (performance.now() - started) / 1000];
+    };
+    const importing = async (path: string, csv: string) => {
+      const answer = await fetch(`${base}/products/import${path}`, {
+        method: 'POST',
+        headers: { ...owner, 'content-type': 'text/csv' },
+        body: csv,
+      });
+      if (!answer.ok)
+        throw new Error(`${path || 'apply'} answered ${answer.status}: ${(await answer.text()).slice(0, 500)}`);
+      return (await answer.json()) as ProductImportSummary;
+    };
+    const figures: Array<[string, number, string]> = [];
+    for (const [name, round] of [
+      ['new products', 0],
+      ['every price and stock changed', 1],
+    ] as const) {
+      const csv = generate(typePaths, brands, round);
+      const [previewed, previewSeconds] = await timed(() => importing('/preview', csv));
+      if (previewed.errorCount > 0)
+        throw new Error(`the file has errors: ${JSON.stringify(previewed.errors.slice(0, 3))}`);
+      const [applied, applySeconds] = await timed(() => importing('', csv));
+      const what = `${applied.productsCreated} products created, ${applied.productsUpdated} updated, ${applied.sizesCreated + applied.sizesUpdated} sizes written, ${applied.stockAdjustments} stock corrections`;
+      figures.push([`preview, ${name}`, previewSeconds, `${(csv.length / 1024 / 1024).toFixed(1)} MB`]);
+      figures.push([`apply, ${name}`, applySeconds, what]);
+    }
+    const [exported, exportSeconds] = await timed(async () => {
+      const answer = await fetch(`${base}/products.csv`, { headers: owner });
+      return answer.text();
+    });
+    figures.push(['export', exportSeconds, `${exported.split('\r\n').length - 2} rows`]);
+
+    console.log(`\n${values.postgres ? 'PostgreSQL' : 'SQLite'}, ${rowCount} rows`);
+    console.log('| step | seconds | |\n|---|---|---|');
+    for (const [step, seconds, note] of figures) console.log(`| ${step} | ${seconds.toFixed(2)} | ${note} |`);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    await schema?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await run();

@@ -1,0 +1,462 @@
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProductDetail } from '../../contract/admin/catalogue.ts';
+import { productCsvHeader, type ProductImportSummary } from '../../contract/admin/products-csv.ts';
+import { adminCalls, productInput } from '../../../test/helpers/catalogue-admin.ts';
+import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
+import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
+import { csrfTokenForCookies } from '../../../test/helpers/csrf.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+
+/**
+ * Products as CSV (docs/back-office.md#csv-import-and-export): the export (a row per size, pounds,
+ * formula-safe cells), the import's preview with errors naming row and column, apply in one
+ * transaction (all rows or none), stock reached through correction adjustments, the round trip
+ * that changes nothing, and who may do it. Runs on SQLite, and on PostgreSQL with TEST_DATABASE_URL.
+ */
+describe('products CSV', () => {
+  let t: TestApp;
+  let owner: { cookie: string; email: string };
+  let staff: { cookie: string };
+  let make: ReturnType<typeof catalogFactory>;
+  let parent: { id: number; name: string };
+  let type: { id: number; name: string };
+  let brand: { id: number; name: string };
+  /** The type as the file writes it: its place in the tree. */
+  let typePath: string;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_FACTOR: '100' } });
+    await checkoutFixtures(t.db);
+    make = catalogFactory(t.db);
+    parent = await make.type({ name: `Drums ${Date.now()}` });
+    type = await make.type({ name: 'Dholaks', parentId: parent.id });
+    brand = await make.brand({ name: `Haridwar Works ${Date.now()}` });
+    typePath = `${parent.name} > Dholaks`;
+    owner = await staffMember(t, 'owner');
+    staff = await staffMember(t, 'staff');
+  });
+  afterAll(() => t.close());
+
+  const asOwner = () => adminCalls(t, owner.cookie);
+  const send = (path: string, csv: string, cookie = owner.cookie) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/admin/products/import${path}`,
+      headers: { cookie, 'content-type': 'text/csv' },
+      payload: csv,
+    });
+  const preview = async (csv: string): Promise<ProductImportSummary> => {
+    const answer = await send('/preview', csv);
+    expect(answer.statusCode, answer.body).toBe(200);
+    return answer.json();
+  };
+  const exported = async (): Promise<string> => {
+    const answer = await t.app.inject({
+      method: 'GET',
+      url: '/api/admin/products.csv',
+      headers: { cookie: staff.cookie },
+    });
+    expect(answer.statusCode, answer.body).toBe(200);
+    return answer.body;
+  };
+  const records = (csv: string) => parse(csv, { bom: true }) as string[][];
+  const rowsOf = (csv: string, urlKey: string) => records(csv).filter((record) => record[0] === urlKey);
+  async function create(overrides: Parameters<typeof productInput>[2] = {}): Promise<ProductDetail> {
+    const answer = await asOwner()('POST', '/products', productInput(type.id, brand.id, overrides));
+    expect(answer.statusCode, answer.body).toBe(200);
+    return answer.json();
+  }
+  const detail = async (id: number): Promise<ProductDetail> => (await asOwner()('GET', `/products/${id}`)).json();
+  const idOf = async (urlKey: string) =>
+    (await t.db.kysely.selectFrom('products').select('id').where('url_key', '=', urlKey).executeTakeFirst())?.id;
+  /** A file of the header and these rows, each cell by its column's name. */
+  const file = (...rows: Array<Record<string, string>>) =>
+    [productCsvHeader, ...rows.map((row) => productCsvHeader.map((name) => row[name] ?? ''))]
+      .map((cells) => cells.map((value) => `"${value.replaceAll('"', '""')}"`).join(','))
+      .join('\r\n');
+  let made = 0;
+  const row = (overrides: Record<string, string> = {}): Record<string, string> => ({
+    'URL key': `csv-dholak-${Date.now().toString(36)}-${++made}`,
+    Title: 'Imported Dholak',
+    Status: 'published',
+    Type: typePath,
+    Brand: brand.name,
+    Description: 'Sheesham shell, rope tuned.',
+    'Size or style': 'Standard',
+    'Price (GBP)': '120.00',
+    'Reduction (%)': '0',
+    Stock: '4',
+    ...overrides,
+  });
+
+  it('exports a row per size: the type by its place, prices in pounds, stock', async () => {
+    const product = await create({
+      title: 'Export Dholak',
+      seoKeywords: 'dholak, drum',
+      searchTags: 'folk',
+      sizes: [
+        { sizeName: 'Standard', priceWithoutDiscount: 12_050, priceReduction: 0, stock: 5 },
+        { sizeName: 'Large', priceWithoutDiscount: 15_000, priceReduction: 10, stock: 3 },
+      ],
+    });
+    const csv = await exported();
+    expect(records(csv)[0]).toEqual(productCsvHeader);
+    expect(rowsOf(csv, product.urlKey)).toEqual([
+      [
+        product.urlKey,
+        'Export Dholak',
+        'draft',
+        typePath,
+        brand.name,
+        'Sheesham shell, rope tuned.\nA second line.',
+        'Export Dholak',
+        'dholak, drum',
+        'Sheesham shell, rope tuned. A second line.',
+        'folk',
+        'Standard',
+        '120.50',
+        '0',
+        '5',
+      ],
+      expect.arrayContaining(['Large', '150.00', '10', '3']),
+    ]);
+  });
+
+  it('neutralises cells a spreadsheet would run as formulas, and reads them back as they were', async () => {
+    const product = await create({
+      title: '=HYPERLINK("http://evil.example","Dholak")',
+      description: '+1 spare head',
+      searchTags: '@tabla',
+      sizes: [{ sizeName: "-Small'", priceWithoutDiscount: 1_000, priceReduction: 0, stock: 1 }],
+    });
+    const csv = await exported();
+    const [cells] = rowsOf(csv, product.urlKey);
+    expect(cells?.[1]).toBe(`'=HYPERLINK("http://evil.example","Dholak")`);
+    expect(cells?.[5]).toBe(`'+1 spare head`);
+    expect(cells?.[9]).toBe(`'@tabla`);
+    expect(cells?.[10]).toBe(`'-Small'`);
+    // Read back, the apostrophes come off again: nothing differs from the product.
+    const back = await preview(
+      `${productCsvHeader.join(',')}\r\n${csv.split('\r\n').find((l) => l.startsWith(product.urlKey))}`,
+    );
+    expect(back).toMatchObject({ errorCount: 0, productsUnchanged: 1, productsUpdated: 0, changes: [] });
+  });
+
+  it('round-trips: the export imported unchanged changes nothing', async () => {
+    await create({ title: 'Round trip, "quoted"\nand on two lines', status: 'published' });
+    await create({ searchTags: 'tabla, dayan' });
+    const before = await exported();
+    const snapshot = async () => ({
+      products: await t.db.kysely.selectFrom('products').selectAll().orderBy('id').execute(),
+      sizes: await t.db.kysely.selectFrom('product_stocks').selectAll().orderBy('id').execute(),
+      adjustments: await t.db.kysely.selectFrom('stock_adjustments').select('id').execute(),
+    });
+    const held = await snapshot();
+    const products = held.products.length;
+
+    expect(await preview(before)).toMatchObject({
+      errorCount: 0,
+      productsCreated: 0,
+      productsUpdated: 0,
+      productsUnchanged: products,
+      sizesCreated: 0,
+      sizesUpdated: 0,
+      stockAdjustments: 0,
+    });
+    const applied = await send('', before);
+    expect(applied.statusCode, applied.body).toBe(200);
+    expect(applied.json()).toMatchObject({ applied: true, productsUnchanged: products, productsUpdated: 0 });
+    expect(await snapshot()).toEqual(held);
+    expect(await exported()).toBe(before);
+  });
+
+  it('previews every error by row and column, and writes nothing', async () => {
+    const good = row({ Title: 'Preview only' });
+    const csv = file(
+      good,
+      row({ 'URL key': good['URL key'] as string, Title: 'Another title', 'Size or style': 'Large' }),
+      row({ Type: 'Harmoniums' }),
+      row({ Brand: 'Nobody Makes This' }),
+      row({ 'Price (GBP)': '12,5' }),
+      row({ Title: '' }),
+      row({ 'URL key': 'Not A Key' }),
+      row({ 'URL key': good['URL key'] as string, Title: 'Preview only', 'Size or style': 'standard' }),
+      row({ Stock: '' }),
+      row({ 'Reduction (%)': '120' }),
+    );
+    const answer = await preview(csv);
+    expect(answer.errors).toEqual([
+      {
+        row: 3,
+        column: 'Title',
+        message: expect.stringContaining('Row 2 has the same URL key with a different title'),
+      },
+      { row: 4, column: 'Type', message: expect.stringContaining('There is no type "Harmoniums"') },
+      { row: 5, column: 'Brand', message: 'There is no brand "Nobody Makes This"' },
+      { row: 6, column: 'Price (GBP)', message: 'Write the price in pounds, e.g. 12.50' },
+      { row: 7, column: 'Title', message: 'Please enter a title' },
+      { row: 8, column: 'URL key', message: expect.stringContaining('lower-case letters') },
+      { row: 9, column: 'Size or style', message: 'Row 2 has the size "standard" of this product already' },
+      { row: 10, column: 'Stock', message: 'Please enter the stock of a new size' },
+      { row: 11, column: 'Reduction (%)', message: 'The reduction must be 0 to 100 percent' },
+    ]);
+    expect(answer).toMatchObject({ rows: 10, errorCount: 9, applied: false });
+    expect(await idOf(good['URL key'] as string)).toBeUndefined();
+  });
+
+  it('applies nothing when one row is bad, and says which row and column', async () => {
+    const fine = row();
+    const bad = row({ 'Price (GBP)': 'twelve' });
+    const answer = await send('', file(fine, bad));
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error).toMatchObject({
+      message: expect.stringContaining('nothing was imported'),
+      fields: [{ field: 'row 3, Price (GBP)', message: 'Write the price in pounds, e.g. 12.50' }],
+    });
+    expect(await idOf(fine['URL key'] as string)).toBeUndefined();
+  });
+
+  it('creates and updates products, sets stock by correction adjustments, leaves other sizes, and logs the import', async () => {
+    const existing = await create({
+      title: 'Updated by CSV',
+      status: 'published',
+      sizes: [
+        { sizeName: 'Standard', priceWithoutDiscount: 12_000, priceReduction: 0, stock: 5 },
+        { sizeName: 'Large', priceWithoutDiscount: 15_000, priceReduction: 10, stock: 3 },
+      ],
+    });
+    // The storefront has it cached at its old price.
+    expect((await t.app.inject({ method: 'GET', url: `/api/products/${existing.urlKey}` })).statusCode).toBe(200);
+    const fresh = row({
+      Title: 'Brand new from CSV',
+      'Size or style': 'Small',
+      'Price (GBP)': '£1,099.99',
+      Stock: '7',
+    });
+    const csv = file(
+      fresh,
+      { ...fresh, 'Size or style': 'Big', 'Price (GBP)': '99', 'Reduction (%)': '25%', Stock: '2' },
+      row({
+        'URL key': existing.urlKey,
+        Title: 'Updated by CSV',
+        Description: existing.description,
+        'SEO title': existing.seoTitle,
+        'SEO description': existing.seoDescription,
+        'Size or style': 'Standard',
+        'Price (GBP)': '110.00',
+        Stock: '9',
+      }),
+      row({
+        'URL key': existing.urlKey,
+        Title: 'Updated by CSV',
+        Description: existing.description,
+        'SEO title': existing.seoTitle,
+        'SEO description': existing.seoDescription,
+        'Size or style': 'Travel',
+        'Price (GBP)': '80.00',
+        Stock: '1',
+      }),
+    );
+    const previewed = await preview(csv);
+    expect(previewed).toMatchObject({
+      errorCount: 0,
+      productsCreated: 1,
+      productsUpdated: 1,
+      sizesCreated: 3,
+      sizesUpdated: 1,
+      stockAdjustments: 1,
+    });
+    expect(previewed.changes.find((change) => change.urlKey === existing.urlKey)?.changes).toEqual([
+      'Price (GBP) of "Standard": 120.00 to 110.00',
+      'Stock of "Standard": 5 to 9',
+      'New size "Travel"',
+    ]);
+    expect(await idOf(fresh['URL key'] as string)).toBeUndefined();
+
+    const answer = await send('', csv);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json()).toMatchObject({ applied: true, productsCreated: 1, productsUpdated: 1 });
+
+    const created = await detail((await idOf(fresh['URL key'] as string)) as number);
+    expect(created).toMatchObject({ title: 'Brand new from CSV', status: 'published', productTypeId: type.id });
+    expect(
+      created.sizes.map(({ sizeName, priceWithoutDiscount, priceReduction, price, stock }) => [
+        sizeName,
+        priceWithoutDiscount,
+        priceReduction,
+        price,
+        stock,
+      ]),
+    ).toEqual([
+      ['Small', 109_999, 0, 109_999, 7],
+      ['Big', 9_900, 25, 7_425, 2],
+    ]);
+    const updated = await detail(existing.id);
+    expect(updated.sizes.map(({ sizeName, price, stock }) => [sizeName, price, stock])).toEqual([
+      ['Standard', 11_000, 9],
+      // Not in the file: left as it was.
+      ['Large', 13_500, 3],
+      ['Travel', 8_000, 1],
+    ]);
+    const standard = updated.sizes[0]!.id;
+    const history = (await asOwner()('GET', `/stock/${standard}`)).json();
+    expect(history.adjustments).toEqual([
+      expect.objectContaining({
+        delta: 4,
+        reason: 'correction',
+        note: 'CSV import',
+        stockAfter: 9,
+        staffEmail: owner.email,
+      }),
+    ]);
+    const audit = await t.db.kysely
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'product.import')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(audit.staff_email).toBe(owner.email);
+    expect(JSON.parse(audit.after ?? '{}')).toMatchObject({
+      rows: 4,
+      productsCreated: 1,
+      productsUpdated: 1,
+      stockAdjustments: 1,
+      created: [fresh['URL key']],
+      updated: [existing.urlKey],
+    });
+    // This instance's storefront shows the new price at once: its caches were cleared.
+    const shop = (await t.app.inject({ method: 'GET', url: `/api/products/${existing.urlKey}` })).json();
+    expect(JSON.stringify(shop)).toContain('11000');
+    const search = await t.app.inject({ method: 'POST', url: '/api/search', payload: { title: 'Brand new from CSV' } });
+    expect(search.json().totalResults).toBe(1);
+  });
+
+  it('never loses a checkout made while imports set the stock: final = start + corrections - units sold', async () => {
+    const start = 20;
+    const product = await create({
+      status: 'published',
+      sizes: [{ sizeName: 'Standard', priceWithoutDiscount: 5_000, priceReduction: 0, stock: start }],
+    });
+    const stockId = product.sizes[0]!.id;
+    const fileSetting = (stock: number) =>
+      file(
+        row({
+          'URL key': product.urlKey,
+          Title: product.title,
+          Status: 'published',
+          Description: product.description,
+          'SEO title': product.seoTitle,
+          'SEO description': product.seoDescription,
+          'Price (GBP)': '50.00',
+          Stock: String(stock),
+        }),
+      );
+    let buyers = 0;
+    const checkout = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/basket',
+        payload: commitBody([{ productStockId: stockId, requestedQty: 1 }], {
+          guest: { ...guest, email: `csv.buyer${++buyers}.${Date.now()}@example.com` },
+        }),
+        remoteAddress: `10.15.${buyers % 250}.${(buyers * 7) % 250}`,
+      });
+    const answers = await Promise.all([
+      ...[12, 15, 13, 11, 14, 12].map((level) => send('', fileSetting(level))),
+      ...Array.from({ length: 12 }, checkout),
+    ]);
+    for (const answer of answers) expect(answer.statusCode, answer.body).toBe(200);
+
+    const corrections = await t.db.kysely
+      .selectFrom('stock_adjustments')
+      .select(['delta', 'reason', 'stock_after'])
+      .where('product_stock_id', '=', stockId)
+      .execute();
+    const sold = await t.db.kysely
+      .selectFrom('order_lines')
+      .select((eb) => eb.fn.sum<number | string>('quantity').as('units'))
+      .where('product_stock_id', '=', stockId)
+      .executeTakeFirstOrThrow();
+    expect(Number(sold.units ?? 0)).toBeGreaterThan(0);
+    expect(corrections.length).toBeGreaterThan(0);
+    expect(corrections.every((c) => c.reason === 'correction' && c.stock_after >= 0)).toBe(true);
+    const stock = await t.db.kysely
+      .selectFrom('product_stocks')
+      .select('stock')
+      .where('id', '=', stockId)
+      .executeTakeFirstOrThrow();
+    expect(stock.stock).toBe(start + corrections.reduce((sum, c) => sum + c.delta, 0) - Number(sold.units));
+  });
+
+  it('refuses an old URL key of another product rather than taking it over', async () => {
+    const product = await create();
+    const renamed = `${product.urlKey}-new`;
+    const put = await asOwner()('PUT', `/products/${product.id}`, {
+      ...productInput(type.id, brand.id),
+      title: product.title,
+      urlKey: renamed,
+      sizes: product.sizes.map(({ id, sizeName, priceWithoutDiscount, priceReduction }) => ({
+        id,
+        sizeName,
+        priceWithoutDiscount,
+        priceReduction,
+      })),
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    const answer = await preview(file(row({ 'URL key': product.urlKey })));
+    expect(answer.errors).toEqual([
+      { row: 2, column: 'URL key', message: expect.stringContaining(`whose key is now "${renamed}"`) },
+    ]);
+  });
+
+  it('answers a file it cannot read as such with a 400 naming the file', async () => {
+    const missing = await send('/preview', 'URL key,Title\r\nx,y');
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.fields).toEqual([
+      { field: 'file', message: expect.stringContaining('missing "Status"') },
+    ]);
+    const unreadable = await send('/preview', `${productCsvHeader.join(',')}\r\n"unclosed,quote`);
+    expect(unreadable.statusCode).toBe(400);
+    expect(unreadable.json().error.fields[0].field).toBe('file');
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/products/import/preview',
+      headers: { cookie: owner.cookie },
+      payload: { csv: 'x' },
+    });
+    expect(json.statusCode).toBe(400);
+  });
+
+  it('is refused to a stranger (all three) and to staff who are not an owner (the import)', async () => {
+    const csv = file(row());
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/products.csv' })).statusCode).toBe(401);
+    for (const path of ['/preview', '']) {
+      expect((await send(path, csv, '')).statusCode).toBe(401);
+      const byStaff = await send(path, csv, staff.cookie);
+      expect(byStaff.statusCode).toBe(403);
+    }
+  });
+
+  it('needs the CSRF token to apply', async () => {
+    const fresh = row();
+    const headers = { cookie: owner.cookie, 'content-type': 'text/csv' };
+    const without = await t.server.inject({
+      method: 'POST',
+      url: '/api/admin/products/import',
+      headers,
+      payload: file(fresh),
+    });
+    expect(without.statusCode).toBe(403);
+    expect(await idOf(fresh['URL key'] as string)).toBeUndefined();
+    const token = csrfTokenForCookies(owner.cookie);
+    const withToken = await t.server.inject({
+      method: 'POST',
+      url: '/api/admin/products/import',
+      headers: { ...headers, cookie: `${owner.cookie}; XSRF-TOKEN=${token}`, 'x-xsrf-token': token },
+      payload: file(fresh),
+    });
+    expect(withToken.statusCode, withToken.body).toBe(200);
+    expect(await idOf(fresh['URL key'] as string)).toBeDefined();
+  });
+});
