@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 import { adminDeepLinks } from './scripts/vite-admin-pages.ts';
 import { devShopIdentity } from './scripts/vite-dev-shop.ts';
 
@@ -13,7 +13,7 @@ const web = resolve(import.meta.dirname, 'src/web');
  * of its own, five more requests on the shop's first load; apart, the shop's chunks are what the
  * shop alone needs and the back office brings its own copy of what it shares.
  */
-export default defineConfig(({ mode }) => ({
+export default defineConfig(({ mode }): UserConfig => ({
   root: 'src/web',
   plugins: [react(), devShopIdentity(), adminDeepLinks()],
   build: {
