@@ -38,11 +38,12 @@ function xmlUnescape(value: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** The MD5 signature over a command's elements, exactly as sent, and the user's password. */
+/**
+ * The MD5 signature over a command's elements, exactly as sent, and the user's password, which is
+ * written as it is (public integrations do not escape it either; it is never sent).
+ */
 export function reportingSignature(elements: string, password: string): string {
-  return createHash('md5')
-    .update(`${elements}<password>${xmlEscape(password)}</password>`, 'utf8')
-    .digest('hex');
+  return createHash('md5').update(`${elements}<password>${password}</password>`, 'utf8').digest('hex');
 }
 
 /** The elements of a command, in Opayo's order: command, vendor, user, then its own. */
@@ -61,9 +62,9 @@ export function reportingElements(
 }
 
 /**
- * The leaf elements directly inside `<vspaccess>`, by lower-cased name; nested ones (a basket, a
- * list) are skipped. The answers refunds read are flat, so a small reader does instead of an XML
- * library; undefined for anything that is not a vspaccess document.
+ * The text elements of a `<vspaccess>` document, by lower-cased name, the first of each name;
+ * undefined for anything else. The getTransactionDetail answer refunds read is flat (the fields
+ * wanted are plain text), so a small reader does instead of an XML library.
  */
 export function readVspaccess(xml: string): Record<string, string> | undefined {
   const body = /^\s*(?:<\?xml[^>]*\?>\s*)?<vspaccess>([\s\S]*)<\/vspaccess>\s*$/.exec(xml)?.[1];
