@@ -150,12 +150,12 @@ describe('refunds through Opayo', () => {
       if (!url.endsWith(REFUND_PATH)) return forward();
       refundCalls += 1;
       return new Response(
-        'VPSProtocol=4.00\r\nStatus=INVALID\r\nStatusDetail=4044 : This Refund would exceed the amount of the original transaction.\r\n',
+        'VPSProtocol=4.00\r\nStatus=INVALID\r\nStatusDetail=4035 : This Refund would exceed the amount of the original transaction.\r\n',
       );
     };
     const refused = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 1000, reason: 'Goodwill' });
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().error.message).toContain('INVALID: 4044');
+    expect(refused.json().error.message).toContain('INVALID: 4035');
     expect(refundCalls).toBe(1);
     expect((await orderRow(orderNumber)).refunded_total).toBe(0);
     expect((await admin('GET', `/orders/${orderNumber}`)).json().refunds).toEqual([]);

@@ -225,16 +225,16 @@ export const opayoSandboxRoutes: FastifyPluginAsync<{ config: Config }> = async 
       ['StatusDetail', detail],
     ];
     for (const name of ['VPSProtocol', 'TxType', 'Vendor', 'VendorTxCode', 'Amount', 'Currency', 'Description'])
-      if (!post[name]) return refused('MALFORMED', `3000 : The ${name} field is missing.`);
+      if (!post[name]) return refused('MALFORMED', `The ${name} field is missing.`);
     for (const name of ['RelatedVPSTxId', 'RelatedVendorTxCode', 'RelatedSecurityKey', 'RelatedTxAuthNo'])
-      if (!post[name]) return refused('MALFORMED', `3000 : The ${name} field is missing.`);
-    if (post.VPSProtocol !== '4.00') return refused('MALFORMED', '3000 : VPSProtocol must be 4.00.');
-    if (post.TxType !== 'REFUND') return refused('MALFORMED', '3000 : TxType must be REFUND.');
-    if (post.Vendor !== config.opayo.vendor) return refused('INVALID', '3000 : The Vendor is not this sandbox’s.');
-    if ((post.VendorTxCode ?? '').length > 40) return refused('MALFORMED', '3000 : VendorTxCode is longer than 40.');
+      if (!post[name]) return refused('MALFORMED', `The ${name} field is missing.`);
+    if (post.VPSProtocol !== '4.00') return refused('MALFORMED', 'VPSProtocol must be 4.00.');
+    if (post.TxType !== 'REFUND') return refused('MALFORMED', 'TxType must be REFUND.');
+    if (post.Vendor !== config.opayo.vendor) return refused('INVALID', 'The Vendor is not this sandbox’s.');
+    if ((post.VendorTxCode ?? '').length > 40) return refused('MALFORMED', 'VendorTxCode is longer than 40.');
     if (byVendorTxCode.has(post.VendorTxCode ?? ''))
-      return refused('INVALID', '3000 : The VendorTxCode has been used before.');
-    if (!/^\d+\.\d{2}$/.test(post.Amount ?? '')) return refused('MALFORMED', '3000 : Amount is not like 1234.56.');
+      return refused('INVALID', '4042 : The VendorTxCode has been used before for another transaction.');
+    if (!/^\d+\.\d{2}$/.test(post.Amount ?? '')) return refused('MALFORMED', 'Amount is not like 1234.56.');
     const original = transactions.get(bareVpsTxId(post.RelatedVPSTxId ?? ''));
     if (
       !original ||
@@ -244,11 +244,11 @@ export const opayoSandboxRoutes: FastifyPluginAsync<{ config: Config }> = async 
       original.securityKey !== post.RelatedSecurityKey ||
       original.txAuthNo !== post.RelatedTxAuthNo
     )
-      return refused('INVALID', '3000 : The related transaction is not one of this vendor’s authorised payments.');
-    if (post.Currency !== original.currency) return refused('INVALID', '3000 : The Currency is not the payment’s.');
+      return refused('INVALID', 'The related transaction is not one of this vendor’s authorised payments.');
+    if (post.Currency !== original.currency) return refused('INVALID', 'The Currency is not the payment’s.');
     const pence = toPence(post.Amount);
     if (pence <= 0 || original.refunded + pence > original.pence)
-      return refused('INVALID', '3000 : The Amount is more than is left to refund on the payment.');
+      return refused('INVALID', '4035 : This Refund would exceed the amount of the original transaction.');
     original.refunded += pence;
     const refund: SandboxTransaction = {
       vpsTxId: `{${randomUUID().toUpperCase()}}`,

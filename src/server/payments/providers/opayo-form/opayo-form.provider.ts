@@ -228,8 +228,13 @@ export function opayoFormProvider({ db, config, fetch, clock, events, rateLimitF
       if (!(error instanceof OpayoUnreachable)) throw error;
       return { outcome: 'unknown', reason: `Opayo answered neither the refund nor the look-up of ${vendorTxCode}` };
     }
+    // Any error answer reads as "no such refund": the Reporting API's own code for that is not
+    // in the material we had (ADR 0014); the reason staff see names what it said.
     if (made.errorcode !== '0000')
-      return { outcome: 'refused', reason: 'Opayo did not answer, and has no refund under its code' };
+      return {
+        outcome: 'refused',
+        reason: `Opayo did not answer; its Reporting API has no refund ${vendorTxCode} (${made.errorcode}: ${made.error ?? ''})`,
+      };
     const vpsTxId = `{${bareVpsTxId(made.vpstxid ?? '')}}`;
     if (
       !VPS_TX_ID.test(vpsTxId) ||
