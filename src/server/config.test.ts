@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config.ts';
+import { LOCAL_OPAYO_ADMIN, loadConfig } from './config.ts';
 
 describe('configuration', () => {
   it('runs on embedded defaults with nothing set', () => {
@@ -100,6 +100,36 @@ describe('configuration', () => {
     );
     expect(() => loadConfig({ ...production, ...real, PAYPAL_MODE: 'local' })).toThrow(
       /PAYPAL_MODE the local payment sandbox/,
+    );
+  });
+
+  it('refunds through Opayo with a Reporting API user: the local sandbox’s by default, never in production', () => {
+    expect(loadConfig({}).opayo.admin).toEqual({ user: LOCAL_OPAYO_ADMIN.user, password: LOCAL_OPAYO_ADMIN.password });
+    // Opayo's own test or live service: none unless given, and staff refund in Opayo's portal.
+    expect(loadConfig({ OPAYO_MODE: 'test' }).opayo.admin).toBeUndefined();
+    const real = { OPAYO_ADMIN_USER: 'raag-reports', OPAYO_ADMIN_PASSWORD: 'Reports-Password-9' };
+    expect(loadConfig({ OPAYO_MODE: 'test', ...real }).opayo.admin).toEqual({
+      user: 'raag-reports',
+      password: 'Reports-Password-9',
+    });
+    expect(() => loadConfig({ OPAYO_ADMIN_USER: 'raag-reports' })).toThrow(
+      /OPAYO_ADMIN_PASSWORD is needed with the other OPAYO_ADMIN_ setting/,
+    );
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(32),
+      PUBLIC_URL: 'https://shop.example',
+      PAYMENT_PROVIDER: 'opayo',
+      OPAYO_VENDOR: 'raagshop',
+      OPAYO_ENCRYPTION_PASSWORD: 'Abcdefgh12345678',
+    };
+    expect(loadConfig(production).opayo.admin).toBeUndefined();
+    expect(loadConfig({ ...production, ...real }).opayo.admin?.user).toBe('raag-reports');
+    expect(() => loadConfig({ ...production, ...real, OPAYO_ADMIN_PASSWORD: LOCAL_OPAYO_ADMIN.password })).toThrow(
+      /OPAYO_ADMIN_PASSWORD is the local sandbox's, refused in production/,
+    );
+    expect(() => loadConfig({ ...production, ...real, OPAYO_ADMIN_USER: LOCAL_OPAYO_ADMIN.user })).toThrow(
+      /OPAYO_ADMIN_USER is the local sandbox's, refused in production/,
     );
   });
 });

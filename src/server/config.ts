@@ -17,6 +17,12 @@ export const LOCAL_PAYPAL_CHECKOUT = {
   webhookId: 'LOCAL-SANDBOX-WEBHOOK',
 } as const;
 
+/**
+ * The local Opayo sandbox's Reporting and Admin API user: refused in production. With it (or real
+ * ones) staff refunds go through Opayo's REFUND (docs/decisions/0014-opayo-refunds.md).
+ */
+export const LOCAL_OPAYO_ADMIN = { user: 'raaglocal-reports', password: 'LocalSandboxReports1' } as const;
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 const envSchema = z
@@ -63,6 +69,11 @@ const envSchema = z
     OPAYO_MODE: z.enum(['local', 'test', 'live']).optional(),
     OPAYO_VENDOR: z.string().min(1).max(15).default('raaglocal'),
     OPAYO_ENCRYPTION_PASSWORD: z.string().length(16, 'must be exactly 16 characters').default('LocalSandboxKey1'),
+    // A Reporting and Admin API user of the vendor's (made in MySagePay): it reads a payment's
+    // security key, which a refund through Opayo needs and the Form return does not carry. Without
+    // one (outside local mode), staff refund in Opayo's portal and record it in the back office.
+    OPAYO_ADMIN_USER: z.string().min(1).max(50).optional(),
+    OPAYO_ADMIN_PASSWORD: z.string().min(1).max(100).optional(),
     // Behind a reverse proxy: true (one proxy in front: the client is the address it appended to
     // X-Forwarded-For), a number of proxies in a chain, or the proxies' addresses or ranges.
     // Never "believe any": the first X-Forwarded-For entry is whatever the client wrote.
@@ -111,6 +122,10 @@ const envSchema = z
     SHOP_MAP_LONGITUDE: z.coerce.number().min(-180).max(180).default(-1.9946),
   })
   .superRefine((env, ctx) => {
+    if ((env.OPAYO_ADMIN_USER === undefined) !== (env.OPAYO_ADMIN_PASSWORD === undefined)) {
+      const missing = env.OPAYO_ADMIN_USER === undefined ? 'OPAYO_ADMIN_USER' : 'OPAYO_ADMIN_PASSWORD';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is needed with the other OPAYO_ADMIN_ setting' });
+    }
     if (env.NODE_ENV !== 'production') return;
     for (const name of ['SESSION_SECRET', 'PUBLIC_URL'] as const) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
@@ -143,7 +158,13 @@ export interface Config {
   paypalIntegration: 'checkout' | 'standard';
   /** PayPal Checkout's REST credentials and the id of the webhook PayPal signs for. */
   paypalCheckout: { clientId: string; clientSecret: string; webhookId: string };
-  opayo: { mode: 'local' | 'test' | 'live'; vendor: string; encryptionPassword: string };
+  opayo: {
+    mode: 'local' | 'test' | 'live';
+    vendor: string;
+    encryptionPassword: string;
+    /** The Reporting and Admin API user refunds look payments up with; none: refunds are made in Opayo's portal. */
+    admin: { user: string; password: string } | undefined;
+  };
   reservationMinutes: number;
   /** How long one instance reuses a search answer; 0 turns the cache off. */
   searchCacheSeconds: number;
@@ -198,8 +219,13 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
           lines.push(`  ${name} is the local sandbox's, refused in production`);
       }
     }
+    if (present.OPAYO_ADMIN_USER === LOCAL_OPAYO_ADMIN.user)
+      lines.push("  OPAYO_ADMIN_USER is the local sandbox's, refused in production");
+    if (present.OPAYO_ADMIN_PASSWORD === LOCAL_OPAYO_ADMIN.password)
+      lines.push("  OPAYO_ADMIN_PASSWORD is the local sandbox's, refused in production");
     if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
+  const opayoMode = env.OPAYO_MODE ?? (production ? 'live' : 'local');
   return {
     env: env.NODE_ENV,
     port: env.PORT,
@@ -226,9 +252,16 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       webhookId: env.PAYPAL_WEBHOOK_ID,
     },
     opayo: {
-      mode: env.OPAYO_MODE ?? (production ? 'live' : 'local'),
+      mode: opayoMode,
       vendor: env.OPAYO_VENDOR,
       encryptionPassword: env.OPAYO_ENCRYPTION_PASSWORD,
+      // The local sandbox has its own Reporting API user, so refunds through it work offline.
+      admin:
+        env.OPAYO_ADMIN_USER && env.OPAYO_ADMIN_PASSWORD
+          ? { user: env.OPAYO_ADMIN_USER, password: env.OPAYO_ADMIN_PASSWORD }
+          : opayoMode === 'local'
+            ? { ...LOCAL_OPAYO_ADMIN }
+            : undefined,
     },
     reservationMinutes: env.RESERVATION_MINUTES,
     rateLimitFactor: env.RATE_LIMIT_FACTOR,

@@ -1,12 +1,15 @@
 import type { Page } from '@playwright/test';
 import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
-import { apiPost, expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
+import { apiPost, expect, expectNoAxeViolations, opayoShop, productWithSizes, test } from './fixtures.ts';
 import { outboxFor } from './outbox-path.ts';
 import { createOwner, openFromNav, setPassword, signIn, totpCode } from './staff-pages.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3555);
-/** A guest's order of 2 units to `postcode`, paid through the PayPal sandbox as a shopper would. */
-async function paidOrder(page: Page, postcode: string, email: string) {
+/**
+ * A guest's order of 2 units to `postcode`, paid as a shopper would: through the PayPal sandbox, or
+ * with `card` on the Opayo sandbox's card page (on the shop that takes cards).
+ */
+async function paidOrder(page: Page, postcode: string, email: string, card?: string) {
   const product = await productWithSizes(page, 2033, 1);
   const stock = product.stocks[0]!;
   const address = { line1: '1 Cliff Road', postcode, townCity: 'Penzance', countryId: 1 };
@@ -21,6 +24,7 @@ async function paidOrder(page: Page, postcode: string, email: string) {
   expect(order.ok).toBe(true);
   await page.goto(`/order-recovery/${order.orderCode}`);
   await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
+  if (card) await page.getByLabel('Card number').fill(card);
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page.getByRole('heading', { name: 'ORDER COMPLETE' })).toBeVisible();
   return { product, stock, orderNumber: order.orderNumber };
@@ -140,6 +144,52 @@ test.describe('the back office', () => {
     await openFromNav(page, 'Customers');
     await openFromNav(page, 'Audit log');
     await expect(page.getByRole('cell', { name: /dispatch/i }).first()).toBeVisible();
+  });
+
+  test.describe('on the shop that takes cards through Opayo', () => {
+    test.use({ baseURL: opayoShop });
+
+    test('a card payment is refunded, part then the rest, through Opayo, shown on the order and in the sandbox', async ({
+      page,
+      browser,
+    }) => {
+      test.slow();
+      const stamp = Date.now();
+      const ownerEmail = `owner.opayo.${stamp}@example.com`;
+      const shopper = await (await browser.newContext({ baseURL: opayoShop })).newPage();
+      const { orderNumber } = await paidOrder(shopper, 'TR18 4AB', `meera.card.${stamp}@example.com`, '4929000000006');
+      await shopper.close();
+
+      await setPassword(page, createOwner(ownerEmail, port + 1));
+      await signIn(page, ownerEmail);
+      await openFromNav(page, 'Orders');
+      await page.getByRole('link', { name: String(orderNumber) }).click();
+      await expect(page.getByRole('heading', { level: 1, name: `Order ${orderNumber}` })).toBeFocused();
+      await expect(page.getByText('This refund is sent through the payment provider')).toBeVisible();
+      await expectNoAxeViolations(page);
+
+      await page.getByLabel('Amount (£)').fill('5.00');
+      await page.getByLabel('Reason', { exact: true }).fill('One arrived scratched');
+      await page.getByRole('button', { name: 'Refund through the provider' }).click();
+      await expect(page.getByText('Refunded through the provider.')).toBeVisible();
+      await expect(page.getByRole('row', { name: /Refunded/ })).toContainText('-£5.00');
+
+      const left =
+        (await page.getByText(/Up to £[\d.,]+ is left to refund/).innerText()).match(/£([\d.,]+)/)?.[1] ?? '';
+      await page.getByLabel('Amount (£)').fill(left);
+      await page.getByLabel('Reason', { exact: true }).fill('Returned');
+      await page.getByRole('button', { name: 'Refund through the provider' }).click();
+      await expect(page.getByRole('heading', { name: 'Refund', exact: true })).toHaveCount(0);
+      await expect(page.getByText(/opayo, \{[0-9A-F-]{36}\}/)).toHaveCount(2);
+
+      await page.goto('/sandbox/opayo/activity');
+      await expect(
+        page.getByRole('row', { name: new RegExp(`Refund .* Order ${orderNumber} -£5\\.00`) }),
+      ).toBeVisible();
+      await expect(
+        page.getByRole('row', { name: new RegExp(`Refund .* Order ${orderNumber} -£${left.replace('.', '\\.')}`) }),
+      ).toBeVisible();
+    });
   });
 
   test('a deep link while signed out goes through sign-in and back', async ({ page }) => {

@@ -9,12 +9,17 @@ import { databaseFor } from './outbox-path.ts';
 const port = Number(process.env.E2E_PORT ?? 3555);
 const PASSWORD = 'Ledger-Tabla-Harmonium-7';
 
-/** `npm run staff:create` against the test server's database: the path of the printed set-password link. */
-export function createOwner(email: string): string {
+/**
+ * `npm run staff:create` against a test server's database (the first one's unless told): the path
+ * of the printed set-password link.
+ */
+export function createOwner(email: string, serverPort = port): string {
   const printed = execFileSync(
     process.execPath,
     ['src/server/staff/cli/create-staff.ts', '--email', email, '--role', 'owner', '--name', 'Asha Owner'],
-    { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${databaseFor(port)}` } },
+    {
+      env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${databaseFor(serverPort)}` },
+    },
   ).toString();
   const link = /https?:\/\/\S+\/admin\/set-password\/\S+/.exec(printed)?.[0];
   if (!link) throw new Error(`no set-password link in: ${printed}`);

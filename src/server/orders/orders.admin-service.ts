@@ -70,9 +70,11 @@ export function createOrdersAdminService(
   } = {},
 ) {
   const csvBatch = options.csvBatch ?? CSV_BATCH;
-  const refunder = (order: Pick<Order, 'payment_provider'>) => {
+  const refunder = (order: Pick<Order, 'payment_provider' | 'transaction_id'>) => {
     const provider = options.providerOf?.(order.payment_provider);
-    return provider?.refund ? (provider as Required<Pick<PaymentProvider, 'refund'>> & PaymentProvider) : undefined;
+    return provider?.refund && (provider.canRefund?.(order) ?? true)
+      ? (provider as Required<Pick<PaymentProvider, 'refund'>> & PaymentProvider)
+      : undefined;
   };
   const now = () => (options.now ?? (() => new Date()))().toISOString();
 

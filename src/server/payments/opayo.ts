@@ -92,7 +92,8 @@ export function opayoRequestCrypt(fields: Array<[string, string]>, password: str
   return encryptCrypt(encodeFields(fields), password);
 }
 
-const VPS_TX_ID = /^\{[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\}$/i;
+/** A VPSTxId as Opayo gives it: a GUID in braces. */
+export const VPS_TX_ID = /^\{[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\}$/i;
 const FIELD_NAME = /^[A-Za-z0-9]{1,40}$/;
 const PRINTABLE_LATIN1 = /^[\u0020-\u007e\u00a0-\u00ff]*$/;
 const STATUSES = new Set(['OK', 'NOTAUTHED', 'REJECTED', 'ABORT', 'ERROR', 'MALFORMED', 'INVALID', 'PENDING']);

@@ -27,6 +27,11 @@ export interface PaymentProvider {
    * (PayPal Standard, Opayo Form: DESIGN.md 5): staff then record a refund made outside the shop.
    */
   refund?(request: ProviderRefundRequest): Promise<ProviderRefundResult>;
+  /**
+   * Whether `refund` can send this order's money back (it needs the provider's reference for the
+   * payment). Absent: it can whenever `refund` is there.
+   */
+  canRefund?(order: Pick<OrderRow, 'transaction_id'>): boolean;
 }
 
 export interface ProviderRefundRequest {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { penceToDecimal } from '../../../../contract/money.ts';
 import {
@@ -17,17 +18,51 @@ import {
   opayoEndpoint,
   opayoRequestCrypt,
   opayoRequestFields,
+  opayoText,
   orderNumberOf,
   readOpayoResponse,
+  VPS_TX_ID,
 } from '../../opayo.ts';
-import type { PaymentProvider, ProviderContext } from '../../payment-provider.ts';
+import type {
+  PaymentProvider,
+  ProviderContext,
+  ProviderRefundRequest,
+  ProviderRefundResult,
+} from '../../payment-provider.ts';
+import { recordRefund, settleRefundRequest } from '../../payments.repository.ts';
+import { bareVpsTxId, OpayoUnreachable, opayoAdminClient, type OpayoAdminClient } from './opayo-admin-api.ts';
+
+/**
+ * A refund attempt's VendorTxCode, made from the request id that is written, with the reserved
+ * amount, before Opayo is asked (refund_requests). So the code is fixed before the call: a call
+ * that gets no answer is followed by a look-up of that very code in the Reporting API, which tells
+ * whether the refund was made (recorded, once) or not (the reservation given back); Opayo never
+ * takes one VendorTxCode twice; and staff trying again make a new request with a new code, while
+ * an earlier attempt left unsettled keeps its amount reserved, so together they never pass what was
+ * paid. The shop never resends an attempt that may have gone through. Hashed, as the request id is
+ * longer than Opayo's 40 characters; RAAG-R never reads as a payment's code (orderNumberOf).
+ */
+export function refundVendorTxCode(orderNumber: number, requestId: string): string {
+  return `RAAG-R${orderNumber}-${createHash('sha256').update(requestId).digest('hex').slice(0, 24)}`;
+}
 
 /**
  * Opayo Form 4.00 (docs/rules.md#payments): a Crypt the browser posts, and the shopper's encrypted
- * return as the result. Form has no refund call we can make (its return lacks the security key a
- * REFUND needs: DESIGN.md 5), so refunds are made in Opayo's portal and recorded by staff.
+ * return as the result. Its return lacks the security key a REFUND needs (DESIGN.md 5): with a
+ * Reporting API user configured, a refund looks the key up and sends Opayo's REFUND (ADR 0014);
+ * without one, refunds are made in Opayo's portal and recorded by staff.
  */
-export function opayoFormProvider({ db, config, clock, events, rateLimitFactor }: ProviderContext) {
+export function opayoFormProvider({ db, config, fetch, clock, events, rateLimitFactor }: ProviderContext) {
+  const admin = config.opayo.admin
+    ? opayoAdminClient({
+        mode: config.opayo.mode,
+        publicUrl: config.publicUrl,
+        vendor: config.opayo.vendor,
+        user: config.opayo.admin.user,
+        password: config.opayo.admin.password,
+        fetch,
+      })
+    : undefined;
   /** The registration post's four fields for an order awaiting payment. */
   function registration(order: OrderRow) {
     const fields = opayoRequestFields(order, {
@@ -100,6 +135,116 @@ export function opayoFormProvider({ db, config, clock, events, rateLimitFactor }
     );
   }
 
+  /** A refund Opayo made for a request of ours: the request settled and the refund recorded, once. */
+  async function recordOpayoRefund(
+    order: OrderRow,
+    request: { amount: number; requestId: string },
+    vpsTxId: string,
+    source: string,
+  ): Promise<ProviderRefundResult> {
+    const outcome = await events.once(
+      {
+        key: `opayo:refund:${vpsTxId}`,
+        provider: 'opayo',
+        providerStatus: 'OK',
+        body: JSON.stringify({ source, vpsTxId, amount: request.amount, requestId: request.requestId }),
+      },
+      async (trx, at) => {
+        if (!(await settleRefundRequest(trx, request.requestId, { status: 'refunded', reference: vpsTxId, at })))
+          return { orderId: order.id, outcome: 'rejected: refund request already settled' };
+        await recordRefund(trx, {
+          orderId: order.id,
+          kind: 'refund',
+          amount: request.amount,
+          provider: 'opayo',
+          reference: vpsTxId,
+          at,
+        });
+        return { orderId: order.id, outcome: 'recorded refund' };
+      },
+    );
+    if (outcome !== 'recorded refund' && outcome !== 'duplicate') return { outcome: 'unknown', reason: outcome };
+    return { outcome: 'refunded', reference: vpsTxId };
+  }
+
+  /**
+   * A staff refund through Opayo's REFUND (docs/decisions/0014-opayo-refunds.md). The Form return
+   * gives no security key, so the payment is looked up in the Reporting API each time (it also
+   * gives the payment's VendorTxCode and TxAuthNo, which the shop does not keep, and keeps the key
+   * out of our database). `refused` gives the reserved amount back, so it is answered only when no
+   * refund can have been made.
+   */
+  async function refundThroughOpayo(
+    client: OpayoAdminClient,
+    { order, amount, requestId, note }: ProviderRefundRequest,
+  ): Promise<ProviderRefundResult> {
+    const paymentId = order.transaction_id ?? '';
+    if (!VPS_TX_ID.test(paymentId)) return { outcome: 'refused', reason: 'the order has no Opayo transaction' };
+    let payment: Record<string, string>;
+    try {
+      payment = await client.transactionDetail({ vpstxid: paymentId });
+    } catch (error) {
+      if (!(error instanceof OpayoUnreachable)) throw error;
+      return { outcome: 'refused', reason: `Opayo's Reporting API did not answer; nothing was sent` };
+    }
+    if (payment.errorcode !== '0000')
+      return { outcome: 'refused', reason: `Reporting API ${payment.errorcode}: ${payment.error ?? ''}`.trim() };
+    if (
+      bareVpsTxId(payment.vpstxid ?? '') !== bareVpsTxId(paymentId) ||
+      orderNumberOf(payment.vendortxcode ?? '') !== order.order_number ||
+      !payment.securitykey
+    )
+      return { outcome: 'refused', reason: 'Opayo describes a different payment for this order' };
+
+    const vendorTxCode = refundVendorTxCode(order.order_number, requestId);
+    let answer: Record<string, string> | undefined;
+    try {
+      answer = await client.refund([
+        ['VPSProtocol', '4.00'],
+        ['TxType', 'REFUND'],
+        ['Vendor', config.opayo.vendor],
+        ['VendorTxCode', vendorTxCode],
+        ['Amount', penceToDecimal(amount)],
+        ['Currency', 'GBP'],
+        ['Description', opayoText(`${config.shop.name} order ${order.order_number} refund: ${note}`, 100)],
+        ['RelatedVPSTxId', paymentId],
+        ['RelatedVendorTxCode', payment.vendortxcode ?? ''],
+        ['RelatedSecurityKey', payment.securitykey],
+        ['RelatedTxAuthNo', payment.vpsauthcode ?? ''],
+      ]);
+    } catch (error) {
+      if (!(error instanceof OpayoUnreachable)) throw error;
+    }
+    if (answer?.Status === 'OK' && VPS_TX_ID.test(answer.VPSTxId ?? ''))
+      return recordOpayoRefund(order, { amount, requestId }, answer.VPSTxId as string, 'refund answer');
+    if (answer?.Status && answer.Status !== 'OK')
+      return { outcome: 'refused', reason: `${answer.Status}: ${answer.StatusDetail ?? ''}`.trim() };
+
+    // No answer that reads: ask Opayo whether this attempt's refund exists (see refundVendorTxCode).
+    let made: Record<string, string>;
+    try {
+      made = await client.transactionDetail({ vendortxcode: vendorTxCode });
+    } catch (error) {
+      if (!(error instanceof OpayoUnreachable)) throw error;
+      return { outcome: 'unknown', reason: `Opayo answered neither the refund nor the look-up of ${vendorTxCode}` };
+    }
+    // Any error answer reads as "no such refund": the Reporting API's own code for that is not
+    // in the material we had (ADR 0014); the reason staff see names what it said.
+    if (made.errorcode !== '0000')
+      return {
+        outcome: 'refused',
+        reason: `Opayo did not answer; its Reporting API has no refund ${vendorTxCode} (${made.errorcode}: ${made.error ?? ''})`,
+      };
+    const vpsTxId = `{${bareVpsTxId(made.vpstxid ?? '')}}`;
+    if (
+      !VPS_TX_ID.test(vpsTxId) ||
+      (made.transactiontype ?? '').toLowerCase() !== 'refund' ||
+      made.amount !== penceToDecimal(amount)
+    )
+      return { outcome: 'unknown', reason: `Opayo holds ${vendorTxCode}, but not as this refund` };
+    return recordOpayoRefund(order, { amount, requestId }, vpsTxId, 'reporting look-up');
+  }
+
   const routes: FastifyPluginAsyncZod = async (app) => {
     // The spec's call: the Form post for an order awaiting payment, by number and code.
     app.get(
@@ -144,5 +289,13 @@ export function opayoFormProvider({ db, config, clock, events, rateLimitFactor }
       };
     },
     routes,
+    // Refunds through Opayo only with a Reporting API user to read the payment's security key;
+    // without one, staff refund in Opayo's portal and record it (DESIGN.md 5).
+    ...(admin
+      ? {
+          refund: (request: ProviderRefundRequest) => refundThroughOpayo(admin, request),
+          canRefund: (order: Pick<OrderRow, 'transaction_id'>) => VPS_TX_ID.test(order.transaction_id ?? ''),
+        }
+      : {}),
   } satisfies PaymentProvider;
 }

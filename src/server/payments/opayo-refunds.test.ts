@@ -1,0 +1,346 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { commitResponseSchema } from '../../contract/basket.ts';
+import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { LOCAL_OPAYO_ADMIN } from '../config.ts';
+import { readVspaccess, reportingElements, reportingSignature } from './providers/opayo-form/opayo-admin-api.ts';
+
+/**
+ * Refunds of Opayo Form payments through Opayo (ADR 0014): the payment's security key read with
+ * the Reporting API's getTransactionDetail, then a REFUND, recorded with the refund's VPSTxId. The
+ * amount is reserved before Opayo is asked, so more than is left is refused without a call and two
+ * refunds at once never send back more than was paid; a refusal, or a call that gets no answer and
+ * whose refund Opayo has no record of, gives the reservation back and records nothing.
+ */
+const VPS_TX_ID = /^\{[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}\}$/;
+const REFUND_PATH = '/sandbox/opayo/gateway/service/refund.vsp';
+const REPORTING_PATH = '/sandbox/opayo/access/access.htm';
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+describe('refunds through Opayo', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
+  // The in-process fetch the PayPal Checkout tests use: the shop's calls reach its own sandbox.
+  const opayo = injectedPaypal();
+  let refundCalls = 0;
+  let lookUps = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { PAYMENT_PROVIDER: 'opayo', RATE_LIMIT_FACTOR: '100' },
+      paymentFetch: opayo.fetch,
+    });
+    opayo.state.app = t.server;
+    fx = await checkoutFixtures(t.db);
+    ({ cookie } = await staffMember(t, 'staff'));
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    refundCalls = 0;
+    lookUps = 0;
+    opayo.state.intercept = async (url, _init, forward) => {
+      if (url.endsWith(REFUND_PATH)) refundCalls += 1;
+      if (url.endsWith(REPORTING_PATH)) lookUps += 1;
+      return forward();
+    };
+  });
+
+  const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url: `/api/admin${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
+  const orderRow = (orderNumber: number) =>
+    t.db.kysely.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
+  const requestsOf = async (orderId: number) =>
+    (await t.db.kysely.selectFrom('refund_requests').select('status').where('order_id', '=', orderId).execute()).map(
+      (r) => r.status,
+    );
+
+  /** An order of 2 units at £25 with express delivery (£59.95), paid by card in the Opayo sandbox. */
+  async function paidOrder() {
+    const p = await fx.product(2500, 10);
+    const committed = commitResponseSchema.parse(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/basket',
+          payload: commitBody([{ productStockId: p.stockId, requestedQty: 2 }]),
+        })
+      ).json(),
+    );
+    if (!committed.ok) throw new Error('expected an order');
+    const registration = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/sagepay-config/${committed.orderNumber}?code=${committed.orderCode}`,
+      })
+    ).json();
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/opayo/pay',
+      headers: form,
+      payload: new URLSearchParams({ Crypt: registration.crypt, card: '4929000000006', action: 'pay' }).toString(),
+    });
+    const back = new URL(paid.headers.location as string);
+    await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    const row = await orderRow(committed.orderNumber);
+    expect(row.status).toBe('paid');
+    expect(row.transaction_id).toMatch(VPS_TX_ID);
+    return { ...committed, row };
+  }
+
+  it('refunds part, then the rest, through Opayo, each recorded with the refund’s VPSTxId', async () => {
+    const { orderNumber, row } = await paidOrder();
+    const detail = await admin('GET', `/orders/${orderNumber}`);
+    expect(detail.json()).toMatchObject({ refundsThrough: 'provider', actions: expect.arrayContaining(['refund']) });
+
+    const first = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 1000,
+      reason: 'One arrived scratched',
+      restock: [{ lineId: detail.json().lines[0].id, quantity: 1 }],
+    });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({
+      refundedTotal: 1000,
+      refunds: [{ kind: 'refund', amount: 1000, provider: 'opayo', reference: expect.stringMatching(VPS_TX_ID) }],
+      lines: [expect.objectContaining({ restocked: 1 })],
+    });
+
+    const rest = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 4995, reason: 'Returned' });
+    expect(rest.statusCode).toBe(200);
+    expect(rest.json()).toMatchObject({ refundedTotal: 5995, actions: [] });
+    const references = rest.json().refunds.map((r: { reference: string }) => r.reference);
+    expect(references).toHaveLength(2);
+    expect(new Set(references).size).toBe(2);
+    expect(references).not.toContain(row.transaction_id);
+    expect(refundCalls).toBe(2);
+    expect(lookUps).toBe(2);
+    expect(await requestsOf(row.id)).toEqual(['refunded', 'refunded']);
+
+    // The sandbox has both against the payment, and answers for them in the Reporting API.
+    const activity = await t.app.inject({ method: 'GET', url: '/sandbox/opayo/activity' });
+    expect(activity.body).toContain(`Refund ${references[0]}</td><td>Order ${orderNumber}</td><td>-£10.00`);
+    expect(activity.body).toContain(`Refund ${references[1]}</td><td>Order ${orderNumber}</td><td>-£49.95`);
+  });
+
+  it('refuses more than is left without asking Opayo, also for two refunds at once', async () => {
+    const { orderNumber, row } = await paidOrder();
+    const tooMuch = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 5996, reason: 'Too much' });
+    expect(tooMuch.statusCode).toBe(409);
+    expect(tooMuch.json().error.message).toBe('That is more than is left to refund on this order.');
+    expect(refundCalls + lookUps).toBe(0);
+
+    const both = await Promise.all([
+      admin('POST', `/orders/${orderNumber}/refund`, { amount: 4000, reason: 'First' }),
+      admin('POST', `/orders/${orderNumber}/refund`, { amount: 4000, reason: 'Second' }),
+    ]);
+    expect(both.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(refundCalls).toBe(1);
+    expect((await orderRow(orderNumber)).refunded_total).toBe(4000);
+    const after = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 1996, reason: 'Over' });
+    expect(after.statusCode).toBe(409);
+    expect(refundCalls).toBe(1);
+    expect(await requestsOf(row.id)).toEqual(['refunded']);
+  });
+
+  it('records nothing and frees the reservation when Opayo refuses the refund', async () => {
+    const { orderNumber, row } = await paidOrder();
+    opayo.state.intercept = async (url, _init, forward) => {
+      if (!url.endsWith(REFUND_PATH)) return forward();
+      refundCalls += 1;
+      return new Response(
+        'VPSProtocol=4.00\r\nStatus=INVALID\r\nStatusDetail=4035 : This Refund would exceed the amount of the original transaction.\r\n',
+      );
+    };
+    const refused = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 1000, reason: 'Goodwill' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toContain('INVALID: 4035');
+    expect(refundCalls).toBe(1);
+    expect((await orderRow(orderNumber)).refunded_total).toBe(0);
+    expect((await admin('GET', `/orders/${orderNumber}`)).json().refunds).toEqual([]);
+    expect(await requestsOf(row.id)).toEqual(['refused']);
+  });
+
+  it('records nothing and frees the reservation when the refund times out and Opayo has no record of it', async () => {
+    const { orderNumber, row } = await paidOrder();
+    opayo.state.intercept = async (url, _init, forward) => {
+      if (url.endsWith(REPORTING_PATH)) lookUps += 1;
+      if (!url.endsWith(REFUND_PATH)) return forward();
+      refundCalls += 1;
+      throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    };
+    const timedOut = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 1000, reason: 'Goodwill' });
+    expect(timedOut.statusCode).toBe(409);
+    expect(timedOut.json().error.message).toContain('nothing was refunded');
+    // The payment's key was read, then the refund's own code looked up after the timeout.
+    expect(lookUps).toBe(2);
+    expect((await orderRow(orderNumber)).refunded_total).toBe(0);
+    expect(await requestsOf(row.id)).toEqual(['refused']);
+
+    // Freed: the whole amount can be refunded once Opayo answers again.
+    opayo.state.intercept = undefined;
+    const again = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 5995, reason: 'Goodwill' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().refunds).toEqual([expect.objectContaining({ amount: 5995, provider: 'opayo' })]);
+  });
+
+  it('records once, from the Reporting API, a refund Opayo made whose answer was lost', async () => {
+    const { orderNumber, row } = await paidOrder();
+    opayo.state.intercept = async (url, _init, forward) => {
+      if (!url.endsWith(REFUND_PATH)) return forward();
+      refundCalls += 1;
+      await forward();
+      throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    };
+    const lost = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 1500, reason: 'Late parcel' });
+    expect(lost.statusCode).toBe(200);
+    expect(lost.json()).toMatchObject({
+      refundedTotal: 1500,
+      refunds: [{ amount: 1500, provider: 'opayo', reference: expect.stringMatching(VPS_TX_ID) }],
+    });
+    expect(refundCalls).toBe(1);
+    expect(await requestsOf(row.id)).toEqual(['refunded']);
+    const activity = await t.app.inject({ method: 'GET', url: '/sandbox/opayo/activity' });
+    expect(activity.body.match(new RegExp(`Order ${orderNumber}</td><td>-£`, 'g'))).toHaveLength(1);
+  });
+
+  it('keeps the reservation when neither the refund nor the look-up is answered', async () => {
+    const { orderNumber, row } = await paidOrder();
+    let calls = 0;
+    opayo.state.intercept = async (_url, _init, forward) => {
+      calls += 1;
+      // The payment's look-up is answered; the refund and the look-up after it are not.
+      if (calls === 1) return forward();
+      throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    };
+    const unknown = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 1000, reason: 'Goodwill' });
+    expect(unknown.statusCode).toBe(409);
+    expect(unknown.json().error.message).toContain('did not confirm the refund');
+    expect((await orderRow(orderNumber)).refunded_total).toBe(1000);
+    expect(await requestsOf(row.id)).toEqual(['pending']);
+    expect((await admin('GET', `/orders/${orderNumber}`)).json().refunds).toEqual([]);
+  });
+
+  describe('the sandbox', () => {
+    const command = (vpsTxId: string, password: string, user: string = LOCAL_OPAYO_ADMIN.user) => {
+      const elements = reportingElements('getTransactionDetail', { vendor: 'raaglocal', user }, [
+        ['vpstxid', vpsTxId.slice(1, -1)],
+      ]);
+      return `<vspaccess>${elements}<signature>${reportingSignature(elements, password)}</signature></vspaccess>`;
+    };
+    const report = async (xml: string) =>
+      readVspaccess(
+        (
+          await t.server.inject({
+            method: 'POST',
+            url: REPORTING_PATH,
+            headers: form,
+            payload: new URLSearchParams({ XML: xml }).toString(),
+          })
+        ).body,
+      );
+
+    it('answers getTransactionDetail with the security key only to the admin user’s signature', async () => {
+      const { row } = await paidOrder();
+      const id = row.transaction_id as string;
+      const answered = await report(command(id, LOCAL_OPAYO_ADMIN.password));
+      expect(answered).toMatchObject({
+        errorcode: '0000',
+        vpstxid: id.slice(1, -1),
+        transactiontype: 'Payment',
+        amount: '59.95',
+        securitykey: expect.stringMatching(/^[0-9A-F]{10}$/),
+      });
+      for (const forged of [
+        command(id, 'not-the-password'),
+        command(id, LOCAL_OPAYO_ADMIN.password, 'someone-else'),
+        command(id, LOCAL_OPAYO_ADMIN.password).replace('<vendor>raaglocal', '<vendor>raagloca1'),
+      ]) {
+        const refused = await report(forged);
+        expect(refused?.errorcode).not.toBe('0000');
+        expect(refused).not.toHaveProperty('securitykey');
+      }
+    });
+
+    it('refuses a REFUND that names the payment wrongly or asks for more than is left', async () => {
+      const { row } = await paidOrder();
+      const id = row.transaction_id as string;
+      const payment = (await report(command(id, LOCAL_OPAYO_ADMIN.password))) as Record<string, string>;
+      const refund = (fields: Record<string, string>) =>
+        t.server.inject({
+          method: 'POST',
+          url: REFUND_PATH,
+          headers: form,
+          payload: new URLSearchParams({
+            VPSProtocol: '4.00',
+            TxType: 'REFUND',
+            Vendor: 'raaglocal',
+            VendorTxCode: `RAAG-R${row.order_number}-${Date.now()}`,
+            Amount: '59.95',
+            Currency: 'GBP',
+            Description: 'Refund',
+            RelatedVPSTxId: id,
+            RelatedVendorTxCode: payment.vendortxcode as string,
+            RelatedSecurityKey: payment.securitykey as string,
+            RelatedTxAuthNo: payment.vpsauthcode as string,
+            ...fields,
+          }).toString(),
+        });
+      expect((await refund({ RelatedSecurityKey: 'ABCDEFGHIJ' })).body).toContain('Status=INVALID');
+      expect((await refund({ Amount: '59.96' })).body).toContain('Status=INVALID');
+      expect((await refund({ Vendor: 'someone' })).body).toContain('Status=INVALID');
+      const ok = await refund({ VendorTxCode: `RAAG-R${row.order_number}-once` });
+      expect(ok.body).toMatch(/Status=OK\r\n.*\r\nVPSTxId=\{[0-9A-F-]{36}\}/s);
+      // The same VendorTxCode twice, and anything after the whole amount, are refused.
+      expect((await refund({ VendorTxCode: `RAAG-R${row.order_number}-once`, Amount: '0.01' })).body).toContain(
+        'Status=INVALID',
+      );
+      expect((await refund({ Amount: '0.01' })).body).toContain('Status=INVALID');
+    });
+  });
+});
+
+describe('Opayo without a Reporting API user', () => {
+  it('keeps refunds in Opayo’s portal, recorded in the back office', async () => {
+    const t = await createTestApp({ env: { PAYMENT_PROVIDER: 'opayo', OPAYO_MODE: 'test' } });
+    try {
+      const fx = await checkoutFixtures(t.db);
+      const { cookie } = await staffMember(t, 'staff');
+      const p = await fx.product(2500, 10);
+      const committed = commitResponseSchema.parse(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/basket',
+            payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }]),
+          })
+        ).json(),
+      );
+      if (!committed.ok) throw new Error('expected an order');
+      await t.db.kysely
+        .updateTable('orders')
+        .set({
+          status: 'paid',
+          payment_provider: 'opayo',
+          transaction_id: '{5D4E1F7A-0B9C-4E2D-8F3A-1C2B3D4E5F60}',
+          paid_at: new Date().toISOString(),
+        })
+        .where('order_number', '=', committed.orderNumber)
+        .execute();
+      const admin = (method: 'GET' | 'POST', payload?: object) =>
+        t.app.inject({
+          method,
+          url: `/api/admin/orders/${committed.orderNumber}${payload ? '/refund' : ''}`,
+          headers: { cookie },
+          ...(payload ? { payload } : {}),
+        });
+      expect((await admin('GET')).json().refundsThrough).toBe('outside');
+      const recorded = await admin('POST', { amount: 500, reason: 'Refunded in MySagePay' });
+      expect(recorded.statusCode).toBe(200);
+      expect(recorded.json().refunds).toEqual([expect.objectContaining({ provider: 'manual', amount: 500 })]);
+    } finally {
+      await t.close();
+    }
+  });
+});
