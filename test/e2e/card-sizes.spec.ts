@@ -1,7 +1,11 @@
-import { expect, productWithSizes, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
 
-/** Issue 16, item 15 (b): a product card's size options are read in full on desktop (a phone opens its own full-width picker). */
-for (const width of [1366]) {
+/**
+ * Issue 16, item 15 (b): a product card's size options are read in full from tablet width up: at
+ * 720 to 1023 px (the search page with and without its sidebar), at 1150 px (three columns beside
+ * the sidebar) and on desktop. A phone opens its own full-width picker.
+ */
+for (const width of [720, 800, 900, 1023, 1150, 1366]) {
   test(`a product card shows its size options without cutting them off, at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
     const product = await productWithSizes(page);
@@ -22,5 +26,6 @@ for (const width of [1366]) {
       return { widest, room };
     });
     expect(fit.widest).toBeLessThanOrEqual(fit.room);
+    await expectNoAxeViolations(page);
   });
 }

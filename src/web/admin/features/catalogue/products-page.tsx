@@ -1,4 +1,3 @@
-import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -8,7 +7,8 @@ import { AdminPage } from '../../lib/admin-page.tsx';
 import { formatPence, humanise } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
-import { Pager } from '../../ui/pager.tsx';
+import { DataTable, dataColumns } from '../../ui/data-table.tsx';
+import type { PagerProps } from '../../ui/pager.tsx';
 import {
   brandsQueryOptions,
   duplicateProduct,
@@ -89,32 +89,22 @@ export default function ProductsPage() {
           <p role="status" className="visually-hidden">
             {products.data.total} products found
           </p>
-          {products.data.products.length === 0 ? (
-            <p>No products match these filters.</p>
-          ) : (
-            <ProductTable
-              products={products.data.products}
-              onDuplicate={(product) =>
-                act(async () => {
-                  const copy = await duplicateProduct(product.id, queryClient);
-                  await navigate(`/products/${copy.id}`);
-                  return '';
-                })
-              }
-              onStatus={(product, status) =>
-                act(async () => {
-                  await setProductStatus(product.id, status, queryClient);
-                  return `"${product.title}" is ${status} now.`;
-                })
-              }
-            />
-          )}
-          <Pager
-            label="Product pages"
-            page={products.data.page}
-            pageSize={products.data.pageSize}
-            total={products.data.total}
-            onPage={(page) => go({ page })}
+          <ProductTable
+            products={products.data.products}
+            onDuplicate={(product) =>
+              act(async () => {
+                const copy = await duplicateProduct(product.id, queryClient);
+                await navigate(`/products/${copy.id}`);
+                return '';
+              })
+            }
+            onStatus={(product, status) =>
+              act(async () => {
+                await setProductStatus(product.id, status, queryClient);
+                return `"${product.title}" is ${status} now.`;
+              })
+            }
+            pager={{ label: 'Product pages', list: products.data, onPage: (page) => go({ page }) }}
           />
         </>
       )}
@@ -169,14 +159,13 @@ function Filters(props: {
   );
 }
 
-const features = tableFeatures({});
-const helper = createColumnHelper<typeof features, ProductSummary>();
-const numeric = new Set(['sizes', 'stock', 'lowestPrice']);
+const helper = dataColumns<ProductSummary>();
 
 function ProductTable(props: {
   products: ProductSummary[];
   onDuplicate: (product: ProductSummary) => Promise<void>;
   onStatus: (product: ProductSummary, status: ProductSummary['status']) => Promise<void>;
+  pager: PagerProps;
 }) {
   const columns = helper.columns([
     helper.accessor('title', {
@@ -195,10 +184,11 @@ function ProductTable(props: {
     }),
     helper.accessor('productTypeName', { header: 'Type' }),
     helper.accessor('brandName', { header: 'Brand' }),
-    helper.accessor('sizes', { header: 'Sizes' }),
-    helper.accessor('stock', { header: 'In stock' }),
+    helper.accessor('sizes', { header: 'Sizes', meta: { numeric: true } }),
+    helper.accessor('stock', { header: 'In stock', meta: { numeric: true } }),
     helper.accessor('lowestPrice', {
       header: 'From',
+      meta: { numeric: true },
       cell: (info) => (info.getValue() === null ? '' : formatPence(info.getValue() ?? 0)),
     }),
     helper.display({
@@ -237,34 +227,13 @@ function ProductTable(props: {
       },
     }),
   ]);
-  const table = useTable({ features, columns, data: props.products });
   return (
-    <div className="adm-table-wrap">
-      <table className="adm-table">
-        <caption className="visually-hidden">Products</caption>
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => (
-                <th key={header.id} scope="col" className={numeric.has(header.column.id) ? 'adm-num' : undefined}>
-                  <table.FlexRender header={header} />
-                </th>
-              ))}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {table.getRowModel().rows.map((row) => (
-            <tr key={row.id}>
-              {row.getAllCells().map((cell) => (
-                <td key={cell.id} className={numeric.has(cell.column.id) ? 'adm-num' : undefined}>
-                  <table.FlexRender cell={cell} />
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Products"
+      columns={columns}
+      rows={props.products}
+      empty="No products match these filters."
+      pager={props.pager}
+    />
   );
 }

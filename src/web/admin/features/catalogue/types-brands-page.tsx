@@ -6,16 +6,16 @@ import {
   brandInputSchema,
   productTypeInputSchema,
   type BrandInput,
-  type BrandView,
   type ProductTypeInput,
   type ProductTypeView,
 } from '../../../../contract/admin/catalogue.ts';
 import { TOP_LEVEL_PARENT_ID } from '../../../../contract/catalog-rules.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
+import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { brandsQueryOptions, changeBrands, changeTypes, typesQueryOptions } from './api/catalogue.ts';
-import { typeOptions } from './type-options.ts';
+import { typeOptions, type TypeOption } from './type-options.ts';
 
 /**
  * Product types (a tree) and brands: add, rename, move, reorder, delete. The shop's menu, search
@@ -27,6 +27,7 @@ export default function TypesBrandsPage() {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
   const [done, setDone] = useState('');
+  const typeList = typeOptions(types.data);
 
   async function run(task: () => Promise<unknown>, message: string): Promise<boolean> {
     setProblem(null);
@@ -41,6 +42,36 @@ export default function TypesBrandsPage() {
     }
   }
 
+  /** Save, up, down and delete for one of the lists, sent by `change` to its own endpoint. */
+  function listActions<TBody>(
+    change: (request: {
+      method: 'POST' | 'PUT' | 'DELETE';
+      path: string;
+      body?: TBody | { direction: Direction };
+    }) => Promise<unknown>,
+    bodyOf: (draft: Draft) => TBody,
+  ) {
+    return {
+      onSave: (entry: Named, draft: Draft) =>
+        run(() => change({ method: 'PUT', path: `/${entry.id}`, body: bodyOf(draft) }), `Saved "${draft.name}".`),
+      onMove: (entry: Named, direction: Direction) =>
+        run(
+          () => change({ method: 'POST', path: `/${entry.id}/reorder`, body: { direction } }),
+          `Moved "${entry.name}" ${direction}.`,
+        ),
+      onDelete: (entry: Named) =>
+        run(() => change({ method: 'DELETE', path: `/${entry.id}` }), `Deleted "${entry.name}".`),
+    };
+  }
+  const typeActions = listActions<ProductTypeInput>(
+    (request) => changeTypes(request, queryClient),
+    ({ name, parentId }) => ({ name, parentId }),
+  );
+  const brandActions = listActions<BrandInput>(
+    (request) => changeBrands(request, queryClient),
+    ({ name }) => ({ name }),
+  );
+
   return (
     <AdminPage title="Types and brands">
       <ErrorAlert error={problem ?? types.error ?? brands.error} />
@@ -51,23 +82,15 @@ export default function TypesBrandsPage() {
       )}
       <h2 id="types-heading">Product types</h2>
       {types.data && (
-        <TypeTable
-          types={types.data}
-          onRename={(type, name, parentId) =>
-            run(
-              () => changeTypes({ method: 'PUT', path: `/${type.id}`, body: { name, parentId } }, queryClient),
-              `Saved "${name}".`,
-            )
+        <CatalogueList
+          caption="Product types"
+          nameHeader="Type"
+          idPrefix="type"
+          entries={typeList.map(({ type, depth, path }) => ({ entry: type, depth, path }))}
+          placesFor={({ entry, path }) =>
+            typeList.filter((o) => o.type.id !== entry.id && !o.path.startsWith(`${path} › `))
           }
-          onMove={(type, direction) =>
-            run(
-              () => changeTypes({ method: 'POST', path: `/${type.id}/reorder`, body: { direction } }, queryClient),
-              `Moved "${type.name}" ${direction}.`,
-            )
-          }
-          onDelete={(type) =>
-            run(() => changeTypes({ method: 'DELETE', path: `/${type.id}` }, queryClient), `Deleted "${type.name}".`)
-          }
+          {...typeActions}
         />
       )}
       <h3>Add a type</h3>
@@ -80,23 +103,12 @@ export default function TypesBrandsPage() {
 
       <h2 id="brands-heading">Brands</h2>
       {brands.data && (
-        <BrandTable
-          brands={brands.data}
-          onRename={(brand, name) =>
-            run(
-              () => changeBrands({ method: 'PUT', path: `/${brand.id}`, body: { name } }, queryClient),
-              `Saved "${name}".`,
-            )
-          }
-          onMove={(brand, direction) =>
-            run(
-              () => changeBrands({ method: 'POST', path: `/${brand.id}/reorder`, body: { direction } }, queryClient),
-              `Moved "${brand.name}" ${direction}.`,
-            )
-          }
-          onDelete={(brand) =>
-            run(() => changeBrands({ method: 'DELETE', path: `/${brand.id}` }, queryClient), `Deleted "${brand.name}".`)
-          }
+        <CatalogueList
+          caption="Brands"
+          nameHeader="Brand"
+          idPrefix="brand"
+          entries={brands.data.map((brand) => ({ entry: brand, depth: 0, path: brand.name }))}
+          {...brandActions}
         />
       )}
       <h3>Add a brand</h3>
@@ -111,163 +123,127 @@ export default function TypesBrandsPage() {
 
 type Direction = 'up' | 'down';
 
-function TypeTable(props: {
-  types: ProductTypeView[];
-  onRename: (type: ProductTypeView, name: string, parentId: number) => Promise<boolean>;
-  onMove: (type: ProductTypeView, direction: Direction) => Promise<boolean>;
-  onDelete: (type: ProductTypeView) => Promise<boolean>;
-}) {
-  const options = typeOptions(props.types);
-  return (
-    <div className="adm-table-wrap">
-      <table className="adm-table" aria-labelledby="types-heading">
-        <thead>
-          <tr>
-            <th scope="col">Type</th>
-            <th scope="col">Inside</th>
-            <th scope="col" className="adm-num">
-              Products
-            </th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {options.map(({ type, depth, path }) => (
-            <TypeRow
-              key={`${type.id}-${type.name}-${type.parentId}`}
-              type={type}
-              depth={depth}
-              path={path}
-              parents={options.filter((o) => o.type.id !== type.id && !o.path.startsWith(`${path} › `))}
-              {...props}
-            />
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+/** What both lists' rows have: a type and a brand alike. */
+interface Named {
+  id: number;
+  name: string;
 }
 
-function TypeRow(props: {
-  type: ProductTypeView;
+/** A type or a brand as its list shows it: indented under its parent, and named by its path. */
+interface Listed<T> {
+  entry: T;
   depth: number;
   path: string;
-  parents: ReturnType<typeof typeOptions>;
-  onRename: (type: ProductTypeView, name: string, parentId: number) => Promise<boolean>;
-  onMove: (type: ProductTypeView, direction: Direction) => Promise<boolean>;
-  onDelete: (type: ProductTypeView) => Promise<boolean>;
-}) {
-  const { type } = props;
-  const [name, setName] = useState(type.name);
-  const [parentId, setParentId] = useState(String(type.parentId));
-  const changed = name.trim() !== type.name || Number(parentId) !== type.parentId;
-  return (
-    <tr>
-      <td>
-        <label className="visually-hidden" htmlFor={`type-${type.id}-name`}>
-          Name of {props.path}
-        </label>
-        <input
-          id={`type-${type.id}-name`}
-          className="input"
-          style={{ marginLeft: `${props.depth * 1.5}rem`, maxWidth: '16rem' }}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-        />
-      </td>
-      <td>
-        <label className="visually-hidden" htmlFor={`type-${type.id}-parent`}>
-          Where {type.name} goes
-        </label>
-        <select
-          id={`type-${type.id}-parent`}
-          className="input"
-          value={parentId}
-          onChange={(event) => setParentId(event.target.value)}
-        >
-          <option value={TOP_LEVEL_PARENT_ID}>At the top</option>
-          {props.parents.map(({ type: parent, path }) => (
-            <option key={parent.id} value={parent.id}>
-              {path}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td className="adm-num">{type.products}</td>
-      <td>
-        <RowActions
-          name={type.name}
-          canSave={changed && name.trim() !== ''}
-          onSave={() => props.onRename(type, name.trim(), Number(parentId))}
-          onMove={(direction) => props.onMove(type, direction)}
-          onDelete={() => props.onDelete(type)}
-        />
-      </td>
-    </tr>
-  );
 }
 
-function BrandTable(props: {
-  brands: BrandView[];
-  onRename: (brand: BrandView, name: string) => Promise<boolean>;
-  onMove: (brand: BrandView, direction: Direction) => Promise<boolean>;
-  onDelete: (brand: BrandView) => Promise<boolean>;
-}) {
-  return (
-    <div className="adm-table-wrap">
-      <table className="adm-table" aria-labelledby="brands-heading">
-        <thead>
-          <tr>
-            <th scope="col">Brand</th>
-            <th scope="col" className="adm-num">
-              Products
-            </th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.brands.map((brand) => (
-            <BrandRow key={`${brand.id}-${brand.name}`} brand={brand} {...props} />
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+/** A row's name and place as typed, not saved yet. */
+interface Draft {
+  name: string;
+  parentId: number;
 }
 
-function BrandRow(props: {
-  brand: BrandView;
-  onRename: (brand: BrandView, name: string) => Promise<boolean>;
-  onMove: (brand: BrandView, direction: Direction) => Promise<boolean>;
-  onDelete: (brand: BrandView) => Promise<boolean>;
+/**
+ * Product types or brands, each row edited in place: its name, for a type where it goes, then
+ * save, up, down or delete. What is typed stays in its row until the row itself changes (saved,
+ * or changed by someone else), as it would in a form of its own.
+ */
+function CatalogueList<T extends Named & { products: number; parentId?: number }>(props: {
+  caption: string;
+  nameHeader: string;
+  idPrefix: 'type' | 'brand';
+  entries: Array<Listed<T>>;
+  /** The places a type may go (not inside itself); brands have none. */
+  placesFor?: (listed: Listed<T>) => TypeOption[];
+  onSave: (entry: T, draft: Draft) => Promise<boolean>;
+  onMove: (entry: T, direction: Direction) => Promise<boolean>;
+  onDelete: (entry: T) => Promise<boolean>;
 }) {
-  const { brand } = props;
-  const [name, setName] = useState(brand.name);
+  const [drafts, setDrafts] = useState<Partial<Record<number, { from: Draft; now: Draft }>>>({});
+  const saved = (entry: T): Draft => ({ name: entry.name, parentId: entry.parentId ?? TOP_LEVEL_PARENT_ID });
+  const same = (a: Draft, b: Draft) => a.name === b.name && a.parentId === b.parentId;
+  const draftOf = (entry: T): Draft => {
+    const draft = drafts[entry.id];
+    return draft && same(draft.from, saved(entry)) ? draft.now : saved(entry);
+  };
+  const edit = (entry: T, change: Partial<Draft>) =>
+    setDrafts((all) => ({ ...all, [entry.id]: { from: saved(entry), now: { ...draftOf(entry), ...change } } }));
+  const idOf = (entry: T, field: string) => `${props.idPrefix}-${entry.id}-${field}`;
+  const { placesFor } = props;
+
+  const helper = dataColumns<Listed<T>>();
+  const columns = helper.columns([
+    helper.display({
+      id: 'name',
+      header: props.nameHeader,
+      cell: ({ row: { original: listed } }) => (
+        <>
+          <label className="visually-hidden" htmlFor={idOf(listed.entry, 'name')}>
+            Name of {listed.path}
+          </label>
+          <input
+            id={idOf(listed.entry, 'name')}
+            className="input"
+            style={{ marginLeft: `${listed.depth * 1.5}rem`, maxWidth: '16rem' }}
+            value={draftOf(listed.entry).name}
+            onChange={(event) => edit(listed.entry, { name: event.target.value })}
+          />
+        </>
+      ),
+    }),
+    ...(placesFor
+      ? [
+          helper.display({
+            id: 'place',
+            header: 'Inside',
+            cell: ({ row: { original: listed } }) => (
+              <>
+                <label className="visually-hidden" htmlFor={idOf(listed.entry, 'parent')}>
+                  Where {listed.entry.name} goes
+                </label>
+                <select
+                  id={idOf(listed.entry, 'parent')}
+                  className="input"
+                  value={draftOf(listed.entry).parentId}
+                  onChange={(event) => edit(listed.entry, { parentId: Number(event.target.value) })}
+                >
+                  <option value={TOP_LEVEL_PARENT_ID}>At the top</option>
+                  {placesFor(listed).map(({ type: parent, path }) => (
+                    <option key={parent.id} value={parent.id}>
+                      {path}
+                    </option>
+                  ))}
+                </select>
+              </>
+            ),
+          }),
+        ]
+      : []),
+    helper.accessor((listed) => listed.entry.products, { id: 'products', header: 'Products', meta: { numeric: true } }),
+    helper.display({
+      id: 'actions',
+      header: 'Actions',
+      cell: ({ row: { original: listed } }) => {
+        const draft = draftOf(listed.entry);
+        const typed = { name: draft.name.trim(), parentId: draft.parentId };
+        return (
+          <RowActions
+            name={listed.entry.name}
+            canSave={typed.name !== '' && !same(typed, saved(listed.entry))}
+            onSave={() => props.onSave(listed.entry, typed)}
+            onMove={(direction) => props.onMove(listed.entry, direction)}
+            onDelete={() => props.onDelete(listed.entry)}
+          />
+        );
+      },
+    }),
+  ]);
   return (
-    <tr>
-      <td>
-        <label className="visually-hidden" htmlFor={`brand-${brand.id}-name`}>
-          Name of {brand.name}
-        </label>
-        <input
-          id={`brand-${brand.id}-name`}
-          className="input"
-          style={{ maxWidth: '16rem' }}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-        />
-      </td>
-      <td className="adm-num">{brand.products}</td>
-      <td>
-        <RowActions
-          name={brand.name}
-          canSave={name.trim() !== brand.name && name.trim() !== ''}
-          onSave={() => props.onRename(brand, name.trim())}
-          onMove={(direction) => props.onMove(brand, direction)}
-          onDelete={() => props.onDelete(brand)}
-        />
-      </td>
-    </tr>
+    <DataTable
+      caption={props.caption}
+      columns={columns}
+      rows={props.entries}
+      rowKey={(listed) => String(listed.entry.id)}
+    />
   );
 }
 

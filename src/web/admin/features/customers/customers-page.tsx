@@ -1,12 +1,31 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import type { CustomerSummary } from '../../../../contract/admin/customers.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { formatDate } from '../../lib/format.ts';
+import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field } from '../../ui/field.tsx';
-import { Pager } from '../../ui/pager.tsx';
 import { customerListQueryOptions } from './api/customers.ts';
+
+const helper = dataColumns<CustomerSummary>();
+const columns = helper.columns([
+  helper.accessor('name', {
+    header: 'Name',
+    cell: (info) => (
+      <Link to={`/customers/${info.row.original.id}`}>{info.getValue() || `Customer ${info.row.original.id}`}</Link>
+    ),
+  }),
+  helper.accessor('email', { header: 'E-mail' }),
+  helper.accessor('createdAt', { header: 'Registered', cell: (info) => formatDate(info.getValue()) }),
+  helper.display({
+    id: 'state',
+    header: 'State',
+    cell: ({ row: { original: customer } }) =>
+      customer.erased ? 'Erased' : customer.verified ? 'Verified' : 'Not verified',
+  }),
+]);
 
 /** Customers: search by e-mail or name (in the URL), newest first, in pages. */
 export default function CustomersPage() {
@@ -39,41 +58,12 @@ export default function CustomersPage() {
       <ErrorAlert error={customers.error} />
       {customers.data && (
         <>
-          {customers.data.customers.length === 0 ? (
-            <p>No customers match.</p>
-          ) : (
-            <div className="adm-table-wrap">
-              <table className="adm-table">
-                <caption className="visually-hidden">Customers</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">Registered</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {customers.data.customers.map((customer) => (
-                    <tr key={customer.id}>
-                      <td>
-                        <Link to={`/customers/${customer.id}`}>{customer.name || `Customer ${customer.id}`}</Link>
-                      </td>
-                      <td>{customer.email}</td>
-                      <td>{formatDate(customer.createdAt)}</td>
-                      <td>{customer.erased ? 'Erased' : customer.verified ? 'Verified' : 'Not verified'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          <Pager
-            label="Customer pages"
-            page={customers.data.page}
-            pageSize={customers.data.pageSize}
-            total={customers.data.total}
-            onPage={(next) => go({ q, page: next })}
+          <DataTable
+            caption="Customers"
+            columns={columns}
+            rows={customers.data.customers}
+            empty="No customers match."
+            pager={{ label: 'Customer pages', list: customers.data, onPage: (next) => go({ q, page: next }) }}
           />
         </>
       )}

@@ -1,24 +1,23 @@
-import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { Link } from 'react-router';
 import type { OrderListQuery, OrderSummary } from '../../../../contract/admin/orders.ts';
 import { formatDateTime, formatPence, humanise } from '../../lib/format.ts';
+import { DataTable, dataColumns, type ServerSorting } from '../../ui/data-table.tsx';
+import type { PagerProps } from '../../ui/pager.tsx';
 
-const features = tableFeatures({});
-const helper = createColumnHelper<typeof features, OrderSummary>();
+type OrderSort = NonNullable<OrderListQuery['sort']>;
+
+const helper = dataColumns<OrderSummary>();
 
 /** Columns the server sorts by, with the two directions of each. */
-const sortable: Record<
-  string,
-  { label: string; orders: [NonNullable<OrderListQuery['sort']>, NonNullable<OrderListQuery['sort']>] }
-> = {
-  createdAt: { label: 'Placed', orders: ['newest', 'oldest'] },
-  total: { label: 'Total', orders: ['total-high', 'total-low'] },
+const sortOrders: ServerSorting<OrderSort>['orders'] = {
+  createdAt: ['newest', 'oldest'],
+  total: ['total-high', 'total-low'],
 };
-const numeric = new Set(['orderNumber', 'total']);
 
 const columns = helper.columns([
   helper.accessor('orderNumber', {
     header: 'Order',
+    meta: { numeric: true },
     cell: (info) => <Link to={`/orders/${info.getValue()}`}>{info.getValue()}</Link>,
   }),
   helper.accessor('createdAt', { header: 'Placed', cell: (info) => formatDateTime(info.getValue()) }),
@@ -41,6 +40,7 @@ const columns = helper.columns([
   }),
   helper.accessor('total', {
     header: 'Total',
+    meta: { numeric: true },
     cell: (info) => (
       <>
         {formatPence(info.getValue())}
@@ -55,62 +55,21 @@ const columns = helper.columns([
   }),
 ]);
 
-/** The order list as a table (TanStack Table); sorting and paging happen on the server. */
+/** The order list as a table; sorting and paging happen on the server. */
 export function OrderTable(props: {
   orders: OrderSummary[];
   sort: OrderListQuery['sort'];
-  onSort: (sort: NonNullable<OrderListQuery['sort']>) => void;
+  onSort: (sort: OrderSort) => void;
+  pager: PagerProps;
 }) {
-  const table = useTable({ features, columns, data: props.orders });
-  const sort = props.sort ?? 'newest';
   return (
-    <div className="adm-table-wrap">
-      <table className="adm-table">
-        <caption className="visually-hidden">Orders</caption>
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => {
-                const sorting = sortable[header.column.id];
-                const direction = sorting?.orders.indexOf(sort);
-                return (
-                  <th
-                    key={header.id}
-                    scope="col"
-                    className={numeric.has(header.column.id) ? 'adm-num' : undefined}
-                    // The first order of each pair (newest, highest) runs downwards.
-                    aria-sort={direction === 0 ? 'descending' : direction === 1 ? 'ascending' : undefined}
-                  >
-                    {sorting ? (
-                      <button
-                        type="button"
-                        className="adm-sort"
-                        onClick={() => props.onSort(sorting.orders[direction === 0 ? 1 : 0])}
-                      >
-                        {sorting.label}
-                        <span aria-hidden="true">{direction === 0 ? ' ▼' : direction === 1 ? ' ▲' : ' ↕'}</span>
-                      </button>
-                    ) : (
-                      <table.FlexRender header={header} />
-                    )}
-                  </th>
-                );
-              })}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {table.getRowModel().rows.map((row) => (
-            <tr key={row.id}>
-              {row.getAllCells().map((cell) => (
-                <td key={cell.id} className={numeric.has(cell.column.id) ? 'adm-num' : undefined}>
-                  <table.FlexRender cell={cell} />
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Orders"
+      columns={columns}
+      rows={props.orders}
+      empty="No orders match these filters."
+      sorting={{ orders: sortOrders, current: props.sort ?? 'newest', onSort: props.onSort }}
+      pager={props.pager}
+    />
   );
 }

@@ -8,7 +8,6 @@ import { AdminPage } from '../../lib/admin-page.tsx';
 import { humanise } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
-import { Pager } from '../../ui/pager.tsx';
 import { orderListQueryOptions, ordersCsvHref } from './api/orders.ts';
 import { filtersFromSearch, searchOf } from './order-filters.ts';
 import { OrderTable } from './order-table.tsx';
@@ -57,17 +56,11 @@ export default function OrdersPage() {
           <p role="status" className="visually-hidden">
             {orders.data.total} orders found
           </p>
-          {orders.data.orders.length === 0 ? (
-            <p>No orders match these filters.</p>
-          ) : (
-            <OrderTable orders={orders.data.orders} sort={query.sort} onSort={(sort) => go({ sort, page: 1 })} />
-          )}
-          <Pager
-            label="Order pages"
-            page={orders.data.page}
-            pageSize={orders.data.pageSize}
-            total={orders.data.total}
-            onPage={(page) => go({ page })}
+          <OrderTable
+            orders={orders.data.orders}
+            sort={query.sort}
+            onSort={(sort) => go({ sort, page: 1 })}
+            pager={{ label: 'Order pages', list: orders.data, onPage: (page) => go({ page }) }}
           />
         </>
       )}

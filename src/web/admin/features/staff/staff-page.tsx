@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { newStaffSchema, staffRoles, type NewStaff, type StaffMember } from '../../../../contract/admin/staff.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { formatDate, humanise } from '../../lib/format.ts';
+import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { addStaff, changeStaff, newSetPasswordLink, staffListQueryOptions } from './api/staff.ts';
@@ -31,38 +32,17 @@ export default function StaffPage() {
       <ErrorAlert error={problem ?? staff.error} />
       {link && <SetPasswordLink email={link.email} url={link.url} />}
       {staff.data && (
-        <div className="adm-table-wrap">
-          <table className="adm-table">
-            <caption className="visually-hidden">Staff accounts</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">State</th>
-                <th scope="col">Two-factor</th>
-                <th scope="col">Since</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {staff.data.map((member) => (
-                <StaffRow
-                  key={member.id}
-                  member={member}
-                  onRole={(role) => run(() => changeStaff(member.id, { role }, queryClient))}
-                  onDisabled={(disabled) => run(() => changeStaff(member.id, { disabled }, queryClient))}
-                  onLink={() =>
-                    run(async () => {
-                      const { setPasswordUrl } = await newSetPasswordLink(member.id);
-                      setLink({ email: member.email, url: setPasswordUrl });
-                    })
-                  }
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <StaffTable
+          staff={staff.data}
+          onRole={(member, role) => run(() => changeStaff(member.id, { role }, queryClient))}
+          onDisabled={(member, disabled) => run(() => changeStaff(member.id, { disabled }, queryClient))}
+          onLink={(member) =>
+            run(async () => {
+              const { setPasswordUrl } = await newSetPasswordLink(member.id);
+              setLink({ email: member.email, url: setPasswordUrl });
+            })
+          }
+        />
       )}
       <h2>Add a staff member</h2>
       <AddStaffForm
@@ -75,54 +55,69 @@ export default function StaffPage() {
   );
 }
 
-function StaffRow(props: {
-  member: StaffMember;
-  onRole: (role: StaffMember['role']) => Promise<void>;
-  onDisabled: (disabled: boolean) => Promise<void>;
-  onLink: () => Promise<void>;
+const helper = dataColumns<StaffMember>();
+
+function StaffTable(props: {
+  staff: StaffMember[];
+  onRole: (member: StaffMember, role: StaffMember['role']) => Promise<void>;
+  onDisabled: (member: StaffMember, disabled: boolean) => Promise<void>;
+  onLink: (member: StaffMember) => Promise<void>;
 }) {
-  const { member } = props;
-  const state = member.disabled ? 'Disabled' : member.active ? 'Active' : 'Waiting for a password';
-  return (
-    <tr>
-      <td>{member.name}</td>
-      <td>{member.email}</td>
-      <td>
-        <label className="visually-hidden" htmlFor={`role-${member.id}`}>
-          Role of {member.email}
-        </label>
-        <select
-          id={`role-${member.id}`}
-          className="input"
-          value={member.role}
-          onChange={(event) => void props.onRole(event.target.value as StaffMember['role'])}
-        >
-          {staffRoles.map((role) => (
-            <option key={role} value={role}>
-              {humanise(role)}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>{state}</td>
-      <td>{member.totpEnabled ? 'On' : 'Off'}</td>
-      <td>{formatDate(member.createdAt)}</td>
-      <td>
+  const columns = helper.columns([
+    helper.accessor('name', { header: 'Name' }),
+    helper.accessor('email', { header: 'E-mail' }),
+    helper.accessor('role', {
+      header: 'Role',
+      cell: ({ row: { original: member } }) => (
+        <>
+          <label className="visually-hidden" htmlFor={`role-${member.id}`}>
+            Role of {member.email}
+          </label>
+          <select
+            id={`role-${member.id}`}
+            className="input"
+            value={member.role}
+            onChange={(event) => void props.onRole(member, event.target.value as StaffMember['role'])}
+          >
+            {staffRoles.map((role) => (
+              <option key={role} value={role}>
+                {humanise(role)}
+              </option>
+            ))}
+          </select>
+        </>
+      ),
+    }),
+    helper.display({
+      id: 'state',
+      header: 'State',
+      cell: ({ row: { original: member } }) =>
+        member.disabled ? 'Disabled' : member.active ? 'Active' : 'Waiting for a password',
+    }),
+    helper.accessor('totpEnabled', { header: 'Two-factor', cell: (info) => (info.getValue() ? 'On' : 'Off') }),
+    helper.accessor('createdAt', { header: 'Since', cell: (info) => formatDate(info.getValue()) }),
+    helper.display({
+      id: 'actions',
+      header: 'Actions',
+      cell: ({ row: { original: member } }) => (
         <div className="adm-row">
           <button
             type="button"
             className="button button-secondary adm-small"
-            onClick={() => void props.onDisabled(!member.disabled)}
+            onClick={() => void props.onDisabled(member, !member.disabled)}
           >
             {member.disabled ? 'Enable' : 'Disable'}
             <span className="visually-hidden"> {member.email}</span>
           </button>
-          <button type="button" className="button button-secondary adm-small" onClick={() => void props.onLink()}>
+          <button type="button" className="button button-secondary adm-small" onClick={() => void props.onLink(member)}>
             New set-password link<span className="visually-hidden"> for {member.email}</span>
           </button>
         </div>
-      </td>
-    </tr>
+      ),
+    }),
+  ]);
+  return (
+    <DataTable caption="Staff accounts" columns={columns} rows={props.staff} rowKey={(member) => String(member.id)} />
   );
 }
 

@@ -1,5 +1,4 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { createColumnHelper, tableFeatures, useTable } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { stockReasons, type StockListQuery, type StockRow } from '../../../../contract/admin/stock.ts';
@@ -9,7 +8,7 @@ import { formatPence, humanise } from '../../lib/format.ts';
 import { problemText } from '../../lib/problem.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field } from '../../ui/field.tsx';
-import { Pager } from '../../ui/pager.tsx';
+import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { adjustStock, setLowStockThreshold, stockListQueryOptions, stockSearchOf } from './api/stock.ts';
 
 /**
@@ -69,13 +68,13 @@ export default function StockPage() {
           <p role="status" className="visually-hidden">
             {stock.data.total} sizes found
           </p>
-          {stock.data.rows.length === 0 ? <p>No sizes match.</p> : <StockTable rows={stock.data.rows} />}
-          <Pager
-            label="Stock pages"
-            page={stock.data.page}
-            pageSize={stock.data.pageSize}
-            total={stock.data.total}
-            onPage={(page) => go({ page })}
+          <DataTable
+            caption="Sizes and their stock"
+            columns={columns}
+            rows={stock.data.rows}
+            rowKey={(row) => String(row.stockId)}
+            empty="No sizes match."
+            pager={{ label: 'Stock pages', list: stock.data, onPage: (page) => go({ page }) }}
           />
           {me.data?.role === 'owner' && <ThresholdForm current={stock.data.lowStockThreshold} />}
         </>
@@ -84,17 +83,15 @@ export default function StockPage() {
   );
 }
 
-const features = tableFeatures({});
-const helper = createColumnHelper<typeof features, StockRow>();
-const numeric = new Set(['price', 'stock']);
+const helper = dataColumns<StockRow>();
 const columns = helper.columns([
   helper.accessor('title', {
     header: 'Product',
     cell: (info) => <a href={`/products/details/${info.row.original.urlKey}`}>{info.getValue()}</a>,
   }),
   helper.accessor('sizeName', { header: 'Size' }),
-  helper.accessor('price', { header: 'Price', cell: (info) => formatPence(info.getValue()) }),
-  helper.accessor('stock', { header: 'In stock' }),
+  helper.accessor('price', { header: 'Price', meta: { numeric: true }, cell: (info) => formatPence(info.getValue()) }),
+  helper.accessor('stock', { header: 'In stock', meta: { numeric: true } }),
   helper.display({ id: 'adjust', header: 'Adjust', cell: (info) => <AdjustInRow row={info.row.original} /> }),
   helper.display({
     id: 'history',
@@ -108,39 +105,6 @@ const columns = helper.columns([
 ]);
 
 const label = (row: StockRow) => `${row.title}, ${row.sizeName}`;
-
-function StockTable({ rows }: { rows: StockRow[] }) {
-  const table = useTable({ features, columns, data: rows });
-  return (
-    <div className="adm-table-wrap">
-      <table className="adm-table">
-        <caption className="visually-hidden">Sizes and their stock</caption>
-        <thead>
-          {table.getHeaderGroups().map((group) => (
-            <tr key={group.id}>
-              {group.headers.map((header) => (
-                <th key={header.id} scope="col" className={numeric.has(header.column.id) ? 'adm-num' : undefined}>
-                  <table.FlexRender header={header} />
-                </th>
-              ))}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {table.getRowModel().rows.map((row) => (
-            <tr key={row.original.stockId}>
-              {row.getAllCells().map((cell) => (
-                <td key={cell.id} className={numeric.has(cell.column.id) ? 'adm-num' : undefined}>
-                  <table.FlexRender cell={cell} />
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
 
 /** The inline edit: a change in units (+ received, - damaged) and why; the level shown updates from the answer. */
 function AdjustInRow({ row }: { row: StockRow }) {

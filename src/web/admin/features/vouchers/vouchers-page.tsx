@@ -4,15 +4,41 @@ import { Link, useSearchParams } from 'react-router';
 import type { Voucher, VoucherListQuery } from '../../../../contract/admin/vouchers.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { formatPence } from '../../lib/format.ts';
+import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field } from '../../ui/field.tsx';
-import { Pager } from '../../ui/pager.tsx';
 import { voucherListQueryOptions, voucherSearchOf } from './api/vouchers.ts';
 
 /** "10%" or "£5.00", and from what spend. */
 export function voucherValue(voucher: Pick<Voucher, 'kind' | 'amount'>): string {
   return voucher.kind === 'percent' ? `${voucher.amount}%` : formatPence(voucher.amount);
 }
+
+const helper = dataColumns<Voucher>();
+const columns = helper.columns([
+  helper.accessor('code', {
+    header: 'Code',
+    cell: (info) => <Link to={`/vouchers/${info.row.original.id}`}>{info.getValue()}</Link>,
+  }),
+  helper.display({ id: 'value', header: 'Value', cell: (info) => voucherValue(info.row.original) }),
+  helper.accessor('minSpend', {
+    header: 'Minimum spend',
+    meta: { numeric: true },
+    cell: (info) => formatPence(info.getValue()),
+  }),
+  helper.display({
+    id: 'valid',
+    header: 'Valid',
+    cell: ({ row: { original: voucher } }) => `${voucher.validFrom} to ${voucher.validTo}`,
+  }),
+  helper.accessor('timesUsed', {
+    header: 'Used',
+    meta: { numeric: true },
+    cell: ({ row: { original: voucher } }) =>
+      `${voucher.timesUsed}${voucher.usageLimit !== null ? ` of ${voucher.usageLimit}` : ''}`,
+  }),
+  helper.accessor('active', { header: 'Active', cell: (info) => (info.getValue() ? 'Yes' : 'No') }),
+]);
 
 /** Vouchers, newest first, found by part of their code. */
 export default function VouchersPage() {
@@ -56,54 +82,16 @@ export default function VouchersPage() {
       <ErrorAlert error={vouchers.error} />
       {vouchers.data && (
         <>
-          {vouchers.data.vouchers.length === 0 ? (
-            <p>No vouchers match.</p>
-          ) : (
-            <div className="adm-table-wrap">
-              <table className="adm-table">
-                <caption className="visually-hidden">Vouchers</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Code</th>
-                    <th scope="col">Value</th>
-                    <th scope="col" className="adm-num">
-                      Minimum spend
-                    </th>
-                    <th scope="col">Valid</th>
-                    <th scope="col" className="adm-num">
-                      Used
-                    </th>
-                    <th scope="col">Active</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {vouchers.data.vouchers.map((voucher) => (
-                    <tr key={voucher.id}>
-                      <td>
-                        <Link to={`/vouchers/${voucher.id}`}>{voucher.code}</Link>
-                      </td>
-                      <td>{voucherValue(voucher)}</td>
-                      <td className="adm-num">{formatPence(voucher.minSpend)}</td>
-                      <td>
-                        {voucher.validFrom} to {voucher.validTo}
-                      </td>
-                      <td className="adm-num">
-                        {voucher.timesUsed}
-                        {voucher.usageLimit !== null ? ` of ${voucher.usageLimit}` : ''}
-                      </td>
-                      <td>{voucher.active ? 'Yes' : 'No'}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          <Pager
-            label="Voucher pages"
-            page={vouchers.data.page}
-            pageSize={vouchers.data.pageSize}
-            total={vouchers.data.total}
-            onPage={(page) => setSearchParams(new URLSearchParams(voucherSearchOf({ ...query, page }).slice(1)))}
+          <DataTable
+            caption="Vouchers"
+            columns={columns}
+            rows={vouchers.data.vouchers}
+            empty="No vouchers match."
+            pager={{
+              label: 'Voucher pages',
+              list: vouchers.data,
+              onPage: (page) => setSearchParams(new URLSearchParams(voucherSearchOf({ ...query, page }).slice(1))),
+            }}
           />
         </>
       )}
