@@ -30,7 +30,7 @@ describe('the Opayo crypt', () => {
     });
   });
 
-  it('reads the published response strictly, and refuses one with a field twice or noise in it', () => {
+  it('reads the published response strictly, and refuses one with a field twice, a field not of the answer, no amount or noise in it', () => {
     expect(readOpayoResponse(responsePlain)).toMatchObject({ Status: 'OK', Amount: '99.99' });
     const refused = [
       `${responsePlain}&Status=OK`,
@@ -40,6 +40,10 @@ describe('the Opayo crypt', () => {
       responsePlain.replace('CardType=VISA', 'CardType=VI\u0007SA'),
       responsePlain.replace('&GiftAid=0', '&GiftAid0'),
       responsePlain.replace('VendorTxCode=phpne-demo-56260425&', ''),
+      // Only the answer's own fields: a request's (Currency, Description, Billing…) never come back.
+      `${responsePlain}&Currency=GBP`,
+      responsePlain.replace('GiftAid=0', 'BillingAddress1=0'),
+      responsePlain.replace('&Amount=99.99', ''),
     ];
     for (const text of refused) expect(readOpayoResponse(text), text).toBeUndefined();
   });

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { commitResponseSchema } from '../../contract/basket.ts';
-import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import { address, checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
 import { csrfTokenForCookies } from '../../../test/helpers/csrf.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from './opayo-crypt.ts';
+import { findOrderByNumber } from '../orders/orders.repository.ts';
+import { newVendorTxCode, opayoRequestCrypt, opayoRequestFields, type OrderForOpayo } from './opayo.ts';
 
 /**
  * Opayo's Form protocol uses the encryption password as both AES key and IV, and every request
@@ -222,6 +224,95 @@ describe('the Opayo return against a forged change to a real answer', () => {
     }
     expect(tries).toBeGreaterThan(3);
     expect(await statusOf(t, order.orderNumber)).toBe('pending_payment');
+  });
+});
+
+describe("the Opayo return against the shopper's own request Crypt rewritten to say OK", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PAYMENT_PROVIDER: 'opayo', RATE_LIMIT_FACTOR: '100' } });
+  });
+  afterAll(() => t.close());
+
+  /**
+   * Opayo encrypts the request and its answer with one key, and the shop hands every shopper the
+   * request Crypt for their own order, whose text they know: it holds their own name and address, and
+   * already the order's VendorTxCode and Amount. An outside attack ended the billing address with
+   * `xStatus=OKxVPSTxId={GUID}` and flipped the bytes above each `x` to make it `&`; the block before
+   * turns to noise inside the address, readable about once in 150 fresh Crypts. Each Crypt here is
+   * the one sagepay-config hands out (a fresh VendorTxCode each time), made in the test so that it
+   * needs no hundreds of calls; only the lucky one is sent.
+   */
+  it('pays nothing for a request Crypt whose address was flipped into Status=OK', async () => {
+    const password = t.config.opayo.encryptionPassword;
+    const fx = await checkoutFixtures(t.db);
+    const product = await fx.product(2500, 5);
+    const injected = 'xStatus=OKxVPSTxId={6D1C9E1A-3B49-4F0B-9C6E-2F7A5D8B1E44}';
+    const commit = async (line1: string) => {
+      const committed = await t.app.inject({
+        method: 'POST',
+        url: '/api/basket',
+        payload: commitBody([{ productStockId: product.stockId, requestedQty: 1 }], {
+          billingAddress: { ...address, line1 },
+        }),
+      });
+      const result = commitResponseSchema.parse(committed.json());
+      if (!result.ok) throw new Error('expected an order');
+      const order = await findOrderByNumber(t.db.kysely, result.orderNumber);
+      if (!order) throw new Error('expected the order');
+      return { result, order };
+    };
+    // The request as the shop wrote it before it kept `=` out of a shopper's text: the address as typed.
+    const requestFields = (order: OrderForOpayo) =>
+      opayoRequestFields(order, {
+        vendorTxCode: newVendorTxCode(order.order_number),
+        publicUrl: t.config.publicUrl,
+        shopName: t.config.shop.name,
+      }).map(([name, value]): [string, string] =>
+        name === 'BillingAddress1' ? [name, order.billing_line1] : [name, value],
+      );
+    const layout = (order: OrderForOpayo) => encodeFields(requestFields(order));
+    // The attacker pads the address so that `xStatus=OKxVPSTx` is one block of its own.
+    const first = await commit(`12 Market St ${injected}`);
+    const shift = (BLOCK - (layout(first.order).indexOf('xStatus') % BLOCK)) % BLOCK;
+    const { result, order } = await commit(`12 Market St ${'a'.repeat(shift)}${injected}`);
+    expect(layout(order).indexOf('xStatus') % BLOCK).toBe(0);
+    const requestText = (crypt: string) => decryptCrypt(crypt, password);
+    const freshRequest = () => opayoRequestCrypt(requestFields(order), password);
+
+    // Today the address cannot spell a field: the Crypt handed out has no `=` of the shopper's.
+    const handed = await t.app.inject({
+      method: 'GET',
+      url: `/api/sagepay-config/${result.orderNumber}?code=${result.orderCode}`,
+    });
+    const handedText = requestText(handed.json<{ crypt: string }>().crypt);
+    expect(handedText).toContain('xStatus-OKxVPSTxId-{6D1C9E1A');
+    // Otherwise the same text, but for the VendorTxCode's random part.
+    const sameButCode = (text: string) => text.replace(/RAAG-\d+-[0-9a-f]{12}/, 'RAAG-code').replace(/=/g, '-');
+    expect(sameButCode(requestText(freshRequest()))).toBe(sameButCode(handedText));
+
+    const plain = Buffer.from(requestText(freshRequest()), 'latin1');
+    const flips = [plain.indexOf('xStatus=OK'), plain.indexOf('xVPSTxId=')];
+    const noise = new Set(flips.map((at) => Math.floor(at / BLOCK) - 1));
+    let forged: string | undefined;
+    for (let tries = 0; tries < 20_000 && !forged; tries++) {
+      const cipher = Buffer.from(freshRequest().slice(1), 'hex');
+      for (const at of flips) cipher[at - BLOCK] = cipher[at - BLOCK]! ^ 'x'.charCodeAt(0) ^ '&'.charCodeAt(0);
+      const crypt = `@${cipher.toString('hex').toUpperCase()}`;
+      const text = Buffer.from(decryptCrypt(crypt, password), 'latin1');
+      // The attacker cannot see this; it only sends every try. The test sends the one that reads.
+      const readable = [...noise].every((block) =>
+        /^[\u0020-\u0025\u0027-\u003c\u003e-\u007e\u00a0-\u00ff]{16}$/.test(
+          text.subarray(block * BLOCK, (block + 1) * BLOCK).toString('latin1'),
+        ),
+      );
+      if (readable) forged = crypt;
+    }
+    if (!forged) throw new Error('no readable forgery in 20,000 Crypts');
+    expect(decryptCrypt(forged, password)).toContain('&Status=OK&VPSTxId={6D1C9E1A');
+
+    await returnWith(t.server, forged);
+    expect(await statusOf(t, result.orderNumber)).toBe('pending_payment');
   });
 });
 

@@ -14,11 +14,14 @@ export function opayoEndpoint(mode: OpayoMode, publicUrl: string): string {
 
 /**
  * A value as the protocol takes it: ISO-8859-1 letters only (others become their nearest
- * unaccented form or are dropped), no `&` (the Crypt has no escaping), trimmed to `max`.
+ * unaccented form or are dropped), no `&` (the Crypt has no escaping), trimmed to `max`. No `=`
+ * either: a shopper's own text is in the request Crypt they are handed, and with `=` it could
+ * spell the answer's fields (see RESPONSE_FIELDS).
  */
 export function opayoText(value: string, max: number): string {
   return value
     .replace(/&/g, 'and')
+    .replace(/=/g, '-')
     .replace(/[^\u0020-\u007e\u00a0-\u00ff]/g, (c) => c.normalize('NFKD').replace(/[^\u0020-\u007e]/g, ''))
     .trim()
     .slice(0, max);
@@ -99,12 +102,49 @@ const PRINTABLE_LATIN1 = /^[\u0020-\u007e\u00a0-\u00ff]*$/;
 const STATUSES = new Set(['OK', 'NOTAUTHED', 'REJECTED', 'ABORT', 'ERROR', 'MALFORMED', 'INVALID', 'PENDING']);
 
 /**
+ * The fields of Opayo Form 4.00's answer (the Crypt on SuccessURL and FailureURL), and no others.
+ * None of the request's own names is among them but VendorTxCode and Amount, so an answer made by
+ * rewriting blocks of a request Crypt (which every shopper is handed for their own order, under the
+ * same key) still carries Currency, Description, SuccessURL, Billing… and is refused: getting rid of
+ * one of those names turns the block before it to noise, and that block holds the VendorTxCode or
+ * the Amount, which must match the order.
+ */
+const RESPONSE_FIELDS = new Set([
+  'VendorTxCode',
+  'VPSTxId',
+  'Status',
+  'StatusDetail',
+  'TxAuthNo',
+  'AVSCV2',
+  'AddressResult',
+  'PostCodeResult',
+  'CV2Result',
+  'GiftAid',
+  '3DSecureStatus',
+  'CAVV',
+  'AddressStatus',
+  'PayerStatus',
+  'CardType',
+  'Last4Digits',
+  'DeclineCode',
+  'ExpiryDate',
+  'FraudResponse',
+  'BankAuthCode',
+  'Amount',
+  'Surcharge',
+  'ACSTransID',
+  'DSTransID',
+  'SchemeTraceID',
+]);
+
+/**
  * Reads the decrypted answer from Opayo strictly, or answers undefined. The Crypt carries no MAC,
  * so under CBC anyone who knows the text of a block can rewrite it by flipping bits in the block
  * before, which turns into noise (ADR 0008). A shopper knows nearly all of a declined answer's
  * text; what they cannot make is an answer in which the noise still reads as the protocol does:
- * so a field name seen twice, a name or value with bytes the protocol never sends, a VPSTxId that
- * is not a GUID in braces, or an unknown Status each make the whole answer unreadable.
+ * so a field name seen twice or not among the answer's (RESPONSE_FIELDS), a name or value with
+ * bytes the protocol never sends, a VPSTxId that is not a GUID in braces, an unknown Status or no
+ * Amount each make the whole answer unreadable.
  */
 export function readOpayoResponse(plaintext: string): Record<string, string> | undefined {
   const fields: Record<string, string> = {};
@@ -113,10 +153,11 @@ export function readOpayoResponse(plaintext: string): Record<string, string> | u
     if (at <= 0) return undefined;
     const name = pair.slice(0, at);
     const value = pair.slice(at + 1);
-    if (!FIELD_NAME.test(name) || !PRINTABLE_LATIN1.test(value) || Object.hasOwn(fields, name)) return undefined;
+    if (!FIELD_NAME.test(name) || !RESPONSE_FIELDS.has(name)) return undefined;
+    if (!PRINTABLE_LATIN1.test(value) || Object.hasOwn(fields, name)) return undefined;
     fields[name] = value;
   }
-  if (!fields.VendorTxCode || !STATUSES.has(fields.Status ?? '')) return undefined;
+  if (!fields.VendorTxCode || !fields.Amount || !STATUSES.has(fields.Status ?? '')) return undefined;
   if (fields.VPSTxId !== undefined && !VPS_TX_ID.test(fields.VPSTxId)) return undefined;
   return fields;
 }
