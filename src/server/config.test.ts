@@ -83,6 +83,37 @@ describe('configuration', () => {
     ).toBe('live');
   });
 
+  it('refuses the local sandboxes’ Opayo key and PayPal address in production, and speaks only to providers it has settings for', () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://shop.example' };
+    const standard = { ...production, PAYPAL_INTEGRATION: 'standard', PAYPAL_BUSINESS_EMAIL: 'payments@shop.example' };
+    const opayo = { OPAYO_VENDOR: 'raagshop', OPAYO_ENCRYPTION_PASSWORD: 'Abcdefgh12345678' };
+    expect(() => loadConfig({ ...standard, ...opayo, OPAYO_ENCRYPTION_PASSWORD: 'LocalSandboxKey1' })).toThrow(
+      /OPAYO_ENCRYPTION_PASSWORD is the local sandbox's, refused in production/,
+    );
+    expect(() => loadConfig({ ...standard, ...opayo, OPAYO_VENDOR: 'raaglocal' })).toThrow(
+      /OPAYO_VENDOR is the local sandbox's, refused in production/,
+    );
+    expect(() => loadConfig({ ...standard, PAYPAL_BUSINESS_EMAIL: 'payments@raag-instruments.example' })).toThrow(
+      /PAYPAL_BUSINESS_EMAIL is the local sandbox's, refused in production/,
+    );
+
+    expect(loadConfig(standard).livePaymentProviders).toEqual(['paypal']);
+    expect(loadConfig({ ...standard, ...opayo }).livePaymentProviders).toEqual(['paypal', 'opayo']);
+    const checkout = {
+      ...production,
+      PAYPAL_CLIENT_ID: 'real-id',
+      PAYPAL_CLIENT_SECRET: 'real-secret',
+      PAYPAL_WEBHOOK_ID: 'WH-1',
+    };
+    expect(loadConfig(checkout).livePaymentProviders).toEqual(['paypal-checkout']);
+    expect(loadConfig({ ...checkout, PAYPAL_BUSINESS_EMAIL: 'payments@shop.example' }).livePaymentProviders).toEqual([
+      'paypal',
+      'paypal-checkout',
+    ]);
+    // Outside production every sandbox answers, whichever provider starts new payments.
+    expect(loadConfig({}).livePaymentProviders).toEqual(['paypal', 'paypal-checkout', 'opayo']);
+  });
+
   it('takes PayPal Checkout by default, and refuses it in production without its own credentials or with local ones', () => {
     expect(loadConfig({}).paypalIntegration).toBe('checkout');
     expect(loadConfig({ PAYPAL_INTEGRATION: 'standard' }).paypalIntegration).toBe('standard');

@@ -23,6 +23,14 @@ export const LOCAL_PAYPAL_CHECKOUT = {
  */
 export const LOCAL_OPAYO_ADMIN = { user: 'raaglocal-reports', password: 'LocalSandboxReports1' } as const;
 
+/** The local Opayo sandbox's vendor and key, and the PayPal address the sandbox pays: refused in production. */
+export const LOCAL_OPAYO_VENDOR = { vendor: 'raaglocal', encryptionPassword: 'LocalSandboxKey1' } as const;
+export const LOCAL_PAYPAL_BUSINESS_EMAIL = 'payments@raag-instruments.example';
+
+/** Every payment provider the shop can speak to (src/server/payments/providers.ts). */
+export const PAYMENT_PROVIDERS = ['paypal', 'paypal-checkout', 'opayo'] as const;
+export type PaymentProviderId = (typeof PAYMENT_PROVIDERS)[number];
+
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 const envSchema = z
@@ -56,7 +64,7 @@ const envSchema = z
     MAIL_OUTBOX_DIR: z.string().min(1).default('data/outbox'),
     PAYMENT_PROVIDER: z.enum(['paypal', 'opayo']).default('paypal'),
     PAYPAL_MODE: z.enum(['local', 'sandbox', 'live']).optional(),
-    PAYPAL_BUSINESS_EMAIL: z.email('must be an e-mail address').default('payments@raag-instruments.example'),
+    PAYPAL_BUSINESS_EMAIL: z.email('must be an e-mail address').default(LOCAL_PAYPAL_BUSINESS_EMAIL),
     // PayPal's current REST integration (Orders v2) or the spec's Payments Standard form
     // (docs/rules.md#payments): PayPal takes no new Standard integrations, so new installs use checkout.
     PAYPAL_INTEGRATION: z.enum(['checkout', 'standard']).default('checkout'),
@@ -67,8 +75,11 @@ const envSchema = z
       .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be the webhook id PayPal shows')
       .default(LOCAL_PAYPAL_CHECKOUT.webhookId),
     OPAYO_MODE: z.enum(['local', 'test', 'live']).optional(),
-    OPAYO_VENDOR: z.string().min(1).max(15).default('raaglocal'),
-    OPAYO_ENCRYPTION_PASSWORD: z.string().length(16, 'must be exactly 16 characters').default('LocalSandboxKey1'),
+    OPAYO_VENDOR: z.string().min(1).max(15).default(LOCAL_OPAYO_VENDOR.vendor),
+    OPAYO_ENCRYPTION_PASSWORD: z
+      .string()
+      .length(16, 'must be exactly 16 characters')
+      .default(LOCAL_OPAYO_VENDOR.encryptionPassword),
     // A Reporting and Admin API user of the vendor's (made in MySagePay): it reads a payment's
     // security key, which a refund through Opayo needs and the Form return does not carry. Without
     // one (outside local mode), staff refund in Opayo's portal and record it in the back office.
@@ -153,6 +164,12 @@ export interface Config {
   smtpUrl: string | undefined;
   mailOutboxDir: string;
   paymentProvider: 'paypal' | 'opayo';
+  /**
+   * The providers whose calls, returns and notifications the shop answers. In production only those
+   * with settings of their own: another's would run under the local sandbox's key or address, which
+   * anyone can read in the source. Elsewhere every sandbox answers.
+   */
+  livePaymentProviders: PaymentProviderId[];
   paypal: { mode: 'local' | 'sandbox' | 'live'; businessEmail: string };
   /** Which PayPal integration takes new payments (PAYPAL_INTEGRATION). */
   paypalIntegration: 'checkout' | 'standard';
@@ -219,6 +236,14 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
           lines.push(`  ${name} is the local sandbox's, refused in production`);
       }
     }
+    const local: Array<[string, string]> = [
+      ['OPAYO_VENDOR', LOCAL_OPAYO_VENDOR.vendor],
+      ['OPAYO_ENCRYPTION_PASSWORD', LOCAL_OPAYO_VENDOR.encryptionPassword],
+      ['PAYPAL_BUSINESS_EMAIL', LOCAL_PAYPAL_BUSINESS_EMAIL],
+    ];
+    for (const [name, value] of local) {
+      if (present[name] === value) lines.push(`  ${name} is the local sandbox's, refused in production`);
+    }
     if (present.OPAYO_ADMIN_USER === LOCAL_OPAYO_ADMIN.user)
       lines.push("  OPAYO_ADMIN_USER is the local sandbox's, refused in production");
     if (present.OPAYO_ADMIN_PASSWORD === LOCAL_OPAYO_ADMIN.password)
@@ -244,6 +269,17 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     smtpUrl: env.SMTP_URL,
     mailOutboxDir: env.MAIL_OUTBOX_DIR,
     paymentProvider: env.PAYMENT_PROVIDER,
+    livePaymentProviders: PAYMENT_PROVIDERS.filter(
+      (id) =>
+        !production ||
+        {
+          paypal: present.PAYPAL_BUSINESS_EMAIL !== undefined,
+          'paypal-checkout': ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID'].every(
+            (name) => present[name] !== undefined,
+          ),
+          opayo: present.OPAYO_VENDOR !== undefined && present.OPAYO_ENCRYPTION_PASSWORD !== undefined,
+        }[id],
+    ),
     paypal: { mode: env.PAYPAL_MODE ?? (production ? 'live' : 'local'), businessEmail: env.PAYPAL_BUSINESS_EMAIL },
     paypalIntegration: env.PAYPAL_INTEGRATION,
     paypalCheckout: {

@@ -42,6 +42,40 @@ describe('production mode', () => {
     expect((await t.app.inject({ method: 'GET', url: '/dev/inbox' })).statusCode).toBe(404);
   });
 
+  it('speaks only to the payment providers it has settings for: a PayPal shop takes no card calls', async () => {
+    const status = async (method: 'GET' | 'POST', url: string) =>
+      (await t.app.inject({ method, url, payload: method === 'POST' ? {} : undefined })).statusCode;
+    // Opayo has no settings here: its Form post and its return would run under the sandbox's key.
+    expect(await status('GET', '/api/sagepay-config/100001?code=abc')).toBe(404);
+    expect(await status('GET', `/api/payments/opayo/return?crypt=@${'00'.repeat(16)}`)).toBe(404);
+    // Nor PayPal Checkout, whose REST credentials are not set: its return and webhook are not there.
+    expect(await status('GET', '/api/payments/paypal-checkout/return?token=ABC')).toBe(404);
+    expect(await status('POST', '/webhooks/paypal')).toBe(404);
+    // PayPal Payments Standard, the one configured, is.
+    expect(await status('GET', '/api/paypal-config')).toBe(200);
+  });
+
+  it('keeps speaking to a second provider whose own settings are given, for the orders it started', async () => {
+    const both = await createTestApp({
+      env: {
+        ...productionEnv,
+        LOG_LEVEL: 'silent',
+        OPAYO_VENDOR: 'raagshop',
+        OPAYO_ENCRYPTION_PASSWORD: 'RealVendorKey123',
+      },
+    });
+    try {
+      const answer = await both.app.inject({
+        method: 'GET',
+        url: `/api/payments/opayo/return?crypt=@${'00'.repeat(16)}`,
+      });
+      expect(answer.statusCode).toBe(303);
+      expect((await both.app.inject({ method: 'GET', url: '/api/payment-provider' })).body).toBe('paypal');
+    } finally {
+      await both.close();
+    }
+  });
+
   it('describes its API at /api/openapi.json, without the reference page', async () => {
     const document = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(document.statusCode).toBe(200);

@@ -55,7 +55,14 @@ export type ProviderRefundResult =
 
 export type PaymentsConfig = Pick<
   Config,
-  'paymentProvider' | 'paypal' | 'paypalIntegration' | 'paypalCheckout' | 'opayo' | 'publicUrl' | 'shop'
+  | 'paymentProvider'
+  | 'livePaymentProviders'
+  | 'paypal'
+  | 'paypalIntegration'
+  | 'paypalCheckout'
+  | 'opayo'
+  | 'publicUrl'
+  | 'shop'
 >;
 
 /** What a provider is built with. */

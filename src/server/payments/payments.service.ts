@@ -49,13 +49,16 @@ export function createPaymentsService(
     events,
     rateLimitFactor: options.rateLimitFactor ?? 1,
   };
+  // Only the providers the shop has settings for (config.livePaymentProviders): the others' routes
+  // are not there, and their orders are refunded outside the shop.
   const providers = Object.fromEntries(
-    Object.entries(providerFactories).map(([id, factory]) => [id, factory(context)]),
-  ) as Record<ProviderId, PaymentProvider>;
+    config.livePaymentProviders.map((id) => [id, providerFactories[id](context)]),
+  ) as Partial<Record<ProviderId, PaymentProvider>>;
   const starting = providers[startingProvider(config)];
+  if (!starting) throw new Error(`the payment provider ${startingProvider(config)} has no settings`);
 
   return {
-    /** Every provider, each with its callbacks (all stay live whichever starts new handoffs). */
+    /** Every live provider, each with its callbacks, whichever starts new handoffs. */
     providers: Object.values(providers),
 
     /** The provider that paid an order (its payment_provider), if the shop still speaks to it. */

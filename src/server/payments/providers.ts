@@ -1,3 +1,4 @@
+import type { PaymentProviderId } from '../config.ts';
 import type { PaymentsConfig, ProviderFactory } from './payment-provider.ts';
 import { paypalCheckoutProvider } from './providers/paypal-checkout/paypal-checkout.provider.ts';
 import { opayoFormProvider } from './providers/opayo-form/opayo-form.provider.ts';
@@ -12,7 +13,7 @@ export const providerFactories = {
   paypal: paypalStandardProvider,
   'paypal-checkout': paypalCheckoutProvider,
   opayo: opayoFormProvider,
-} satisfies Record<string, ProviderFactory>;
+} satisfies Record<PaymentProviderId, ProviderFactory>;
 
 export type ProviderId = keyof typeof providerFactories;
 
