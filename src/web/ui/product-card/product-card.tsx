@@ -45,7 +45,8 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
       <Link to={href} className={styles.imageLink} tabIndex={-1} aria-hidden="true">
         <ProductPicture
           image={product.images[0] ?? { imageUrl: product.defaultImageUrl }}
-          sizes="(max-width: 719px) 50vw, 300px"
+          // Two columns on a phone; from 720 px a card is 280 to about 400 px wide.
+          sizes="(max-width: 719px) 50vw, 400px"
           alt=""
           className={styles.image}
           width={300}

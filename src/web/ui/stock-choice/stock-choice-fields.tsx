@@ -13,6 +13,12 @@ const variants = {
   card: { sizeLabel: 'Size / Style', minStocksForSizes: 2, describeAlways: false },
 } as const;
 
+/** An option as the spec words it: size name, dash, price; sold-out sizes say so (issue 16, item 5). */
+function optionText(stock: ProductStock | undefined): string {
+  if (!stock) return '';
+  return `${stock.productSizeName} - ${formatPence(stock.price)}${stock.stock <= 0 ? ` - ${messages.addToCart.soldOut}` : ''}`;
+}
+
 /**
  * The size/style dropdown, the quantity box and the message line under them, for the product page
  * and the product card.
@@ -30,27 +36,42 @@ export function StockChoiceFields(props: {
 }) {
   const { id, choice } = props;
   const variant = variants[props.variant];
+  const chosen = props.stocks.find((s) => s.id === choice.stockId);
+  const sizeSelect = (className: string) => (
+    <select
+      id={`${id}-size`}
+      className={className}
+      value={choice.stockId ?? ''}
+      onChange={(event) => {
+        choice.chooseStock(Number(event.target.value));
+        props.onEdit?.();
+      }}
+    >
+      {props.stocks.map((s) => (
+        // Sold-out sizes stay listed, marked and not choosable (issue 16, item 5).
+        <option key={s.id} value={s.id} disabled={s.stock <= 0}>
+          {optionText(s)}
+        </option>
+      ))}
+    </select>
+  );
   return (
     <>
       {props.stocks.length >= variant.minStocksForSizes && (
         <div className="field">
           <label htmlFor={`${id}-size`}>{variant.sizeLabel}</label>
-          <select
-            id={`${id}-size`}
-            className="input"
-            value={choice.stockId ?? ''}
-            onChange={(event) => {
-              choice.chooseStock(Number(event.target.value));
-              props.onEdit?.();
-            }}
-          >
-            {props.stocks.map((s) => (
-              // Sold-out sizes stay listed, marked and not choosable (issue 16, item 5).
-              <option key={s.id} value={s.id} disabled={s.stock <= 0}>
-                {`${s.productSizeName} - ${formatPence(s.price)}${s.stock <= 0 ? ` - ${messages.addToCart.soldOut}` : ''}`}
-              </option>
-            ))}
-          </select>
+          {props.variant === 'card' ? (
+            // A card's select is narrower than its longest options: the chosen one is shown, wrapped,
+            // under a select that keeps the clicks, the keys and the screen reader's announcement.
+            <div className="stock-choice-shell">
+              <span className="input stock-choice-shown" aria-hidden="true">
+                {optionText(chosen)}
+              </span>
+              {sizeSelect('input stock-choice-select')}
+            </div>
+          ) : (
+            sizeSelect('input')
+          )}
         </div>
       )}
       <div className="field">
