@@ -14,7 +14,7 @@ export function SearchResults({ search }: { search: ReturnType<typeof useProduct
       </h2>
       {search.isError && <p role="alert">The search is not available just now. Please try again.</p>}
       {total === 0 && <p>No products match. Try fewer filters or another word.</p>}
-      <ProductGrid products={results} label="Search results" />
+      <ProductGrid products={results} label="Search results" eagerCount={4} />
       {search.hasNextPage && (
         <div className={styles.more}>
           <button

@@ -5,6 +5,7 @@ import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Product } from '../../../contract/catalog.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
+import { ProductGrid } from '../product-grid/product-grid.tsx';
 import { ProductCard } from './product-card.tsx';
 
 function product(
@@ -135,5 +136,20 @@ describe('the product card', () => {
     );
     expect(screen.queryByRole('button', { name: 'Add to cart' })).toBeNull();
     expect(screen.getByText('Sold out')).toBeTruthy();
+  });
+});
+
+describe('a grid of product cards', () => {
+  afterEach(cleanup);
+
+  it('loads the pictures of its first cards at once (the largest paint is among them) and the rest when scrolled to', () => {
+    const products = [1, 2, 3, 4, 5, 6].map((id) => ({ ...product([{ id, name: 'One', stock: 1, price: 100 }]), id }));
+    const { container } = render(
+      <MemoryRouter>
+        <ProductGrid products={products} eagerCount={4} />
+      </MemoryRouter>,
+    );
+    const loading = [...container.querySelectorAll('img')].map((img) => img.getAttribute('loading'));
+    expect(loading).toEqual(['eager', 'eager', 'eager', 'eager', 'lazy', 'lazy']);
   });
 });

@@ -15,7 +15,16 @@ type Stage = 'view' | 'choose' | 'added';
  * A product in a grid (docs/rules.md#basket): view, then a choice panel (size or style when
  * there is more than one entry, and quantity), then "Added to Basket" with a link to the cart.
  */
-export function ProductCard({ product, headingLevel = 3 }: { product: Product; headingLevel?: 2 | 3 }) {
+export function ProductCard({
+  product,
+  headingLevel = 3,
+  eager = false,
+}: {
+  product: Product;
+  headingLevel?: 2 | 3;
+  /** Fetch the picture at once rather than when it is scrolled to. */
+  eager?: boolean;
+}) {
   const [stage, setStage] = useState<Stage>('view');
   const choice = useStockChoice(product);
   const id = useId();
@@ -49,6 +58,7 @@ export function ProductCard({ product, headingLevel = 3 }: { product: Product; h
           sizes="(max-width: 719px) 50vw, 400px"
           alt=""
           className={styles.image}
+          loading={eager ? 'eager' : 'lazy'}
           width={300}
           height={300}
         />
