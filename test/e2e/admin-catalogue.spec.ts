@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { createOwner, openFromNav, setPassword, signIn } from './staff-pages.ts';
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
+import { picture } from './pictures.ts';
 
 /** The storefront's search page for a keyword, as a shopper types it. */
 async function searchShop(shop: Page, keyword: string) {
@@ -39,7 +40,7 @@ test.describe('the catalogue in the back office', () => {
   // Signed out, the app asks who is signed in (401).
   test.use({ allowConsoleErrors: [/status of 401/] });
 
-  test('staff add a product with two sizes, publish it, a shopper finds and buys it, then it is archived and gone', async ({
+  test('staff add a product with two sizes and three photos, publish it, a shopper finds and buys it, then it is archived and gone', async ({
     page,
     browser,
   }) => {
@@ -86,12 +87,27 @@ test.describe('the catalogue in the back office', () => {
     await expect(page.getByRole('cell', { name: /product\.create/i })).toBeVisible();
     await expectNoAxeViolations(page);
 
+    // Three photos, uploaded from the product's page: the first is its main image.
+    await page.getByRole('link', { name: 'Add photos' }).click();
+    await page.getByLabel('Add photos').setInputFiles([
+      { name: 'front.jpg', mimeType: 'image/jpeg', buffer: await picture('jpeg', 1600, 1200, '#8b4513') },
+      { name: 'side.png', mimeType: 'image/png', buffer: await picture('png', 900, 900, '#2e6b4f') },
+      { name: 'heads.webp', mimeType: 'image/webp', buffer: await picture('webp', 800, 600, '#5b3a8c') },
+    ]);
+    const photos = page.getByRole('list', { name: 'Photos, main image first' }).getByRole('listitem');
+    await expect(photos).toHaveCount(3);
+    await expect(photos.nth(0)).toContainText('1600 × 1200, JPEG');
+    await page.goBack();
+    await expect(page.getByRole('img', { name: `Photo 3 of ${title}` })).toBeVisible();
+
     // A shopper finds it by a word of its title and buys the concert size.
     const shopper = await browser.newContext();
     const shop = await shopper.newPage();
     await searchShop(shop, stamp);
     const card = shop.getByRole('article', { name: title });
     await expect(card).toBeVisible();
+    // The card shows the main photo, as a responsive picture.
+    await expect(card.locator('img')).toHaveAttribute('srcset', /\/images\/photos\/[0-9a-f]{32}-320\.webp 320w/);
     await card.getByRole('link', { name: title }).click();
     await expect(shop.getByRole('heading', { level: 1, name: title })).toBeVisible();
     await shop.getByLabel('STYLE/SIZE').selectOption({ label: 'Concert - £90.00' });

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import type { Page } from '@playwright/test';
-import sharp from 'sharp';
 import { apiPost, expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
 import { databaseFor } from './outbox-path.ts';
+import { picture } from './pictures.ts';
 
 /**
  * Product photos from the back office to the shop (docs/back-office.md#product-photos): a member of
@@ -23,16 +23,6 @@ async function staffWithPassword(page: Page): Promise<string> {
   const set = await apiPost(page, '/api/admin/set-password', { token, password: PASSWORD, confirm: PASSWORD });
   expect(set.status()).toBe(200);
   return email;
-}
-
-/** A picture in one format, with a different colour for each so they can be told apart. */
-async function picture(format: 'jpeg' | 'png' | 'webp', width: number, height: number, colour: string) {
-  const image = sharp({ create: { width, height, channels: 3, background: colour } });
-  return format === 'jpeg'
-    ? image.jpeg().toBuffer()
-    : format === 'png'
-      ? image.png().toBuffer()
-      : image.webp().toBuffer();
 }
 
 // Asking who is signed in before sign-in answers 401; the refused upload answers 400.

@@ -11,6 +11,7 @@ import type {
 } from '../../contract/admin/catalogue.ts';
 import { TOP_LEVEL_PARENT_ID, URL_KEY_MAX, type ProductStatus } from '../../contract/catalog-rules.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
+import { photoFallbackWidth, photoUrl } from '../../contract/photos.ts';
 import { auditOf, recordAudit } from '../audit/audit.repository.ts';
 import { auditView } from '../audit/audit.service.ts';
 import { isUniqueViolation, type Dialect } from '../db/database.ts';
@@ -47,6 +48,8 @@ import {
   urlKeysLike,
   type ProductWrite,
 } from './catalog.admin-repository.ts';
+import { productImagesOf } from './photos/photo-views.ts';
+import { listPhotos } from './photos/photos.repository.ts';
 import { productWriteOf, sizeWriteOf } from './product-rows.ts';
 import { searchTagsOf } from './search-index.ts';
 import { typeChainNames, withDescendants, type TypeRow } from './type-tree.ts';
@@ -144,12 +147,15 @@ export function createCatalogAdminService(
   async function productDetail(id: number): Promise<ProductDetail> {
     const product = await findProduct(db, id);
     if (!product) throw new NotFoundError(`There is no product ${id}`);
-    const [sizes, images, oldUrlKeys, audit] = await Promise.all([
+    const [sizes, images, photos, oldUrlKeys, audit] = await Promise.all([
       findSizes(db, id),
       findImages(db, id),
+      listPhotos(db, [id]),
       findOldUrlKeys(db, id),
       auditOf(db, 'product', id),
     ]);
+    // Uploaded photos stand in for the drawings, as in the shop; the page shows them as thumbnails.
+    const uploaded = productImagesOf(photos.photos, photos.variants).get(id) ?? [];
     return {
       id: product.id,
       title: product.title,
@@ -173,7 +179,10 @@ export function createCatalogAdminService(
         stock: size.stock,
         ordered: Boolean(size.ordered),
       })),
-      images: images.map((image) => ({ imageUrl: image.image_url })),
+      images:
+        uploaded.length > 0
+          ? uploaded.map(({ photo }) => ({ imageUrl: photoUrl(photo.key, photoFallbackWidth(photo, 0), 'webp') }))
+          : images.map((image) => ({ imageUrl: image.image_url })),
       oldUrlKeys,
       audit: audit.map(auditView),
     };

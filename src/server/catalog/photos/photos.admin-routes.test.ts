@@ -328,6 +328,22 @@ describe('product photos', () => {
     ]);
   });
 
+  it("shows the uploaded photos, main first, on the product's own back-office page in place of its drawing", async () => {
+    const { id } = await newProduct();
+    const detail = async () =>
+      (await t.app.inject({ method: 'GET', url: `/api/admin/products/${id}`, headers: { cookie } })).json<{
+        images: Array<{ imageUrl: string }>;
+      }>();
+    expect((await detail()).images).toEqual([{ imageUrl: '/images/products/sitar-2.svg' }]);
+    const uploaded = await upload(id, [
+      { filename: 'a.jpg', contentType: 'image/jpeg', bytes: await makePicture('jpeg', 700, 700) },
+      { filename: 'b.png', contentType: 'image/png', bytes: await makePicture('png', 500, 400) },
+    ]);
+    const keys = uploaded.json<ProductPhotos>().photos.map((p) => p.sources.key);
+    // Small enough for the page's thumbnails: the narrowest width kept.
+    expect((await detail()).images).toEqual(keys.map((key) => ({ imageUrl: `/images/photos/${key}-320.webp` })));
+  });
+
   it('serves a photo uploaded through one instance from another, cached for a year, with 304 for its ETag', async () => {
     const { id } = await newProduct();
     const uploaded = await upload(id, [

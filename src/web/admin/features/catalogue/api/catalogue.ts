@@ -11,11 +11,12 @@ import type {
 } from '../../../../../contract/admin/catalogue.ts';
 import type { ProductStatus } from '../../../../../contract/catalog-rules.ts';
 import { requestJson } from '../../../../lib/api.ts';
+import { catalogueProductsKey } from '../../../lib/query-keys.ts';
 import { searchOf } from '../product-filters.ts';
 
 /** The back office's catalogue calls (docs/back-office.md#catalogue): products, types, brands. */
 const catalogueKey = ['admin', 'catalogue'] as const;
-const productsKey = [...catalogueKey, 'products'] as const;
+const productsKey = catalogueProductsKey;
 const typesKey = [...catalogueKey, 'types'] as const;
 const brandsKey = [...catalogueKey, 'brands'] as const;
 

@@ -2,6 +2,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { ProductPhotos } from '../../../../../../contract/admin/photos.ts';
 import { CSRF_HEADER } from '../../../../../../contract/csrf.ts';
 import { ApiRequestError, csrfToken, requestJson } from '../../../../../lib/api.ts';
+import { catalogueProductsKey } from '../../../../lib/query-keys.ts';
 
 /** A product's photos in the back office (docs/back-office.md#product-photos). */
 
@@ -17,6 +18,8 @@ export function productPhotosQueryOptions(productId: number) {
 
 function keep(queryClient: QueryClient, photos: ProductPhotos): ProductPhotos {
   queryClient.setQueryData(photosKey(photos.productId), photos);
+  // The product's page and the product lists show its photos too.
+  void queryClient.invalidateQueries({ queryKey: catalogueProductsKey });
   return photos;
 }
 
