@@ -208,6 +208,17 @@ export interface RefundRequestTable {
   settled_at: string | null;
 }
 
+/**
+ * Units a refund request will put back in stock, per order line, held while it is pending and
+ * removed when they are put back (migration 0017).
+ */
+export interface RefundRequestLineTable {
+  id: Generated<number>;
+  refund_request_id: number;
+  order_line_id: number;
+  quantity: number;
+}
+
 /** Units a recorded refund put back in stock, per order line (migration 0011). */
 export interface OrderRefundLineTable {
   id: Generated<number>;
@@ -430,6 +441,7 @@ export interface Database {
   order_refunds: OrderRefundTable;
   provider_checkouts: ProviderCheckoutTable;
   refund_requests: RefundRequestTable;
+  refund_request_lines: RefundRequestLineTable;
   order_refund_lines: OrderRefundLineTable;
   customers: CustomerTable;
   account_tokens: AccountTokenTable;

@@ -20,6 +20,8 @@ import {
   findOrderLinesWithRestocked,
   insertRecordedRefund,
   insertRefundLine,
+  insertRefundRequestLines,
+  takeRefundRequestLines,
 } from './orders.admin-repository.ts';
 
 /**
@@ -251,7 +253,9 @@ export function deliverOrder(trx: Kysely<Database>, orderId: number, now: string
   return changeFulfilment(trx, orderId, fulfilmentMoves.deliver, { delivered_at: now }, now);
 }
 
-export type RefundRefusal = 'not refundable' | 'more than paid' | 'no such line' | 'more than sold' | 'not held';
+export type RefundRefusal = 'not refundable' | 'more than paid' | RestockRefusal;
+export type RestockRefusal = 'no such line' | 'more than sold' | 'not held';
+type Restock = ReadonlyArray<{ lineId: number; quantity: number }>;
 
 /**
  * Records a refund made outside the shop (until the provider's own refund call exists) against a
@@ -262,41 +266,87 @@ export type RefundRefusal = 'not refundable' | 'more than paid' | 'no such line'
 export async function recordRefund(
   trx: Kysely<Database>,
   order: Pick<OrderRow, 'id' | 'status' | 'holds_stock'>,
-  refund: { amount: number; note: string; restock: Array<{ lineId: number; quantity: number }> },
+  refund: { amount: number; note: string; restock: Restock },
   now: string,
 ): Promise<{ refundId: number } | { refused: RefundRefusal }> {
   if (order.status !== 'paid') return { refused: 'not refundable' };
   // An order paid after its units went to someone else never took them: nothing to put back.
   if (refund.restock.length > 0 && !order.holds_stock) return { refused: 'not held' };
   if (!(await addToRefundedTotal(trx, order.id, refund.amount, now))) return { refused: 'more than paid' };
+  const refused = await restockRefusal(trx, order, refund.restock);
+  if (refused) return { refused };
   const refundId = await insertRecordedRefund(trx, {
     orderId: order.id,
     amount: refund.amount,
     note: refund.note,
     at: now,
   });
-  const refused = await putBackRefundedUnits(trx, order.id, refundId, refund.restock);
-  return refused ? { refused } : { refundId };
+  await putBack(trx, order.id, refundId, refund.restock);
+  return { refundId };
 }
 
 /**
- * Puts a refund's chosen units back in stock, never more of a line than were sold; answers why
- * not, when it cannot (the caller rolls back). Used by refunds recorded and made through a provider.
+ * Holds the units a refund through a provider will put back, in the transaction that reserves its
+ * amount and before the provider is asked (ADR 0013): a refund that cannot put them back is
+ * refused while no money has moved. Call it after the amount is reserved: on PostgreSQL that
+ * update locks the order's row, so a second refund at the same moment reads the units this one
+ * holds. Answers why not, when it cannot; the caller rolls back.
  */
-export async function putBackRefundedUnits(
+export async function holdRefundedUnits(
+  trx: Kysely<Database>,
+  order: Pick<OrderRow, 'id' | 'holds_stock'>,
+  refundRequestId: number,
+  restock: Restock,
+): Promise<RestockRefusal | undefined> {
+  const refused = await restockRefusal(trx, order, restock);
+  if (refused) return refused;
+  await insertRefundRequestLines(trx, refundRequestId, restock);
+  return undefined;
+}
+
+/**
+ * Puts a provider refund's held units back in stock, recorded against the refund made: once,
+ * whichever of the provider's answer and its notification records the refund first.
+ */
+export async function putBackHeldUnits(
   trx: Kysely<Database>,
   orderId: number,
+  refundRequestId: number,
   refundId: number,
-  restock: Array<{ lineId: number; quantity: number }>,
-): Promise<'no such line' | 'more than sold' | undefined> {
-  const lines = new Map((await findOrderLinesWithRestocked(trx, orderId)).map((line) => [line.id, line]));
+): Promise<void> {
+  await putBack(trx, orderId, refundId, await takeRefundRequestLines(trx, refundRequestId));
+}
+
+/**
+ * Why a refund cannot put these units back: a line not on the order, or more of a line than it
+ * sold, counting what earlier refunds put back and what refunds not yet settled hold.
+ */
+async function restockRefusal(
+  trx: Kysely<Database>,
+  order: Pick<OrderRow, 'id' | 'holds_stock'>,
+  restock: Restock,
+): Promise<RestockRefusal | undefined> {
+  if (restock.length === 0) return undefined;
+  // An order paid after its units went to someone else never took them: nothing to put back.
+  if (!order.holds_stock) return 'not held';
+  const lines = new Map((await findOrderLinesWithRestocked(trx, order.id)).map((line) => [line.id, line]));
+  const asked = new Map<number, number>();
   for (const { lineId, quantity } of restock) {
     const line = lines.get(lineId);
     if (!line) return 'no such line';
-    if (Number(line.restocked) + quantity > line.quantity) return 'more than sold';
-    await insertRefundLine(trx, { refundId, orderLineId: lineId, quantity });
-    await returnStock(trx, line.product_stock_id, quantity);
-    lines.set(lineId, { ...line, restocked: Number(line.restocked) + quantity });
+    asked.set(lineId, (asked.get(lineId) ?? 0) + quantity);
+    if (Number(line.restocked) + Number(line.reserved) + (asked.get(lineId) ?? 0) > line.quantity)
+      return 'more than sold';
   }
   return undefined;
+}
+
+/** Puts units back in stock, recorded against the refund that sent their money back. */
+async function putBack(trx: Kysely<Database>, orderId: number, refundId: number, restock: Restock): Promise<void> {
+  if (restock.length === 0) return;
+  const stockOf = new Map((await findOrderLines(trx, orderId)).map((line) => [line.id, line.product_stock_id]));
+  for (const { lineId, quantity } of restock) {
+    await insertRefundLine(trx, { refundId, orderLineId: lineId, quantity });
+    await returnStock(trx, stockOf.get(lineId)!, quantity);
+  }
 }

@@ -25,7 +25,8 @@ import {
   cancelOrder,
   deliverOrder,
   dispatchOrder,
-  putBackRefundedUnits,
+  holdRefundedUnits,
+  putBackHeldUnits,
   recordRefund,
   staffActionsFor,
   type RefundRefusal,
@@ -115,9 +116,10 @@ export function createOrdersAdminService(
 
   /**
    * A refund through the provider (ADR 0013). The amount is reserved first, by the conditional
-   * update that keeps refunds within what was paid, so two refunds at once can never send back
-   * more than was paid; then the provider is asked; a refusal gives the amount back. When the
-   * provider does not answer, the amount stays reserved until it reports the refund.
+   * update that keeps refunds within what was paid, and the units to put back are held with it, so
+   * two refunds at once can never send back more than was paid nor be refused for their units
+   * after the provider has refunded; then the provider is asked; a refusal gives the amount back.
+   * When the provider does not answer, the amount stays reserved until it reports the refund.
    */
   async function refundThrough(
     provider: Required<Pick<PaymentProvider, 'refund'>> & PaymentProvider,
@@ -126,18 +128,14 @@ export function createOrdersAdminService(
     staff: Staff,
   ): Promise<OrderDetail> {
     const requestId = `refund-${randomUUID()}`;
-    const order = await db.transaction().execute(async (trx) => {
+    const { order, refundRequestId } = await db.transaction().execute(async (trx) => {
       const current = await orderOrThrow(orderNumber, trx);
       const at = now();
       if (current.status !== 'paid') refuse(refusals['not refundable']);
-      const lines = new Map((await findOrderLinesWithRestocked(trx, current.id)).map((line) => [line.id, line]));
-      for (const { lineId, quantity } of refund.restock) {
-        const line = lines.get(lineId);
-        if (!line) refuse(refusals['no such line']);
-        if (Number(line.restocked) + quantity > line.quantity) refuse(refusals['more than sold']);
-      }
+      // First the amount: on PostgreSQL this update locks the order's row, so the units are read
+      // after any refund racing this one has held its own.
       if (!(await addToRefundedTotal(trx, current.id, refund.amount, at))) refuse(refusals['more than paid']);
-      await insertRefundRequest(trx, {
+      const refundRequestId = await insertRefundRequest(trx, {
         orderId: current.id,
         provider: provider.id,
         amount: refund.amount,
@@ -145,7 +143,9 @@ export function createOrdersAdminService(
         note: refund.reason,
         at,
       });
-      return current;
+      const refused = await holdRefundedUnits(trx, current, refundRequestId, refund.restock);
+      if (refused) refuse(refusals[refused]);
+      return { order: current, refundRequestId };
     });
     const answer = await provider.refund({ order, amount: refund.amount, requestId, note: refund.reason });
     if (answer.outcome === 'refused') {
@@ -160,12 +160,11 @@ export function createOrdersAdminService(
       refuse(
         'The provider did not confirm the refund. The amount stays reserved until it reports the refund; check its activity before trying again.',
       );
+    // The refund was made: from here on the answer says so, whatever else happens.
     return change(orderNumber, staff, 'order.refund', async (trx, current) => {
       const refundId = await findRefundByReference(trx, current.id, answer.reference);
-      if (refundId === undefined)
-        return { refused: 'The refund was made but not recorded; it will be when the provider reports it.' };
-      const refused = await putBackRefundedUnits(trx, current.id, refundId, refund.restock);
-      if (refused) return { refused: refusals[refused] };
+      // Not recorded yet: its units stay held until the provider's report records it.
+      if (refundId !== undefined) await putBackHeldUnits(trx, current.id, refundRequestId, refundId);
       return {
         after: {
           refundedTotal: current.refunded_total,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { penceToDecimal } from '../../../../contract/money.ts';
 import { UpstreamUnavailableError } from '../../../errors.ts';
 import { perMinute } from '../../../http/rate-limit/per-minute.ts';
-import { markOrderPaid, markPaymentFailed } from '../../../orders/order-lifecycle.ts';
+import { markOrderPaid, markPaymentFailed, putBackHeldUnits } from '../../../orders/order-lifecycle.ts';
 import { addToRefundedTotal } from '../../../orders/orders.admin-repository.ts';
 import {
   findOrderById,
@@ -149,7 +149,7 @@ export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateL
         } else if (!(await addToRefundedTotal(trx, order.id, refund.pence, at))) {
           return { orderId: order.id, outcome: 'rejected: more than is left to refund' };
         }
-        await recordRefund(trx, {
+        const refundId = await recordRefund(trx, {
           orderId: order.id,
           kind,
           amount: refund.pence,
@@ -157,6 +157,8 @@ export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateL
           reference: refund.id,
           at,
         });
+        // The units staff chose to put back were held with the request; they go back with it.
+        if (ours) await putBackHeldUnits(trx, order.id, requested.id, refundId);
         return { orderId: order.id, outcome: `recorded ${kind}` };
       },
     );
