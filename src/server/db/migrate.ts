@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014-stock-vouchers-delivery.ts';
 import * as m0015 from './migrations/0015-paypal-checkout.ts';
 import * as m0016 from './migrations/0016-published-search-index.ts';
 import * as m0017 from './migrations/0017-refund-request-restock.ts';
+import * as m0018 from './migrations/0018-one-capture-per-order.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -41,6 +42,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0015-paypal-checkout', m0015],
   ['0016-published-search-index', m0016],
   ['0017-refund-request-restock', m0017],
+  ['0018-one-capture-per-order', m0018],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

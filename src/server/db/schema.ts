@@ -170,6 +170,24 @@ export interface OrderTable {
   tracking_number: string | null;
   dispatched_at: string | null;
   delivered_at: string | null;
+  /** The PayPal Checkout order being captured for it, and since when (migration 0018). */
+  capture_claim: string | null;
+  capture_claimed_at: string | null;
+}
+
+/** Why a payment an order received is to be sent back. */
+export type RefundDueReason = 'paid twice';
+
+/** A payment an order should not keep, for staff to refund (migration 0018). */
+export interface PaymentToRefundTable {
+  id: Generated<number>;
+  order_id: number;
+  provider: string;
+  /** The provider's id for the payment (a PayPal capture id, an IPN txn_id, an Opayo VPSTxId). */
+  reference: string;
+  amount: number;
+  reason: RefundDueReason;
+  received_at: string;
 }
 
 /** A refund, reversal or cancelled reversal the provider reported (migration 0010). */
@@ -442,6 +460,7 @@ export interface Database {
   provider_checkouts: ProviderCheckoutTable;
   refund_requests: RefundRequestTable;
   refund_request_lines: RefundRequestLineTable;
+  payments_to_refund: PaymentToRefundTable;
   order_refund_lines: OrderRefundLineTable;
   customers: CustomerTable;
   account_tokens: AccountTokenTable;

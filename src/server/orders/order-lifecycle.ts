@@ -4,11 +4,15 @@ import type { Database } from '../db/schema.ts';
 import {
   changeStatus,
   findOrderByCode,
+  findOrderById,
   findOrderLines,
   findOrderVoucher,
   releaseVoucher,
   returnStock,
+  insertPaymentToRefund,
+  setCaptureClaim,
   setHoldsStock,
+  setPaymentNote,
   setPaymentResult,
   takeStock,
   useVoucher,
@@ -160,28 +164,74 @@ export interface PaymentResult {
 /**
  * The provider confirmed the payment. An order that had expired or been replaced takes its stock
  * again, or is flagged for the owner when it cannot (a late payment is never lost: docs/rules.md#orders-and-stock).
+ * A payment for an order already paid by another payment is recorded for staff to refund
+ * ('paid twice'); the same payment reported again changes nothing ('already paid'). Every caller
+ * has checked that the payment is for the order's amount.
  */
 export async function markOrderPaid(
   trx: Kysely<Database>,
   order: OrderRow,
   payment: PaymentResult,
   at: string,
-): Promise<'already paid' | 'paid' | 'paid late'> {
-  if (order.status === orderMoves.pay.to) return 'already paid';
-  let note: string | null = null;
-  if (order.status === 'expired' || order.status === 'cancelled') {
-    note = (await takeOrderAgain(trx, order.id))
-      ? `Paid after it had ${order.status === 'expired' ? 'expired' : 'been cancelled'}; the stock was taken again.`
-      : `Paid after it had ${order.status === 'expired' ? 'expired' : 'been cancelled'}; the stock could not be taken again: refund or restock.`;
+): Promise<'already paid' | 'paid' | 'paid late' | 'paid twice'> {
+  let current = order;
+  // The move is made from the status just read, so a payment racing another payment, an expiry or
+  // a replacement reads the order again instead of acting on what it no longer is.
+  for (let attempt = 0; attempt < 3 && current.status !== orderMoves.pay.to; attempt++) {
+    const from = current.status;
+    if (
+      !(await setPaymentResult(trx, order.id, [from], {
+        status: orderMoves.pay.to,
+        ...payment,
+        paidAt: at,
+        note: null,
+        at,
+      }))
+    ) {
+      current = await findOrderById(trx, order.id);
+      continue;
+    }
+    if (from !== 'expired' && from !== 'cancelled') return 'paid';
+    const had = from === 'expired' ? 'expired' : 'been cancelled';
+    await setPaymentNote(
+      trx,
+      order.id,
+      (await takeOrderAgain(trx, order.id))
+        ? `Paid after it had ${had}; the stock was taken again.`
+        : `Paid after it had ${had}; the stock could not be taken again: refund or restock.`,
+      at,
+    );
+    return 'paid late';
   }
-  await setPaymentResult(trx, order.id, orderMoves.pay.from, {
-    status: orderMoves.pay.to,
-    ...payment,
-    paidAt: at,
-    note,
+  if (current.status !== orderMoves.pay.to) throw new Error(`order ${order.id} would not move to paid`);
+  if (current.transaction_id === payment.transactionId) return 'already paid';
+  await insertPaymentToRefund(trx, {
+    orderId: order.id,
+    provider: payment.provider,
+    reference: payment.transactionId,
+    amount: order.total_including_delivery,
+    reason: 'paid twice',
     at,
   });
-  return note ? 'paid late' : 'paid';
+  return 'paid twice';
+}
+
+/** How long a claim to capture holds before another capture may take it over (its process died). */
+const CAPTURE_CLAIM_MINUTES = 2;
+
+/**
+ * Claims an order for capturing one of its PayPal Checkout orders, before the shop asks PayPal
+ * to capture it: of two PayPal orders for one order (two handoffs, both approved) returning at
+ * once, only the first to claim is captured, so the shopper pays once. False when the order is
+ * paid, or claimed for another PayPal order.
+ */
+export function claimCapture(trx: Kysely<Database>, orderId: number, reference: string, now: Date): Promise<boolean> {
+  return setCaptureClaim(trx, orderId, {
+    reference,
+    from: orderMoves.pay.from,
+    at: now.toISOString(),
+    staleBefore: new Date(now.getTime() - CAPTURE_CLAIM_MINUTES * 60_000).toISOString(),
+  });
 }
 
 /**

@@ -174,6 +174,11 @@ export function findPaymentEvents(db: Kysely<Database>, orderId: number) {
     .execute();
 }
 
+/** Payments the order received and should not keep, for staff to refund. */
+export function findPaymentsToRefund(db: Kysely<Database>, orderId: number) {
+  return db.selectFrom('payments_to_refund').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
+}
+
 /**
  * Moves a paid order's fulfilment on, if it is where the move starts from: of two staff making
  * the move at once, exactly one changes the row.

@@ -37,6 +37,7 @@ import {
   findOrderLinesWithRestocked,
   findOrderRefunds,
   findPaymentEvents,
+  findPaymentsToRefund,
   listOrders,
   ordersForExport,
 } from './orders.admin-repository.ts';
@@ -180,10 +181,11 @@ export function createOrdersAdminService(
 
   async function detail(orderNumber: number): Promise<OrderDetail> {
     const order = await orderOrThrow(orderNumber);
-    const [lines, refunds, events, audit] = await Promise.all([
+    const [lines, refunds, events, toRefund, audit] = await Promise.all([
       findOrderLinesWithRestocked(db, order.id),
       findOrderRefunds(db, order.id),
       findPaymentEvents(db, order.id),
+      findPaymentsToRefund(db, order.id),
       auditOf(db, 'order', order.order_number),
     ]);
     const auditViews = audit.map(auditView);
@@ -196,6 +198,10 @@ export function createOrdersAdminService(
       ...(order.paid_at
         ? [{ at: order.paid_at, text: `Paid by ${order.payment_provider ?? 'unknown provider'}` }]
         : []),
+      ...toRefund.map((payment) => ({
+        at: payment.received_at,
+        text: `Paid twice: ${formatPence(payment.amount)} more by ${payment.provider} (${payment.reference}), to refund`,
+      })),
       ...refunds.map((refund) => ({
         at: refund.recorded_at,
         text: `${refund.kind === 'refund' ? 'Refund' : refund.kind === 'reversal' ? 'Reversal' : 'Reversal cancelled'} of ${formatPence(refund.amount)} (${refund.provider})${refund.note ? `: ${refund.note}` : ''}`,
@@ -264,6 +270,14 @@ export function createOrdersAdminService(
         providerStatus: event.provider_status,
         outcome: event.outcome,
         receivedAt: event.received_at,
+      })),
+      paymentsToRefund: toRefund.map((payment) => ({
+        id: payment.id,
+        provider: payment.provider,
+        reference: payment.reference,
+        amount: payment.amount,
+        reason: payment.reason,
+        receivedAt: payment.received_at,
       })),
       audit: auditViews,
       timeline,

@@ -33,6 +33,7 @@ function OrderView({ order }: { order: OrderDetail }) {
         <span className="adm-badge">{humanise(order.status)}</span>{' '}
         <span className="adm-badge">{humanise(order.fulfilment)}</span> placed {formatDateTime(order.createdAt)}
       </p>
+      <PaymentsToRefund order={order} />
       <OrderActions order={order} />
       <div className="adm-cards">
         <section className="adm-card" aria-labelledby="order-customer">
@@ -188,6 +189,32 @@ function OrderView({ order }: { order: OrderDetail }) {
       <h2>Staff actions</h2>
       <AuditTable entries={order.audit} caption="Staff actions on this order" />
     </>
+  );
+}
+
+/**
+ * Payments the order received and should not keep (a second payment for an order already paid):
+ * shown first, for staff to send each back in the provider's own pages, since the shop's refund
+ * reaches only the payment the order kept.
+ */
+function PaymentsToRefund({ order }: { order: OrderDetail }) {
+  if (order.paymentsToRefund.length === 0) return null;
+  return (
+    <section className="adm-card" aria-labelledby="order-payments-to-refund">
+      <h2 id="order-payments-to-refund">Payments to refund</h2>
+      <p className="adm-alert">
+        This order was paid more than once. Refund each payment below in the provider’s own pages (PayPal’s activity, or
+        MySagePay for Opayo); the refund here reaches only the payment the order kept.
+      </p>
+      <ul>
+        {order.paymentsToRefund.map((payment) => (
+          <li key={payment.id}>
+            {formatDateTime(payment.receivedAt)}: {formatPence(payment.amount)} by {humanise(payment.provider)},
+            reference {payment.reference} ({payment.reason})
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
