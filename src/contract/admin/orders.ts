@@ -83,7 +83,8 @@ export const paymentEventViewSchema = z.object({
 
 /**
  * A payment the order received and should not keep, for staff to send back in the provider's own
- * pages: `paid twice`, a second payment for an order already paid.
+ * pages: `paid twice`, a second payment for an order already paid; `cancelled by staff`, a payment
+ * taken on the provider's own page for an order staff had cancelled.
  */
 export const paymentToRefundViewSchema = z.object({
   id: z.number().int(),
@@ -91,7 +92,7 @@ export const paymentToRefundViewSchema = z.object({
   /** The provider's id for the payment: a PayPal capture id, an IPN txn_id, an Opayo VPSTxId. */
   reference: z.string(),
   amount: z.number().int(),
-  reason: z.enum(['paid twice']),
+  reason: z.enum(['paid twice', 'cancelled by staff']),
   receivedAt: z.string(),
 });
 

@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015-paypal-checkout.ts';
 import * as m0016 from './migrations/0016-published-search-index.ts';
 import * as m0017 from './migrations/0017-refund-request-restock.ts';
 import * as m0018 from './migrations/0018-one-capture-per-order.ts';
+import * as m0019 from './migrations/0019-staff-cancelled.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -43,6 +44,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0016-published-search-index', m0016],
   ['0017-refund-request-restock', m0017],
   ['0018-one-capture-per-order', m0018],
+  ['0019-staff-cancelled', m0019],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

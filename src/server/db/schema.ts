@@ -173,10 +173,12 @@ export interface OrderTable {
   /** The PayPal Checkout order being captured for it, and since when (migration 0018). */
   capture_claim: string | null;
   capture_claimed_at: string | null;
+  /** When staff cancelled it (migration 0019); null for any other order, a replaced one too. */
+  staff_cancelled_at: string | null;
 }
 
 /** Why a payment an order received is to be sent back. */
-export type RefundDueReason = 'paid twice';
+export type RefundDueReason = 'paid twice' | 'cancelled by staff';
 
 /** A payment an order should not keep, for staff to refund (migration 0018). */
 export interface PaymentToRefundTable {

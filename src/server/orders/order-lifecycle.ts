@@ -14,6 +14,7 @@ import {
   setHoldsStock,
   setPaymentNote,
   setPaymentResult,
+  setStaffCancelled,
   takeStock,
   useVoucher,
   type OrderRow,
@@ -38,7 +39,8 @@ import {
  *   pending_payment | payment_failed ──expire──> expired      (stock and voucher given back)
  *   pending_payment | payment_failed ──replace──> cancelled   (stock and voucher given back)
  *   pending_payment | payment_failed | expired | cancelled ──pay──> paid
- *                                     (from expired or cancelled: stock and voucher taken again)
+ *                                     (from expired or cancelled: stock and voucher taken again;
+ *                                      never from cancelled by staff: that payment is to refund)
  *   pending_payment | payment_failed ──cancel (staff)──> cancelled   (stock and voucher given back)
  *
  * A paid order then goes on its way (its fulfilment, beside the payment status):
@@ -173,11 +175,24 @@ export async function markOrderPaid(
   order: OrderRow,
   payment: PaymentResult,
   at: string,
-): Promise<'already paid' | 'paid' | 'paid late' | 'paid twice'> {
+): Promise<'already paid' | 'paid' | 'paid late' | 'paid twice' | 'refund due: cancelled by staff'> {
   let current = order;
   // The move is made from the status just read, so a payment racing another payment, an expiry or
   // a replacement reads the order again instead of acting on what it no longer is.
   for (let attempt = 0; attempt < 3 && current.status !== orderMoves.pay.to; attempt++) {
+    // Staff cancelled it (suspected fraud, a mistake): the money is kept for a refund, and the
+    // order stays cancelled, never offered for dispatch.
+    if (current.staff_cancelled_at) {
+      await insertPaymentToRefund(trx, {
+        orderId: order.id,
+        provider: payment.provider,
+        reference: payment.transactionId,
+        amount: order.total_including_delivery,
+        reason: 'cancelled by staff',
+        at,
+      });
+      return 'refund due: cancelled by staff';
+    }
     const from = current.status;
     if (
       !(await setPaymentResult(trx, order.id, [from], {
@@ -223,7 +238,7 @@ const CAPTURE_CLAIM_MINUTES = 2;
  * Claims an order for capturing one of its PayPal Checkout orders, before the shop asks PayPal
  * to capture it: of two PayPal orders for one order (two handoffs, both approved) returning at
  * once, only the first to claim is captured, so the shopper pays once. False when the order is
- * paid, or claimed for another PayPal order.
+ * paid, cancelled by staff (no money is taken for it at all), or claimed for another PayPal order.
  */
 export function claimCapture(trx: Kysely<Database>, orderId: number, reference: string, now: Date): Promise<boolean> {
   return setCaptureClaim(trx, orderId, {
@@ -274,9 +289,14 @@ export function staffActionsFor(
   return actions;
 }
 
-/** Staff cancel an unpaid order: its stock and voucher use are given back. False when it is no longer unpaid. */
+/**
+ * Staff cancel an unpaid order: its stock and voucher use are given back. False when it is no
+ * longer unpaid. Unlike a replaced order, a payment that arrives for it later does not pay it
+ * (`markOrderPaid`), and PayPal Checkout does not capture for it (`claimCapture`).
+ */
 export async function cancelOrder(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
   if (!(await changeStatus(trx, orderId, orderMoves.cancel.from, orderMoves.cancel.to, now))) return false;
+  await setStaffCancelled(trx, orderId, now);
   await releaseOrder(trx, orderId);
   return true;
 }

@@ -200,7 +200,7 @@ export function createOrdersAdminService(
         : []),
       ...toRefund.map((payment) => ({
         at: payment.received_at,
-        text: `Paid twice: ${formatPence(payment.amount)} more by ${payment.provider} (${payment.reference}), to refund`,
+        text: `${payment.reason === 'paid twice' ? 'Paid twice' : 'Paid after staff cancelled it'}: ${formatPence(payment.amount)} by ${payment.provider} (${payment.reference}), to refund`,
       })),
       ...refunds.map((refund) => ({
         at: refund.recorded_at,

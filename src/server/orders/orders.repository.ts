@@ -205,6 +205,8 @@ export async function setPaymentResult(
     })
     .where('id', '=', orderId)
     .where('status', 'in', fromStatuses)
+    // An order staff cancelled keeps that status whatever the provider reports.
+    .where('staff_cancelled_at', 'is', null)
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1;
 }
@@ -249,6 +251,11 @@ export async function setHoldsStock(trx: Kysely<Database>, orderId: number, hold
     .execute();
 }
 
+/** Notes that staff cancelled the order (not the shopper's own replacement). */
+export async function setStaffCancelled(trx: Kysely<Database>, orderId: number, at: string): Promise<void> {
+  await trx.updateTable('orders').set({ staff_cancelled_at: at }).where('id', '=', orderId).execute();
+}
+
 /** Sets the note staff see about an order's payment. */
 export async function setPaymentNote(trx: Kysely<Database>, orderId: number, note: string, at: string): Promise<void> {
   await trx.updateTable('orders').set({ payment_note: note, updated_at: at }).where('id', '=', orderId).execute();
@@ -271,6 +278,7 @@ export async function setCaptureClaim(
     .set({ capture_claim: claim.reference, capture_claimed_at: claim.at })
     .where('id', '=', orderId)
     .where('status', 'in', claim.from)
+    .where('staff_cancelled_at', 'is', null)
     .where((eb) =>
       eb.or([
         eb('capture_claim', 'is', null),

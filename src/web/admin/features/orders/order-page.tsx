@@ -193,9 +193,9 @@ function OrderView({ order }: { order: OrderDetail }) {
 }
 
 /**
- * Payments the order received and should not keep (a second payment for an order already paid):
- * shown first, for staff to send each back in the provider's own pages, since the shop's refund
- * reaches only the payment the order kept.
+ * Payments the order received and should not keep (a second payment for an order already paid, or
+ * a payment for an order staff cancelled): shown first, for staff to send each back in the
+ * provider's own pages, since the shop's refund reaches only the payment a paid order kept.
  */
 function PaymentsToRefund({ order }: { order: OrderDetail }) {
   if (order.paymentsToRefund.length === 0) return null;
@@ -203,8 +203,9 @@ function PaymentsToRefund({ order }: { order: OrderDetail }) {
     <section className="adm-card" aria-labelledby="order-payments-to-refund">
       <h2 id="order-payments-to-refund">Payments to refund</h2>
       <p className="adm-alert">
-        This order was paid more than once. Refund each payment below in the provider’s own pages (PayPal’s activity, or
-        MySagePay for Opayo); the refund here reaches only the payment the order kept.
+        This order received {order.paymentsToRefund.length === 1 ? 'a payment' : 'payments'} it should not keep. Refund
+        each below in the provider’s own pages (PayPal’s activity, or MySagePay for Opayo); the refund here reaches only
+        the payment a paid order kept.
       </p>
       <ul>
         {order.paymentsToRefund.map((payment) => (
