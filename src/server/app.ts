@@ -178,7 +178,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimitFactor: config.rateLimitFactor,
     ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
   });
-  await app.register(paymentsRoutes, { payments });
+  await app.register(paymentsRoutes, {
+    payments,
+    counters: rateLimitCounters,
+    rateLimitFactor: config.rateLimitFactor,
+  });
   await app.register(accountsRoutes, {
     prefix: '/api',
     accounts,
