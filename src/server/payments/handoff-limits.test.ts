@@ -80,6 +80,15 @@ describe('limits on starting a payment', () => {
     expect((await handoff(other.orderCode, '203.0.113.51')).statusCode).toBe(200);
   });
 
+  it('counts a HEAD request as the handoff it is (Fastify answers it with the same handler)', async () => {
+    const order = await newOrder();
+    const head = (address: string) =>
+      t.app.inject({ method: 'HEAD', url: `/api/payment-handoff/${order.orderCode}`, remoteAddress: address });
+    for (let i = 0; i < HANDOFFS_PER_ORDER; i++) expect((await head('203.0.113.40')).statusCode).toBe(200);
+    expect((await head('203.0.113.41')).statusCode).toBe(429);
+    expect((await handoff(order.orderCode, '203.0.113.42')).statusCode).toBe(429);
+  });
+
   it("never refuses a shopper's few tries again", async () => {
     const order = await newOrder();
     for (let i = 0; i < 3; i++) expect((await handoff(order.orderCode, '203.0.113.60')).statusCode).toBe(200);

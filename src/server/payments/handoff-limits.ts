@@ -40,8 +40,9 @@ export function limitHandoffs(app: FastifyInstance, counters: RateLimitRepositor
     message: 'Too many attempts to pay. Please wait a minute and try again.',
   });
   app.addHook('onRoute', (route) => {
+    // Fastify's HEAD twin of each GET runs the same handler, so it is limited too.
     const orderOf = handoffRoutes[route.url];
-    if (!orderOf || route.method !== 'GET') return;
+    if (!orderOf) return;
     const perOrder = keyedLimit(counters, {
       name: 'payment-handoffs order',
       max: scaled(HANDOFFS_PER_ORDER),
