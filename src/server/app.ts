@@ -75,6 +75,9 @@ export interface AppDeps {
   logStream?: NodeJS.WritableStream;
 }
 
+/** How long a client may take to send a request's headers (within REQUEST_TIMEOUT_SECONDS). */
+const HEADERS_TIMEOUT_MS = 10_000;
+
 /** The whole HTTP application without a listening socket: tests drive it with app.inject(). */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, webRoot } = deps;
@@ -93,6 +96,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           })()
         : config.trustProxy,
     bodyLimit: 256 * 1024,
+    // Slow clients are cut off (docs/rules.md#security): a request must arrive whole within the
+    // configured time (Fastify leaves Node's limit off unless told) and its headers within 10 s
+    // of it, or it is answered 408 and its connection closed. Node checks every connection for
+    // this once a second (every 30 s by default, which would let a slow client stay half a minute
+    // longer). An idle keep-alive connection keeps Fastify's 72 s: longer than the 60 s most
+    // proxies and load balancers keep theirs, so the shop never closes one as the proxy reuses it.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutMs), connectionsCheckingInterval: 1_000 },
     // JSON bodies with these keys are rejected instead of reaching a service.
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -178,7 +189,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimitFactor: config.rateLimitFactor,
     ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
   });
-  await app.register(paymentsRoutes, { payments });
+  await app.register(paymentsRoutes, {
+    payments,
+    counters: rateLimitCounters,
+    rateLimitFactor: config.rateLimitFactor,
+  });
   await app.register(accountsRoutes, {
     prefix: '/api',
     accounts,

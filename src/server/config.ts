@@ -99,6 +99,10 @@ const envSchema = z
         value === 'true' ? 1 : value === 'false' ? false : /^\d{1,2}$/.test(value) ? Number(value) : value.split(','),
       ),
     RATE_LIMIT_FACTOR: z.coerce.number().min(0.01).max(1000).default(1),
+    // How long a client may take to send one whole request before it is answered 408 and cut off
+    // (docs/rules.md#security): long enough for a 15 MB product photo at 2 Mbit/s, short enough
+    // that a client sending a byte now and then cannot hold a socket for ever.
+    REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     // The dashboard lists sizes with this many units or fewer left.
     LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(10_000).default(3),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
@@ -188,6 +192,8 @@ export interface Config {
   catalogCacheSeconds: number;
   /** Scales every per-route rate limit (1 is the shop's own limits). */
   rateLimitFactor: number;
+  /** How long one request may take to arrive, in milliseconds (REQUEST_TIMEOUT_SECONDS). */
+  requestTimeoutMs: number;
   lowStockThreshold: number;
   /** Fastify's trustProxy: false, a number of proxies in front, or the proxies' addresses. */
   trustProxy: boolean | number | string[];
@@ -301,6 +307,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     reservationMinutes: env.RESERVATION_MINUTES,
     rateLimitFactor: env.RATE_LIMIT_FACTOR,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     lowStockThreshold: env.LOW_STOCK_THRESHOLD,
     // The test suites place many orders from one address and e-mail; their own test sets the limits.
     unpaidOrderLimits: {

@@ -81,6 +81,21 @@ export const paymentEventViewSchema = z.object({
   receivedAt: z.string(),
 });
 
+/**
+ * A payment the order received and should not keep, for staff to send back in the provider's own
+ * pages: `paid twice`, a second payment for an order already paid; `cancelled by staff`, a payment
+ * taken on the provider's own page for an order staff had cancelled.
+ */
+export const paymentToRefundViewSchema = z.object({
+  id: z.number().int(),
+  provider: z.string(),
+  /** The provider's id for the payment: a PayPal capture id, an IPN txn_id, an Opayo VPSTxId. */
+  reference: z.string(),
+  amount: z.number().int(),
+  reason: z.enum(['paid twice', 'cancelled by staff']),
+  receivedAt: z.string(),
+});
+
 export const refundViewSchema = z.object({
   id: z.number().int(),
   kind: z.string(),
@@ -116,6 +131,7 @@ export const orderDetailSchema = orderSummarySchema.extend({
   lines: z.array(orderLineViewSchema),
   refunds: z.array(refundViewSchema),
   paymentEvents: z.array(paymentEventViewSchema),
+  paymentsToRefund: z.array(paymentToRefundViewSchema),
   audit: z.array(auditEntrySchema),
   timeline: z.array(timelineEntrySchema),
   /**

@@ -16,6 +16,9 @@ import * as m0013 from './migrations/0013-product-photos.ts';
 import * as m0014 from './migrations/0014-stock-vouchers-delivery.ts';
 import * as m0015 from './migrations/0015-paypal-checkout.ts';
 import * as m0016 from './migrations/0016-published-search-index.ts';
+import * as m0017 from './migrations/0017-refund-request-restock.ts';
+import * as m0018 from './migrations/0018-one-capture-per-order.ts';
+import * as m0019 from './migrations/0019-staff-cancelled.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -39,6 +42,9 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0014-stock-vouchers-delivery', m0014],
   ['0015-paypal-checkout', m0015],
   ['0016-published-search-index', m0016],
+  ['0017-refund-request-restock', m0017],
+  ['0018-one-capture-per-order', m0018],
+  ['0019-staff-cancelled', m0019],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

@@ -170,6 +170,26 @@ export interface OrderTable {
   tracking_number: string | null;
   dispatched_at: string | null;
   delivered_at: string | null;
+  /** The PayPal Checkout order being captured for it, and since when (migration 0018). */
+  capture_claim: string | null;
+  capture_claimed_at: string | null;
+  /** When staff cancelled it (migration 0019); null for any other order, a replaced one too. */
+  staff_cancelled_at: string | null;
+}
+
+/** Why a payment an order received is to be sent back. */
+export type RefundDueReason = 'paid twice' | 'cancelled by staff';
+
+/** A payment an order should not keep, for staff to refund (migration 0018). */
+export interface PaymentToRefundTable {
+  id: Generated<number>;
+  order_id: number;
+  provider: string;
+  /** The provider's id for the payment (a PayPal capture id, an IPN txn_id, an Opayo VPSTxId). */
+  reference: string;
+  amount: number;
+  reason: RefundDueReason;
+  received_at: string;
 }
 
 /** A refund, reversal or cancelled reversal the provider reported (migration 0010). */
@@ -206,6 +226,17 @@ export interface RefundRequestTable {
   note: string;
   created_at: string;
   settled_at: string | null;
+}
+
+/**
+ * Units a refund request will put back in stock, per order line, held while it is pending and
+ * removed when they are put back (migration 0017).
+ */
+export interface RefundRequestLineTable {
+  id: Generated<number>;
+  refund_request_id: number;
+  order_line_id: number;
+  quantity: number;
 }
 
 /** Units a recorded refund put back in stock, per order line (migration 0011). */
@@ -430,6 +461,8 @@ export interface Database {
   order_refunds: OrderRefundTable;
   provider_checkouts: ProviderCheckoutTable;
   refund_requests: RefundRequestTable;
+  refund_request_lines: RefundRequestLineTable;
+  payments_to_refund: PaymentToRefundTable;
   order_refund_lines: OrderRefundLineTable;
   customers: CustomerTable;
   account_tokens: AccountTokenTable;

@@ -4,12 +4,17 @@ import type { Database } from '../db/schema.ts';
 import {
   changeStatus,
   findOrderByCode,
+  findOrderById,
   findOrderLines,
   findOrderVoucher,
   releaseVoucher,
   returnStock,
+  insertPaymentToRefund,
+  setCaptureClaim,
   setHoldsStock,
+  setPaymentNote,
   setPaymentResult,
+  setStaffCancelled,
   takeStock,
   useVoucher,
   type OrderRow,
@@ -20,6 +25,8 @@ import {
   findOrderLinesWithRestocked,
   insertRecordedRefund,
   insertRefundLine,
+  insertRefundRequestLines,
+  takeRefundRequestLines,
 } from './orders.admin-repository.ts';
 
 /**
@@ -32,7 +39,8 @@ import {
  *   pending_payment | payment_failed ──expire──> expired      (stock and voucher given back)
  *   pending_payment | payment_failed ──replace──> cancelled   (stock and voucher given back)
  *   pending_payment | payment_failed | expired | cancelled ──pay──> paid
- *                                     (from expired or cancelled: stock and voucher taken again)
+ *                                     (from expired or cancelled: stock and voucher taken again;
+ *                                      never from cancelled by staff: that payment is to refund)
  *   pending_payment | payment_failed ──cancel (staff)──> cancelled   (stock and voucher given back)
  *
  * A paid order then goes on its way (its fulfilment, beside the payment status):
@@ -158,28 +166,87 @@ export interface PaymentResult {
 /**
  * The provider confirmed the payment. An order that had expired or been replaced takes its stock
  * again, or is flagged for the owner when it cannot (a late payment is never lost: docs/rules.md#orders-and-stock).
+ * A payment for an order already paid by another payment is recorded for staff to refund
+ * ('paid twice'); the same payment reported again changes nothing ('already paid'). Every caller
+ * has checked that the payment is for the order's amount.
  */
 export async function markOrderPaid(
   trx: Kysely<Database>,
   order: OrderRow,
   payment: PaymentResult,
   at: string,
-): Promise<'already paid' | 'paid' | 'paid late'> {
-  if (order.status === orderMoves.pay.to) return 'already paid';
-  let note: string | null = null;
-  if (order.status === 'expired' || order.status === 'cancelled') {
-    note = (await takeOrderAgain(trx, order.id))
-      ? `Paid after it had ${order.status === 'expired' ? 'expired' : 'been cancelled'}; the stock was taken again.`
-      : `Paid after it had ${order.status === 'expired' ? 'expired' : 'been cancelled'}; the stock could not be taken again: refund or restock.`;
+): Promise<'already paid' | 'paid' | 'paid late' | 'paid twice' | 'refund due: cancelled by staff'> {
+  let current = order;
+  // The move is made from the status just read, so a payment racing another payment, an expiry or
+  // a replacement reads the order again instead of acting on what it no longer is.
+  for (let attempt = 0; attempt < 3 && current.status !== orderMoves.pay.to; attempt++) {
+    // Staff cancelled it (suspected fraud, a mistake): the money is kept for a refund, and the
+    // order stays cancelled, never offered for dispatch.
+    if (current.staff_cancelled_at) {
+      await insertPaymentToRefund(trx, {
+        orderId: order.id,
+        provider: payment.provider,
+        reference: payment.transactionId,
+        amount: order.total_including_delivery,
+        reason: 'cancelled by staff',
+        at,
+      });
+      return 'refund due: cancelled by staff';
+    }
+    const from = current.status;
+    if (
+      !(await setPaymentResult(trx, order.id, [from], {
+        status: orderMoves.pay.to,
+        ...payment,
+        paidAt: at,
+        note: null,
+        at,
+      }))
+    ) {
+      current = await findOrderById(trx, order.id);
+      continue;
+    }
+    if (from !== 'expired' && from !== 'cancelled') return 'paid';
+    const had = from === 'expired' ? 'expired' : 'been cancelled';
+    await setPaymentNote(
+      trx,
+      order.id,
+      (await takeOrderAgain(trx, order.id))
+        ? `Paid after it had ${had}; the stock was taken again.`
+        : `Paid after it had ${had}; the stock could not be taken again: refund or restock.`,
+      at,
+    );
+    return 'paid late';
   }
-  await setPaymentResult(trx, order.id, orderMoves.pay.from, {
-    status: orderMoves.pay.to,
-    ...payment,
-    paidAt: at,
-    note,
+  if (current.status !== orderMoves.pay.to) throw new Error(`order ${order.id} would not move to paid`);
+  if (current.transaction_id === payment.transactionId) return 'already paid';
+  await insertPaymentToRefund(trx, {
+    orderId: order.id,
+    provider: payment.provider,
+    reference: payment.transactionId,
+    amount: order.total_including_delivery,
+    reason: 'paid twice',
     at,
   });
-  return note ? 'paid late' : 'paid';
+  return 'paid twice';
+}
+
+/** How long a claim to capture holds before another capture may take it over (its process died). */
+const CAPTURE_CLAIM_MINUTES = 2;
+
+/**
+ * Claims an order for capturing one of its PayPal Checkout orders, before the shop asks PayPal
+ * to capture it: of two PayPal orders for one order (two handoffs, both approved) returning at
+ * once, only the first to claim is captured, so the shopper pays once. False when the order is
+ * paid, cancelled by staff (no money is taken for it at all), or claimed for another PayPal order.
+ */
+export function claimCapture(trx: Kysely<Database>, orderId: number, reference: string, now: Date): Promise<boolean> {
+  return setCaptureClaim(trx, orderId, {
+    reference,
+    from: orderMoves.pay.from,
+    at: now.toISOString(),
+    staleBefore: new Date(now.getTime() - CAPTURE_CLAIM_MINUTES * 60_000).toISOString(),
+  });
 }
 
 /**
@@ -222,9 +289,14 @@ export function staffActionsFor(
   return actions;
 }
 
-/** Staff cancel an unpaid order: its stock and voucher use are given back. False when it is no longer unpaid. */
+/**
+ * Staff cancel an unpaid order: its stock and voucher use are given back. False when it is no
+ * longer unpaid. Unlike a replaced order, a payment that arrives for it later does not pay it
+ * (`markOrderPaid`), and PayPal Checkout does not capture for it (`claimCapture`).
+ */
 export async function cancelOrder(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
   if (!(await changeStatus(trx, orderId, orderMoves.cancel.from, orderMoves.cancel.to, now))) return false;
+  await setStaffCancelled(trx, orderId, now);
   await releaseOrder(trx, orderId);
   return true;
 }
@@ -251,7 +323,9 @@ export function deliverOrder(trx: Kysely<Database>, orderId: number, now: string
   return changeFulfilment(trx, orderId, fulfilmentMoves.deliver, { delivered_at: now }, now);
 }
 
-export type RefundRefusal = 'not refundable' | 'more than paid' | 'no such line' | 'more than sold' | 'not held';
+export type RefundRefusal = 'not refundable' | 'more than paid' | RestockRefusal;
+export type RestockRefusal = 'no such line' | 'more than sold' | 'not held';
+type Restock = ReadonlyArray<{ lineId: number; quantity: number }>;
 
 /**
  * Records a refund made outside the shop (until the provider's own refund call exists) against a
@@ -262,41 +336,87 @@ export type RefundRefusal = 'not refundable' | 'more than paid' | 'no such line'
 export async function recordRefund(
   trx: Kysely<Database>,
   order: Pick<OrderRow, 'id' | 'status' | 'holds_stock'>,
-  refund: { amount: number; note: string; restock: Array<{ lineId: number; quantity: number }> },
+  refund: { amount: number; note: string; restock: Restock },
   now: string,
 ): Promise<{ refundId: number } | { refused: RefundRefusal }> {
   if (order.status !== 'paid') return { refused: 'not refundable' };
   // An order paid after its units went to someone else never took them: nothing to put back.
   if (refund.restock.length > 0 && !order.holds_stock) return { refused: 'not held' };
   if (!(await addToRefundedTotal(trx, order.id, refund.amount, now))) return { refused: 'more than paid' };
+  const refused = await restockRefusal(trx, order, refund.restock);
+  if (refused) return { refused };
   const refundId = await insertRecordedRefund(trx, {
     orderId: order.id,
     amount: refund.amount,
     note: refund.note,
     at: now,
   });
-  const refused = await putBackRefundedUnits(trx, order.id, refundId, refund.restock);
-  return refused ? { refused } : { refundId };
+  await putBack(trx, order.id, refundId, refund.restock);
+  return { refundId };
 }
 
 /**
- * Puts a refund's chosen units back in stock, never more of a line than were sold; answers why
- * not, when it cannot (the caller rolls back). Used by refunds recorded and made through a provider.
+ * Holds the units a refund through a provider will put back, in the transaction that reserves its
+ * amount and before the provider is asked (ADR 0013): a refund that cannot put them back is
+ * refused while no money has moved. Call it after the amount is reserved: on PostgreSQL that
+ * update locks the order's row, so a second refund at the same moment reads the units this one
+ * holds. Answers why not, when it cannot; the caller rolls back.
  */
-export async function putBackRefundedUnits(
+export async function holdRefundedUnits(
+  trx: Kysely<Database>,
+  order: Pick<OrderRow, 'id' | 'holds_stock'>,
+  refundRequestId: number,
+  restock: Restock,
+): Promise<RestockRefusal | undefined> {
+  const refused = await restockRefusal(trx, order, restock);
+  if (refused) return refused;
+  await insertRefundRequestLines(trx, refundRequestId, restock);
+  return undefined;
+}
+
+/**
+ * Puts a provider refund's held units back in stock, recorded against the refund made: once,
+ * whichever of the provider's answer and its notification records the refund first.
+ */
+export async function putBackHeldUnits(
   trx: Kysely<Database>,
   orderId: number,
+  refundRequestId: number,
   refundId: number,
-  restock: Array<{ lineId: number; quantity: number }>,
-): Promise<'no such line' | 'more than sold' | undefined> {
-  const lines = new Map((await findOrderLinesWithRestocked(trx, orderId)).map((line) => [line.id, line]));
+): Promise<void> {
+  await putBack(trx, orderId, refundId, await takeRefundRequestLines(trx, refundRequestId));
+}
+
+/**
+ * Why a refund cannot put these units back: a line not on the order, or more of a line than it
+ * sold, counting what earlier refunds put back and what refunds not yet settled hold.
+ */
+async function restockRefusal(
+  trx: Kysely<Database>,
+  order: Pick<OrderRow, 'id' | 'holds_stock'>,
+  restock: Restock,
+): Promise<RestockRefusal | undefined> {
+  if (restock.length === 0) return undefined;
+  // An order paid after its units went to someone else never took them: nothing to put back.
+  if (!order.holds_stock) return 'not held';
+  const lines = new Map((await findOrderLinesWithRestocked(trx, order.id)).map((line) => [line.id, line]));
+  const asked = new Map<number, number>();
   for (const { lineId, quantity } of restock) {
     const line = lines.get(lineId);
     if (!line) return 'no such line';
-    if (Number(line.restocked) + quantity > line.quantity) return 'more than sold';
-    await insertRefundLine(trx, { refundId, orderLineId: lineId, quantity });
-    await returnStock(trx, line.product_stock_id, quantity);
-    lines.set(lineId, { ...line, restocked: Number(line.restocked) + quantity });
+    asked.set(lineId, (asked.get(lineId) ?? 0) + quantity);
+    if (Number(line.restocked) + Number(line.reserved) + (asked.get(lineId) ?? 0) > line.quantity)
+      return 'more than sold';
   }
   return undefined;
+}
+
+/** Puts units back in stock, recorded against the refund that sent their money back. */
+async function putBack(trx: Kysely<Database>, orderId: number, refundId: number, restock: Restock): Promise<void> {
+  if (restock.length === 0) return;
+  const stockOf = new Map((await findOrderLines(trx, orderId)).map((line) => [line.id, line.product_stock_id]));
+  for (const { lineId, quantity } of restock) {
+    await insertRefundLine(trx, { refundId, orderLineId: lineId, quantity });
+    await returnStock(trx, stockOf.get(lineId)!, quantity);
+  }
 }

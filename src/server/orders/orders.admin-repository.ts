@@ -129,7 +129,11 @@ const lineColumns = [
   'order_lines.line_total',
 ] as const;
 
-/** An order's lines, each with the units refunds have put back in stock so far. */
+/**
+ * An order's lines, each with the units refunds have put back in stock so far and the units
+ * refunds not yet settled hold to put back (refund requests neither refused nor put back). One
+ * statement, so both are read as of one moment.
+ */
 export function findOrderLinesWithRestocked(db: Kysely<Database>, orderId: number) {
   return db
     .selectFrom('order_lines')
@@ -137,6 +141,19 @@ export function findOrderLinesWithRestocked(db: Kysely<Database>, orderId: numbe
     .select(lineColumns)
     .select((eb) =>
       eb.fn.coalesce(eb.fn.sum<number | string>('order_refund_lines.quantity'), eb.val(0)).as('restocked'),
+    )
+    .select((eb) =>
+      eb.fn
+        .coalesce(
+          eb
+            .selectFrom('refund_request_lines')
+            .innerJoin('refund_requests', 'refund_requests.id', 'refund_request_lines.refund_request_id')
+            .select((sub) => sub.fn.sum<number | string>('refund_request_lines.quantity').as('held'))
+            .whereRef('refund_request_lines.order_line_id', '=', 'order_lines.id')
+            .where('refund_requests.status', '!=', 'refused'),
+          eb.val(0),
+        )
+        .as('reserved'),
     )
     .where('order_lines.order_id', '=', orderId)
     .groupBy(lineColumns)
@@ -155,6 +172,11 @@ export function findPaymentEvents(db: Kysely<Database>, orderId: number) {
     .where('order_id', '=', orderId)
     .orderBy('id')
     .execute();
+}
+
+/** Payments the order received and should not keep, for staff to refund. */
+export function findPaymentsToRefund(db: Kysely<Database>, orderId: number) {
+  return db.selectFrom('payments_to_refund').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
 }
 
 /**
@@ -230,6 +252,38 @@ export async function insertRefundLine(
     .insertInto('order_refund_lines')
     .values({ refund_id: line.refundId, order_line_id: line.orderLineId, quantity: line.quantity })
     .execute();
+}
+
+/** The units a refund request holds to put back in stock once the refund is made. */
+export async function insertRefundRequestLines(
+  trx: Kysely<Database>,
+  refundRequestId: number,
+  restock: ReadonlyArray<{ lineId: number; quantity: number }>,
+): Promise<void> {
+  if (restock.length === 0) return;
+  await trx
+    .insertInto('refund_request_lines')
+    .values(
+      restock.map(({ lineId, quantity }) => ({ refund_request_id: refundRequestId, order_line_id: lineId, quantity })),
+    )
+    .execute();
+}
+
+/**
+ * Removes a refund request's held units and answers them, for the caller to put back in stock.
+ * Of two transactions doing it at once only one gets them (the other's delete finds none), so
+ * they go back once.
+ */
+export async function takeRefundRequestLines(
+  trx: Kysely<Database>,
+  refundRequestId: number,
+): Promise<Array<{ lineId: number; quantity: number }>> {
+  const rows = await trx
+    .deleteFrom('refund_request_lines')
+    .where('refund_request_id', '=', refundRequestId)
+    .returning(['order_line_id', 'quantity'])
+    .execute();
+  return rows.map((row) => ({ lineId: row.order_line_id, quantity: row.quantity }));
 }
 
 /**

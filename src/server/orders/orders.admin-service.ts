@@ -25,7 +25,8 @@ import {
   cancelOrder,
   deliverOrder,
   dispatchOrder,
-  putBackRefundedUnits,
+  holdRefundedUnits,
+  putBackHeldUnits,
   recordRefund,
   staffActionsFor,
   type RefundRefusal,
@@ -36,6 +37,7 @@ import {
   findOrderLinesWithRestocked,
   findOrderRefunds,
   findPaymentEvents,
+  findPaymentsToRefund,
   listOrders,
   ordersForExport,
 } from './orders.admin-repository.ts';
@@ -115,9 +117,10 @@ export function createOrdersAdminService(
 
   /**
    * A refund through the provider (ADR 0013). The amount is reserved first, by the conditional
-   * update that keeps refunds within what was paid, so two refunds at once can never send back
-   * more than was paid; then the provider is asked; a refusal gives the amount back. When the
-   * provider does not answer, the amount stays reserved until it reports the refund.
+   * update that keeps refunds within what was paid, and the units to put back are held with it, so
+   * two refunds at once can never send back more than was paid nor be refused for their units
+   * after the provider has refunded; then the provider is asked; a refusal gives the amount back.
+   * When the provider does not answer, the amount stays reserved until it reports the refund.
    */
   async function refundThrough(
     provider: Required<Pick<PaymentProvider, 'refund'>> & PaymentProvider,
@@ -126,18 +129,14 @@ export function createOrdersAdminService(
     staff: Staff,
   ): Promise<OrderDetail> {
     const requestId = `refund-${randomUUID()}`;
-    const order = await db.transaction().execute(async (trx) => {
+    const { order, refundRequestId } = await db.transaction().execute(async (trx) => {
       const current = await orderOrThrow(orderNumber, trx);
       const at = now();
       if (current.status !== 'paid') refuse(refusals['not refundable']);
-      const lines = new Map((await findOrderLinesWithRestocked(trx, current.id)).map((line) => [line.id, line]));
-      for (const { lineId, quantity } of refund.restock) {
-        const line = lines.get(lineId);
-        if (!line) refuse(refusals['no such line']);
-        if (Number(line.restocked) + quantity > line.quantity) refuse(refusals['more than sold']);
-      }
+      // First the amount: on PostgreSQL this update locks the order's row, so the units are read
+      // after any refund racing this one has held its own.
       if (!(await addToRefundedTotal(trx, current.id, refund.amount, at))) refuse(refusals['more than paid']);
-      await insertRefundRequest(trx, {
+      const refundRequestId = await insertRefundRequest(trx, {
         orderId: current.id,
         provider: provider.id,
         amount: refund.amount,
@@ -145,7 +144,9 @@ export function createOrdersAdminService(
         note: refund.reason,
         at,
       });
-      return current;
+      const refused = await holdRefundedUnits(trx, current, refundRequestId, refund.restock);
+      if (refused) refuse(refusals[refused]);
+      return { order: current, refundRequestId };
     });
     const answer = await provider.refund({ order, amount: refund.amount, requestId, note: refund.reason });
     if (answer.outcome === 'refused') {
@@ -160,12 +161,11 @@ export function createOrdersAdminService(
       refuse(
         'The provider did not confirm the refund. The amount stays reserved until it reports the refund; check its activity before trying again.',
       );
+    // The refund was made: from here on the answer says so, whatever else happens.
     return change(orderNumber, staff, 'order.refund', async (trx, current) => {
       const refundId = await findRefundByReference(trx, current.id, answer.reference);
-      if (refundId === undefined)
-        return { refused: 'The refund was made but not recorded; it will be when the provider reports it.' };
-      const refused = await putBackRefundedUnits(trx, current.id, refundId, refund.restock);
-      if (refused) return { refused: refusals[refused] };
+      // Not recorded yet: its units stay held until the provider's report records it.
+      if (refundId !== undefined) await putBackHeldUnits(trx, current.id, refundRequestId, refundId);
       return {
         after: {
           refundedTotal: current.refunded_total,
@@ -181,10 +181,11 @@ export function createOrdersAdminService(
 
   async function detail(orderNumber: number): Promise<OrderDetail> {
     const order = await orderOrThrow(orderNumber);
-    const [lines, refunds, events, audit] = await Promise.all([
+    const [lines, refunds, events, toRefund, audit] = await Promise.all([
       findOrderLinesWithRestocked(db, order.id),
       findOrderRefunds(db, order.id),
       findPaymentEvents(db, order.id),
+      findPaymentsToRefund(db, order.id),
       auditOf(db, 'order', order.order_number),
     ]);
     const auditViews = audit.map(auditView);
@@ -197,6 +198,10 @@ export function createOrdersAdminService(
       ...(order.paid_at
         ? [{ at: order.paid_at, text: `Paid by ${order.payment_provider ?? 'unknown provider'}` }]
         : []),
+      ...toRefund.map((payment) => ({
+        at: payment.received_at,
+        text: `${payment.reason === 'paid twice' ? 'Paid twice' : 'Paid after staff cancelled it'}: ${formatPence(payment.amount)} by ${payment.provider} (${payment.reference}), to refund`,
+      })),
       ...refunds.map((refund) => ({
         at: refund.recorded_at,
         text: `${refund.kind === 'refund' ? 'Refund' : refund.kind === 'reversal' ? 'Reversal' : 'Reversal cancelled'} of ${formatPence(refund.amount)} (${refund.provider})${refund.note ? `: ${refund.note}` : ''}`,
@@ -265,6 +270,14 @@ export function createOrdersAdminService(
         providerStatus: event.provider_status,
         outcome: event.outcome,
         receivedAt: event.received_at,
+      })),
+      paymentsToRefund: toRefund.map((payment) => ({
+        id: payment.id,
+        provider: payment.provider,
+        reference: payment.reference,
+        amount: payment.amount,
+        reason: payment.reason,
+        receivedAt: payment.received_at,
       })),
       audit: auditViews,
       timeline,

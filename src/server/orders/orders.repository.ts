@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from '../db/database.ts';
-import type { Database, OrderLineTable, OrderStatus, OrderTable } from '../db/schema.ts';
+import type { Database, OrderLineTable, OrderStatus, OrderTable, RefundDueReason } from '../db/schema.ts';
 
 /** Orders' SQL. Writes take the caller's transaction. */
 
@@ -205,6 +205,8 @@ export async function setPaymentResult(
     })
     .where('id', '=', orderId)
     .where('status', 'in', fromStatuses)
+    // An order staff cancelled keeps that status whatever the provider reports.
+    .where('staff_cancelled_at', 'is', null)
     .executeTakeFirst();
   return Number(updated.numUpdatedRows) === 1;
 }
@@ -246,5 +248,79 @@ export async function setHoldsStock(trx: Kysely<Database>, orderId: number, hold
     .updateTable('orders')
     .set({ holds_stock: holds ? 1 : 0 })
     .where('id', '=', orderId)
+    .execute();
+}
+
+/** Notes that staff cancelled the order (not the shopper's own replacement). */
+export async function setStaffCancelled(trx: Kysely<Database>, orderId: number, at: string): Promise<void> {
+  await trx.updateTable('orders').set({ staff_cancelled_at: at }).where('id', '=', orderId).execute();
+}
+
+/** Sets the note staff see about an order's payment. */
+export async function setPaymentNote(trx: Kysely<Database>, orderId: number, note: string, at: string): Promise<void> {
+  await trx.updateTable('orders').set({ payment_note: note, updated_at: at }).where('id', '=', orderId).execute();
+}
+
+/**
+ * Claims an order for capturing one provider order (`reference`), in one conditional update: only
+ * while it is in one of `from`, and not claimed for another reference since `staleBefore`. Of two
+ * claims at once for different references exactly one changes the row (on PostgreSQL the second
+ * waits for the first and then finds the claim taken). Claiming again for the same reference
+ * succeeds: its capture is idempotent.
+ */
+export async function setCaptureClaim(
+  db: Kysely<Database>,
+  orderId: number,
+  claim: { reference: string; from: readonly OrderStatus[]; at: string; staleBefore: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ capture_claim: claim.reference, capture_claimed_at: claim.at })
+    .where('id', '=', orderId)
+    .where('status', 'in', claim.from)
+    .where('staff_cancelled_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('capture_claim', 'is', null),
+        eb('capture_claim', '=', claim.reference),
+        eb('capture_claimed_at', '<', claim.staleBefore),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Gives up a claim to capture (its capture was not made), if it is still this reference's. */
+export async function releaseCapture(db: Kysely<Database>, orderId: number, reference: string): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set({ capture_claim: null, capture_claimed_at: null })
+    .where('id', '=', orderId)
+    .where('capture_claim', '=', reference)
+    .execute();
+}
+
+/** A payment the order should not keep, recorded for staff to send back. */
+export async function insertPaymentToRefund(
+  trx: Kysely<Database>,
+  payment: {
+    orderId: number;
+    provider: string;
+    reference: string;
+    amount: number;
+    reason: RefundDueReason;
+    at: string;
+  },
+): Promise<void> {
+  await trx
+    .insertInto('payments_to_refund')
+    .values({
+      order_id: payment.orderId,
+      provider: payment.provider,
+      reference: payment.reference.slice(0, 64),
+      amount: payment.amount,
+      reason: payment.reason,
+      received_at: payment.at,
+    })
     .execute();
 }

@@ -38,7 +38,10 @@ export async function recordEvent(
     .execute();
 }
 
-/** Records a refund, reversal or cancelled reversal; the order's refunded total moves in orders.repository.ts. */
+/**
+ * Records a refund, reversal or cancelled reversal, answering its row's id; the order's refunded
+ * total moves in orders.repository.ts.
+ */
 export async function recordRefund(
   trx: Kysely<Database>,
   refund: {
@@ -49,8 +52,8 @@ export async function recordRefund(
     reference: string;
     at: string;
   },
-): Promise<void> {
-  await trx
+): Promise<number> {
+  const row = await trx
     .insertInto('order_refunds')
     .values({
       order_id: refund.orderId,
@@ -60,7 +63,9 @@ export async function recordRefund(
       provider_reference: refund.reference.slice(0, 64),
       recorded_at: refund.at,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Keeps only the newest `keep` events whose key starts with `keyPrefix` (unverified notifications). */
@@ -112,12 +117,15 @@ export async function findOrderIdByCheckout(
   return row?.order_id;
 }
 
-/** A refund staff asked a provider to make, pending until it answers (its amount already reserved). */
+/**
+ * A refund staff asked a provider to make, pending until it answers (its amount already
+ * reserved); answers its row's id.
+ */
 export async function insertRefundRequest(
   trx: Kysely<Database>,
   request: { orderId: number; provider: string; amount: number; requestId: string; note: string; at: string },
-): Promise<void> {
-  await trx
+): Promise<number> {
+  const row = await trx
     .insertInto('refund_requests')
     .values({
       order_id: request.orderId,
@@ -128,7 +136,9 @@ export async function insertRefundRequest(
       note: request.note.slice(0, 500),
       created_at: request.at,
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export function findRefundRequest(db: Kysely<Database>, requestId: string) {

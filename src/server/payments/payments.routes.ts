@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { orderCodeParams } from '../../contract/basket.ts';
 import { orderStatusSchema, paymentHandoffAnswerSchema } from '../../contract/payments.ts';
+import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
+import { limitHandoffs } from './handoff-limits.ts';
 import type { PaymentsService } from './payments.service.ts';
 
 /**
@@ -8,7 +10,13 @@ import type { PaymentsService } from './payments.service.ts';
  * own callbacks and calls (registered at the root with their full paths, each checked by its own
  * protocol).
  */
-export const paymentsRoutes: FastifyPluginAsyncZod<{ payments: PaymentsService }> = async (app, { payments }) => {
+export const paymentsRoutes: FastifyPluginAsyncZod<{
+  payments: PaymentsService;
+  counters: RateLimitRepository;
+  rateLimitFactor: number;
+}> = async (app, { payments, counters, rateLimitFactor }) => {
+  // Before any handoff route is registered, the providers' own among them.
+  limitHandoffs(app, counters, rateLimitFactor);
   app.get('/api/payment-provider', (_request, reply) =>
     reply.type('text/plain; charset=utf-8').send(payments.provider()),
   );

@@ -126,6 +126,54 @@ describe('refunds through the provider', () => {
     expect((await orderRow(orderNumber)).refunded_total).toBe(4000);
   });
 
+  it('never refuses a refund PayPal made: refunds at once restocking the last units are checked before PayPal is asked', async () => {
+    const { orderNumber, product } = await paidOrder();
+    const refundsMade: string[] = [];
+    let refundWebhooksHandled = 0;
+    paypal.state.intercept = async (url, init, forward) => {
+      const answer = await forward();
+      if (url.endsWith('/refund') && answer.status < 300) refundsMade.push(url);
+      if (url.endsWith('/webhooks/paypal') && String(init?.body).includes('PAYMENT.CAPTURE.REFUNDED'))
+        refundWebhooksHandled += 1;
+      return answer;
+    };
+    const line = (await admin('GET', `/orders/${orderNumber}`)).json().lines[0].id;
+    const stockBefore = await t.db.kysely
+      .selectFrom('product_stocks')
+      .select('stock')
+      .where('id', '=', product.stockId)
+      .executeTakeFirstOrThrow();
+    // Five refunds of £1, each putting one unit back; the order sold two.
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        admin('POST', `/orders/${orderNumber}/refund`, {
+          amount: 100,
+          reason: `Returned ${i}`,
+          restock: [{ lineId: line, quantity: 1 }],
+        }),
+      ),
+    );
+    const accepted = answers.filter((answer) => answer.statusCode === 200);
+    const refused = answers.filter((answer) => answer.statusCode !== 200);
+    expect(accepted).toHaveLength(2);
+    expect(refused.map((answer) => answer.json().error.message)).toEqual(
+      Array(3).fill('That puts back more units of a line than were sold.'),
+    );
+    // PayPal made exactly the refunds the shop answered 200 for, and the shop recorded them.
+    expect(refundsMade).toHaveLength(accepted.length);
+    // PayPal's webhooks about the same refunds put nothing back a second time.
+    await vi.waitFor(() => expect(refundWebhooksHandled).toBe(2));
+    const after = (await admin('GET', `/orders/${orderNumber}`)).json();
+    expect(after).toMatchObject({ refundedTotal: 200, lines: [expect.objectContaining({ restocked: 2 })] });
+    expect(after.refunds).toHaveLength(2);
+    const stockAfter = await t.db.kysely
+      .selectFrom('product_stocks')
+      .select('stock')
+      .where('id', '=', product.stockId)
+      .executeTakeFirstOrThrow();
+    expect(stockAfter.stock - stockBefore.stock).toBe(2);
+  });
+
   it('gives the reserved amount back when PayPal refuses the refund', async () => {
     const { orderNumber, row } = await paidOrder();
     paypal.state.intercept = async (url, _init, forward) => {

@@ -10,7 +10,14 @@ import type { RateLimitRepository } from './rate-limit.repository.ts';
  */
 export function keyedLimit(
   counters: RateLimitRepository,
-  options: { name: string; max: number; windowMs: number; keyOf: (request: FastifyRequest) => string | undefined },
+  options: {
+    name: string;
+    max: number;
+    windowMs: number;
+    keyOf: (request: FastifyRequest) => string | undefined;
+    /** What the refusal says; a general "too many attempts" unless given. */
+    message?: string;
+  },
 ) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const key = options.keyOf(request);
@@ -24,7 +31,7 @@ export function keyedLimit(
       .send({
         error: {
           code: errorCodes.tooManyRequests,
-          message: 'Too many attempts. Please wait a few minutes and try again.',
+          message: options.message ?? 'Too many attempts. Please wait a few minutes and try again.',
         },
       });
   };

@@ -4,11 +4,12 @@ import { z } from 'zod';
 import { penceToDecimal } from '../../../../contract/money.ts';
 import { UpstreamUnavailableError } from '../../../errors.ts';
 import { perMinute } from '../../../http/rate-limit/per-minute.ts';
-import { markOrderPaid, markPaymentFailed } from '../../../orders/order-lifecycle.ts';
+import { claimCapture, markOrderPaid, markPaymentFailed, putBackHeldUnits } from '../../../orders/order-lifecycle.ts';
 import { addToRefundedTotal } from '../../../orders/orders.admin-repository.ts';
 import {
   findOrderById,
   findOrderByNumber,
+  releaseCapture,
   setProviderStatus,
   type OrderRow,
 } from '../../../orders/orders.repository.ts';
@@ -149,7 +150,7 @@ export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateL
         } else if (!(await addToRefundedTotal(trx, order.id, refund.pence, at))) {
           return { orderId: order.id, outcome: 'rejected: more than is left to refund' };
         }
-        await recordRefund(trx, {
+        const refundId = await recordRefund(trx, {
           orderId: order.id,
           kind,
           amount: refund.pence,
@@ -157,6 +158,8 @@ export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateL
           reference: refund.id,
           at,
         });
+        // The units staff chose to put back were held with the request; they go back with it.
+        if (ours) await putBackHeldUnits(trx, order.id, requested.id, refundId);
         return { orderId: order.id, outcome: `recorded ${kind}` };
       },
     );
@@ -169,6 +172,10 @@ export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateL
     if (orderId === undefined) return 'rejected: names no order';
     const order = await findOrderById(db, orderId);
     if (order.status === 'paid') return 'already paid';
+    // One capture per order: of two PayPal orders for it (two handoffs, both approved) coming back
+    // at once, only the one that claims the order is captured; PayPal lets the other lapse.
+    if (!(await claimCapture(db, order.id, token, clock())))
+      return 'not captured: the order is paid or another of its PayPal orders is being captured';
     const requestId = `capture-${token}`;
     // The same PayPal-Request-Id makes a second try after a timeout return the first capture.
     let answer;
@@ -176,6 +183,8 @@ export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateL
       answer = await api.captureOrder(token, requestId);
     } catch (error) {
       if (!(error instanceof PaypalUnreachable)) throw error;
+      // Still unanswered, the capture may have been made: the claim stays until it lapses, and
+      // PayPal's webhook reports the capture if there was one.
       answer = await api.captureOrder(token, requestId);
     }
     if (answer.status === 422) {
@@ -183,10 +192,16 @@ export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateL
       answer = await api.getOrder(token);
     }
     const capture = readMoneyResource(captureOf(answer.body), 'capture');
-    if (!capture) return `rejected: PayPal answered ${answer.status} without a capture`;
-    // An Orders v2 capture answer names its order in the answer, not in the capture.
-    if (!capture.parentId) capture.parentId = token;
-    return applyCapture(order, capture, 'return');
+    let outcome = `rejected: PayPal answered ${answer.status} without a capture`;
+    if (capture) {
+      // An Orders v2 capture answer names its order in the answer, not in the capture.
+      if (!capture.parentId) capture.parentId = token;
+      outcome = await applyCapture(order, capture, 'return');
+    }
+    // PayPal answered and the order is not paid (declined, not approved): another approval may
+    // be captured.
+    if ((await findOrderById(db, order.id)).status !== 'paid') await releaseCapture(db, order.id, token);
+    return outcome;
   }
 
   type WebhookHeader =

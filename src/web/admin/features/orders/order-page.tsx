@@ -9,6 +9,7 @@ import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { actOnOrder, orderQueryOptions, type OrderAction } from './api/orders.ts';
 import { CancelForm } from './cancel-form.tsx';
 import { DispatchForm } from './dispatch-form.tsx';
+import { PaymentsToRefund } from './payments-to-refund.tsx';
 import { RefundForm } from './refund-form.tsx';
 
 /** One order: everything about it, and what staff may do to it now (its `actions`). */
@@ -33,6 +34,7 @@ function OrderView({ order }: { order: OrderDetail }) {
         <span className="adm-badge">{humanise(order.status)}</span>{' '}
         <span className="adm-badge">{humanise(order.fulfilment)}</span> placed {formatDateTime(order.createdAt)}
       </p>
+      <PaymentsToRefund order={order} />
       <OrderActions order={order} />
       <div className="adm-cards">
         <section className="adm-card" aria-labelledby="order-customer">

@@ -1,0 +1,71 @@
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/test-app.ts';
+
+/**
+ * Slow clients are cut off (docs/rules.md#security; attack report F7): a request whose headers or
+ * body never finish arriving, or arrive a byte at a time, is answered 408 and its connection
+ * closed once REQUEST_TIMEOUT_SECONDS have passed (headers get at most 10 s of it), instead of
+ * holding a socket for as long as the client likes. On a listening server: app.inject() has no
+ * socket to time.
+ */
+describe('slow clients', () => {
+  let t: TestApp;
+  let port: number;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { REQUEST_TIMEOUT_SECONDS: '1' } });
+    await t.server.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.server.server.address() as { port: number }).port;
+  });
+  afterAll(() => t.close());
+
+  /**
+   * Opens a connection, sends `start`, then a byte every 200 ms; answers what the server sent and
+   * how long the connection stayed open, or that it was still open after `giveUpMs`.
+   */
+  function trickle(start: string, giveUpMs: number): Promise<{ answer: string; openMs: number | 'still open' }> {
+    return new Promise((resolve) => {
+      const began = performance.now();
+      let answer = '';
+      const socket: Socket = connect(port, '127.0.0.1', () => socket.write(start));
+      const drip = setInterval(() => socket.writable && socket.write('a'), 200);
+      const giveUp = setTimeout(() => {
+        clearInterval(drip);
+        socket.destroy();
+        resolve({ answer, openMs: 'still open' });
+      }, giveUpMs);
+      socket.on('data', (chunk) => (answer += chunk.toString()));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(drip);
+        clearTimeout(giveUp);
+        resolve({ answer, openMs: performance.now() - began });
+      });
+    });
+  }
+
+  it('cuts off a PayPal webhook whose body arrives a byte at a time', async () => {
+    const result = await trickle(
+      'POST /webhooks/paypal HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
+      8_000,
+    );
+    expect(result.openMs).not.toBe('still open');
+    expect(result.openMs).toBeLessThan(5_000);
+    expect(result.answer).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('cuts off an IPN whose headers never end', async () => {
+    const result = await trickle(
+      'POST /api/payments/paypal/ipn HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nX-Padding: ',
+      8_000,
+    );
+    expect(result.openMs).not.toBe('still open');
+    expect(result.openMs).toBeLessThan(5_000);
+  });
+
+  it('still answers a client that sends its request at once', async () => {
+    const answer = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(answer.status).toBe(200);
+  });
+});
