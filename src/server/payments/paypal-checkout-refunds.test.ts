@@ -174,6 +174,31 @@ describe('refunds through the provider', () => {
     expect(stockAfter.stock - stockBefore.stock).toBe(2);
   });
 
+  it('refuses a restock naming one line twice for more than it sold, before PayPal is asked', async () => {
+    // An outside attack listed the same line twice, two units each, on a line that sold two: the
+    // shop answered 409 after PayPal had made the refund.
+    const { orderNumber } = await paidOrder();
+    const refundsMade: string[] = [];
+    paypal.state.intercept = async (url, _init, forward) => {
+      const answer = await forward();
+      if (url.endsWith('/refund') && answer.status < 300) refundsMade.push(url);
+      return answer;
+    };
+    const line = (await admin('GET', `/orders/${orderNumber}`)).json().lines[0].id;
+    const answer = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 100,
+      reason: 'Returned twice over',
+      restock: [
+        { lineId: line, quantity: 2 },
+        { lineId: line, quantity: 2 },
+      ],
+    });
+    expect(answer.statusCode).toBe(409);
+    expect(answer.json().error.message).toBe('That puts back more units of a line than were sold.');
+    expect(refundsMade).toEqual([]);
+    expect((await admin('GET', `/orders/${orderNumber}`)).json()).toMatchObject({ refundedTotal: 0, refunds: [] });
+  });
+
   it('gives the reserved amount back when PayPal refuses the refund', async () => {
     const { orderNumber, row } = await paidOrder();
     paypal.state.intercept = async (url, _init, forward) => {
