@@ -198,7 +198,12 @@ export type ProductTypeView = z.infer<typeof productTypeViewSchema>;
 export const productTypeViewListSchema = z.array(productTypeViewSchema);
 
 export const productTypeInputSchema = z.object({
-  name: requiredText('Please enter a name', 100),
+  // The products CSV writes a type as its place in the tree ("Drums > Dholaks"): a name with a
+  // separator in it would read as another type's place.
+  name: requiredText('Please enter a name', 100).refine(
+    (name) => !/[>›]/.test(name),
+    'A name may not contain > or ›, which mark a type’s place in the tree',
+  ),
   /** -1 for a top-level type. */
   parentId: z
     .number({ error: 'Please choose where it goes' })

@@ -104,6 +104,18 @@ describe('back office types and brands', () => {
     expect(twin.statusCode).toBe(409);
     expect(twin.json().error.fields).toEqual([{ field: 'name', message: `There is a "${child.name}" there already` }]);
     expect((await admin('PUT', '/product-types/999999999', { name: 'X', parentId: -1 })).statusCode).toBe(404);
+
+    // The products CSV writes a type as its place in the tree, "Parent > Child": a type named like a
+    // place (an outside attack made "String Instruments > Sitars" at the top) would take over the
+    // real one's products at the owner's next import.
+    for (const name of [`${parent.name} > ${child.name}`, `${parent.name} › ${child.name}`]) {
+      const lookalike = await admin('POST', '/product-types', { name, parentId: -1 });
+      expect(lookalike.statusCode).toBe(400);
+      expect(lookalike.json().error.fields).toEqual([
+        { field: 'name', message: 'A name may not contain > or ›, which mark a type’s place in the tree' },
+      ]);
+      expect((await admin('PUT', `/product-types/${child.id}`, { name, parentId: parent.id })).statusCode).toBe(400);
+    }
   });
 
   it('refuses to delete a type its products or child types use, saying how many; deletes one nothing uses', async () => {
