@@ -53,7 +53,7 @@ import { dashboardAdminRoutes } from './dashboard/dashboard.admin-routes.ts';
 import { createDashboardService } from './dashboard/dashboard.admin-service.ts';
 import { customersAdminRoutes } from './accounts/customers.admin-routes.ts';
 import { createCustomersAdminService } from './accounts/customers.admin-service.ts';
-import { createOrdersAdminService } from './orders/orders.admin-service.ts';
+import { createOrdersAdminService, type OrdersAdminService } from './orders/orders.admin-service.ts';
 import { requireHttps } from './http/admin-scope.ts';
 import { stockAdminRoutes } from './catalog/stock.admin-routes.ts';
 import { createStockAdminService } from './catalog/stock.admin-service.ts';
@@ -189,6 +189,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimitFactor: config.rateLimitFactor,
     ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
   });
+  const ordersAdmin = createOrdersAdminService(db.kysely, { providerOf: payments.providerOf });
+  scheduleRefundSettling(app, ordersAdmin, config.env !== 'test');
   await app.register(paymentsRoutes, {
     payments,
     counters: rateLimitCounters,
@@ -219,7 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(staffAdminRoutes, { ...common, staff, secureCookies, counters: rateLimitCounters });
       await admin.register(ordersAdminRoutes, {
         guard: staffGuard,
-        orders: createOrdersAdminService(db.kysely, { providerOf: payments.providerOf }),
+        orders: ordersAdmin,
       });
       await admin.register(customersAdminRoutes, {
         guard: staffGuard,
@@ -301,6 +303,21 @@ function scheduleReservationSweep(app: FastifyInstance, orders: OrdersService, e
         .releaseExpiredReservations()
         .catch((error: unknown) => app.log.error({ err: error }, 'reservation sweep failed'));
     }, 60_000);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/** Every five minutes, refunds a provider never confirmed are asked about again (docs/back-office.md#orders). */
+function scheduleRefundSettling(app: FastifyInstance, orders: OrdersAdminService, enabled: boolean): void {
+  if (!enabled) return;
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      orders
+        .settleUnconfirmedRefunds()
+        .catch((error: unknown) => app.log.error({ err: error }, 'unconfirmed refunds not settled'));
+    }, 5 * 60_000);
     timer.unref();
   });
   app.addHook('onClose', async () => clearInterval(timer));

@@ -19,8 +19,13 @@ import { insertMail } from '../mail/mail-queue.repository.ts';
 import { dispatchEmail } from '../payments/order-emails.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import type { PaymentProvider } from '../payments/payment-provider.ts';
-import { findRefundByReference, insertRefundRequest, settleRefundRequest } from '../payments/payments.repository.ts';
-import { moveRefundedTotal } from './orders.repository.ts';
+import {
+  findRefundByReference,
+  findUnconfirmedRefundRequests,
+  insertRefundRequest,
+  settleRefundRequest,
+} from '../payments/payments.repository.ts';
+import { findOrderById, moveRefundedTotal } from './orders.repository.ts';
 import {
   cancelOrder,
   deliverOrder,
@@ -52,6 +57,8 @@ import { trackingUrlFor } from './tracking-links.ts';
 
 type Order = Selectable<OrderTable>;
 const CSV_BATCH = 1_000;
+/** How old a refund the provider never confirmed must be before it is asked about again. */
+const UNCONFIRMED_REFUND_MINUTES = 10;
 
 const refusals: Record<RefundRefusal, string> = {
   'not refundable': 'Only a paid order can be refunded.',
@@ -179,6 +186,41 @@ export function createOrdersAdminService(
     });
   }
 
+  /**
+   * Refunds a provider never confirmed (no answer to the refund nor to the look-up after it), asked
+   * again once they are ten minutes old, so no refund staff are waiting on is taken for a lost one:
+   * one the provider made is recorded with its units put back; one it has no record of gives its
+   * amount and units back. Providers that report their refunds themselves are left to do so.
+   */
+  async function settleUnconfirmedRefunds(): Promise<number> {
+    const before = new Date(Date.parse(now()) - UNCONFIRMED_REFUND_MINUTES * 60_000).toISOString();
+    let settled = 0;
+    for (const request of await findUnconfirmedRefundRequests(db, before, 100)) {
+      const provider = options.providerOf?.(request.provider);
+      const order = await findOrderById(db, request.order_id);
+      if (!provider?.settleRefund || !order) continue;
+      const answer = await provider.settleRefund({
+        order,
+        amount: request.amount,
+        requestId: request.request_id,
+        note: request.note,
+      });
+      if (answer.outcome === 'unknown') continue;
+      await db.transaction().execute(async (trx) => {
+        const at = now();
+        if (answer.outcome === 'refused') {
+          if (await settleRefundRequest(trx, request.request_id, { status: 'refused', reference: null, at }))
+            await moveRefundedTotal(trx, order.id, -request.amount, at);
+          return;
+        }
+        const refundId = await findRefundByReference(trx, order.id, answer.reference);
+        if (refundId !== undefined) await putBackHeldUnits(trx, order.id, request.id, refundId);
+      });
+      settled += 1;
+    }
+    return settled;
+  }
+
   async function detail(orderNumber: number): Promise<OrderDetail> {
     const order = await orderOrThrow(orderNumber);
     const [lines, refunds, events, toRefund, audit] = await Promise.all([
@@ -292,6 +334,7 @@ export function createOrdersAdminService(
     },
 
     detail,
+    settleUnconfirmedRefunds,
 
     /** The list's orders as CSV, every page of them, a batch at a time. */
     async *csv(query: OrderListQuery): AsyncGenerator<string> {

@@ -5,6 +5,8 @@ import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { LOCAL_OPAYO_ADMIN } from '../config.ts';
+import { createOrdersAdminService } from '../orders/orders.admin-service.ts';
+import { createPaymentsService } from './payments.service.ts';
 import { readVspaccess, reportingElements, reportingSignature } from './providers/opayo-form/opayo-admin-api.ts';
 
 /**
@@ -220,6 +222,71 @@ describe('refunds through Opayo', () => {
     expect((await orderRow(orderNumber)).refunded_total).toBe(1000);
     expect(await requestsOf(row.id)).toEqual(['pending']);
     expect((await admin('GET', `/orders/${orderNumber}`)).json().refunds).toEqual([]);
+  });
+
+  describe('a refund Opayo never confirmed, settled later', () => {
+    /** Another instance's sweep, ten minutes on, with Opayo answering again. */
+    const sweepLater = () => {
+      const payments = createPaymentsService(t.db.kysely, t.config, { fetch: opayo.fetch });
+      return createOrdersAdminService(t.db.kysely, {
+        now: () => new Date(Date.now() + 11 * 60_000),
+        providerOf: payments.providerOf,
+      }).settleUnconfirmedRefunds();
+    };
+
+    /** A refund of £10 restocking one unit, whose REFUND and look-up both went unanswered. */
+    async function unconfirmedRefund(refundReachesOpayo: boolean) {
+      const { orderNumber, row } = await paidOrder();
+      const line = (await admin('GET', `/orders/${orderNumber}`)).json().lines[0].id;
+      let calls = 0;
+      opayo.state.intercept = async (url, _init, forward) => {
+        calls += 1;
+        if (calls === 1) return forward();
+        if (url.endsWith(REFUND_PATH) && refundReachesOpayo) await forward();
+        throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+      };
+      const unknown = await admin('POST', `/orders/${orderNumber}/refund`, {
+        amount: 1000,
+        reason: 'Goodwill',
+        restock: [{ lineId: line, quantity: 1 }],
+      });
+      expect(unknown.json().error.message).toContain('did not confirm the refund');
+      opayo.state.intercept = undefined;
+      return { orderNumber, row, line };
+    }
+
+    it('records a refund Opayo made, once, with its unit back in stock', async () => {
+      const { orderNumber, row } = await unconfirmedRefund(true);
+      // Not before its time: a refund still in flight is left alone.
+      await createOrdersAdminService(t.db.kysely, {
+        providerOf: createPaymentsService(t.db.kysely, t.config, { fetch: opayo.fetch }).providerOf,
+      }).settleUnconfirmedRefunds();
+      expect(await requestsOf(row.id)).toEqual(['pending']);
+
+      await sweepLater();
+      await sweepLater();
+      expect(await requestsOf(row.id)).toEqual(['refunded']);
+      const detail = (await admin('GET', `/orders/${orderNumber}`)).json();
+      expect(detail).toMatchObject({
+        refundedTotal: 1000,
+        refunds: [{ amount: 1000, provider: 'opayo', reference: expect.stringMatching(VPS_TX_ID) }],
+        lines: [expect.objectContaining({ restocked: 1 })],
+      });
+    });
+
+    it('gives the amount and the held unit back when Opayo has no such refund', async () => {
+      const { orderNumber, row, line } = await unconfirmedRefund(false);
+      await sweepLater();
+      expect(await requestsOf(row.id)).toEqual(['refused']);
+      expect((await orderRow(orderNumber)).refunded_total).toBe(0);
+      // The whole amount and both units can be refunded again.
+      const again = await admin('POST', `/orders/${orderNumber}/refund`, {
+        amount: row.total_including_delivery,
+        reason: 'Returned',
+        restock: [{ lineId: line, quantity: 2 }],
+      });
+      expect(again.statusCode, again.body).toBe(200);
+    });
   });
 
   describe('the sandbox', () => {

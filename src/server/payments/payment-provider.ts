@@ -32,6 +32,11 @@ export interface PaymentProvider {
    * payment). Absent: it can whenever `refund` is there.
    */
   canRefund?(order: Pick<OrderRow, 'transaction_id'>): boolean;
+  /**
+   * What became of a refund `refund` answered `unknown` for, asked again later. Absent where the
+   * provider reports its refunds itself (PayPal Checkout's webhooks settle them).
+   */
+  settleRefund?(request: ProviderRefundRequest): Promise<ProviderRefundResult>;
 }
 
 export interface ProviderRefundRequest {

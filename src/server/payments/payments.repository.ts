@@ -141,6 +141,18 @@ export async function insertRefundRequest(
   return row.id;
 }
 
+/** Refund requests still pending that were made before `createdBefore`, oldest first. */
+export function findUnconfirmedRefundRequests(db: Kysely<Database>, createdBefore: string, limit: number) {
+  return db
+    .selectFrom('refund_requests')
+    .selectAll()
+    .where('status', '=', 'pending')
+    .where('created_at', '<', createdBefore)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 export function findRefundRequest(db: Kysely<Database>, requestId: string) {
   return db.selectFrom('refund_requests').selectAll().where('request_id', '=', requestId).executeTakeFirst();
 }

@@ -221,6 +221,18 @@ export function opayoFormProvider({ db, config, fetch, clock, events, rateLimitF
       return { outcome: 'refused', reason: `${answer.Status}: ${answer.StatusDetail ?? ''}`.trim() };
 
     // No answer that reads: ask Opayo whether this attempt's refund exists (see refundVendorTxCode).
+    return lookUpRefund(client, { order, amount, requestId });
+  }
+
+  /**
+   * Whether Opayo made the refund of this request (its VendorTxCode, see refundVendorTxCode): then
+   * it is recorded, once; `refused` only when Opayo says it has no such refund.
+   */
+  async function lookUpRefund(
+    client: OpayoAdminClient,
+    { order, amount, requestId }: Pick<ProviderRefundRequest, 'order' | 'amount' | 'requestId'>,
+  ): Promise<ProviderRefundResult> {
+    const vendorTxCode = refundVendorTxCode(order.order_number, requestId);
     let made: Record<string, string>;
     try {
       made = await client.transactionDetail({ vendortxcode: vendorTxCode });
@@ -295,6 +307,8 @@ export function opayoFormProvider({ db, config, fetch, clock, events, rateLimitF
       ? {
           refund: (request: ProviderRefundRequest) => refundThroughOpayo(admin, request),
           canRefund: (order: Pick<OrderRow, 'transaction_id'>) => VPS_TX_ID.test(order.transaction_id ?? ''),
+          // Opayo sends no notice of a refund: one it never confirmed is looked up again.
+          settleRefund: (request: ProviderRefundRequest) => lookUpRefund(admin, request),
         }
       : {}),
   } satisfies PaymentProvider;
