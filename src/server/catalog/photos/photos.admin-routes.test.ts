@@ -153,6 +153,21 @@ describe('product photos', () => {
     expect(answer.json<ProductPhotos>().photos[0]!.sourceFormat).toBe('png');
   });
 
+  it('keeps nothing of what is stuck on after a whole JPEG: only pictures re-encoded from its pixels are served', async () => {
+    const { id } = await newProduct();
+    const payload = '<html><script>alert(1)</script></html><?php system($_GET[1]); ?>';
+    const bytes = Buffer.concat([await makePicture('jpeg', 400, 400), Buffer.from(payload)]);
+    const answer = await upload(id, [{ filename: 'poly.jpg', contentType: 'image/jpeg', bytes }]);
+    expect(answer.statusCode, answer.body).toBe(201);
+    for (const variant of answer.json<ProductPhotos>().photos[0]!.variants) {
+      const served = await t.app.inject({ method: 'GET', url: variant.url });
+      expect(served.statusCode).toBe(200);
+      expect(served.headers['content-type']).toBe(`image/${variant.format}`);
+      expect(served.rawPayload.includes('<script')).toBe(false);
+      expect(served.rawPayload.includes('<?php')).toBe(false);
+    }
+  });
+
   it.each([
     ['a PHP file named .jpg', 'shell.jpg', 'image/jpeg', Buffer.from('<?php system($_GET["c"]); ?>\n')],
     [
