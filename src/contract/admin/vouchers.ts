@@ -7,8 +7,17 @@ import { orderSummarySchema } from './orders.ts';
  * basket looks them up; amounts are pence, or a whole percentage; dates are UTC days, both included.
  */
 
-const isoDatePattern = /^\d{4}-\d{2}-\d{2}$/;
-const isoDate = z.string().regex(isoDatePattern, 'Please enter a date');
+/** The years a voucher's days may fall in: a typing slip such as 0202 or 9999 is refused, not stored. */
+export const VOUCHER_YEARS = { first: 2000, last: 2099 } as const;
+
+/**
+ * A day that exists (zod's ISO date checks the month's length and leap years), so 2026-02-31 is
+ * refused rather than stored as typed and read as 3 March, within VOUCHER_YEARS.
+ */
+const isoDate = z.iso.date({ error: 'Please enter a real date, such as 2026-03-31', abort: true }).refine((day) => {
+  const year = Number(day.slice(0, 4));
+  return year >= VOUCHER_YEARS.first && year <= VOUCHER_YEARS.last;
+}, `Please enter a date from ${VOUCHER_YEARS.first} to ${VOUCHER_YEARS.last}`);
 
 export const voucherInputSchema = z
   .object({
@@ -43,7 +52,8 @@ export const voucherInputSchema = z
     if (voucher.kind === 'percent' && voucher.amount > 100) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'A percentage is at most 100' });
     }
-    const dates = [voucher.validFrom, voucher.validTo].every((date) => isoDatePattern.test(date));
+    // Two real days in the same yyyy-mm-dd form compare as strings in calendar order.
+    const dates = [voucher.validFrom, voucher.validTo].every((date) => isoDate.safeParse(date).success);
     if (dates && voucher.validTo < voucher.validFrom) {
       ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'The last day cannot be before the first' });
     }

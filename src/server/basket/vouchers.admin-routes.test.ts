@@ -142,6 +142,38 @@ describe('back office vouchers', () => {
     expect((await admin('PUT', '/vouchers/999999', voucher())).statusCode).toBe(404);
   });
 
+  it('refuses days that do not exist, years out of reach and a last day before a rolled-over first, naming the field', async () => {
+    // An outside attack had 2026-02-31 to 2026-13-45 stored as typed and applied at checkout, and
+    // 2026-11-40 (read as 10 December) before a last day of 1 December.
+    const refusal = async (input: Partial<VoucherInput>, verb: 'POST' | 'PUT' = 'POST', url = '/vouchers') => {
+      const answer = await admin(verb, url, voucher(input));
+      expect(answer.statusCode, answer.body).toBe(400);
+      return (answer.json().error.fields as Array<{ field: string; message: string }>).map(
+        (f) => `${f.field}: ${f.message}`,
+      );
+    };
+    const notADay = 'Please enter a real date, such as 2026-03-31';
+    const outOfReach = 'Please enter a date from 2000 to 2099';
+    expect(await refusal({ validFrom: '2026-02-31', validTo: '2026-13-45' })).toEqual([
+      `validFrom: ${notADay}`,
+      `validTo: ${notADay}`,
+    ]);
+    expect(await refusal({ validFrom: '2026-11-40', validTo: '2026-12-01' })).toEqual([`validFrom: ${notADay}`]);
+    expect(await refusal({ validFrom: '2027-02-29', validTo: '2027-03-01' })).toEqual([`validFrom: ${notADay}`]);
+    expect(await refusal({ validFrom: '0000-01-01', validTo: '9999-12-31' })).toEqual([
+      `validFrom: ${outOfReach}`,
+      `validTo: ${outOfReach}`,
+    ]);
+    const made = await create({ validFrom: '2028-02-29', validTo: '2028-03-01' });
+    expect(made).toMatchObject({ validFrom: '2028-02-29', validTo: '2028-03-01' });
+    expect(await refusal({ validFrom: '2026-04-31', validTo: '2026-05-01' }, 'PUT', `/vouchers/${made.id}`)).toEqual([
+      `validFrom: ${notADay}`,
+    ]);
+    expect(voucherListSchema.parse((await admin('GET', `/vouchers?q=${made.code}`)).json()).vouchers).toEqual([
+      expect.objectContaining({ validFrom: '2028-02-29', validTo: '2028-03-01' }),
+    ]);
+  });
+
   it('edits a voucher in use without touching its uses, and audits before and after', async () => {
     const made = await create({ usageLimit: 5 });
     const p = await fx.product(2500, 10);
