@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VOUCHER_CODE_MAX } from '../basket-rules.ts';
+import { MAX_ORDER_TOTAL, MAX_VOUCHER_AMOUNT, VOUCHER_CODE_MAX } from '../basket-rules.ts';
 import { orderSummarySchema } from './orders.ts';
 
 /**
@@ -29,7 +29,7 @@ export const voucherInputSchema = z
       .regex(/^[A-Za-z0-9-]+$/, 'A code has letters, digits and dashes only')
       .transform((code) => code.toUpperCase()),
     kind: z.enum(['percent', 'fixed'], { error: 'Please choose a percentage or an amount' }),
-    /** Pence for a fixed amount; a whole percentage (1 to 100) for a percentage. */
+    /** Pence for a fixed amount (at most £10,000); a whole percentage (1 to 100) for a percentage. */
     amount: z
       .number({ error: 'Please enter the amount' })
       .int('Please enter a whole number')
@@ -37,7 +37,8 @@ export const voucherInputSchema = z
     minSpend: z
       .number({ error: 'Please enter the minimum spend in pence (0 for none)' })
       .int('Please enter whole pence')
-      .min(0, 'The minimum spend cannot be below 0'),
+      .min(0, 'The minimum spend cannot be below 0')
+      .max(MAX_ORDER_TOTAL, 'The minimum spend is at most £1,000,000'),
     validFrom: isoDate,
     validTo: isoDate,
     /** How many orders may use it in all; null for no limit. */
@@ -51,6 +52,9 @@ export const voucherInputSchema = z
   .superRefine((voucher, ctx) => {
     if (voucher.kind === 'percent' && voucher.amount > 100) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'A percentage is at most 100' });
+    }
+    if (voucher.kind === 'fixed' && voucher.amount > MAX_VOUCHER_AMOUNT) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'An amount off is at most £10,000' });
     }
     // Two real days in the same yyyy-mm-dd form compare as strings in calendar order.
     const dates = [voucher.validFrom, voucher.validTo].every((date) => isoDate.safeParse(date).success);

@@ -174,6 +174,26 @@ describe('back office vouchers', () => {
     ]);
   });
 
+  it('refuses an amount off over £10,000 and a minimum spend over £1,000,000, naming the field', async () => {
+    const refused = async (input: Partial<VoucherInput>) => {
+      const answer = await admin('POST', '/vouchers', voucher(input));
+      expect(answer.statusCode, answer.body).toBe(400);
+      return (answer.json().error.fields as Array<{ field: string; message: string }>).map(
+        (f) => `${f.field}: ${f.message}`,
+      );
+    };
+    expect(await refused({ kind: 'fixed', amount: 9_007_199_254_740_991, minSpend: 9_007_199_254_740_991 })).toEqual([
+      'minSpend: The minimum spend is at most £1,000,000',
+      'amount: An amount off is at most £10,000',
+    ]);
+    expect(await refused({ kind: 'fixed', amount: 1_000_001 })).toEqual(['amount: An amount off is at most £10,000']);
+    expect(await refused({ kind: 'percent', amount: 101 })).toEqual(['amount: A percentage is at most 100']);
+    expect(await create({ kind: 'fixed', amount: 1_000_000, minSpend: 100_000_000 })).toMatchObject({
+      amount: 1_000_000,
+      minSpend: 100_000_000,
+    });
+  });
+
   it('edits a voucher in use without touching its uses, and audits before and after', async () => {
     const made = await create({ usageLimit: 5 });
     const p = await fx.product(2500, 10);
