@@ -122,6 +122,39 @@ describe('POST /api/basket, GET /api/recover-basket and the reservation sweep', 
     expect(await fx.stockOf(q.stockId)).toBe(0);
   });
 
+  it('refuses an order that comes to £0.00 with a 422 saying why, holding no stock or voucher use; with a delivery price to pay it is taken', async () => {
+    // An outside attack's 100% voucher with free delivery from £50 made a £0.00 order, handed to
+    // PayPal for £0.00, which PayPal refuses: it could never be paid and held its stock until it lapsed.
+    const code = await fx.voucher({ kind: 'percent', amount: 100, usageLimit: 5 });
+    const p = await fx.product(6000, 5);
+    const timesUsed = async () =>
+      (await t.db.kysely.selectFrom('vouchers').select('times_used').where('code', '=', code).executeTakeFirstOrThrow())
+        .times_used;
+    const before = await orderCount();
+    const items = [{ productStockId: p.stockId, requestedQty: 1 }];
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody(items, { appliedVouchers: [{ code }], deliveryMethodRateId: 2 }),
+    });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().error).toEqual({ code: errorCodes.nothingToPay, message: refusalMessages.nothingToPay });
+    expect(await fx.stockOf(p.stockId)).toBe(5);
+    expect(await timesUsed()).toBe(0);
+    expect(await orderCount()).toBe(before);
+
+    const express = await commit(commitBody(items, { appliedVouchers: [{ code }], deliveryMethodRateId: 3 }));
+    if (!express.ok) throw new Error('expected an order');
+    expect(
+      await t.db.kysely
+        .selectFrom('orders')
+        .select(['discount_amount', 'total_including_delivery'])
+        .where('order_code', '=', express.orderCode)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ discount_amount: 6000, total_including_delivery: 995 });
+    expect(await timesUsed()).toBe(1);
+  });
+
   it('sells the last 5 units to exactly 5 of 20 shoppers buying at once', async () => {
     const p = await fx.product(999, 5);
     const results = await Promise.all(

@@ -73,6 +73,17 @@ export class OrderTotalTooLargeError extends RefusedError {
 }
 
 /**
+ * An order coming to £0.00 (a 100% voucher with free delivery; docs/rules.md#orders-and-stock). The
+ * providers refuse to take £0.00, so it could never be paid and would hold its stock until it
+ * lapsed; and an order is marked paid only by a provider's confirmation, so it is not placed.
+ */
+export class NothingToPayError extends RefusedError {
+  constructor() {
+    super(422, errorCodes.nothingToPay, refusalMessages.nothingToPay);
+  }
+}
+
+/**
  * An e-mail address as the unpaid-order caps count it: lower case, without a `+tag` and without
  * dots in the local part, since most mail services deliver those variants to the same mailbox.
  * (Two different people whose addresses differ only by dots share a count; that only makes their
@@ -131,8 +142,9 @@ async function priceAsSeen(trx: Kysely<Database>, request: BasketCommit, now: Da
   return priced;
 }
 
-/** The total to be paid must be one the shop can take: at most MAX_ORDER_TOTAL. */
-function refuseTotalOverLimit(priced: PricedBasket): void {
+/** The total to be paid must be one a provider can take: above £0.00 and at most MAX_ORDER_TOTAL. */
+function refuseUnpayableTotal(priced: PricedBasket): void {
+  if (priced.totalPriceIncludingDelivery <= 0) throw new NothingToPayError();
   if (priced.totalPriceIncludingDelivery > MAX_ORDER_TOTAL) throw new OrderTotalTooLargeError();
 }
 
@@ -215,7 +227,7 @@ export function createOrdersService(
           await waitForSameBuyer(trx, options.dialect, buyer);
           const reservation = await reservationOf(trx, request.orderCode, now, options.reservationMinutes);
           const priced = await priceAsSeen(trx, request, now);
-          refuseTotalOverLimit(priced);
+          refuseUnpayableTotal(priced);
           await checkUnpaidOrderLimits(trx, buyer, unitsIn(priced), now.toISOString());
           await reserveStockAndVoucher(trx, priced);
           const created = await createOrder(trx, options.dialect, {

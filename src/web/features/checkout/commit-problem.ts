@@ -7,6 +7,7 @@ const refusalsByCode = new Map<string | undefined, string>([
   [errorCodes.orderHeldTooLong, refusalMessages.orderHeldTooLong],
   [errorCodes.unpaidOrderTooLarge, refusalMessages.unpaidOrderTooLarge],
   [errorCodes.orderTotalTooLarge, refusalMessages.orderTotalTooLarge],
+  [errorCodes.nothingToPay, refusalMessages.nothingToPay],
 ]);
 
 /** What the shopper is told when SECURE CHECKOUT could not place the order. */
