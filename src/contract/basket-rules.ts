@@ -6,6 +6,16 @@
 export const MAX_BASKET_LINES = 100;
 export const MAX_LINE_QUANTITY = 9999;
 
+/**
+ * Money bounds, in pence (docs/rules.md#prices-and-money). No order may come to more than
+ * £1,000,000: far above any basket of instruments, and every total below it is an exact integer
+ * that fits the database's integer columns (PostgreSQL's are 32-bit) and the providers' amounts. A
+ * delivery rate and a voucher's amount off are at most £10,000.
+ */
+export const MAX_ORDER_TOTAL = 100_000_000;
+export const MAX_DELIVERY_RATE = 1_000_000;
+export const MAX_VOUCHER_AMOUNT = 1_000_000;
+
 /** docs/rules.md#basket: why a basket line cannot be bought as it stands. */
 export const basketErrorCodes = {
   itemNotFound: 0,

@@ -99,8 +99,12 @@ export const basketRequestSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{16,64}$/)
     .nullable()
     .optional(),
-  /** The total the shopper last saw; compared at commit, never charged. */
-  totalPriceIncludingDelivery: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
+  /**
+   * The total the shopper last saw; compared at commit, never charged. The page sends it with every
+   * check, so it takes any total a basket can be priced at (zod's int() keeps it a safe integer);
+   * a commit over MAX_ORDER_TOTAL is refused on its own terms.
+   */
+  totalPriceIncludingDelivery: z.number().int().min(0).nullable().optional(),
 });
 export type BasketRequest = z.input<typeof basketRequestSchema>;
 export type BasketQuery = z.output<typeof basketRequestSchema>;

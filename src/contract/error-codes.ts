@@ -13,6 +13,8 @@ export const errorCodes = {
   tooManyRequests: 'TOO_MANY_REQUESTS',
   tooManyUnpaidOrders: 'TOO_MANY_UNPAID_ORDERS',
   unpaidOrderTooLarge: 'UNPAID_ORDER_TOO_LARGE',
+  orderTotalTooLarge: 'ORDER_TOTAL_TOO_LARGE',
+  nothingToPay: 'NOTHING_TO_PAY',
   orderHeldTooLong: 'ORDER_HELD_TOO_LONG',
   csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
   unauthorized: 'NOT_SIGNED_IN',
@@ -31,6 +33,10 @@ export const refusalMessages = {
   unpaidOrderTooLarge:
     'This order holds more items than we can keep for you before payment. Please order fewer, or contact us to arrange a larger order.',
   orderHeldTooLong: 'We have held this order for as long as we can without payment. Please place your order again.',
+  orderTotalTooLarge:
+    'This order comes to more than £1,000,000, more than we can take online. Please order fewer items, or contact us to arrange a larger order.',
+  nothingToPay:
+    'This order comes to £0.00, and an order needs something to pay before we can place it. Please choose a paid delivery option or add to your basket, or contact us.',
   tooManyAttempts: 'Too many attempts from your connection. Please wait a minute and try again.',
   /** A limit's refusal, saying when to try again from the answer's Retry-After (issue 16, item 7). */
   tryAgainIn: (seconds: number): string =>

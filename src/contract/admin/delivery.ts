@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_DELIVERY_RATE, MAX_ORDER_TOTAL } from '../basket-rules.ts';
 
 /**
  * Delivery in the back office (docs/back-office.md#delivery): the countries served and, per
@@ -8,6 +9,11 @@ import { z } from 'zod';
 const pence = (message: string) =>
   z.number({ error: message }).int('Please enter whole pence').min(0, 'The amount cannot be below 0');
 
+/** An items total a method starts or stops at: no order comes to more than MAX_ORDER_TOTAL. */
+const itemsTotalBound = pence('Please enter whole pence')
+  .max(MAX_ORDER_TOTAL, 'At most £1,000,000, the most one order may come to')
+  .nullable();
+
 export const deliveryMethodInputSchema = z
   .object({
     countryId: z.number({ error: 'Please choose a country' }).int().min(1, 'Please choose a country'),
@@ -16,10 +22,11 @@ export const deliveryMethodInputSchema = z
       .trim()
       .min(1, 'Please enter a name')
       .max(100, 'At most 100 characters'),
-    rate: pence('Please enter the rate in pence'),
+    /** At most £10,000: a rate of 2^53 - 1 pence once priced a £90-trillion order. */
+    rate: pence('Please enter the rate in pence').max(MAX_DELIVERY_RATE, 'The rate must be at most £10,000'),
     /** Applies when minItemsTotal <= items total < maxItemsTotal; null leaves a side open. */
-    minItemsTotal: pence('Please enter whole pence').nullable(),
-    maxItemsTotal: pence('Please enter whole pence').nullable(),
+    minItemsTotal: itemsTotalBound,
+    maxItemsTotal: itemsTotalBound,
     active: z.boolean(),
   })
   .superRefine((method, ctx) => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VOUCHER_CODE_MAX } from '../basket-rules.ts';
+import { MAX_ORDER_TOTAL, MAX_VOUCHER_AMOUNT, VOUCHER_CODE_MAX } from '../basket-rules.ts';
 import { orderSummarySchema } from './orders.ts';
 
 /**
@@ -7,8 +7,17 @@ import { orderSummarySchema } from './orders.ts';
  * basket looks them up; amounts are pence, or a whole percentage; dates are UTC days, both included.
  */
 
-const isoDatePattern = /^\d{4}-\d{2}-\d{2}$/;
-const isoDate = z.string().regex(isoDatePattern, 'Please enter a date');
+/** The years a voucher's days may fall in: a typing slip such as 0202 or 9999 is refused, not stored. */
+export const VOUCHER_YEARS = { first: 2000, last: 2099 } as const;
+
+/**
+ * A day that exists (zod's ISO date checks the month's length and leap years), so 2026-02-31 is
+ * refused rather than stored as typed and read as 3 March, within VOUCHER_YEARS.
+ */
+const isoDate = z.iso.date({ error: 'Please enter a real date, such as 2026-03-31', abort: true }).refine((day) => {
+  const year = Number(day.slice(0, 4));
+  return year >= VOUCHER_YEARS.first && year <= VOUCHER_YEARS.last;
+}, `Please enter a date from ${VOUCHER_YEARS.first} to ${VOUCHER_YEARS.last}`);
 
 export const voucherInputSchema = z
   .object({
@@ -20,7 +29,7 @@ export const voucherInputSchema = z
       .regex(/^[A-Za-z0-9-]+$/, 'A code has letters, digits and dashes only')
       .transform((code) => code.toUpperCase()),
     kind: z.enum(['percent', 'fixed'], { error: 'Please choose a percentage or an amount' }),
-    /** Pence for a fixed amount; a whole percentage (1 to 100) for a percentage. */
+    /** Pence for a fixed amount (at most £10,000); a whole percentage (1 to 100) for a percentage. */
     amount: z
       .number({ error: 'Please enter the amount' })
       .int('Please enter a whole number')
@@ -28,7 +37,8 @@ export const voucherInputSchema = z
     minSpend: z
       .number({ error: 'Please enter the minimum spend in pence (0 for none)' })
       .int('Please enter whole pence')
-      .min(0, 'The minimum spend cannot be below 0'),
+      .min(0, 'The minimum spend cannot be below 0')
+      .max(MAX_ORDER_TOTAL, 'The minimum spend is at most £1,000,000'),
     validFrom: isoDate,
     validTo: isoDate,
     /** How many orders may use it in all; null for no limit. */
@@ -43,7 +53,11 @@ export const voucherInputSchema = z
     if (voucher.kind === 'percent' && voucher.amount > 100) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'A percentage is at most 100' });
     }
-    const dates = [voucher.validFrom, voucher.validTo].every((date) => isoDatePattern.test(date));
+    if (voucher.kind === 'fixed' && voucher.amount > MAX_VOUCHER_AMOUNT) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'An amount off is at most £10,000' });
+    }
+    // Two real days in the same yyyy-mm-dd form compare as strings in calendar order.
+    const dates = [voucher.validFrom, voucher.validTo].every((date) => isoDate.safeParse(date).success);
     if (dates && voucher.validTo < voucher.validFrom) {
       ctx.addIssue({ code: 'custom', path: ['validTo'], message: 'The last day cannot be before the first' });
     }

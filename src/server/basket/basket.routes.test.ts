@@ -49,6 +49,22 @@ describe('POST /api/verify-basket and GET /api/delivery-methods', () => {
     expect(basket.deliveryMethodRates.map((m) => m.id)).toEqual([2, 3]);
   });
 
+  it('prices again a basket over £10,000,000 when the page sends back the total it was shown', async () => {
+    // The page sends the last total with every check; a cap below what a basket can come to once
+    // answered every check after the first with a 400, so such a basket was stuck.
+    const p = await fx.product(10_000_000, 200);
+    const items = [{ productStockId: p.stockId, requestedQty: 150 }];
+    const first = await verify({ items, deliveryAddress: address, deliveryMethodRateId: 3 });
+    expect(first.totalPriceIncludingDelivery).toBe(1_500_000_995);
+    const again = await verify({
+      items,
+      deliveryAddress: address,
+      deliveryMethodRateId: 3,
+      totalPriceIncludingDelivery: first.totalPriceIncludingDelivery,
+    });
+    expect(again.totalPriceIncludingDelivery).toBe(1_500_000_995);
+  });
+
   it('answers every line error code and drops a line whose product is gone', async () => {
     const out = await fx.product(1000, 0);
     const few = await fx.product(1000, 2);

@@ -186,6 +186,32 @@ describe('back office delivery', () => {
     expect((await admin('PUT', '/delivery-methods/999999', method())).statusCode).toBe(404);
   });
 
+  it('refuses a rate over £10,000 and items totals over £1,000,000, naming the field, on create and edit', async () => {
+    // An outside attack saved a rate of 2^53 - 1 pence; checkout then priced a £90-trillion order.
+    const country = await addCountry('Norway');
+    const refused = async (input: Partial<DeliveryMethodInput>, verb: 'POST' | 'PUT' = 'POST', url = '') => {
+      const answer = await admin(verb, `/delivery-methods${url}`, method({ countryId: country.id, ...input }));
+      expect(answer.statusCode, answer.body).toBe(400);
+      return (answer.json().error.fields as Array<{ field: string; message: string }>).map(
+        (f) => `${f.field}: ${f.message}`,
+      );
+    };
+    expect(await refused({ rate: 9_007_199_254_740_991 })).toEqual(['rate: The rate must be at most £10,000']);
+    expect(await refused({ rate: 1_000_001 })).toEqual(['rate: The rate must be at most £10,000']);
+    expect(await refused({ minItemsTotal: 100_000_001, maxItemsTotal: 9_007_199_254_740_991 })).toEqual([
+      'minItemsTotal: At most £1,000,000, the most one order may come to',
+      'maxItemsTotal: At most £1,000,000, the most one order may come to',
+    ]);
+    const made = await admin(
+      'POST',
+      '/delivery-methods',
+      method({ countryId: country.id, rate: 1_000_000, minItemsTotal: 100_000_000 }),
+    );
+    expect(made.statusCode, made.body).toBe(201);
+    const id = deliveryMethodSchema.parse(made.json()).id;
+    expect(await refused({ rate: 1_000_001 }, 'PUT', `/${id}`)).toEqual(['rate: The rate must be at most £10,000']);
+  });
+
   it('refuses a second country with the same ISO code', async () => {
     const country = await addCountry('Portugal');
     const again = await admin('POST', '/countries', { name: 'Portugal again', isoCode: country.isoCode.toLowerCase() });

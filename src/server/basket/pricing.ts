@@ -1,4 +1,4 @@
-import { basketErrorCodes, voucherOutcomes } from '../../contract/basket-rules.ts';
+import { basketErrorCodes, MAX_DELIVERY_RATE, voucherOutcomes } from '../../contract/basket-rules.ts';
 import type { AddressDraft, BasketLine, BasketQuery, DeliveryMethodRate, PricedBasket } from '../../contract/basket.ts';
 import { vatContainedIn } from '../../contract/money.ts';
 
@@ -95,10 +95,16 @@ function priceLine(item: BasketQuery['items'][number], stock: StockFact): Basket
   };
 }
 
+/**
+ * The methods offered for an items total. A rate over MAX_DELIVERY_RATE is never offered: staff
+ * cannot save one, but one saved before the cap (2^53 - 1 pence once priced a £90-trillion order)
+ * would otherwise make totals that are not exact integers.
+ */
 export function applicableMethods(methods: DeliveryMethodFact[], itemsTotal: number): DeliveryMethodRate[] {
   return methods
     .filter(
       (m) =>
+        m.rate <= MAX_DELIVERY_RATE &&
         (m.minItemsTotal === null || itemsTotal >= m.minItemsTotal) &&
         (m.maxItemsTotal === null || itemsTotal < m.maxItemsTotal),
     )

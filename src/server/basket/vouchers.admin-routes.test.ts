@@ -142,6 +142,58 @@ describe('back office vouchers', () => {
     expect((await admin('PUT', '/vouchers/999999', voucher())).statusCode).toBe(404);
   });
 
+  it('refuses days that do not exist, years out of reach and a last day before a rolled-over first, naming the field', async () => {
+    // An outside attack had 2026-02-31 to 2026-13-45 stored as typed and applied at checkout, and
+    // 2026-11-40 (read as 10 December) before a last day of 1 December.
+    const refusal = async (input: Partial<VoucherInput>, verb: 'POST' | 'PUT' = 'POST', url = '/vouchers') => {
+      const answer = await admin(verb, url, voucher(input));
+      expect(answer.statusCode, answer.body).toBe(400);
+      return (answer.json().error.fields as Array<{ field: string; message: string }>).map(
+        (f) => `${f.field}: ${f.message}`,
+      );
+    };
+    const notADay = 'Please enter a real date, such as 2026-03-31';
+    const outOfReach = 'Please enter a date from 2000 to 2099';
+    expect(await refusal({ validFrom: '2026-02-31', validTo: '2026-13-45' })).toEqual([
+      `validFrom: ${notADay}`,
+      `validTo: ${notADay}`,
+    ]);
+    expect(await refusal({ validFrom: '2026-11-40', validTo: '2026-12-01' })).toEqual([`validFrom: ${notADay}`]);
+    expect(await refusal({ validFrom: '2027-02-29', validTo: '2027-03-01' })).toEqual([`validFrom: ${notADay}`]);
+    expect(await refusal({ validFrom: '0000-01-01', validTo: '9999-12-31' })).toEqual([
+      `validFrom: ${outOfReach}`,
+      `validTo: ${outOfReach}`,
+    ]);
+    const made = await create({ validFrom: '2028-02-29', validTo: '2028-03-01' });
+    expect(made).toMatchObject({ validFrom: '2028-02-29', validTo: '2028-03-01' });
+    expect(await refusal({ validFrom: '2026-04-31', validTo: '2026-05-01' }, 'PUT', `/vouchers/${made.id}`)).toEqual([
+      `validFrom: ${notADay}`,
+    ]);
+    expect(voucherListSchema.parse((await admin('GET', `/vouchers?q=${made.code}`)).json()).vouchers).toEqual([
+      expect.objectContaining({ validFrom: '2028-02-29', validTo: '2028-03-01' }),
+    ]);
+  });
+
+  it('refuses an amount off over £10,000 and a minimum spend over £1,000,000, naming the field', async () => {
+    const refused = async (input: Partial<VoucherInput>) => {
+      const answer = await admin('POST', '/vouchers', voucher(input));
+      expect(answer.statusCode, answer.body).toBe(400);
+      return (answer.json().error.fields as Array<{ field: string; message: string }>).map(
+        (f) => `${f.field}: ${f.message}`,
+      );
+    };
+    expect(await refused({ kind: 'fixed', amount: 9_007_199_254_740_991, minSpend: 9_007_199_254_740_991 })).toEqual([
+      'minSpend: The minimum spend is at most £1,000,000',
+      'amount: An amount off is at most £10,000',
+    ]);
+    expect(await refused({ kind: 'fixed', amount: 1_000_001 })).toEqual(['amount: An amount off is at most £10,000']);
+    expect(await refused({ kind: 'percent', amount: 101 })).toEqual(['amount: A percentage is at most 100']);
+    expect(await create({ kind: 'fixed', amount: 1_000_000, minSpend: 100_000_000 })).toMatchObject({
+      amount: 1_000_000,
+      minSpend: 100_000_000,
+    });
+  });
+
   it('edits a voucher in use without touching its uses, and audits before and after', async () => {
     const made = await create({ usageLimit: 5 });
     const p = await fx.product(2500, 10);

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { MAX_NEW_STOCK } from '../../contract/admin/catalogue.ts';
 import type { StockReason } from '../../contract/admin/stock.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -72,18 +73,21 @@ export function findStockRow(db: Kysely<Database>, stockId: number) {
 /**
  * The adjustment itself: one conditional update, never a read-then-write of the level, so a
  * checkout taking units at the same moment is never overwritten (DESIGN.md section 10). Answers the
- * level it left, or undefined when the size is unknown or the change would take it below 0.
+ * level it left, or undefined when the size is unknown or the change would take it below 0 or above
+ * `most` (by default the cap the product form and the CSV import hold a size to), both checked in
+ * the same update, so two adjustments at once cannot pass either together.
  */
 export async function adjustStockLevel(
   trx: Kysely<Database>,
   stockId: number,
   delta: number,
+  most = MAX_NEW_STOCK,
 ): Promise<number | undefined> {
   const row = await trx
     .updateTable('product_stocks')
     .set((eb) => ({ stock: eb('stock', '+', delta) }))
     .where('id', '=', stockId)
-    .where((eb) => eb(eb('stock', '+', delta), '>=', 0))
+    .where((eb) => eb.between(eb('stock', '+', delta), 0, most))
     .returning('stock')
     .executeTakeFirst();
   return row?.stock;

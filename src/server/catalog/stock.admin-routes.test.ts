@@ -119,6 +119,31 @@ describe('back office stock', () => {
     expect((await admin('GET', '/stock/999999')).statusCode).toBe(404);
   });
 
+  it('refuses a change that would leave more than the 100,000 units a size may hold, and changes nothing', async () => {
+    // An outside attack raised a size to 200,005 with two adjustments of 100,000; the owner's export
+    // then no longer imported, since the product form and the CSV import cap a size at 100,000.
+    const p = await fx.product(1500, 5);
+    expect((await adjust(p.stockId, { delta: 99_995, reason: 'received' })).statusCode).toBe(200);
+    const refused = await adjust(p.stockId, { delta: 1, reason: 'received' });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe(
+      `There are already 100000 in stock of ${p.title} (Size 1): adding 1 would leave more than the 100,000 a size may hold.`,
+    );
+    expect(await fx.stockOf(p.stockId)).toBe(100_000);
+    expect(
+      stockHistorySchema.parse((await admin('GET', `/stock/${p.stockId}`)).json()).adjustments.map((a) => a.delta),
+    ).toEqual([99_995]);
+    expect((await adjust(p.stockId, { delta: -100_000, reason: 'correction' })).statusCode).toBe(200);
+    expect(await fx.stockOf(p.stockId)).toBe(0);
+  });
+
+  it('holds the 100,000 cap when adjustments race: two of 60,000 at once, one is refused', async () => {
+    const p = await fx.product(1500, 0);
+    const answers = await Promise.all([1, 2].map(() => adjust(p.stockId, { delta: 60_000, reason: 'received' })));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    expect(await fx.stockOf(p.stockId)).toBe(60_000);
+  });
+
   it('answers bad input with a 400 naming each field', async () => {
     const p = await fx.product(1500, 2);
     const fieldsOf = async (payload: object) => {

@@ -7,6 +7,7 @@ import type {
   StockListFilters,
   StockRow,
 } from '../../contract/admin/stock.ts';
+import { MAX_NEW_STOCK } from '../../contract/admin/catalogue.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
 import type { Dialect } from '../db/database.ts';
@@ -82,17 +83,24 @@ export function createStockAdminService(
       };
     },
 
-    /** Applies a delta; a change that would leave fewer than 0 units is refused and changes nothing. */
+    /**
+     * Applies a delta; a change that would leave fewer than 0 units, or more than a size may hold
+     * (MAX_NEW_STOCK, which the product form and the CSV import enforce, so the owner's export
+     * imports again), is refused and changes nothing.
+     */
     async adjust(stockId: number, input: StockAdjustmentInput, staff: Staff): Promise<StockRow> {
       const { delta, reason, note } = input;
       return db.transaction().execute(async (trx) => {
         const stockAfter = await adjustStockLevel(trx, stockId, delta);
         if (stockAfter === undefined) {
           const row = await rowOrThrow(stockId, trx);
+          const what = `${row.title} (${row.sizeName})`;
           throw new RefusedError(
             409,
             errorCodes.conflict,
-            `There are only ${row.stock} in stock of ${row.title} (${row.sizeName}): taking away ${-delta} would leave fewer than none.`,
+            delta > 0
+              ? `There are already ${row.stock} in stock of ${what}: adding ${delta} would leave more than the ${MAX_NEW_STOCK.toLocaleString('en-GB')} a size may hold.`
+              : `There are only ${row.stock} in stock of ${what}: taking away ${-delta} would leave fewer than none.`,
           );
         }
         const at = now();

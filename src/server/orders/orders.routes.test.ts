@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitResponseSchema, pricedBasketSchema } from '../../contract/basket.ts';
+import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import { createOrdersService } from './orders.service.ts';
 import { address, checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -95,6 +96,63 @@ describe('POST /api/basket, GET /api/recover-basket and the reservation sweep', 
     expect(gone.ok).toBe(false);
     expect(await orderCount()).toBe(before);
     expect(await fx.stockOf(p.stockId)).toBe(2);
+  });
+
+  it('refuses an order over £1,000,000 with a 422 saying why, writing and reserving nothing, and takes one of £1,000,000', async () => {
+    const p = await fx.product(10_000_000, 20);
+    const before = await orderCount();
+    // 11 units at £100,000 with express delivery: £1,100,009.95.
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: p.stockId, requestedQty: 11 }]),
+    });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().error).toEqual({
+      code: errorCodes.orderTotalTooLarge,
+      message: refusalMessages.orderTotalTooLarge,
+    });
+    expect(await fx.stockOf(p.stockId)).toBe(20);
+    expect(await orderCount()).toBe(before);
+
+    // 10 units at £99,999.00 with express delivery: £999,999.95, within the bound.
+    const q = await fx.product(9_999_900, 10);
+    const taken = await commit(commitBody([{ productStockId: q.stockId, requestedQty: 10 }]));
+    expect(taken.ok).toBe(true);
+    expect(await fx.stockOf(q.stockId)).toBe(0);
+  });
+
+  it('refuses an order that comes to £0.00 with a 422 saying why, holding no stock or voucher use; with a delivery price to pay it is taken', async () => {
+    // An outside attack's 100% voucher with free delivery from £50 made a £0.00 order, handed to
+    // PayPal for £0.00, which PayPal refuses: it could never be paid and held its stock until it lapsed.
+    const code = await fx.voucher({ kind: 'percent', amount: 100, usageLimit: 5 });
+    const p = await fx.product(6000, 5);
+    const timesUsed = async () =>
+      (await t.db.kysely.selectFrom('vouchers').select('times_used').where('code', '=', code).executeTakeFirstOrThrow())
+        .times_used;
+    const before = await orderCount();
+    const items = [{ productStockId: p.stockId, requestedQty: 1 }];
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody(items, { appliedVouchers: [{ code }], deliveryMethodRateId: 2 }),
+    });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.json().error).toEqual({ code: errorCodes.nothingToPay, message: refusalMessages.nothingToPay });
+    expect(await fx.stockOf(p.stockId)).toBe(5);
+    expect(await timesUsed()).toBe(0);
+    expect(await orderCount()).toBe(before);
+
+    const express = await commit(commitBody(items, { appliedVouchers: [{ code }], deliveryMethodRateId: 3 }));
+    if (!express.ok) throw new Error('expected an order');
+    expect(
+      await t.db.kysely
+        .selectFrom('orders')
+        .select(['discount_amount', 'total_including_delivery'])
+        .where('order_code', '=', express.orderCode)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ discount_amount: 6000, total_including_delivery: 995 });
+    expect(await timesUsed()).toBe(1);
   });
 
   it('sells the last 5 units to exactly 5 of 20 shoppers buying at once', async () => {

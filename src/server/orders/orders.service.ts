@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { BasketCommit, CommitResponse, PricedBasket } from '../../contract/basket.ts';
+import { MAX_ORDER_TOTAL } from '../../contract/basket-rules.ts';
 import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import { gatherFacts } from '../basket/basket.service.ts';
 import { mergeLines, priceBasket } from '../basket/pricing.ts';
@@ -61,6 +62,28 @@ export class UnpaidOrderTooLargeError extends RefusedError {
 }
 
 /**
+ * An order coming to more than MAX_ORDER_TOTAL (£1,000,000; docs/rules.md#prices-and-money): beyond
+ * any basket of instruments, and the bound that keeps every order's money exact and within the
+ * database's integer columns and the providers' amounts. A value, not a bug; answered as a 422.
+ */
+export class OrderTotalTooLargeError extends RefusedError {
+  constructor() {
+    super(422, errorCodes.orderTotalTooLarge, refusalMessages.orderTotalTooLarge);
+  }
+}
+
+/**
+ * An order coming to £0.00 (a 100% voucher with free delivery; docs/rules.md#orders-and-stock). The
+ * providers refuse to take £0.00, so it could never be paid and would hold its stock until it
+ * lapsed; and an order is marked paid only by a provider's confirmation, so it is not placed.
+ */
+export class NothingToPayError extends RefusedError {
+  constructor() {
+    super(422, errorCodes.nothingToPay, refusalMessages.nothingToPay);
+  }
+}
+
+/**
  * An e-mail address as the unpaid-order caps count it: lower case, without a `+tag` and without
  * dots in the local part, since most mail services deliver those variants to the same mailbox.
  * (Two different people whose addresses differ only by dots share a count; that only makes their
@@ -117,6 +140,12 @@ async function priceAsSeen(trx: Kysely<Database>, request: BasketCommit, now: Da
   const priced = priceBasket(request, await gatherFacts(trx, request, now));
   if (changedSinceSeen(request, priced)) throw new BasketChanged();
   return priced;
+}
+
+/** The total to be paid must be one a provider can take: above £0.00 and at most MAX_ORDER_TOTAL. */
+function refuseUnpayableTotal(priced: PricedBasket): void {
+  if (priced.totalPriceIncludingDelivery <= 0) throw new NothingToPayError();
+  if (priced.totalPriceIncludingDelivery > MAX_ORDER_TOTAL) throw new OrderTotalTooLargeError();
 }
 
 function unitsIn(priced: PricedBasket): number {
@@ -198,6 +227,7 @@ export function createOrdersService(
           await waitForSameBuyer(trx, options.dialect, buyer);
           const reservation = await reservationOf(trx, request.orderCode, now, options.reservationMinutes);
           const priced = await priceAsSeen(trx, request, now);
+          refuseUnpayableTotal(priced);
           await checkUnpaidOrderLimits(trx, buyer, unitsIn(priced), now.toISOString());
           await reserveStockAndVoucher(trx, priced);
           const created = await createOrder(trx, options.dialect, {

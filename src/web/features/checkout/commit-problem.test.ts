@@ -29,6 +29,16 @@ describe('the message when an order cannot be placed', () => {
     expect(commitProblemText(error)).toBe(refusalMessages.unpaidOrderTooLarge);
   });
 
+  it('says the most one order may come to when the order is over it', async () => {
+    const error = await failureOf(422, { error: { code: 'ORDER_TOTAL_TOO_LARGE', message: 'x' } });
+    expect(commitProblemText(error)).toBe(refusalMessages.orderTotalTooLarge);
+  });
+
+  it('says an order of £0.00 cannot be placed when the server refuses it', async () => {
+    const error = await failureOf(422, { error: { code: 'NOTHING_TO_PAY', message: 'x' } });
+    expect(commitProblemText(error)).toBe(refusalMessages.nothingToPay);
+  });
+
   it('asks for the order again when the order it replaces has been held as long as it may', async () => {
     const error = await failureOf(409, { error: { code: 'ORDER_HELD_TOO_LONG', message: 'x' } });
     expect(commitProblemText(error)).toBe(refusalMessages.orderHeldTooLong);

@@ -2,7 +2,12 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
-import { voucherInputSchema, type Voucher, type VoucherInput } from '../../../../contract/admin/vouchers.ts';
+import {
+  VOUCHER_YEARS,
+  voucherInputSchema,
+  type Voucher,
+  type VoucherInput,
+} from '../../../../contract/admin/vouchers.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { contractResolver } from '../../lib/contract-resolver.ts';
 import { formatDateTime, formatPence, humanise, poundsToPence } from '../../lib/format.ts';
@@ -182,6 +187,8 @@ function VoucherForm({ voucher }: { voucher?: Voucher }) {
       <Field
         id="voucher-from"
         type="date"
+        min={`${VOUCHER_YEARS.first}-01-01`}
+        max={`${VOUCHER_YEARS.last}-12-31`}
         label="First day"
         error={errors.validFrom?.message}
         {...form.register('validFrom')}
@@ -189,6 +196,8 @@ function VoucherForm({ voucher }: { voucher?: Voucher }) {
       <Field
         id="voucher-to"
         type="date"
+        min={`${VOUCHER_YEARS.first}-01-01`}
+        max={`${VOUCHER_YEARS.last}-12-31`}
         label="Last day"
         error={errors.validTo?.message}
         {...form.register('validTo')}
