@@ -63,6 +63,7 @@ import { deliveryAdminRoutes } from './basket/delivery.admin-routes.ts';
 import { createDeliveryAdminService } from './basket/delivery.admin-service.ts';
 import { databaseRateLimitStore } from './http/rate-limit/database-store.ts';
 import { createRateLimitRepository } from './http/rate-limit/rate-limit.repository.ts';
+import { registerMetrics } from './metrics/metrics-listener.ts';
 
 export interface AppDeps {
   config: Config;
@@ -107,6 +108,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // close() also waits for handlers whose clients hung up, so the database outlives them.
   waitForHandlersOnClose(app, 10_000);
   registerNulCharacterGuard(app);
+  // Prometheus metrics on their own listener when METRICS_PORT is set; the features are handed
+  // these hooks, and with metrics off are handed none (src/server/metrics/).
+  const metrics = registerMetrics(app, db, config);
   // Answers over 1 kB are compressed for clients that ask; built assets come precompressed.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await registerSecurityHeaders(app, config.env === 'production');
@@ -145,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const catalog = createCatalogService(createCatalogRepository(db.kysely, db.dialect), {
     searchCacheSeconds: config.searchCacheSeconds,
     catalogCacheSeconds: config.catalogCacheSeconds,
+    ...(metrics ? { countLookups: metrics.cacheLookups } : {}),
   });
   await app.register(catalogRoutes, { prefix: '/api', catalog });
   await app.register(basketRoutes, {
@@ -163,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dialect: db.dialect,
     reservationMinutes: config.reservationMinutes,
     unpaidOrderLimits: config.unpaidOrderLimits,
+    ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
   });
   await app.register(ordersRoutes, {
     prefix: '/api',
@@ -177,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: logMailError,
     rateLimitFactor: config.rateLimitFactor,
     ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
+    ...(metrics ? { onNotification: metrics.paymentNotification } : {}),
   });
   await app.register(paymentsRoutes, { payments });
   await app.register(accountsRoutes, {
@@ -204,7 +211,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(staffAdminRoutes, { ...common, staff, secureCookies, counters: rateLimitCounters });
       await admin.register(ordersAdminRoutes, {
         guard: staffGuard,
-        orders: createOrdersAdminService(db.kysely, { providerOf: payments.providerOf }),
+        orders: createOrdersAdminService(db.kysely, {
+          providerOf: payments.providerOf,
+          ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
+        }),
       });
       await admin.register(customersAdminRoutes, {
         guard: staffGuard,
