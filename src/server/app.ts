@@ -64,6 +64,7 @@ import { createDeliveryAdminService } from './basket/delivery.admin-service.ts';
 import { databaseRateLimitStore } from './http/rate-limit/database-store.ts';
 import { createRateLimitRepository } from './http/rate-limit/rate-limit.repository.ts';
 import { registerMetrics } from './metrics/metrics-listener.ts';
+import type { Tracing } from './tracing/tracing.ts';
 
 export interface AppDeps {
   config: Config;
@@ -74,6 +75,11 @@ export interface AppDeps {
   paymentFetch?: typeof fetch;
   /** Where the JSON log lines go; standard output unless a test reads them. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set (start.ts loads it then only); its
+   * statements' spans come from the `log` the database was opened with.
+   */
+  tracing?: Tracing;
 }
 
 /** The whole HTTP application without a listening socket: tests drive it with app.inject(). */
@@ -100,6 +106,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The router's own refusals (an address that does not decode) answer in the shop's error shape.
     frameworkErrors: answerFrameworkError,
   });
+  // First, so that every route and hook after it is traced.
+  if (deps.tracing) await app.register(deps.tracing.fastifyPlugin);
   registerZod(app, config.env !== 'production');
   await registerOpenApi(app, { publicUrl: config.publicUrl, production: config.env === 'production' });
   // The API speaks JSON only; a text body is refused with a 415 rather than half-understood.
@@ -138,7 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // Services queue mail; this instance's worker sends it (docs/rules.md#mail), so no request waits for SMTP.
-  const mailer = registerMailQueue(app, db, config);
+  const mailer = registerMailQueue(app, db, config, deps.tracing?.tracedTransport);
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
   // Health for load balancers and orchestrators: the process is up; the database answers.
   app.get('/healthz', () => ({ ok: true }));
@@ -178,11 +186,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   scheduleReservationSweep(app, orders, config.env !== 'test');
   schedulePlannerStatistics(app, db, config.env !== 'test');
+  // The calls to PayPal and Opayo, each a span when tracing.
+  const paymentFetch = deps.tracing ? deps.tracing.tracedFetch(deps.paymentFetch ?? fetch) : deps.paymentFetch;
   const payments = createPaymentsService(db.kysely, config, {
     mailer,
     log: logMailError,
     rateLimitFactor: config.rateLimitFactor,
-    ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
+    ...(paymentFetch ? { fetch: paymentFetch } : {}),
     ...(metrics ? { onNotification: metrics.paymentNotification } : {}),
   });
   await app.register(paymentsRoutes, { payments });
