@@ -36,6 +36,9 @@ export interface Tracing {
 
 export const REQUEST_ID_ATTRIBUTE = 'shop.request_id';
 
+/** How long a stopping process waits for its last spans to be sent. */
+const SHUTDOWN_WAIT_MS = 2_000;
+
 export function startTracing(settings: { endpoint: string; dialect: Dialect; serviceName?: string }): Tracing {
   const provider = new TracerProvider({
     resource: resourceFromAttributes({
@@ -140,6 +143,11 @@ export function startTracing(settings: { endpoint: string; dialect: Dialect; ser
     tracedFetch,
     tracedTransport,
     flush: () => provider.forceFlush(),
-    shutdown: () => provider.shutdown(),
+    // A collector that is down must not hold the process: the last spans get two seconds.
+    shutdown: () =>
+      Promise.race([
+        provider.shutdown(),
+        new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref()),
+      ]),
   };
 }
