@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import { LOCAL_PAYPAL_BUSINESS_EMAIL } from '../config.ts';
@@ -10,6 +12,16 @@ import { outcomeKind } from './metrics.ts';
 
 /** Debian's prometheus package puts it here; .ci/run installs it when missing. */
 const PROMTOOL = process.env.PROMTOOL ?? 'promtool';
+
+/** Runs promtool; a missing one fails the test, never skips it (CI installs it: .ci/run). */
+function promtool(args: string[], input?: string) {
+  const run = spawnSync(PROMTOOL, args, { encoding: 'utf8', ...(input === undefined ? {} : { input }) });
+  if (run.error)
+    throw new Error(
+      `${PROMTOOL} could not run (${run.error.message}): install Debian's prometheus package (apt-get install prometheus), as .ci/run does, or set PROMTOOL`,
+    );
+  return run;
+}
 
 interface Sample {
   name: string;
@@ -195,14 +207,21 @@ describe('metrics on their own listener', () => {
     expect(valueOf(samples, 'shop_db_pool_waiting')).toBe(0);
     expect(valueOf(samples, 'nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0);
 
-    // promtool must be there: CI installs it (.ci/run); a missing one fails here, not skips.
-    const check = spawnSync(PROMTOOL, ['check', 'metrics'], { input: text, encoding: 'utf8' });
-    if (check.error)
-      throw new Error(
-        `${PROMTOOL} could not run (${check.error.message}): install Debian's prometheus package (apt-get install prometheus), as .ci/run does, or set PROMTOOL`,
-      );
+    const check = promtool(['check', 'metrics'], text);
     expect(`${check.stdout}${check.stderr}`.trim()).toBe('');
     expect(check.status).toBe(0);
+  });
+
+  it("has alert rules promtool accepts, on the metrics' own names (docs/prometheus-alerts.yml)", async () => {
+    const rulesFile = fileURLToPath(new URL('../../../docs/prometheus-alerts.yml', import.meta.url));
+    const check = promtool(['check', 'rules', rulesFile]);
+    expect(check.stdout, check.stderr).toMatch(/SUCCESS: \d+ rules found/);
+    expect(check.status).toBe(0);
+    // Every shop_ metric a rule names is one the shop exports.
+    const exported = new Set(samplesOf(await scrape()).map((sample) => sample.name));
+    const named = new Set(readFileSync(rulesFile, 'utf8').match(/\bshop_\w+/g));
+    expect(named.size).toBeGreaterThan(5);
+    for (const name of named) expect(exported, name).toContain(name);
   });
 
   it('keeps only the kind of a provider outcome, never its quoted text', () => {
