@@ -78,6 +78,7 @@ describe('configuration', () => {
     expect(loadConfig({}).tracing).toBeUndefined();
     expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
       endpoint: 'http://collector:4318',
+      serviceName: 'shop',
     });
   });
 

@@ -54,6 +54,7 @@ const envSchema = z
     METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     // OpenTelemetry traces, sent as OTLP over HTTP to this collector (…/v1/traces); off when unset.
     OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).max(100).default('shop'),
     PUBLIC_URL: httpUrl.optional(),
     DATABASE_URL: z
       .string()
@@ -218,7 +219,7 @@ export interface Config {
   /** Where Prometheus scrapes GET /metrics (METRICS_PORT, METRICS_HOST); undefined: metrics off. */
   metrics: { port: number; host: string } | undefined;
   /** The OTLP/HTTP collector traces go to (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: tracing off. */
-  tracing: { endpoint: string } | undefined;
+  tracing: { endpoint: string; serviceName: string } | undefined;
   shop: ShopIdentity;
 }
 
@@ -338,7 +339,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
     metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
     tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT
-      ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '') }
+      ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''), serviceName: env.OTEL_SERVICE_NAME }
       : undefined,
     shop: {
       name: env.SHOP_NAME,

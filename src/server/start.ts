@@ -47,7 +47,7 @@ await prepareDatabaseOrExit(config);
 // Traces only when a collector is named: the OpenTelemetry SDK is not even loaded otherwise.
 const tracing = config.tracing
   ? (await import('./tracing/tracing.ts')).startTracing({
-      endpoint: config.tracing.endpoint,
+      ...config.tracing,
       dialect: dialectOf(config.databaseUrl),
     })
   : undefined;

@@ -39,10 +39,10 @@ export const REQUEST_ID_ATTRIBUTE = 'shop.request_id';
 /** How long a stopping process waits for its last spans to be sent. */
 const SHUTDOWN_WAIT_MS = 2_000;
 
-export function startTracing(settings: { endpoint: string; dialect: Dialect; serviceName?: string }): Tracing {
+export function startTracing(settings: { endpoint: string; serviceName: string; dialect: Dialect }): Tracing {
   const provider = new TracerProvider({
     resource: resourceFromAttributes({
-      'service.name': settings.serviceName ?? process.env.OTEL_SERVICE_NAME ?? 'shop',
+      'service.name': settings.serviceName,
     }),
     // Spans leave in batches, off the request's path; the exporter posts OTLP as JSON over HTTP.
     spanProcessors: [
