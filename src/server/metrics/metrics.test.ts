@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitResponseSchema } from '../../contract/basket.ts';
@@ -38,6 +40,11 @@ function samplesOf(text: string): Sample[] {
     );
     return [{ name: match[1] as string, labels, value: Number(match[3]) }];
   });
+}
+
+/** The metric families a scrape declares (its `# TYPE` lines), whether or not they have samples yet. */
+function familiesOf(text: string): Set<string> {
+  return new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((match) => match[1] as string));
 }
 
 /** The value of the one sample with this name and these labels (and maybe others); undefined when none. */
@@ -218,10 +225,34 @@ describe('metrics on their own listener', () => {
     expect(check.stdout, check.stderr).toMatch(/SUCCESS: \d+ rules found/);
     expect(check.status).toBe(0);
     // Every shop_ metric a rule names is one the shop exports.
-    const exported = new Set(samplesOf(await scrape()).map((sample) => sample.name));
+    const exported = familiesOf(await scrape());
     const named = new Set(readFileSync(rulesFile, 'utf8').match(/\bshop_\w+/g));
     expect(named.size).toBeGreaterThan(5);
-    for (const name of named) expect(exported, name).toContain(name);
+    for (const name of named) expect(exported, name).toContain(name.replace(/_(bucket|sum|count)$/, ''));
+  });
+
+  it("has a Grafana dashboard whose queries promtool parses, on the metrics' own names (docs/grafana-dashboard.json)", async () => {
+    const dashboard = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../../../docs/grafana-dashboard.json', import.meta.url)), 'utf8'),
+    ) as { panels: Array<{ title: string; targets: Array<{ expr: string }> }> };
+    const queries = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
+    expect(queries.length).toBeGreaterThan(10);
+    // promtool has no query checker of its own: each query becomes a recording rule it parses.
+    const dir = mkdtempSync(join(tmpdir(), 'shop-dashboard-'));
+    try {
+      const rules = queries.map(
+        (expr, i) => `      - record: dashboard_query_${i}\n        expr: ${JSON.stringify(expr)}`,
+      );
+      writeFileSync(join(dir, 'queries.yml'), `groups:\n  - name: dashboard\n    rules:\n${rules.join('\n')}\n`);
+      const check = promtool(['check', 'rules', join(dir, 'queries.yml')]);
+      expect(check.stdout, check.stderr).toContain(`SUCCESS: ${queries.length} rules found`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const exported = familiesOf(await scrape());
+    for (const name of new Set(queries.join(' ').match(/\b(shop|nodejs|process)_\w+/g))) {
+      expect(exported, name).toContain(name.replace(/_(bucket|sum|count)$/, ''));
+    }
   });
 
   it('keeps only the kind of a provider outcome, never its quoted text', () => {
