@@ -118,7 +118,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerNulCharacterGuard(app);
   // Prometheus metrics on their own listener when METRICS_PORT is set; the features are handed
   // these hooks, and with metrics off are handed none (src/server/metrics/).
-  const metrics = registerMetrics(app, db, config);
+  const metrics = await registerMetrics(app, db, config);
   // Answers over 1 kB are compressed for clients that ask; built assets come precompressed.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await registerSecurityHeaders(app, config.env === 'production');

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
-import { createShopMetrics, type MetricsHooks } from './metrics.ts';
+import type { MetricsHooks } from './metrics.ts';
 
 /**
  * Metrics on a listener of their own (METRICS_PORT on METRICS_HOST, 127.0.0.1 unless told), never on
@@ -22,15 +22,17 @@ export function metricsAddressOf(app: FastifyInstance): AddressInfo | undefined 
 /**
  * With METRICS_PORT set: counts every answer (by its route's pattern) and serves GET /metrics on
  * its own listener from the app's ready to its close. Answers the hooks the features call, or
- * undefined when metrics are off, so they count nothing at all.
+ * undefined when metrics are off, so they count nothing at all; prom-client is not even loaded
+ * then (it adds 60 ms to a start, which must serve again within 2 s of a restart).
  */
-export function registerMetrics(
+export async function registerMetrics(
   app: FastifyInstance,
   db: Db,
   config: Pick<Config, 'metrics'>,
-): MetricsHooks | undefined {
+): Promise<MetricsHooks | undefined> {
   const settings = config.metrics;
   if (!settings) return undefined;
+  const { createShopMetrics } = await import('./metrics.ts');
   const metrics = createShopMetrics(db, (error) => app.log.warn({ err: error }, 'metrics: database figures not read'));
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);

@@ -146,16 +146,15 @@ describe('traces sent to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT is s
   });
 });
 
-describe('tracing off', () => {
-  it('loads no OpenTelemetry SDK, exporter or Fastify plugin when OTEL_EXPORTER_OTLP_ENDPOINT is unset', () => {
+describe('tracing and metrics off', () => {
+  it('loads no OpenTelemetry code and no prom-client when OTEL_EXPORTER_OTLP_ENDPOINT and METRICS_PORT are unset', () => {
     // A process of its own, which records every module resolved while the app is built and serves.
-    // Only @opentelemetry/api may be there: prom-client loads it (its no-op interfaces) in any case.
     const script = `
       import { registerHooks } from 'node:module';
       const seen = [];
       registerHooks({
         resolve(specifier, context, next) {
-          if (/@opentelemetry\\/(?!api$)|fastify\\/otel|tracing\\.ts/.test(specifier)) seen.push(specifier);
+          if (/opentelemetry|fastify\\/otel|tracing\\.ts|prom-client|metrics\\.ts/.test(specifier)) seen.push(specifier);
           return next(specifier, context);
         },
       });
