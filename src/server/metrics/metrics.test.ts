@@ -8,6 +8,7 @@ import { commitResponseSchema } from '../../contract/basket.ts';
 import { LOCAL_PAYPAL_BUSINESS_EMAIL } from '../config.ts';
 import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
 import { mailQueueDrained } from '../../../test/helpers/outbox.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { metricsAddressOf } from './metrics-listener.ts';
 import { outcomeKind } from './metrics.ts';
@@ -73,6 +74,35 @@ describe('metrics on their own listener', () => {
     fx = await checkoutFixtures(t.db);
   });
   afterAll(() => t.close());
+
+  /** PayPal's IPN for a completed payment of the order (validated by the stand-in above). */
+  const notifyPaid = (orderNumber: number, total: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/payments/paypal/ipn',
+      payload: new URLSearchParams({
+        mc_gross: total,
+        invoice: String(orderNumber),
+        payment_status: 'Completed',
+        txn_id: `TXN${orderNumber}`,
+        mc_currency: 'GBP',
+        receiver_email: LOCAL_PAYPAL_BUSINESS_EMAIL,
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+
+  /** A shopper's order of one unit of a new £25 product (£34.95 with express delivery). */
+  async function placeOrder(): Promise<{ orderNumber: number }> {
+    const product = await fx.product(2500, 5);
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: product.stockId, requestedQty: 1 }]),
+    });
+    const order = commitResponseSchema.parse(committed.json());
+    if (!order.ok) throw new Error('expected an order');
+    return order;
+  }
 
   async function scrape(): Promise<string> {
     const address = metricsAddressOf(t.server);
@@ -149,23 +179,9 @@ describe('metrics on their own listener', () => {
     expect(valueOf(beforePayment, 'shop_unpaid_orders_holding_stock')).toBe(1);
     expect(valueOf(beforePayment, 'shop_unpaid_order_units_held')).toBe(2);
 
-    const ipn = {
-      mc_gross: '59.95',
-      invoice: String(order.orderNumber),
-      payment_status: 'Completed',
-      txn_id: `TXN${order.orderNumber}`,
-      mc_currency: 'GBP',
-      receiver_email: LOCAL_PAYPAL_BUSINESS_EMAIL,
-    };
-    const notify = () =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/payments/paypal/ipn',
-        payload: new URLSearchParams(ipn).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
-    expect((await notify()).statusCode).toBe(200);
-    expect((await notify()).statusCode).toBe(200);
+    // PayPal notifies the payment, then sends the same notification again.
+    expect((await notifyPaid(order.orderNumber, '59.95')).statusCode).toBe(200);
+    expect((await notifyPaid(order.orderNumber, '59.95')).statusCode).toBe(200);
     expect(validations).toHaveLength(2);
     await mailQueueDrained(t.db, t.server);
 
@@ -254,6 +270,35 @@ describe('metrics on their own listener', () => {
     for (const name of new Set(queries.join(' ').match(/\b(shop|nodejs|process)_\w+/g))) {
       expect(exported, name).toContain(name.replace(/_(bucket|sum|count)$/, ''));
     }
+  });
+
+  it('counts the orders staff cancel and refund in the back office', async () => {
+    const { cookie } = await staffMember(t, 'staff');
+    const admin = (url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url: `/api/admin${url}`, headers: { cookie }, payload });
+    const orders = async () => samplesOf(await scrape());
+    const before = await orders();
+    const unpaid = await placeOrder();
+    expect((await admin(`/orders/${unpaid.orderNumber}/cancel`, {})).statusCode).toBe(200);
+    const paid = await placeOrder();
+    expect((await notifyPaid(paid.orderNumber, '34.95')).statusCode).toBe(200);
+    expect((await admin(`/orders/${paid.orderNumber}/refund`, { amount: 500, reason: 'Goodwill' })).statusCode).toBe(
+      200,
+    );
+    // A refusal changes nothing and is not counted: more than was paid.
+    expect(
+      (await admin(`/orders/${paid.orderNumber}/refund`, { amount: 100_000, reason: 'Too much' })).statusCode,
+    ).toBe(409);
+    const after = await orders();
+    const moved = (event: string) =>
+      (valueOf(after, 'shop_orders_total', { event }) ?? 0) - (valueOf(before, 'shop_orders_total', { event }) ?? 0);
+    expect({
+      created: moved('created'),
+      paid: moved('paid'),
+      cancelled: moved('cancelled'),
+      refunded: moved('refunded'),
+      expired: moved('expired'),
+    }).toEqual({ created: 2, paid: 1, cancelled: 1, refunded: 1, expired: 0 });
   });
 
   it('keeps only the kind of a provider outcome, never its quoted text', () => {
