@@ -63,6 +63,8 @@ import { deliveryAdminRoutes } from './basket/delivery.admin-routes.ts';
 import { createDeliveryAdminService } from './basket/delivery.admin-service.ts';
 import { databaseRateLimitStore } from './http/rate-limit/database-store.ts';
 import { createRateLimitRepository } from './http/rate-limit/rate-limit.repository.ts';
+import { registerMetrics } from './metrics/metrics-listener.ts';
+import type { Tracing } from './tracing/tracing.ts';
 
 export interface AppDeps {
   config: Config;
@@ -73,6 +75,11 @@ export interface AppDeps {
   paymentFetch?: typeof fetch;
   /** Where the JSON log lines go; standard output unless a test reads them. */
   logStream?: NodeJS.WritableStream;
+  /**
+   * OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT is set (start.ts loads it then only); its
+   * statements' spans come from the `log` the database was opened with.
+   */
+  tracing?: Tracing;
 }
 
 /** How long a client may take to send a request's headers (within REQUEST_TIMEOUT_SECONDS). */
@@ -110,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The router's own refusals (an address that does not decode) answer in the shop's error shape.
     frameworkErrors: answerFrameworkError,
   });
+  // First, so that every route and hook after it is traced.
+  if (deps.tracing) await app.register(deps.tracing.fastifyPlugin);
   registerZod(app, config.env !== 'production');
   await registerOpenApi(app, { publicUrl: config.publicUrl, production: config.env === 'production' });
   // The API speaks JSON only; a text body is refused with a 415 rather than half-understood.
@@ -118,6 +127,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // close() also waits for handlers whose clients hung up, so the database outlives them.
   waitForHandlersOnClose(app, 10_000);
   registerNulCharacterGuard(app);
+  // Prometheus metrics on their own listener when METRICS_PORT is set; the features are handed
+  // these hooks, and with metrics off are handed none (src/server/metrics/).
+  const metrics = await registerMetrics(app, db, config);
   // Answers over 1 kB are compressed for clients that ask; built assets come precompressed.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await registerSecurityHeaders(app, config.env === 'production');
@@ -145,7 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   // Services queue mail; this instance's worker sends it (docs/rules.md#mail), so no request waits for SMTP.
-  const mailer = registerMailQueue(app, db, config);
+  const mailer = registerMailQueue(app, db, config, deps.tracing?.tracedTransport);
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
   // Health for load balancers and orchestrators: the process is up; the database answers.
   app.get('/healthz', () => ({ ok: true }));
@@ -156,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const catalog = createCatalogService(createCatalogRepository(db.kysely, db.dialect), {
     searchCacheSeconds: config.searchCacheSeconds,
     catalogCacheSeconds: config.catalogCacheSeconds,
+    ...(metrics ? { countLookups: metrics.cacheLookups } : {}),
   });
   await app.register(catalogRoutes, { prefix: '/api', catalog });
   await app.register(basketRoutes, {
@@ -174,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     dialect: db.dialect,
     reservationMinutes: config.reservationMinutes,
     unpaidOrderLimits: config.unpaidOrderLimits,
+    ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
   });
   await app.register(ordersRoutes, {
     prefix: '/api',
@@ -183,13 +197,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   scheduleReservationSweep(app, orders, config.env !== 'test');
   schedulePlannerStatistics(app, db, config.env !== 'test');
+  // The calls to PayPal and Opayo, each a span when tracing.
+  const paymentFetch = deps.tracing ? deps.tracing.tracedFetch(deps.paymentFetch ?? fetch) : deps.paymentFetch;
   const payments = createPaymentsService(db.kysely, config, {
     mailer,
     log: logMailError,
     rateLimitFactor: config.rateLimitFactor,
-    ...(deps.paymentFetch ? { fetch: deps.paymentFetch } : {}),
+    ...(paymentFetch ? { fetch: paymentFetch } : {}),
+    ...(metrics ? { onNotification: metrics.paymentNotification } : {}),
   });
-  const ordersAdmin = createOrdersAdminService(db.kysely, { providerOf: payments.providerOf });
+  const ordersAdmin = createOrdersAdminService(db.kysely, {
+    providerOf: payments.providerOf,
+    ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
+  });
   scheduleRefundSettling(app, ordersAdmin, config.env !== 'test');
   await app.register(paymentsRoutes, {
     payments,

@@ -44,6 +44,9 @@ describe('configuration', () => {
     ['DATABASE_STATEMENT_TIMEOUT_MS', '0'],
     ['DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', '-5'],
     ['DATABASE_BUSY_TIMEOUT_MS', '60000'],
+    ['METRICS_PORT', 'nine-four-six-four'],
+    ['METRICS_PORT', '70000'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
   ])('stops with a message naming %s when it is %j', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n\\s+${name} `));
   });
@@ -56,6 +59,27 @@ describe('configuration', () => {
       busyMs: 250,
     });
     expect(loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '1500' }).databaseTimeouts.statementMs).toBe(1_500);
+  });
+
+  it('serves metrics only when given a port, on the loopback address unless told, never on the shop port', () => {
+    expect(loadConfig({}).metrics).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({
+      port: 9464,
+      host: '10.0.0.5',
+    });
+    expect(() => loadConfig({ PORT: '8080', METRICS_PORT: '8080' })).toThrow(
+      /^Invalid configuration:\n\s+METRICS_PORT must differ from PORT/,
+    );
+    expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow(/METRICS_PORT must differ from PORT/);
+  });
+
+  it('traces only when given a collector', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      endpoint: 'http://collector:4318',
+      serviceName: 'shop',
+    });
   });
 
   it('treats an empty variable as unset', () => {

@@ -43,6 +43,18 @@ const envSchema = z
       .max(65535, 'must be between 0 and 65535')
       .default(3000),
     HOST: z.string().min(1).default('localhost'),
+    // Prometheus metrics on a listener of their own (docs/decisions/0016-metrics-and-traces.md): off
+    // unless a port is given, and on the loopback address unless told, never on the shop's port.
+    METRICS_PORT: z.coerce
+      .number({ error: 'must be a number' })
+      .int('must be a whole number')
+      .min(0, 'must be between 0 and 65535')
+      .max(65535, 'must be between 0 and 65535')
+      .optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    // OpenTelemetry traces, sent as OTLP over HTTP to this collector (…/v1/traces); off when unset.
+    OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl.optional(),
+    OTEL_SERVICE_NAME: z.string().min(1).max(100).default('shop'),
     PUBLIC_URL: httpUrl.optional(),
     DATABASE_URL: z
       .string()
@@ -137,6 +149,13 @@ const envSchema = z
     SHOP_MAP_LONGITUDE: z.coerce.number().min(-180).max(180).default(-1.9946),
   })
   .superRefine((env, ctx) => {
+    if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_PORT'],
+        message: "must differ from PORT: metrics are never served on the shop's own port",
+      });
+    }
     if ((env.OPAYO_ADMIN_USER === undefined) !== (env.OPAYO_ADMIN_PASSWORD === undefined)) {
       const missing = env.OPAYO_ADMIN_USER === undefined ? 'OPAYO_ADMIN_USER' : 'OPAYO_ADMIN_PASSWORD';
       ctx.addIssue({ code: 'custom', path: [missing], message: 'is needed with the other OPAYO_ADMIN_ setting' });
@@ -203,6 +222,10 @@ export interface Config {
   logLevel: string;
   /** `pretty` (the default in development) or `json` lines. */
   logFormat: 'pretty' | 'json';
+  /** Where Prometheus scrapes GET /metrics (METRICS_PORT, METRICS_HOST); undefined: metrics off. */
+  metrics: { port: number; host: string } | undefined;
+  /** The OTLP/HTTP collector traces go to (OTEL_EXPORTER_OTLP_ENDPOINT); undefined: tracing off. */
+  tracing: { endpoint: string; serviceName: string } | undefined;
   shop: ShopIdentity;
 }
 
@@ -321,6 +344,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     catalogCacheSeconds: env.CATALOG_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
+    metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },
+    tracing: env.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, ''), serviceName: env.OTEL_SERVICE_NAME }
+      : undefined,
     shop: {
       name: env.SHOP_NAME,
       phone: env.SHOP_PHONE,

@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { describeDatabaseUrl, isDatabaseUnavailable, openDatabase } from './db/database.ts';
+import { describeDatabaseUrl, dialectOf, isDatabaseUnavailable, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoCatalogue } from './catalog/demo/demo-catalogue.ts';
 
@@ -44,9 +44,20 @@ async function prepareDatabaseOrExit(config: Config): Promise<void> {
 
 const config = configOrExit();
 await prepareDatabaseOrExit(config);
+// Traces only when a collector is named: the OpenTelemetry SDK is not even loaded otherwise.
+const tracing = config.tracing
+  ? (await import('./tracing/tracing.ts')).startTracing({
+      ...config.tracing,
+      dialect: dialectOf(config.databaseUrl),
+    })
+  : undefined;
 // Serving, every wait on the database is limited, so a hung or locked one gets a quick 503.
-const db = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize, timeouts: config.databaseTimeouts });
-const app = await buildApp({ config, db });
+const db = openDatabase(config.databaseUrl, {
+  poolSize: config.databasePoolSize,
+  timeouts: config.databaseTimeouts,
+  ...(tracing ? { log: tracing.logQuery } : {}),
+});
+const app = await buildApp({ config, db, ...(tracing ? { tracing } : {}) });
 
 /** How long requests in flight get to finish before the process stops anyway. */
 const SHUTDOWN_GRACE_MS = 15_000;
@@ -68,6 +79,8 @@ async function shutdown(signal: string): Promise<void> {
   await app.close();
   clearInterval(closeIdle);
   await db.destroy();
+  // The last spans, sent before the process goes.
+  await tracing?.shutdown().catch(() => undefined);
   process.exit(0);
 }
 process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -6,6 +6,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/database.ts';
 import { seedDemoCatalogue } from '../../src/server/catalog/demo/demo-catalogue.ts';
+import type { Tracing } from '../../src/server/tracing/tracing.ts';
 import { createTestDb, type TestDatabase } from './test-db.ts';
 import { csrfTokenForCookies, TEST_SESSION_SECRET } from './csrf.ts';
 
@@ -30,9 +31,11 @@ export async function createTestApp(
     webRoot?: string;
     paymentFetch?: typeof fetch;
     logStream?: NodeJS.WritableStream;
+    /** Tracing, as start.ts sets it up when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
+    tracing?: Tracing;
   } = {},
 ): Promise<TestApp> {
-  const { db, database } = await createTestDb();
+  const { db, database } = await createTestDb(options.tracing ? { log: options.tracing.logQuery } : {});
   if (options.demo) await seedDemoCatalogue(db);
   const outboxDir = mkdtempSync(join(tmpdir(), 'shop-outbox-'));
   const config = loadConfig({
@@ -49,6 +52,7 @@ export async function createTestApp(
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     ...(options.paymentFetch ? { paymentFetch: options.paymentFetch } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.tracing ? { tracing: options.tracing } : {}),
   });
   await app.ready();
   return {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openDatabase, type Db } from '../../src/server/db/database.ts';
+import { openDatabase, type Db, type OpenOptions } from '../../src/server/db/database.ts';
 import { migrateToLatest } from '../../src/server/db/migrate.ts';
 
 /**
@@ -16,8 +16,8 @@ export const testDatabaseUrl = process.env.TEST_DATABASE_URL ?? '';
 export const testDialect = testDatabaseUrl.startsWith('postgres') ? 'postgres' : 'sqlite';
 
 export interface TestDatabase {
-  /** Opens another connection (pool) to the same database, as a second instance would. */
-  connect(): Db;
+  /** Opens another connection (pool) to the same database, as a second instance would; `log` as openDatabase's. */
+  connect(options?: Pick<OpenOptions, 'log'>): Db;
   url: string;
   /** DATABASE_URL for another process (an instance, a CLI) to reach this same database. */
   processUrl: string;
@@ -37,8 +37,8 @@ export async function createEmptyDatabase(): Promise<TestDatabase> {
       url: testDatabaseUrl,
       processUrl: `${testDatabaseUrl}${testDatabaseUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
       pgSchema: schema,
-      connect() {
-        const db = openDatabase(testDatabaseUrl, { pgSchema: schema, poolSize: 5 });
+      connect(options = {}) {
+        const db = openDatabase(testDatabaseUrl, { pgSchema: schema, poolSize: 5, ...options });
         opened.push(db);
         return db;
       },
@@ -57,8 +57,8 @@ export async function createEmptyDatabase(): Promise<TestDatabase> {
     url,
     processUrl: url,
     pgSchema: undefined,
-    connect() {
-      const db = openDatabase(url);
+    connect(options = {}) {
+      const db = openDatabase(url, options);
       opened.push(db);
       return db;
     },
@@ -70,9 +70,11 @@ export async function createEmptyDatabase(): Promise<TestDatabase> {
 }
 
 /** A migrated, empty database and one connection to it. */
-export async function createTestDb(): Promise<{ db: Db; database: TestDatabase }> {
+export async function createTestDb(
+  options: Pick<OpenOptions, 'log'> = {},
+): Promise<{ db: Db; database: TestDatabase }> {
   const database = await createEmptyDatabase();
-  const db = database.connect();
+  const db = database.connect(options);
   await migrateToLatest(db);
   return { db, database };
 }

@@ -20,7 +20,12 @@ export interface CatalogCacheOptions {
    * from (docs/decisions/0006-catalogue-cache.md). Stock look-ups and basket checks never use it.
    */
   catalogCacheSeconds: number;
+  /** Told how many look-ups a cache answered itself and how many it read (the metrics' hit ratios). */
+  countLookups?: (cache: 'search' | 'catalogue', hits: number, misses: number) => void;
 }
+
+type CountLookup = (hits: number, misses: number) => void;
+const countNothing: CountLookup = () => undefined;
 
 /** A search page as it is kept: which products, in order, and how many matched. */
 export type SearchHits = Pick<SearchResponse, 'totalResults' | 'isNextPage'> & { ids: number[] };
@@ -55,6 +60,7 @@ function cachedLoader<K extends string | number, V extends object>(
   seconds: number,
   max: number,
   load: (key: K) => Promise<V>,
+  count: CountLookup = countNothing,
 ): { get: (key: K) => Promise<V>; clear: () => void } {
   if (seconds <= 0) return { get: load, clear: () => undefined };
   const maxAge = seconds * 1000;
@@ -82,6 +88,8 @@ function cachedLoader<K extends string | number, V extends object>(
     async get(key) {
       const entry = kept.get(key);
       const age = entry ? Date.now() - entry.loadedAt : Infinity;
+      const fresh = entry !== undefined && age < maxAge;
+      count(fresh ? 1 : 0, fresh ? 0 : 1);
       if (!entry || age >= maxAge) return loadAndKeep(key);
       // The next caller gets the fresh answer; a failed refresh leaves this one to age out.
       if (age >= maxAge / 2) loadAndKeep(key).catch(() => undefined);
@@ -103,6 +111,7 @@ function cachedLoader<K extends string | number, V extends object>(
 function cachedProducts(
   seconds: number,
   load: (ids: number[]) => Promise<Map<number, Product>>,
+  count: CountLookup = countNothing,
 ): { get: (ids: number[]) => Promise<Product[]>; clear: () => void } {
   const maxAge = seconds * 1000;
   const kept = maxAge > 0 ? new LRUCache<number, Kept<Product>>({ max: 20_000, ttl: maxAge }) : undefined;
@@ -155,6 +164,7 @@ function cachedProducts(
           if (age >= maxAge / 2) refreshInBackground(id);
         }
       }
+      if (kept) count(ids.length - missing.length, missing.length);
       if (missing.length > 0) for (const [id, product] of await loadAndKeep(missing)) found.set(id, product);
       return ids.flatMap((id) => {
         const product = found.get(id);
@@ -201,6 +211,7 @@ function searchPageKey(query: SearchQuery): string {
 function cachedSearchPages(
   seconds: number,
   load: (query: SearchQuery) => Promise<SearchHits>,
+  count: CountLookup = countNothing,
 ): { get: (query: SearchQuery) => Promise<SearchHits>; clear: () => void } {
   if (seconds <= 0) return { get: load, clear: () => undefined };
   const pages = new LRUCache<string, SearchHits>({ max: 2000, ttl: seconds * 1000 });
@@ -209,6 +220,7 @@ function cachedSearchPages(
     async get(query) {
       const key = searchPageKey(query);
       let page = pages.get(key);
+      count(page ? 1 : 0, page ? 0 : 1);
       if (!page) {
         const startedIn = generation;
         page = await load(query);
@@ -226,11 +238,21 @@ function cachedSearchPages(
 /** The catalogue's reads, each through its own cache (or straight through where its seconds are 0). */
 export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLoaders) {
   const seconds = options.catalogCacheSeconds;
-  const products = cachedProducts(seconds, load.products);
-  const productTypes = cachedLoader(seconds, 1, () => load.productTypes());
-  const productKeys = cachedLoader(seconds, 20_000, async (key: string) => ({ found: await load.productByKey(key) }));
-  const candidates = cachedLoader(seconds, 1000, (key: string) => load.candidates(candidateFilterOf(key)));
-  const searchPages = cachedSearchPages(options.searchCacheSeconds, load.searchPage);
+  const counted = (cache: 'search' | 'catalogue'): CountLookup | undefined => {
+    const countLookups = options.countLookups;
+    return countLookups && ((hits, misses) => countLookups(cache, hits, misses));
+  };
+  const catalogue = counted('catalogue');
+  const products = cachedProducts(seconds, load.products, catalogue);
+  const productTypes = cachedLoader(seconds, 1, () => load.productTypes(), catalogue);
+  const productKeys = cachedLoader(
+    seconds,
+    20_000,
+    async (key: string) => ({ found: await load.productByKey(key) }),
+    catalogue,
+  );
+  const candidates = cachedLoader(seconds, 1000, (key: string) => load.candidates(candidateFilterOf(key)), catalogue);
+  const searchPages = cachedSearchPages(options.searchCacheSeconds, load.searchPage, counted('search'));
   return {
     products: products.get,
     productTypes: () => productTypes.get(0),

@@ -6,10 +6,13 @@ import {
   Kysely,
   sql,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
+  type LogEvent,
   type PostgresPool,
   type PostgresPoolClient,
 } from 'kysely';
@@ -18,6 +21,16 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+/** How busy the database's connections are, for the metrics (docs/decisions/0016-metrics-and-traces.md). */
+export interface PoolUsage {
+  /** Connections open now (SQLite: always its one connection). */
+  size: number;
+  /** Connections lent to a statement or transaction. */
+  inUse: number;
+  /** Callers waiting for a connection to be free. */
+  waiting: number;
+}
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -30,6 +43,8 @@ export interface Db {
    * of 5); PostgreSQL's autovacuum keeps its own, so there it does nothing.
    */
   refreshStatistics(): Promise<void>;
+  /** Read at each metrics scrape: cheap, no statement sent. */
+  poolUsage(): PoolUsage;
   destroy(): Promise<void>;
 }
 
@@ -37,21 +52,60 @@ export interface Db {
  * SQLite transactions start with BEGIN IMMEDIATE so a transaction takes the write lock at once:
  * a deferred one that reads first and writes later can fail with SQLITE_BUSY when another process
  * (a second instance, `npm run db:migrate`) wrote in between, and busy_timeout cannot help it.
+ *
+ * The one connection is lent to one statement or transaction at a time, as Kysely's own mutex for
+ * single-connection dialects does, but here, so that the metrics can count who waits for it.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  readonly usage: PoolUsage = { size: 1, inUse: 0, waiting: 0 };
+  #held: Promise<void> | undefined;
+  #release: (() => void) | undefined;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    this.usage.waiting++;
+    try {
+      while (this.#held) await this.#held;
+    } finally {
+      this.usage.waiting--;
+    }
+    this.#held = new Promise((resolve) => (this.#release = resolve));
+    this.usage.inUse = 1;
+    return super.acquireConnection();
+  }
+
+  override async releaseConnection(): Promise<void> {
+    const release = this.#release;
+    this.#held = undefined;
+    this.#release = undefined;
+    this.usage.inUse = 0;
+    release?.();
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
   }
 }
 
+/** Tells Kysely not to add its own mutex: ImmediateSqliteDriver lends the connection itself. */
+class SelfLendingSqliteAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  readonly driver: ImmediateSqliteDriver;
   constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
     super(config);
     this.#config = config;
+    this.driver = new ImmediateSqliteDriver(this.#config);
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.#config);
+    return this.driver;
+  }
+  override createAdapter(): DialectAdapter {
+    return new SelfLendingSqliteAdapter();
   }
 }
 
@@ -145,6 +199,11 @@ export interface OpenOptions {
    * seeding and the CLIs may wait. The serving shop sets them all from its configuration.
    */
   timeouts?: { connectMs?: number; statementMs?: number; idleInTransactionMs?: number; busyMs?: number };
+  /**
+   * Told of every statement after it ran (Kysely's log): tracing gives one when it is on
+   * (src/server/tracing/). Unset, Kysely does no timing or logging at all.
+   */
+  log?: (event: LogEvent) => void;
 }
 
 /**
@@ -258,9 +317,8 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
     useWriteAheadLog(sqlite);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
-    const kysely = new Kysely<Database>({
-      dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, busyMs) }),
-    });
+    const dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite, busyMs) });
+    const kysely = new Kysely<Database>({ dialect, ...(options.log ? { log: options.log } : {}) });
     const refreshStatistics = async () => {
       // Sampled, so a large table costs tens of milliseconds, not hundreds; fewer rows than this
       // gave statistics poor enough to pick the wrong index again. 0x10002 looks at every table.
@@ -272,6 +330,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
       dialect: 'sqlite',
       ping: (ms) => ping(kysely, ms),
       refreshStatistics,
+      poolUsage: () => ({ ...dialect.driver.usage }),
       destroy: () => kysely.destroy(),
     };
   }
@@ -297,12 +356,18 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
   pool.on('error', () => {});
   const kysely = new Kysely<Database>({
     dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool) }),
+    ...(options.log ? { log: options.log } : {}),
   });
   return {
     kysely,
     dialect: 'postgres',
     ping: (ms) => ping(kysely, ms),
     refreshStatistics: async () => undefined,
+    poolUsage: () => ({
+      size: pool.totalCount,
+      inUse: pool.totalCount - pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     destroy: () => kysely.destroy(),
   };
 }

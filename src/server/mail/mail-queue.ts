@@ -203,10 +203,14 @@ export function registerMailQueue(
   app: FastifyInstance,
   db: Db,
   config: Pick<Config, 'smtpUrl' | 'mailOutboxDir' | 'shop'>,
+  /** Wraps the transport (tracing puts a span around each delivery). */
+  wrapTransport: (transport: MailTransport) => MailTransport = (transport) => transport,
 ): Mailer {
   const queue = createMailQueue(db.kysely, {
     dialect: db.dialect,
-    transport: createMailTransport({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, shop: config.shop }),
+    transport: wrapTransport(
+      createMailTransport({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, shop: config.shop }),
+    ),
     log: app.log,
   });
   // Tests wait on this before reading the outbox (test/helpers/outbox.ts).

@@ -76,6 +76,8 @@ export function createOrdersAdminService(
     csvBatch?: number;
     /** The provider that took an order's payment, to refund through it where it can (ADR 0013). */
     providerOf?: (id: string | null) => PaymentProvider | undefined;
+    /** Told of each order staff cancelled or refunded, once it committed (the metrics). */
+    onOrderEvent?: (event: 'cancelled' | 'refunded') => void;
   } = {},
 ) {
   const csvBatch = options.csvBatch ?? CSV_BATCH;
@@ -370,8 +372,8 @@ export function createOrdersAdminService(
       );
     },
 
-    cancel(orderNumber: number, reason: string | undefined, staff: Staff): Promise<OrderDetail> {
-      return change(orderNumber, staff, 'order.cancel', async (trx, order, at) =>
+    async cancel(orderNumber: number, reason: string | undefined, staff: Staff): Promise<OrderDetail> {
+      const cancelled = await change(orderNumber, staff, 'order.cancel', async (trx, order, at) =>
         (await cancelOrder(trx, order.id, at))
           ? { after: { status: 'cancelled', ...(reason ? { reason } : {}) } }
           : {
@@ -381,6 +383,8 @@ export function createOrdersAdminService(
                   : 'Only an order waiting for payment can be cancelled.',
             },
       );
+      options.onOrderEvent?.('cancelled');
+      return cancelled;
     },
 
     /**
@@ -390,21 +394,33 @@ export function createOrdersAdminService(
     async refund(orderNumber: number, refund: RefundInput, staff: Staff): Promise<OrderDetail> {
       const restock = refund.restock ?? [];
       const provider = refunder(await orderOrThrow(orderNumber));
-      if (provider) return refundThrough(provider, orderNumber, { ...refund, restock }, staff);
-      return change(orderNumber, staff, 'order.refund', async (trx, order, at) => {
-        const result = await recordRefund(trx, order, { amount: refund.amount, note: refund.reason, restock }, at);
-        if ('refused' in result) return { refused: refusals[result.refused] };
-        return {
-          after: {
-            refundedTotal: order.refunded_total + refund.amount,
-            amount: refund.amount,
-            reason: refund.reason,
-            restock,
-          },
-        };
-      });
+      const refunded = provider
+        ? await refundThrough(provider, orderNumber, { ...refund, restock }, staff)
+        : await recordRefundMadeOutside(orderNumber, { ...refund, restock }, staff);
+      options.onOrderEvent?.('refunded');
+      return refunded;
     },
   };
+
+  function recordRefundMadeOutside(
+    orderNumber: number,
+    refund: RefundInput & { restock: Array<{ lineId: number; quantity: number }> },
+    staff: Staff,
+  ): Promise<OrderDetail> {
+    const { restock } = refund;
+    return change(orderNumber, staff, 'order.refund', async (trx, order, at) => {
+      const result = await recordRefund(trx, order, { amount: refund.amount, note: refund.reason, restock }, at);
+      if ('refused' in result) return { refused: refusals[result.refused] };
+      return {
+        after: {
+          refundedTotal: order.refunded_total + refund.amount,
+          amount: refund.amount,
+          reason: refund.reason,
+          restock,
+        },
+      };
+    });
+  }
 }
 
 export type OrdersAdminService = ReturnType<typeof createOrdersAdminService>;

@@ -128,11 +128,11 @@ async function reservationOf(
   replacedOrderCode: string | null | undefined,
   now: Date,
   reservationMinutes: number,
-): Promise<{ heldSince: string; reservedUntil: string }> {
+): Promise<{ heldSince: string; reservedUntil: string; replacedOne: boolean }> {
   const replaced = replacedOrderCode ? await replaceOrder(trx, replacedOrderCode, now.toISOString()) : undefined;
   const reservation = reservationFor(replaced, now, reservationMinutes);
   if (!reservation) throw new OrderHeldTooLongError();
-  return reservation;
+  return { ...reservation, replacedOne: replaced !== undefined };
 }
 
 /** The basket priced afresh from the database, as long as that is what the shopper saw. */
@@ -183,6 +183,8 @@ export function createOrdersService(
     clock?: () => Date;
     /** Unpaid orders that may hold stock at once; unlimited when not given. */
     unpaidOrderLimits?: { perEmail: number; perClient: number; unitsPerEmail: number; unitsPerClient: number };
+    /** Told of each order created, cancelled by being replaced, or expired, once its transaction committed (the metrics). */
+    onOrderEvent?: (event: 'created' | 'cancelled' | 'expired') => void;
   },
 ) {
   const clock = options.clock ?? (() => new Date());
@@ -223,9 +225,14 @@ export function createOrdersService(
       const now = clock();
       const buyer = buyerOf(request, customerId, clientAddress);
       try {
-        return await db.transaction().execute(async (trx) => {
+        const committed = await db.transaction().execute(async (trx) => {
           await waitForSameBuyer(trx, options.dialect, buyer);
-          const reservation = await reservationOf(trx, request.orderCode, now, options.reservationMinutes);
+          const { replacedOne, ...reservation } = await reservationOf(
+            trx,
+            request.orderCode,
+            now,
+            options.reservationMinutes,
+          );
           const priced = await priceAsSeen(trx, request, now);
           refuseUnpayableTotal(priced);
           await checkUnpaidOrderLimits(trx, buyer, unitsIn(priced), now.toISOString());
@@ -237,8 +244,12 @@ export function createOrdersService(
             reservation,
             at: now.toISOString(),
           });
-          return { ok: true as const, ...created };
+          return { ok: true as const, ...created, replacedOne };
         });
+        const { replacedOne, ...answer } = committed;
+        if (replacedOne) options.onOrderEvent?.('cancelled');
+        options.onOrderEvent?.('created');
+        return answer;
       } catch (error) {
         if (!(error instanceof BasketChanged)) throw error;
         return { ok: false, basket: await reprice(request) };
@@ -262,7 +273,10 @@ export function createOrdersService(
       let released = 0;
       for (const orderId of await findExpiredReservations(db, now, limit)) {
         const done = await db.transaction().execute((trx) => expireOrder(trx, orderId, now));
-        if (done) released++;
+        if (done) {
+          released++;
+          options.onOrderEvent?.('expired');
+        }
       }
       return released;
     },

@@ -24,7 +24,14 @@ export type Decide = (trx: Kysely<Database>, at: string) => Promise<{ orderId: n
 
 export function createPaymentEvents(
   db: Kysely<Database>,
-  options: { clock: () => Date; publicUrl: string; mailer?: Mailer; log?: (error: unknown) => void },
+  options: {
+    clock: () => Date;
+    publicUrl: string;
+    mailer?: Mailer;
+    log?: (error: unknown) => void;
+    /** Told each event's provider and outcome once it is recorded, or 'duplicate' or 'error' (the metrics). */
+    onApplied?: (provider: string, outcome: string) => void;
+  },
 ) {
   /**
    * Tells the shopper what happened, after the result is safely recorded. A mail that cannot be
@@ -51,23 +58,32 @@ export function createPaymentEvents(
      * answers 'duplicate'.
      */
     async once(event: PaymentEvent, decide: Decide): Promise<string> {
-      const at = options.clock().toISOString();
-      try {
-        const result = await db.transaction().execute(async (trx) => {
-          if (await eventSeen(trx, event.key)) throw new Duplicate();
-          const decided = await decide(trx, at);
-          await recordEvent(trx, { ...event, ...decided, at });
-          return decided;
-        });
-        await notify(result.orderId, result.outcome);
-        return result.outcome;
-      } catch (error) {
-        // Two copies at the same moment: the second loses the race on the unique key.
-        if (error instanceof Duplicate || (await eventSeen(db, event.key))) return 'duplicate';
+      const outcome = await applyOnce(event, decide).catch((error: unknown) => {
+        options.onApplied?.(event.provider, 'error');
         throw error;
-      }
+      });
+      options.onApplied?.(event.provider, outcome);
+      return outcome;
     },
   };
+
+  async function applyOnce(event: PaymentEvent, decide: Decide): Promise<string> {
+    const at = options.clock().toISOString();
+    try {
+      const result = await db.transaction().execute(async (trx) => {
+        if (await eventSeen(trx, event.key)) throw new Duplicate();
+        const decided = await decide(trx, at);
+        await recordEvent(trx, { ...event, ...decided, at });
+        return decided;
+      });
+      await notify(result.orderId, result.outcome);
+      return result.outcome;
+    } catch (error) {
+      // Two copies at the same moment: the second loses the race on the unique key.
+      if (error instanceof Duplicate || (await eventSeen(db, event.key))) return 'duplicate';
+      throw error;
+    }
+  }
 }
 
 export type PaymentEvents = ReturnType<typeof createPaymentEvents>;

@@ -32,12 +32,15 @@ export function createPaymentsService(
     mailer?: Mailer;
     log?: (error: unknown) => void;
     rateLimitFactor?: number;
+    /** Told of each notification, return or capture applied: its provider and outcome (the metrics). */
+    onNotification?: (provider: string, outcome: string) => void;
   } = {},
 ) {
   const clock = options.clock ?? (() => new Date());
   const events = createPaymentEvents(db, {
     clock,
     publicUrl: config.publicUrl,
+    ...(options.onNotification ? { onApplied: options.onNotification } : {}),
     ...(options.mailer ? { mailer: options.mailer } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
