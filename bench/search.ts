@@ -169,6 +169,17 @@ try {
     };
     keys.push(...page.results.map((product) => product.urlKey));
   }
+  // The server builds its search index after it starts and answers from the database meanwhile,
+  // which has no typo tolerance: once a typo finds products, the index answers (ADR 0014).
+  const buildStarted = Date.now();
+  while (Date.now() - buildStarted < 120_000) {
+    const probe = (await (await search({ title: 'harmonum' })).json()) as { totalResults: number };
+    if (probe.totalResults > 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  console.log(
+    `the search index answered ${((Date.now() - buildStarted) / 1000).toFixed(1)} s after the server listened`,
+  );
   const mix = searchMix();
   console.log(`\nthe mix (${mix.length} searches, in turn), each with what it finds:`);
   for (const { kind, body } of mix) {

@@ -13,6 +13,7 @@ import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
 import { NotFoundError } from '../errors.ts';
 import { createCatalogCache, type CatalogCacheOptions, type SearchHits } from './catalog-cache.ts';
 import type { CatalogRepository, FoundProductRow, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
+import type { SearchEngine } from './search-engine/search-engine.ts';
 import { withDescendants } from './type-tree.ts';
 import { productImagesOf } from './photos/photo-views.ts';
 
@@ -82,7 +83,15 @@ function pickAtRandom(ids: readonly number[], count: number, excludeId?: number)
   return pool.slice(0, picks);
 }
 
-export function createCatalogService(repository: CatalogRepository, options: CatalogCacheOptions) {
+/**
+ * `searchEngine` answers searches from this instance's index (docs/decisions/0014-in-process-search-index.md);
+ * without it, or until its index is built, the database's full-text search does.
+ */
+export function createCatalogService(
+  repository: CatalogRepository,
+  options: CatalogCacheOptions,
+  searchEngine?: SearchEngine,
+) {
   const cache = createCatalogCache(options, {
     products: loadProducts,
     productTypes: () => repository.listProductTypes(),
@@ -141,12 +150,25 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
     const types = await typesWithDescendants(query.typeId);
     // Unknown type ids are kept in the answer but match nothing, like an unknown brand id does.
     const typeIds = query.typeId.length > 0 && types.length === 0 ? [0] : types;
+    const offset = (query.pageNumber - 1) * query.pageSize;
+    const indexed = await searchEngine?.search({
+      keyword: query.title,
+      typeIds: query.typeId.length > 0 ? typeIds : undefined,
+      brandIds: query.brandId.length > 0 ? query.brandId : undefined,
+      sort: 'relevance',
+      offset,
+      limit: query.pageSize,
+    });
+    if (indexed) {
+      const total = indexed.total;
+      return { totalResults: total, isNextPage: query.pageNumber * query.pageSize < total, ids: indexed.ids };
+    }
     const { ids, total } = await repository.searchProductIds({
       keyword: query.title,
       typeIds,
       brandIds: query.brandId,
       limit: query.pageSize,
-      offset: (query.pageNumber - 1) * query.pageSize,
+      offset,
     });
     return { totalResults: total, isNextPage: query.pageNumber * query.pageSize < total, ids };
   }
@@ -155,7 +177,10 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
     productTypes: typeTree,
 
     /** Forgets what this instance keeps, so its next answers show a change at once (a back-office write). */
-    clearCaches: () => cache.clear(),
+    clearCaches: () => {
+      cache.clear();
+      searchEngine?.markStale();
+    },
 
     async brands(): Promise<Brand[]> {
       return repository.listBrands();

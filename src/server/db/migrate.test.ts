@@ -32,6 +32,7 @@ describe('migrations', () => {
       '0014-stock-vouchers-delivery',
       '0015-paypal-checkout',
       '0016-published-search-index',
+      '0017-search-changes',
     ]);
     expect(await migrateToLatest(db)).toEqual([]);
     const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -75,7 +76,7 @@ describe('migrations', () => {
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(16);
+    expect(Number(rows.rows[0]?.n)).toBe(17);
   });
 
   it('leave stock unable to go below zero', async () => {

@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013-product-photos.ts';
 import * as m0014 from './migrations/0014-stock-vouchers-delivery.ts';
 import * as m0015 from './migrations/0015-paypal-checkout.ts';
 import * as m0016 from './migrations/0016-published-search-index.ts';
+import * as m0017 from './migrations/0017-search-changes.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -39,6 +40,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0014-stock-vouchers-delivery', m0014],
   ['0015-paypal-checkout', m0015],
   ['0016-published-search-index', m0016],
+  ['0017-search-changes', m0017],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */
