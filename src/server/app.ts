@@ -154,7 +154,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => searchEngine.stop());
   const catalog = createCatalogService(
     createCatalogRepository(db.kysely, db.dialect),
-    { searchCacheSeconds: config.searchCacheSeconds, catalogCacheSeconds: config.catalogCacheSeconds },
+    {
+      searchCacheSeconds: config.searchCacheSeconds,
+      catalogCacheSeconds: config.catalogCacheSeconds,
+      searchesAtOnce: db.dialect === 'sqlite' ? 1 : 4,
+    },
     searchEngine,
   );
   await app.register(catalogRoutes, { prefix: '/api', catalog });

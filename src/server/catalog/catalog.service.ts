@@ -14,6 +14,7 @@ import { NotFoundError } from '../errors.ts';
 import { createCatalogCache, type CatalogCacheOptions, type SearchHits } from './catalog-cache.ts';
 import type { CatalogRepository, FoundProductRow, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
 import type { SearchEngine } from './search-engine/search-engine.ts';
+import { createSearchTurns } from './search-engine/search-turns.ts';
 import { withDescendants } from './type-tree.ts';
 import { productImagesOf } from './photos/photo-views.ts';
 
@@ -89,9 +90,16 @@ function pickAtRandom(ids: readonly number[], count: number, excludeId?: number)
  */
 export function createCatalogService(
   repository: CatalogRepository,
-  options: CatalogCacheOptions,
+  options: CatalogCacheOptions & {
+    /**
+     * Searches running at once on this instance (search-turns.ts): 1 on SQLite, whose queries hold
+     * the event loop anyway; a few on PostgreSQL, to overlap its round trips.
+     */
+    searchesAtOnce?: number;
+  },
   searchEngine?: SearchEngine,
 ) {
+  const inTurn = createSearchTurns(options.searchesAtOnce ?? 1);
   const cache = createCatalogCache(options, {
     products: loadProducts,
     productTypes: () => repository.listProductTypes(),
@@ -238,8 +246,10 @@ export function createCatalogService(
         pageSize: query.pageSize,
         pageNumber: query.pageNumber,
       };
-      const { ids, ...counts } = await cache.searchPage(query);
-      return { ...echo, ...counts, results: await cache.products(ids) };
+      return inTurn(async () => {
+        const { ids, ...counts } = await cache.searchPage(query);
+        return { ...echo, ...counts, results: await cache.products(ids) };
+      });
     },
 
     /**

@@ -48,6 +48,8 @@ export interface IndexAnswer {
 const TITLE_WEIGHT = 10;
 const TAGS_WEIGHT = 5;
 const TEXT_WEIGHT = 1;
+/** A term's weighted count in one product is kept in a byte: 25 title mentions is plenty. */
+const MAX_WEIGHT = 255;
 /** bm25's usual constants (FTS5's too). */
 const K1 = 1.2;
 const B = 0.75;
@@ -93,25 +95,45 @@ function weighTerms(product: IndexedProduct): { weights: Map<string, number>; le
   return { weights, length };
 }
 
-/** Collects products (in ascending id order), then builds the index in one go. */
+/** A term's postings while the index is built: its documents (ascending) and weights, with room to grow. */
+class GrowingPostings {
+  docs = new Int32Array(4);
+  weights = new Uint8Array(4);
+  length = 0;
+  push(doc: number, weight: number): void {
+    if (this.length === this.docs.length) {
+      const docs = new Int32Array(this.length * 2);
+      docs.set(this.docs);
+      this.docs = docs;
+      const weights = new Uint8Array(this.length * 2);
+      weights.set(this.weights);
+      this.weights = weights;
+    }
+    this.docs[this.length] = doc;
+    this.weights[this.length++] = weight;
+  }
+}
+
+/**
+ * Collects products (in ascending id order), then builds the index in one go. Postings grow per
+ * term, so a build holds little more than the index it makes.
+ */
 export function createIndexBuilder() {
   const termIds = new Map<string, number>();
   const termNames: string[] = [];
-  const documentCounts = new IntList();
+  const postings: GrowingPostings[] = [];
   const ids = new IntList();
   const typeIds = new IntList();
   const brandIds = new IntList();
   const prices = new IntList();
   const lengths = new IntList();
-  const docTerms = new IntList();
-  const docWeights = new IntList();
-  const docEnds = new IntList();
   let lastId = -Infinity;
 
   return {
     add(product: IndexedProduct): void {
       if (product.id <= lastId) throw new Error('products must be added in ascending id order');
       lastId = product.id;
+      const doc = ids.length;
       const { weights, length } = weighTerms(product);
       for (const [term, weight] of weights) {
         let termId = termIds.get(term);
@@ -119,13 +141,10 @@ export function createIndexBuilder() {
           termId = termNames.length;
           termIds.set(term, termId);
           termNames.push(term);
-          documentCounts.push(0);
+          postings.push(new GrowingPostings());
         }
-        documentCounts.values[termId]!++;
-        docTerms.push(termId);
-        docWeights.push(Math.min(weight, 65_535));
+        postings[termId]!.push(doc, Math.min(weight, MAX_WEIGHT));
       }
-      docEnds.push(docTerms.length);
       ids.push(product.id);
       typeIds.push(product.typeId);
       brandIds.push(product.brandId);
@@ -140,24 +159,16 @@ export function createIndexBuilder() {
     finish(): ProductIndex {
       // Terms in sorted order, so a prefix is a range.
       const order = termNames.map((_, i) => i).sort((a, b) => (termNames[a]! < termNames[b]! ? -1 : 1));
-      const rank = new Int32Array(order.length);
-      order.forEach((termId, position) => (rank[termId] = position));
       const starts = new Int32Array(order.length + 1);
-      order.forEach((termId, position) => (starts[position + 1] = starts[position]! + documentCounts.values[termId]!));
+      order.forEach((termId, position) => (starts[position + 1] = starts[position]! + postings[termId]!.length));
       const postingDocs = new Int32Array(starts[order.length]!);
-      const postingWeights = new Uint16Array(starts[order.length]!);
-      const cursor = starts.slice(0, order.length);
-      let from = 0;
-      for (let doc = 0; doc < docEnds.length; doc++) {
-        const end = docEnds.values[doc]!;
-        for (let i = from; i < end; i++) {
-          const position = rank[docTerms.values[i]!]!;
-          const at = cursor[position]!++;
-          postingDocs[at] = doc;
-          postingWeights[at] = docWeights.values[i]!;
-        }
-        from = end;
-      }
+      const postingWeights = new Uint8Array(starts[order.length]!);
+      order.forEach((termId, position) => {
+        const term = postings[termId]!;
+        postingDocs.set(term.docs.subarray(0, term.length), starts[position]!);
+        postingWeights.set(term.weights.subarray(0, term.length), starts[position]!);
+      });
+      postings.length = 0;
       return new ProductIndex({
         terms: order.map((termId) => termNames[termId]!),
         starts,
@@ -178,7 +189,7 @@ interface BaseIndex {
   /** Term i's postings are postingDocs[starts[i]..starts[i+1]). */
   starts: Int32Array;
   postingDocs: Int32Array;
-  postingWeights: Uint16Array;
+  postingWeights: Uint8Array;
   /** Per document, ascending by id. */
   ids: Int32Array;
   typeIds: Int32Array;

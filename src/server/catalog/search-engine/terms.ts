@@ -7,6 +7,23 @@ import { keywordAlternatives } from '../search-terms.ts';
  * was), so "Dholaks" and "dholak" are one term and "drums" finds "drum".
  */
 
+/**
+ * Stems already worked out: a catalogue repeats its words, and the stemmer's regular expressions
+ * were most of a build's time and garbage. Forgotten whole when full.
+ */
+const stems = new Map<string, string>();
+const MAX_STEMS = 200_000;
+
+function stemOf(word: string): string {
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= MAX_STEMS) stems.clear();
+    stem = stemmer(word);
+    stems.set(word, stem);
+  }
+  return stem;
+}
+
 /** The terms of a text, in order, repeats kept (their count weighs in the ranking). */
 export function termsOf(text: string): string[] {
   return text
@@ -15,7 +32,7 @@ export function termsOf(text: string): string[] {
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0)
-    .map((word) => stemmer(word));
+    .map(stemOf);
 }
 
 /** A word of at least this many letters also finds terms one edit away (issue 12, item 4). */
@@ -35,9 +52,9 @@ export function queryWordsOf(keyword: string): QueryWord[] {
     const prefixes = new Set<string>();
     for (const alternative of alternatives) {
       prefixes.add(alternative);
-      prefixes.add(stemmer(alternative));
+      prefixes.add(stemOf(alternative));
     }
-    const typoTargets = word.length >= TYPO_MIN_LENGTH ? [...new Set([word, stemmer(word)])] : [];
+    const typoTargets = word.length >= TYPO_MIN_LENGTH ? [...new Set([word, stemOf(word)])] : [];
     return { prefixes: [...prefixes], typoTargets };
   });
 }
