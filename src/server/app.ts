@@ -149,6 +149,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Tests add products and search at once; a serving shop answers from the database meanwhile.
     waitForBuild: config.env === 'test',
     onError: (error) => app.log.error({ err: error }, 'search index not built'),
+    // A database in memory is this connection's alone: another process could not open it.
+    ...(db.reopen.url === 'sqlite::memory:' ? {} : { separateBuild: { connection: db.reopen } }),
   });
   app.addHook('onReady', async () => searchEngine.start());
   app.addHook('onClose', async () => searchEngine.stop());

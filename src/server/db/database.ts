@@ -31,6 +31,8 @@ export interface Db {
    */
   refreshStatistics(): Promise<void>;
   destroy(): Promise<void>;
+  /** How to open another connection to the same database (a worker thread needs its own). */
+  reopen: { url: string; pgSchema?: string };
 }
 
 /**
@@ -273,6 +275,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
       ping: (ms) => ping(kysely, ms),
       refreshStatistics,
       destroy: () => kysely.destroy(),
+      reopen: { url: databaseUrl },
     };
   }
   const { connectMs = 10_000, statementMs, idleInTransactionMs } = options.timeouts ?? {};
@@ -304,5 +307,6 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
     ping: (ms) => ping(kysely, ms),
     refreshStatistics: async () => undefined,
     destroy: () => kysely.destroy(),
+    reopen: { url: databaseUrl, ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}) },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randomFor } from '../demo/generate-products.ts';
-import { createIndexBuilder, type IndexedProduct, type IndexQuery, type ProductIndex } from './product-index.ts';
+import { buildIndex, ProductIndex, type IndexedProduct, type IndexQuery } from './product-index.ts';
 import { termsOf } from './terms.ts';
 
 /** The in-process search index (docs/decisions/0014-in-process-search-index.md), without a database. */
@@ -18,10 +18,9 @@ function product(id: number, fields: Partial<IndexedProduct> = {}): IndexedProdu
   };
 }
 
-function indexOf(products: IndexedProduct[]): ProductIndex {
-  const builder = createIndexBuilder();
-  for (const p of [...products].sort((a, b) => a.id - b.id)) builder.add(p);
-  return builder.finish();
+async function indexOf(products: IndexedProduct[]): Promise<ProductIndex> {
+  const inOrder = [...products].sort((a, b) => a.id - b.id);
+  return new ProductIndex(await buildIndex(async (visit) => inOrder.forEach(visit)));
 }
 
 function search(index: ProductIndex, query: Partial<IndexQuery>) {
@@ -47,8 +46,8 @@ function generatedCatalogue(count: number, seed: number): IndexedProduct[] {
 }
 
 describe('the product index', () => {
-  it('ranks a title match above type and brand, and those above the description', () => {
-    const index = indexOf([
+  it('ranks a title match above type and brand, and those above the description', async () => {
+    const index = await indexOf([
       product(1, { title: 'Practice pad', searchText: 'Goes well with a sheesham tabla.' }),
       product(2, { title: 'Drum key', searchTags: 'Tablas Drums' }),
       product(3, { title: 'Sheesham tabla set' }),
@@ -56,8 +55,8 @@ describe('the product index', () => {
     expect(search(index, { keyword: 'tabla' }).ids).toEqual([3, 2, 1]);
   });
 
-  it('matches each word as a prefix and with its synonyms, and needs every word', () => {
-    const index = indexOf([
+  it('matches each word as a prefix and with its synonyms, and needs every word', async () => {
+    const index = await indexOf([
       product(1, { title: 'Wedding Dholak' }),
       product(2, { title: 'Bhangra Dhol' }),
       product(3, { title: 'Scale Changer Harmonium' }),
@@ -71,8 +70,8 @@ describe('the product index', () => {
     expect(search(index, { keyword: 'harmoniums' }).total).toBe(2);
   });
 
-  it('finds a word of five letters or more with one letter wrong, missing, extra or swapped, but never widens a real word', () => {
-    const index = indexOf([
+  it('finds a word of five letters or more with one letter wrong, missing, extra or swapped, but never widens a real word', async () => {
+    const index = await indexOf([
       product(1, { title: 'Scale Changer Harmonium' }),
       product(2, { title: 'Sheesham Tabla' }),
       product(3, { title: 'Mridangam' }),
@@ -92,9 +91,9 @@ describe('the product index', () => {
     expect(search(index, { keyword: 'tbla' }).ids).toEqual([]);
   });
 
-  it('counts each type and brand as a brute-force count over a generated catalogue does', () => {
+  it('counts each type and brand as a brute-force count over a generated catalogue does', async () => {
     const catalogue = generatedCatalogue(600, 12);
-    const index = indexOf(catalogue);
+    const index = await indexOf(catalogue);
     const terms = new Map(catalogue.map((p) => [p.id, termsOf(`${p.title} ${p.searchTags} ${p.searchText}`)]));
     const matches = (p: IndexedProduct, keyword: string) =>
       termsOf(keyword).every((word) => terms.get(p.id)!.some((term) => term.startsWith(word)));
@@ -121,9 +120,9 @@ describe('the product index', () => {
     }
   });
 
-  it('orders by price either way and by newest, and pages deep without a repeat or a gap', () => {
+  it('orders by price either way and by newest, and pages deep without a repeat or a gap', async () => {
     const catalogue = generatedCatalogue(500, 7);
-    const index = indexOf(catalogue);
+    const index = await indexOf(catalogue);
     const byPrice = (direction: 1 | -1) =>
       [...catalogue].sort((a, b) => direction * (a.lowestPrice - b.lowestPrice) || a.id - b.id).map((p) => p.id);
     const everyPage = (query: Partial<IndexQuery>) =>
@@ -139,7 +138,7 @@ describe('the product index', () => {
     expect(search(index, { keyword: 'wood', offset: 10_000 }).ids).toEqual([]);
   });
 
-  it('answers after products change, arrive or leave as an index built afresh would', () => {
+  it('answers after products change, arrive or leave as an index built afresh would', async () => {
     const before = generatedCatalogue(300, 3);
     const after = generatedCatalogue(340, 4).map((p, i) =>
       i < 300
@@ -148,10 +147,10 @@ describe('the product index', () => {
     );
     const gone = new Set(after.filter((p) => p.id % 11 === 0).map((p) => p.id));
     const final = after.filter((p) => !gone.has(p.id));
-    const changed = indexOf(before);
+    const changed = await indexOf(before);
     for (const p of after) if (!gone.has(p.id)) changed.upsert(p);
     for (const id of gone) changed.remove(id);
-    const fresh = indexOf(final);
+    const fresh = await indexOf(final);
     expect(changed.size).toBe(fresh.size);
     for (const keyword of ['', 'dhol', 'wood case', 'tabla']) {
       for (const sort of ['newest', 'relevance'] as const) {

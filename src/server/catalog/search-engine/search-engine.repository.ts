@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 
 /**
@@ -79,6 +80,15 @@ export function createSearchEngineRepository(db: Kysely<Database>) {
       return rows.map((row) => row.id);
     },
 
+    async publishedCount(): Promise<number> {
+      const row = await db
+        .selectFrom('products')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('status', '=', 'published')
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
     /** Published products after `afterId`, in id order: a page of a full build. */
     publishedAfter(afterId: number, limit: number): Promise<IndexedProductRow[]> {
       return productRows()
@@ -103,3 +113,25 @@ export function createSearchEngineRepository(db: Kysely<Database>) {
 }
 
 export type SearchEngineRepository = ReturnType<typeof createSearchEngineRepository>;
+
+/**
+ * Reads in one snapshot of the database, on a connection of its own. Only for a connection of a
+ * build's own (index-build.process.ts), never the serving one: SQLite's single connection would take every other request's
+ * statements into the transaction.
+ */
+export function inOneSnapshot<T>(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  read: (snapshot: SearchEngineRepository) => Promise<T>,
+): Promise<T> {
+  return db.connection().execute(async (connection) => {
+    await sql
+      .raw(dialect === 'postgres' ? 'begin isolation level repeatable read read only' : 'begin')
+      .execute(connection);
+    try {
+      return await read(createSearchEngineRepository(connection));
+    } finally {
+      await sql`commit`.execute(connection);
+    }
+  });
+}

@@ -98,4 +98,27 @@ describe('the search engine', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   });
+
+  it('builds in a child process, with the same answers as one built here', async () => {
+    for (let i = 0; i < 8; i++) {
+      await make.product({ title: `Tabla ${i}`, typeId, brandId, stocks: [{ price: 1000 + ((i * 7) % 5) * 100 }] });
+      await make.product({ title: `Dhol ${i}`, typeId, brandId, description: 'with a tabla key' });
+    }
+    const here = engineWith();
+    const errors: unknown[] = [];
+    const inChild = engineWith({
+      separateBuild: { connection: db.reopen, fromProducts: 0 },
+      onError: (e) => errors.push(e),
+    });
+    for (const keyword of ['', 'tabla', 'dhol', 'tabal']) {
+      for (const sort of ['relevance', 'price-asc'] as const) {
+        const query = { keyword, sort, offset: 0, limit: 50 };
+        const answer = await inChild.search(query);
+        expect(answer?.total).toBeGreaterThan(0);
+        expect(answer).toEqual(await here.search(query));
+      }
+    }
+    // Built there, not here after the child failed.
+    expect(errors).toEqual([]);
+  });
 });

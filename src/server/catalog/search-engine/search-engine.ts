@@ -1,10 +1,11 @@
-import { createIndexBuilder, type IndexAnswer, type IndexQuery, type ProductIndex } from './product-index.ts';
-import type { IndexedProductRow, SearchEngineRepository } from './search-engine.repository.ts';
+import { buildIndexData, buildIndexDataInProcess, toIndexed, type BuildConnection } from './index-build.ts';
+import { ProductIndex, type IndexAnswer, type IndexQuery } from './product-index.ts';
+import type { SearchEngineRepository } from './search-engine.repository.ts';
 
 /**
  * Keeps this instance's search index (product-index.ts) in step with the database
  * (docs/decisions/0014-in-process-search-index.md): built at start in slices that let other
- * requests through, then changed product by product from the change log (migration 0017), which a
+ * requests through (in a child process for a large catalogue: index-build.ts), then changed product by product from the change log (migration 0017), which a
  * search reads first when it was last read more than `maxLagMs` ago, or after this instance
  * changed the catalogue (`markStale`). Past `rebuildAfter` changed products a fresh index is built
  * in the background and swapped in.
@@ -18,32 +19,20 @@ export interface SearchEngineOptions {
   /** Changed products kept beside the index before a fresh one is built. */
   rebuildAfter?: number;
   onError?: (error: unknown) => void;
+  /** Build in a child process with this connection once the catalogue has `fromProducts` products (index-build.ts). */
+  separateBuild?: { connection: BuildConnection; fromProducts?: number };
 }
 
-/** Products read per slice of a build: each slice is a short pause for other requests. */
-const BUILD_PAGE = 500;
 /** Log rows read per query while catching up. */
 const CHANGES_PAGE = 2_000;
 /** A change id not seen yet (its transaction had not committed) is looked for again this long. */
 const MISSING_FOR_MS = 60_000;
 /** How far back a fresh build looks for change ids taken but not committed yet. */
 const MISSING_LOOKBACK = 1_000;
+/** A catalogue this large is built in a child process; a small one (tests, a new shop) here. */
+const SEPARATE_BUILD_FROM_PRODUCTS = 5_000;
 /** Log rows kept behind the newest build, for instances that read the log less often. */
 const KEEP_CHANGES = 100_000;
-
-function toIndexed(row: IndexedProductRow) {
-  return {
-    id: row.id,
-    title: row.title,
-    searchTags: row.search_tags,
-    searchText: row.search_text,
-    typeId: row.product_type_id,
-    brandId: row.brand_id,
-    lowestPrice: Number(row.lowest_price ?? 0),
-  };
-}
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function createSearchEngine(repository: SearchEngineRepository, options: SearchEngineOptions) {
   const rebuildAfter = options.rebuildAfter ?? 1_000;
@@ -65,16 +54,19 @@ export function createSearchEngine(repository: SearchEngineRepository, options: 
   async function build(): Promise<void> {
     const from = await repository.lastChange();
     const present = new Set(await repository.changeIdsBetween(from - MISSING_LOOKBACK, from));
-    const builder = createIndexBuilder();
-    for (let after = 0; ;) {
-      const rows = await repository.publishedAfter(after, BUILD_PAGE);
-      for (const row of rows) builder.add(toIndexed(row));
-      if (rows.length < BUILD_PAGE || stopped) break;
-      after = rows.at(-1)!.id;
-      await nextTurn();
-    }
-    if (stopped) return;
-    const fresh = builder.finish();
+    const separate = options.separateBuild;
+    const inChild =
+      separate !== undefined &&
+      (await repository.publishedCount()) >= (separate.fromProducts ?? SEPARATE_BUILD_FROM_PRODUCTS);
+    const data = inChild
+      ? await buildIndexDataInProcess(separate.connection).catch((error: unknown) => {
+          // The server can still build it itself, at the cost the child was to spare it.
+          options.onError?.(error);
+          return buildIndexData(repository);
+        })
+      : await buildIndexData(repository);
+    if (!data || stopped) return;
+    const fresh = new ProductIndex(data);
     // Wait for a catch-up on the old index to end before swapping.
     await catchingUp?.catch(() => undefined);
     const now = Date.now();
