@@ -120,6 +120,13 @@ export const offerSchema = z.object({
 export type Offer = z.infer<typeof offerSchema>;
 export const offerListSchema = z.array(offerSchema);
 
+/**
+ * Search orders (issue 12, item 5): relevance (with a keyword: best match first; without one, the
+ * catalogue's own order), price low to high and high to low (a product's lowest price), newest.
+ */
+export const searchSorts = ['relevance', 'price-asc', 'price-desc', 'newest'] as const;
+export type SearchSort = (typeof searchSorts)[number];
+
 const idList = z.array(z.number().int().min(1).max(2_147_483_647)).max(MAX_FILTER_IDS, `at most ${MAX_FILTER_IDS} ids`);
 
 /** POST /api/search body. Unknown keys (the answer's own fields sent back) are ignored. */
@@ -129,9 +136,12 @@ export const searchRequestSchema = z.object({
   typeId: idList.default([]),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   pageNumber: z.number().int().min(1).max(100_000).default(1),
+  sort: z.enum(searchSorts, { error: `must be one of ${searchSorts.join(', ')}` }).default('relevance'),
 });
 export type SearchRequest = z.input<typeof searchRequestSchema>;
 export type SearchQuery = z.output<typeof searchRequestSchema>;
+
+const facetCountsSchema = z.array(z.object({ id: z.number().int(), count: z.number().int().min(0) }));
 
 export const searchResponseSchema = z.object({
   title: z.string(),
@@ -139,9 +149,16 @@ export const searchResponseSchema = z.object({
   typeId: z.array(z.number().int()),
   pageSize: z.number().int(),
   pageNumber: z.number().int(),
+  sort: z.enum(searchSorts),
   totalResults: z.number().int(),
   isNextPage: z.boolean(),
   results: productListSchema,
+  /**
+   * How many products match the keyword and the other kind of filter, per type (a type counts its
+   * descendants' products too) and per brand; those with none are left out (issue 12, item 3).
+   * Missing for the few seconds after a start before the search index is built.
+   */
+  facets: z.object({ types: facetCountsSchema, brands: facetCountsSchema }).optional(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 

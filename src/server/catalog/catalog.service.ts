@@ -62,6 +62,28 @@ function groupBy<T extends { product_id: number }>(rows: T[]): Map<number, T[]> 
   return groups;
 }
 
+/**
+ * Per type, the products of it and of every type below it: the index counts each product under its
+ * own type only, and the category filter shows parents with their children's products.
+ */
+function typeFacets(
+  counts: Map<number, number>,
+  types: ReadonlyArray<{ id: number; parent_id: number }>,
+): Array<{ id: number; count: number }> {
+  const parentOf = new Map(types.map((type) => [type.id, type.parent_id]));
+  const totals = new Map<number, number>();
+  for (const [typeId, count] of counts) {
+    // Up the tree, stopping at a loop should one ever be saved.
+    const seen = new Set<number>();
+    for (let id: number | undefined = typeId; id !== undefined && !seen.has(id); id = parentOf.get(id)) {
+      seen.add(id);
+      if (!parentOf.has(id)) break;
+      totals.set(id, (totals.get(id) ?? 0) + count);
+    }
+  }
+  return [...totals].map(([id, count]) => ({ id, count }));
+}
+
 /** A key in a path is an id when it is all digits, otherwise a URL key. */
 function parseProductKey(key: string): { id: number } | { urlKey: string } {
   return /^\d{1,10}$/.test(key) ? { id: Number(key) } : { urlKey: key };
@@ -163,14 +185,23 @@ export function createCatalogService(
       keyword: query.title,
       typeIds: query.typeId.length > 0 ? typeIds : undefined,
       brandIds: query.brandId.length > 0 ? query.brandId : undefined,
-      sort: 'relevance',
+      sort: query.sort,
       offset,
       limit: query.pageSize,
     });
     if (indexed) {
       const total = indexed.total;
-      return { totalResults: total, isNextPage: query.pageNumber * query.pageSize < total, ids: indexed.ids };
+      return {
+        totalResults: total,
+        isNextPage: query.pageNumber * query.pageSize < total,
+        ids: indexed.ids,
+        facets: {
+          types: typeFacets(indexed.typeCounts, await cache.productTypes()),
+          brands: [...indexed.brandCounts].map(([id, count]) => ({ id, count })),
+        },
+      };
     }
+    // The database's full-text search, until the index is built: relevance only, no counts.
     const { ids, total } = await repository.searchProductIds({
       keyword: query.title,
       typeIds,
@@ -245,6 +276,7 @@ export function createCatalogService(
         typeId: query.typeId,
         pageSize: query.pageSize,
         pageNumber: query.pageNumber,
+        sort: query.sort,
       };
       return inTurn(async () => {
         const { ids, ...counts } = await cache.searchPage(query);
