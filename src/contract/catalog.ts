@@ -6,6 +6,7 @@ import {
   MAX_KEYWORD_LENGTH,
   MAX_PAGE_SIZE,
   MAX_RANDOM_COUNT,
+  searchSorts,
 } from './catalog-rules.ts';
 
 /**
@@ -119,13 +120,6 @@ export const offerSchema = z.object({
 });
 export type Offer = z.infer<typeof offerSchema>;
 export const offerListSchema = z.array(offerSchema);
-
-/**
- * Search orders (issue 12, item 5): relevance (with a keyword: best match first; without one, the
- * catalogue's own order), price low to high and high to low (a product's lowest price), newest.
- */
-export const searchSorts = ['relevance', 'price-asc', 'price-desc', 'newest'] as const;
-export type SearchSort = (typeof searchSorts)[number];
 
 const idList = z.array(z.number().int().min(1).max(2_147_483_647)).max(MAX_FILTER_IDS, `at most ${MAX_FILTER_IDS} ids`);
 
