@@ -11,6 +11,13 @@ export const MIN_URL_KEYWORD = 3;
 export const RELATED_PRODUCT_COUNT = 4;
 export const HOME_SECTION_PRODUCT_COUNT = 8;
 
+/**
+ * Search orders (issue 12, item 5): relevance (with a keyword, best match first; without one, the
+ * catalogue's own order), price low to high and high to low (a product's lowest price), newest.
+ */
+export const searchSorts = ['relevance', 'price-asc', 'price-desc', 'newest'] as const;
+export type SearchSort = (typeof searchSorts)[number];
+
 /** A product's status (docs/back-office.md#catalogue): shoppers see only published products. */
 export const productStatuses = ['draft', 'published', 'archived'] as const;
 export type ProductStatus = (typeof productStatuses)[number];

@@ -6,6 +6,7 @@ import {
   MAX_KEYWORD_LENGTH,
   MAX_PAGE_SIZE,
   MAX_RANDOM_COUNT,
+  searchSorts,
 } from './catalog-rules.ts';
 
 /**
@@ -129,9 +130,12 @@ export const searchRequestSchema = z.object({
   typeId: idList.default([]),
   pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   pageNumber: z.number().int().min(1).max(100_000).default(1),
+  sort: z.enum(searchSorts, { error: `must be one of ${searchSorts.join(', ')}` }).default('relevance'),
 });
 export type SearchRequest = z.input<typeof searchRequestSchema>;
 export type SearchQuery = z.output<typeof searchRequestSchema>;
+
+const facetCountsSchema = z.array(z.object({ id: z.number().int(), count: z.number().int().min(0) }));
 
 export const searchResponseSchema = z.object({
   title: z.string(),
@@ -139,9 +143,16 @@ export const searchResponseSchema = z.object({
   typeId: z.array(z.number().int()),
   pageSize: z.number().int(),
   pageNumber: z.number().int(),
+  sort: z.enum(searchSorts),
   totalResults: z.number().int(),
   isNextPage: z.boolean(),
   results: productListSchema,
+  /**
+   * How many products match the keyword and the other kind of filter, per type (a type counts its
+   * descendants' products too) and per brand; those with none are left out (issue 12, item 3).
+   * Missing for the few seconds after a start before the search index is built.
+   */
+  facets: z.object({ types: facetCountsSchema, brands: facetCountsSchema }).optional(),
 });
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
 

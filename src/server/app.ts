@@ -7,6 +7,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { createCatalogRepository } from './catalog/catalog.repository.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
+import { createSearchEngine } from './catalog/search-engine/search-engine.ts';
+import { createSearchEngineRepository } from './catalog/search-engine/search-engine.repository.ts';
 import { productImageRoutes } from './catalog/images/image.routes.ts';
 import { catalogAdminRoutes } from './catalog/catalog.admin-routes.ts';
 import { createCatalogAdminService } from './catalog/catalog.admin-service.ts';
@@ -165,11 +167,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/readyz', async (_request, reply) =>
     (await db.ping(1_500)) ? { ok: true } : reply.status(503).send({ ok: false }),
   );
-  const catalog = createCatalogService(createCatalogRepository(db.kysely, db.dialect), {
-    searchCacheSeconds: config.searchCacheSeconds,
-    catalogCacheSeconds: config.catalogCacheSeconds,
-    ...(metrics ? { countLookups: metrics.cacheLookups } : {}),
+  const searchEngine = createSearchEngine(createSearchEngineRepository(db.kysely), {
+    maxLagMs: config.searchIndexLagMs,
+    // Tests add products and search at once; a serving shop answers from the database meanwhile.
+    waitForBuild: config.env === 'test',
+    onError: (error) => app.log.error({ err: error }, 'search index not built'),
+    // A database in memory is this connection's alone: another process could not open it.
+    ...(db.reopen.url === 'sqlite::memory:' ? {} : { separateBuild: { connection: db.reopen } }),
   });
+  app.addHook('onReady', async () => searchEngine.start());
+  app.addHook('onClose', async () => searchEngine.stop());
+  const catalog = createCatalogService(
+    createCatalogRepository(db.kysely, db.dialect),
+    {
+      searchCacheSeconds: config.searchCacheSeconds,
+      catalogCacheSeconds: config.catalogCacheSeconds,
+      searchesAtOnce: db.dialect === 'sqlite' ? 1 : 4,
+      ...(metrics ? { countLookups: metrics.cacheLookups } : {}),
+    },
+    searchEngine,
+  );
   await app.register(catalogRoutes, { prefix: '/api', catalog });
   await app.register(basketRoutes, {
     prefix: '/api',

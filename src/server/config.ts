@@ -119,6 +119,8 @@ const envSchema = z
     LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(10_000).default(3),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     CATALOG_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
+    // How stale this instance's search index may be before a search reads the change log first (ADR 0014).
+    SEARCH_INDEX_LAG_MS: z.coerce.number().int().min(0).max(10_000).optional(),
     RESERVATION_MINUTES: z.coerce
       .number()
       .int()
@@ -209,6 +211,8 @@ export interface Config {
   /** How long one instance reuses a search answer; 0 turns the cache off. */
   searchCacheSeconds: number;
   catalogCacheSeconds: number;
+  /** A search reads the change log first when this instance read it longer ago (docs/decisions/0017-in-process-search-index.md). */
+  searchIndexLagMs: number;
   /** Scales every per-route rate limit (1 is the shop's own limits). */
   rateLimitFactor: number;
   /** How long one request may take to arrive, in milliseconds (REQUEST_TIMEOUT_SECONDS). */
@@ -342,6 +346,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     trustProxy: env.TRUST_PROXY,
     searchCacheSeconds: env.SEARCH_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     catalogCacheSeconds: env.CATALOG_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
+    searchIndexLagMs: env.SEARCH_INDEX_LAG_MS ?? (env.NODE_ENV === 'test' ? 0 : 1_000),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),
     metrics: env.METRICS_PORT === undefined ? undefined : { port: env.METRICS_PORT, host: env.METRICS_HOST },

@@ -28,7 +28,7 @@ type CountLookup = (hits: number, misses: number) => void;
 const countNothing: CountLookup = () => undefined;
 
 /** A search page as it is kept: which products, in order, and how many matched. */
-export type SearchHits = Pick<SearchResponse, 'totalResults' | 'isNextPage'> & { ids: number[] };
+export type SearchHits = Pick<SearchResponse, 'totalResults' | 'isNextPage' | 'facets'> & { ids: number[] };
 type ProductTypeRow = Awaited<ReturnType<CatalogRepository['listProductTypes']>>[number];
 type FoundProduct = Awaited<ReturnType<CatalogRepository['findProductByKey']>>;
 /** Which products random picks are drawn from: some types, one brand, or all. */
@@ -201,6 +201,7 @@ function searchPageKey(query: SearchQuery): string {
     [...new Set(query.brandId)].sort((a, b) => a - b),
     query.pageSize,
     query.pageNumber,
+    query.sort,
   ]);
 }
 

@@ -13,6 +13,8 @@ import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
 import { NotFoundError } from '../errors.ts';
 import { createCatalogCache, type CatalogCacheOptions, type SearchHits } from './catalog-cache.ts';
 import type { CatalogRepository, FoundProductRow, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
+import type { SearchEngine } from './search-engine/search-engine.ts';
+import { createSearchTurns } from './search-engine/search-turns.ts';
 import { withDescendants } from './type-tree.ts';
 import { productImagesOf } from './photos/photo-views.ts';
 
@@ -60,6 +62,28 @@ function groupBy<T extends { product_id: number }>(rows: T[]): Map<number, T[]> 
   return groups;
 }
 
+/**
+ * Per type, the products of it and of every type below it: the index counts each product under its
+ * own type only, and the category filter shows parents with their children's products.
+ */
+function typeFacets(
+  counts: Map<number, number>,
+  types: ReadonlyArray<{ id: number; parent_id: number }>,
+): Array<{ id: number; count: number }> {
+  const parentOf = new Map(types.map((type) => [type.id, type.parent_id]));
+  const totals = new Map<number, number>();
+  for (const [typeId, count] of counts) {
+    // Up the tree, stopping at a loop should one ever be saved.
+    const seen = new Set<number>();
+    for (let id: number | undefined = typeId; id !== undefined && !seen.has(id); id = parentOf.get(id)) {
+      seen.add(id);
+      if (!parentOf.has(id)) break;
+      totals.set(id, (totals.get(id) ?? 0) + count);
+    }
+  }
+  return [...totals].map(([id, count]) => ({ id, count }));
+}
+
 /** A key in a path is an id when it is all digits, otherwise a URL key. */
 function parseProductKey(key: string): { id: number } | { urlKey: string } {
   return /^\d{1,10}$/.test(key) ? { id: Number(key) } : { urlKey: key };
@@ -82,7 +106,22 @@ function pickAtRandom(ids: readonly number[], count: number, excludeId?: number)
   return pool.slice(0, picks);
 }
 
-export function createCatalogService(repository: CatalogRepository, options: CatalogCacheOptions) {
+/**
+ * `searchEngine` answers searches from this instance's index (docs/decisions/0017-in-process-search-index.md);
+ * without it, or until its index is built, the database's full-text search does.
+ */
+export function createCatalogService(
+  repository: CatalogRepository,
+  options: CatalogCacheOptions & {
+    /**
+     * Searches running at once on this instance (search-turns.ts): 1 on SQLite, whose queries hold
+     * the event loop anyway; a few on PostgreSQL, to overlap its round trips.
+     */
+    searchesAtOnce?: number;
+  },
+  searchEngine?: SearchEngine,
+) {
+  const inTurn = createSearchTurns(options.searchesAtOnce ?? 1);
   const cache = createCatalogCache(options, {
     products: loadProducts,
     productTypes: () => repository.listProductTypes(),
@@ -141,12 +180,34 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
     const types = await typesWithDescendants(query.typeId);
     // Unknown type ids are kept in the answer but match nothing, like an unknown brand id does.
     const typeIds = query.typeId.length > 0 && types.length === 0 ? [0] : types;
+    const offset = (query.pageNumber - 1) * query.pageSize;
+    const indexed = await searchEngine?.search({
+      keyword: query.title,
+      typeIds: query.typeId.length > 0 ? typeIds : undefined,
+      brandIds: query.brandId.length > 0 ? query.brandId : undefined,
+      sort: query.sort,
+      offset,
+      limit: query.pageSize,
+    });
+    if (indexed) {
+      const total = indexed.total;
+      return {
+        totalResults: total,
+        isNextPage: query.pageNumber * query.pageSize < total,
+        ids: indexed.ids,
+        facets: {
+          types: typeFacets(indexed.typeCounts, await cache.productTypes()),
+          brands: [...indexed.brandCounts].map(([id, count]) => ({ id, count })),
+        },
+      };
+    }
+    // The database's full-text search, until the index is built: relevance only, no counts.
     const { ids, total } = await repository.searchProductIds({
       keyword: query.title,
       typeIds,
       brandIds: query.brandId,
       limit: query.pageSize,
-      offset: (query.pageNumber - 1) * query.pageSize,
+      offset,
     });
     return { totalResults: total, isNextPage: query.pageNumber * query.pageSize < total, ids };
   }
@@ -155,7 +216,10 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
     productTypes: typeTree,
 
     /** Forgets what this instance keeps, so its next answers show a change at once (a back-office write). */
-    clearCaches: () => cache.clear(),
+    clearCaches: () => {
+      cache.clear();
+      searchEngine?.markStale();
+    },
 
     async brands(): Promise<Brand[]> {
       return repository.listBrands();
@@ -212,9 +276,12 @@ export function createCatalogService(repository: CatalogRepository, options: Cat
         typeId: query.typeId,
         pageSize: query.pageSize,
         pageNumber: query.pageNumber,
+        sort: query.sort,
       };
-      const { ids, ...counts } = await cache.searchPage(query);
-      return { ...echo, ...counts, results: await cache.products(ids) };
+      return inTurn(async () => {
+        const { ids, ...counts } = await cache.searchPage(query);
+        return { ...echo, ...counts, results: await cache.products(ids) };
+      });
     },
 
     /**

@@ -49,6 +49,11 @@ function alternativesFor(word: string): string[] {
   return synonymsOf.get(word) ?? [word];
 }
 
+/** The keyword's words, each with the words that mean the same (itself first when it has none). */
+export function keywordAlternatives(keyword: string): Array<{ word: string; alternatives: string[] }> {
+  return keywordWords(keyword).map((word) => ({ word, alternatives: alternativesFor(word) }));
+}
+
 /** FTS5 MATCH expression, or undefined when the keyword has no searchable words. */
 export function toFts5Query(keyword: string): string | undefined {
   const words = keywordWords(keyword);

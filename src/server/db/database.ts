@@ -46,6 +46,8 @@ export interface Db {
   /** Read at each metrics scrape: cheap, no statement sent. */
   poolUsage(): PoolUsage;
   destroy(): Promise<void>;
+  /** How to open another connection to the same database (a worker thread needs its own). */
+  reopen: { url: string; pgSchema?: string };
 }
 
 /**
@@ -332,6 +334,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
       refreshStatistics,
       poolUsage: () => ({ ...dialect.driver.usage }),
       destroy: () => kysely.destroy(),
+      reopen: { url: databaseUrl },
     };
   }
   const { connectMs = 10_000, statementMs, idleInTransactionMs } = options.timeouts ?? {};
@@ -369,5 +372,6 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
       waiting: pool.waitingCount,
     }),
     destroy: () => kysely.destroy(),
+    reopen: { url: databaseUrl, ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}) },
   };
 }

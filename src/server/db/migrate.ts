@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016-published-search-index.ts';
 import * as m0017 from './migrations/0017-refund-request-restock.ts';
 import * as m0018 from './migrations/0018-one-capture-per-order.ts';
 import * as m0019 from './migrations/0019-staff-cancelled.ts';
+import * as m0020 from './migrations/0020-search-changes.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -45,6 +46,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0017-refund-request-restock', m0017],
   ['0018-one-capture-per-order', m0018],
   ['0019-staff-cancelled', m0019],
+  ['0020-search-changes', m0020],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

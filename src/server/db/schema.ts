@@ -49,6 +49,12 @@ export interface ProductUrlRedirectTable {
   created_at: string;
 }
 
+/** Which products changed in what search reads, in order (migration 0020; docs/decisions/0017-in-process-search-index.md). */
+export interface SearchChangeTable {
+  id: Generated<number>;
+  product_id: number;
+}
+
 export interface ProductImageTable {
   id: Generated<number>;
   product_id: number;
@@ -449,6 +455,7 @@ export interface Database {
   products: ProductTable;
   product_url_redirects: ProductUrlRedirectTable;
   product_images: ProductImageTable;
+  search_changes: SearchChangeTable;
   product_stocks: ProductStockTable;
   countries: CountryTable;
   titles: TitleTable;

@@ -1,11 +1,12 @@
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Brand, ProductType } from '../../../contract/catalog.ts';
+import { searchSorts, type SearchSort } from '../../../contract/catalog-rules.ts';
 import { useBrands, useProductTypes } from '../../lib/catalog-api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { useProductSearch } from './api/search-products.ts';
-import { BrandFilter, CategoryFilter } from './category-filter.tsx';
+import { BrandFilter, CategoryFilter, type FacetCounts } from './category-filter.tsx';
 import { FilterChips } from './filter-chips.tsx';
 import { KeywordForm } from './keyword-form.tsx';
 import styles from './search.module.css';
@@ -40,11 +41,27 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
   const filter = useSearchFilters(types, brands, () => dialog.current?.close());
   const search = useProductSearch(filter.filters);
   const mobile = useMediaQuery('(max-width: 900px)');
+  const facets = search.data?.pages[0]?.facets;
+  const typeCounts: FacetCounts = useMemo(() => facets && new Map(facets.types.map((f) => [f.id, f.count])), [facets]);
+  const brandCounts: FacetCounts = useMemo(
+    () => facets && new Map(facets.brands.map((f) => [f.id, f.count])),
+    [facets],
+  );
 
   const filters = (
     <>
-      <CategoryFilter types={types} selected={filter.selectedTypes} onToggle={filter.toggleTypeId} />
-      <BrandFilter brands={brands} selected={filter.selectedBrands} onToggle={filter.toggleBrandId} />
+      <CategoryFilter
+        types={types}
+        selected={filter.selectedTypes}
+        onToggle={filter.toggleTypeId}
+        counts={typeCounts}
+      />
+      <BrandFilter
+        brands={brands}
+        selected={filter.selectedBrands}
+        onToggle={filter.toggleBrandId}
+        counts={brandCounts}
+      />
     </>
   );
 
@@ -82,9 +99,36 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
         )}
 
         <FilterChips chips={filter.chips} />
+        <SortControl value={filter.sort} onChange={filter.setSort} />
         <SearchResults search={search} />
       </div>
     </div>
+  );
+}
+
+const sortLabels: Record<SearchSort, string> = {
+  relevance: 'Best match',
+  'price-asc': 'Price: low to high',
+  'price-desc': 'Price: high to low',
+  newest: 'Newest',
+};
+
+/** The order of the results (issue 12, item 5), kept in the address as s. */
+function SortControl({ value, onChange }: { value: SearchSort; onChange: (sort: SearchSort) => void }) {
+  return (
+    <label className={styles.sort}>
+      Sort by
+      <select
+        value={value}
+        onChange={(event) => onChange(searchSorts.find((sort) => sort === event.target.value) ?? 'relevance')}
+      >
+        {Object.entries(sortLabels).map(([sort, label]) => (
+          <option key={sort} value={sort}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

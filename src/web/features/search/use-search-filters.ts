@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Brand, ProductType } from '../../../contract/catalog.ts';
-import { MIN_SEARCH_KEYWORD, MIN_URL_KEYWORD } from '../../../contract/catalog-rules.ts';
+import { MIN_SEARCH_KEYWORD, MIN_URL_KEYWORD, searchSorts, type SearchSort } from '../../../contract/catalog-rules.ts';
 import { findType } from '../../lib/catalog-api.ts';
 import type { SearchFilters } from './api/search-products.ts';
 import { compactTypeIds, expandTypeIds, parseIdList, toggleType } from './filter-rules.ts';
@@ -26,6 +26,10 @@ export function useSearchFilters(types: ProductType[], brands: Brand[], afterFil
   const [selectedBrands, setSelectedBrands] = useState(
     () => new Set(parseIdList(params.get('b')).filter((id) => brands.some((brand) => brand.id === id))),
   );
+  // The order is in the address as s, like the filters; an unknown one is relevance.
+  const [sort, setSortState] = useState<SearchSort>(
+    () => searchSorts.find((known) => known === params.get('s')) ?? 'relevance',
+  );
   const typeIds = useMemo(() => compactTypeIds(types, selectedTypes), [types, selectedTypes]);
   const brandIds = useMemo(() => [...selectedBrands].sort((a, b) => a - b), [selectedBrands]);
 
@@ -35,9 +39,15 @@ export function useSearchFilters(types: ProductType[], brands: Brand[], afterFil
     if (keyword.length >= MIN_URL_KEYWORD) query.set('k', keyword);
     if (typeIds.length > 0) query.set('t', typeIds.join(','));
     if (brandIds.length > 0) query.set('b', brandIds.join(','));
+    if (sort !== 'relevance') query.set('s', sort);
     const text = query.toString().replaceAll('%2C', ',');
     window.history.replaceState(window.history.state, '', `/search${text ? `?${text}` : ''}`);
-  }, [keyword, typeIds, brandIds]);
+  }, [keyword, typeIds, brandIds, sort]);
+
+  const setSort = (next: SearchSort) => {
+    setSortState(next);
+    afterFilterChange();
+  };
 
   function submitKeyword(event: FormEvent) {
     event.preventDefault();
@@ -79,7 +89,7 @@ export function useSearchFilters(types: ProductType[], brands: Brand[], afterFil
     })),
   ];
 
-  const filters: SearchFilters = { keyword, typeIds, brandIds };
+  const filters: SearchFilters = { keyword, typeIds, brandIds, sort };
   return {
     filters,
     keywordInput,
@@ -90,6 +100,8 @@ export function useSearchFilters(types: ProductType[], brands: Brand[], afterFil
     selectedBrands,
     toggleTypeId,
     toggleBrandId,
+    sort,
+    setSort,
     chips,
   };
 }

@@ -1,18 +1,19 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { SearchRequest, SearchResponse } from '../../../../contract/catalog.ts';
-import { DEFAULT_PAGE_SIZE } from '../../../../contract/catalog-rules.ts';
+import { DEFAULT_PAGE_SIZE, type SearchSort } from '../../../../contract/catalog-rules.ts';
 import { requestJson } from '../../../lib/api.ts';
 
 export interface SearchFilters {
   keyword: string;
   typeIds: number[];
   brandIds: number[];
+  sort: SearchSort;
 }
 
 /** POST /api/search, a page at a time; LOAD MORE fetches the next while isNextPage. */
 export function productSearchQueryOptions(filters: SearchFilters) {
   return infiniteQueryOptions({
-    queryKey: ['search', filters.keyword, filters.typeIds, filters.brandIds],
+    queryKey: ['search', filters.keyword, filters.typeIds, filters.brandIds, filters.sort],
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) => {
       const body: SearchRequest = {
@@ -21,6 +22,7 @@ export function productSearchQueryOptions(filters: SearchFilters) {
         brandId: filters.brandIds,
         pageSize: DEFAULT_PAGE_SIZE,
         pageNumber: pageParam,
+        sort: filters.sort,
       };
       return requestJson<SearchResponse>('/api/search', { method: 'POST', body: JSON.stringify(body), signal });
     },
