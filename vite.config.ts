@@ -9,7 +9,7 @@ const web = resolve(import.meta.dirname, 'src/web');
 
 /**
  * Two apps, built one after the other into one folder: the shop, then (`--mode admin`) the back
- * office (DESIGN.md section 10). Built together, the code they share was cut into small chunks
+ * office (docs/architecture.md#back-office). Built together, the code they share was cut into small chunks
  * of its own, five more requests on the shop's first load; apart, the shop's chunks are what the
  * shop alone needs and the back office brings its own copy of what it shares.
  */

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { openDatabase } from '../src/server/db/database.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
@@ -51,13 +52,23 @@ export async function freshPostgresSchema(serverUrl: string): Promise<{ url: str
   };
 }
 
-/** The app in production mode (bench/server.ts), once it answers. */
+/**
+ * Node's flags as production runs the server (`npm run serve`), so the benches measure the memory
+ * and collector it really has (docs/decisions/0017-in-process-search-index.md).
+ */
+const servedNodeFlags = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { serve: string } }
+).scripts.serve
+  .split(/\s+/)
+  .filter((argument) => argument.startsWith('--'));
+
+/** The app in production mode (bench/server.ts), with production's Node flags, once it answers. */
 export async function startBenchServer(
   databaseUrl: string,
   port: number,
   env: Record<string, string> = {},
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['bench/server.ts'], {
+  const child = spawn(process.execPath, [...servedNodeFlags, 'bench/server.ts'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

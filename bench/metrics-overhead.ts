@@ -6,7 +6,7 @@ import autocannon from 'autocannon';
 import { jsonHeaders, seedDatabase, startBenchServer } from './harness.ts';
 
 /**
- * What the metrics cost per request (issue 20: at most 5% of bench:api's CPU per request). Starts
+ * What the metrics cost per request (at most 5% of bench:api's CPU per request: docs/operations.md#what-they-cost). Starts
  * the bench server with metrics off and on, in turn, drives the same routes as bench:api's
  * cheapest and busiest ones, and divides the server process's CPU time (Linux: /proc) by the
  * requests it answered. Rounds alternate off and on, so a machine that gets busier part-way

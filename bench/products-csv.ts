@@ -10,7 +10,7 @@ import { typeChainNames } from '../src/server/catalog/type-tree.ts';
 import { BENCH_SESSION_SECRET, freshPostgresSchema, seedDatabase, startBenchServer } from './harness.ts';
 
 /**
- * The products CSV at 10,000 rows (npm run bench:products-csv; issue 14, item 7: under 30 s).
+ * The products CSV at 10,000 rows (npm run bench:products-csv; under 30 s: docs/back-office.md#csv-import-and-export).
  * Writes a file of --rows rows (two sizes a product) for a seeded shop, then, through the running
  * server as its owner: previews and applies it (every product new), previews and applies it again
  * with every price and stock level changed (every size updated, every stock a correction), and

@@ -218,14 +218,60 @@ try {
     `\nserver RSS before the runs ${Math.round(idleRssMb)} MB; product pages alone: p50 ${alone.latency.p50} ms, p99 ${alone.latency.p99} ms`,
   );
 
-  async function measure(name: string, options: Partial<autocannon.Options>): Promise<Row> {
+  type SearchLoad = Pick<autocannon.Result, 'errors' | 'timeouts' | 'non2xx'> & {
+    requests: Pick<autocannon.Result['requests'], 'total' | 'average'>;
+    latency: Pick<autocannon.Result['latency'], 'p50' | 'p97_5' | 'p99'>;
+  };
+
+  /**
+   * Searches at an even pace, each sent when its turn comes whatever the answers before it, its
+   * latency counted from then. autocannon's overallRate does not offer that: each connection sends
+   * its share of a second at once at the top of the second (here all 100 searches within a few
+   * milliseconds, then nothing), and it counts each latency again for every millisecond it lasted,
+   * as if each connection had been meant to send a request every millisecond.
+   */
+  async function pacedSearches(perSecond: number, seconds: number): Promise<SearchLoad> {
+    const latencies: number[] = [];
+    let errors = 0;
+    const sends: Array<Promise<void>> = [];
+    const started = performance.now();
+    for (let i = 0; i < Math.round(perSecond * seconds); i++) {
+      const due = started + (i * 1000) / perSecond;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      sends.push(
+        fetch(`${base}/api/search`, {
+          method: 'POST',
+          headers: jsonHeaders,
+          body: nextSearch(),
+          signal: AbortSignal.timeout(10_000),
+        })
+          .then(async (response) => {
+            await response.arrayBuffer();
+            if (response.ok) latencies.push(performance.now() - due);
+            else errors++;
+          })
+          .catch(() => void errors++),
+      );
+    }
+    await Promise.all(sends);
+    latencies.sort((a, b) => a - b);
+    const at = (quantile: number) =>
+      Math.round(latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? 0);
+    return {
+      requests: { total: latencies.length + errors, average: latencies.length / seconds },
+      latency: { p50: at(0.5), p97_5: at(0.975), p99: at(0.99) },
+      errors,
+      timeouts: 0,
+      non2xx: 0,
+    };
+  }
+
+  async function measure(name: string, load: () => Promise<SearchLoad>): Promise<Row> {
     let rssMb = processStats(pid!).rssMb;
     const sampler = setInterval(() => (rssMb = Math.max(rssMb, processStats(pid!).rssMb)), 250);
     const before = processStats(pid!).cpuSeconds;
-    const [searches, pages] = await Promise.all([
-      autocannon({ url: base, duration, requests: searchRequests, ...options }),
-      productPages(duration),
-    ]);
+    const [searches, pages] = await Promise.all([load(), productPages(duration)]);
     const cpuSeconds = processStats(pid!).cpuSeconds - before;
     clearInterval(sampler);
     return {
@@ -246,8 +292,20 @@ try {
 
   // Enough connections that a slow answer does not lower the offered rate much.
   const rows = [
-    await measure(`${rate}/s offered`, { connections: Math.max(10, Math.ceil(rate / 2)), overallRate: rate }),
-    await measure(`closed loop, ${connections} connections`, { connections }),
+    await measure(`${rate}/s offered, evenly`, () => pacedSearches(rate, duration)),
+    // As the bench measured it before: the same rate from autocannon, in bursts (see pacedSearches).
+    await measure(`${rate}/s offered, autocannon`, () =>
+      autocannon({
+        url: base,
+        duration,
+        requests: searchRequests,
+        connections: Math.max(10, Math.ceil(rate / 2)),
+        overallRate: rate,
+      }),
+    ),
+    await measure(`closed loop, ${connections} connections`, () =>
+      autocannon({ url: base, duration, requests: searchRequests, connections }),
+    ),
   ];
 
   console.log(

@@ -1,3 +1,4 @@
+import { getHeapSpaceStatistics } from 'node:v8';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/database.ts';
@@ -15,6 +16,11 @@ const app = await buildApp({ config, db });
 
 let constant: unknown = null;
 app.get('/bench/ceiling', () => constant);
+// Where the server's memory is (V8's heap, array buffers, the rest), for the benches to print.
+app.get('/bench/memory', () => ({
+  ...process.memoryUsage(),
+  ...Object.fromEntries(getHeapSpaceStatistics().map((space) => [space.space_name, space.space_size])),
+}));
 const sample = await app.inject({
   method: 'POST',
   url: '/api/search',

@@ -2,7 +2,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { Rule } from 'eslint';
 
 /**
- * The import boundaries of DESIGN.md sections 2 and 10 as one rule over every file, with every zone
+ * The import boundaries of docs/architecture.md and docs/architecture.md#back-office as one rule over every file, with every zone
  * in one option list. (ESLint's flat config gives a file only the last `no-restricted-imports` that
  * matches it, so boundaries written as several of those replaced each other: a storefront feature
  * lost "web never imports server" to its per-feature rule.) Paths are resolved, so `../features/x`
@@ -52,7 +52,7 @@ export function brokenZone(file: string, target: string, zones: BoundaryOptions[
 export const importBoundaries: Rule.RuleModule = {
   meta: {
     type: 'problem',
-    docs: { description: 'Keeps imports inside the architecture’s boundaries (DESIGN.md section 2)' },
+    docs: { description: 'Keeps imports inside the architecture’s boundaries (docs/architecture.md)' },
     schema: [{ type: 'object', properties: { root: { type: 'string' }, zones: { type: 'array' } } }],
   },
   create(context) {

@@ -12,7 +12,7 @@ export const RELATED_PRODUCT_COUNT = 4;
 export const HOME_SECTION_PRODUCT_COUNT = 8;
 
 /**
- * Search orders (issue 12, item 5): relevance (with a keyword, best match first; without one, the
+ * Search orders (docs/rules.md#catalogue-and-search): relevance (with a keyword, best match first; without one, the
  * catalogue's own order), price low to high and high to low (a product's lowest price), newest.
  */
 export const searchSorts = ['relevance', 'price-asc', 'price-desc', 'newest'] as const;

@@ -149,7 +149,7 @@ export const searchResponseSchema = z.object({
   results: productListSchema,
   /**
    * How many products match the keyword and the other kind of filter, per type (a type counts its
-   * descendants' products too) and per brand; those with none are left out (issue 12, item 3).
+   * descendants' products too) and per brand; those with none are left out (docs/rules.md#catalogue-and-search).
    * Missing for the few seconds after a start before the search index is built.
    */
   facets: z.object({ types: facetCountsSchema, brands: facetCountsSchema }).optional(),

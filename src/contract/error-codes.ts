@@ -18,7 +18,7 @@ export const errorCodes = {
   orderHeldTooLong: 'ORDER_HELD_TOO_LONG',
   csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
   unauthorized: 'NOT_SIGNED_IN',
-  /** The right password for an account whose e-mail address is not yet confirmed (issue 16, item 13). */
+  /** The right password for an account whose e-mail address is not yet confirmed. */
   notActivated: 'ACCOUNT_NOT_ACTIVATED',
   forbidden: 'FORBIDDEN',
   conflict: 'CONFLICT',
@@ -38,7 +38,7 @@ export const refusalMessages = {
   nothingToPay:
     'This order comes to £0.00, and an order needs something to pay before we can place it. Please choose a paid delivery option or add to your basket, or contact us.',
   tooManyAttempts: 'Too many attempts from your connection. Please wait a minute and try again.',
-  /** A limit's refusal, saying when to try again from the answer's Retry-After (issue 16, item 7). */
+  /** A limit's refusal, saying when to try again from the answer's Retry-After. */
   tryAgainIn: (seconds: number): string =>
     `Too many attempts from your connection. Please try again in ${
       seconds <= 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`

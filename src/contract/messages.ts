@@ -45,7 +45,7 @@ export const messages = {
   voucherReplaced: (now: string, before: string) => `Voucher applied! ${now} now applies in place of ${before}.`,
   login: {
     failed: 'Login failed, please check credentials and try again.',
-    /** Only after the right password, so it tells nothing about which addresses exist (issue 16, item 13). */
+    /** Only after the right password, so it tells nothing about which addresses exist. */
     notActivated:
       'Your account is not yet activated. Please open the link in the e-mail we sent when you registered, or ask for a new one.',
     resend: 'SEND A NEW ACTIVATION LINK',

@@ -148,13 +148,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     store: databaseRateLimitStore(rateLimitCounters),
   });
   const secureCookies = config.env === 'production';
+  // SESSION_SECRET signs the CSRF tokens and the staff's browser marks; without it (development,
+  // tests) one made for this database, so every instance on it accepts the others'.
+  const cookieSecret =
+    config.sessionSecret ??
+    (await settingOrCreate(db.kysely, 'csrf_secret', () => randomBytes(32).toString('base64url')));
   registerCsrf(app, {
     secure: secureCookies,
-    // SESSION_SECRET signs the tokens; without it (development, tests) one made for this database,
-    // so every instance on it accepts the others' tokens.
-    secret:
-      config.sessionSecret ??
-      (await settingOrCreate(db.kysely, 'csrf_secret', () => randomBytes(32).toString('base64url'))),
+    secret: cookieSecret,
     sessionCookies: [sessionCookieName(secureCookies), staffCookieName(secureCookies)],
   });
 
@@ -217,6 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The calls to PayPal and Opayo, each a span when tracing.
   const paymentFetch = deps.tracing ? deps.tracing.tracedFetch(deps.paymentFetch ?? fetch) : deps.paymentFetch;
   const payments = createPaymentsService(db.kysely, config, {
+    dialect: db.dialect,
     mailer,
     log: logMailError,
     rateLimitFactor: config.rateLimitFactor,
@@ -224,6 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(metrics ? { onNotification: metrics.paymentNotification } : {}),
   });
   const ordersAdmin = createOrdersAdminService(db.kysely, {
+    dialect: db.dialect,
     providerOf: payments.providerOf,
     ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
   });
@@ -255,7 +258,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       admin.addHook('onRequest', requireHttps(config.env === 'production'));
       admin.addHook('onRequest', staffGuard.guard);
       const common = { guard: staffGuard, rateLimitFactor: config.rateLimitFactor };
-      await admin.register(staffAdminRoutes, { ...common, staff, secureCookies, counters: rateLimitCounters });
+      await admin.register(staffAdminRoutes, {
+        ...common,
+        staff,
+        secureCookies,
+        counters: rateLimitCounters,
+        deviceSecret: cookieSecret,
+      });
       await admin.register(ordersAdminRoutes, {
         guard: staffGuard,
         orders: ordersAdmin,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ShopIdentity } from '../contract/shop.ts';
+import { paymentMarksOf, type ShopIdentity } from '../contract/shop.ts';
 
 /**
  * Configuration from the environment (docs/rules.md#operations), parsed once at start.
@@ -119,7 +119,7 @@ const envSchema = z
     LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(10_000).default(3),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     CATALOG_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
-    // How stale this instance's search index may be before a search reads the change log first (ADR 0014).
+    // How stale this instance's search index may be before a search reads the change log first (ADR 0017).
     SEARCH_INDEX_LAG_MS: z.coerce.number().int().min(0).max(10_000).optional(),
     RESERVATION_MINUTES: z.coerce
       .number()
@@ -363,6 +363,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       instagramUrl: env.SHOP_INSTAGRAM_URL,
       mapLatitude: env.SHOP_MAP_LATITUDE,
       mapLongitude: env.SHOP_MAP_LONGITUDE,
+      takes: paymentMarksOf(env.PAYMENT_PROVIDER),
     },
   };
 }

@@ -7,7 +7,7 @@ import './styles/global.css';
 
 // The server wrote a default title, or a product's head for crawlers; the app now renders each
 // page's own (React places its <title> after any existing one, and the first one wins).
-// Its generic description too: each page renders one, its own or this one (issue 16, item 11).
+// Its generic description too: each page renders one, its own or this one.
 const generic = document.querySelector('head > meta[name="description"]:not([data-server-head])');
 setDefaultDescription(generic?.getAttribute('content') ?? '');
 for (const element of document.querySelectorAll('[data-server-head], head > title, head > meta[name="description"]')) {

@@ -5,8 +5,8 @@ import { createOwner, openFromNav, setPassword, signIn } from './staff-pages.ts'
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 
 /**
- * Products as CSV in the back office (docs/back-office.md#csv-import-and-export; issue 14's
- * acceptance): a file with one bad row is previewed with its error and nothing is applied; the
+ * Products as CSV in the back office (docs/back-office.md#csv-import-and-export):
+ * a file with one bad row is previewed with its error and nothing is applied; the
  * corrected file is applied, and the shop's search finds the product. Changing a delivery rate and
  * seeing it at checkout is admin-stock.spec.ts's.
  */

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { apiPost, expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
 
 /**
- * Issue 16, item 15 (b): a product card's size options are read in full from tablet width up: at
+ * A product card's size options are read in full from tablet width up: at
  * 720 to 1023 px (the search page with and without its sidebar), at 1150 px (three columns beside
  * the sidebar) and on desktop. A phone opens its own full-width picker.
  */

@@ -137,7 +137,7 @@ test('the checkout steps send an empty basket home', async ({ page }) => {
 
 test('review sends a basket without a delivery option back to the delivery step', async ({ page }) => {
   await fillBasket(page);
-  // Your Details done first: without them, review sends the shopper to step 1 (issue 16, item 4).
+  // Your Details done first: without them, review sends the shopper to step 1.
   await detailsDone(page);
   await page.goto('/checkout-review');
   await expect(page).toHaveURL(/\/checkout-delivery$/);
@@ -228,6 +228,9 @@ test.describe('paying by card through Opayo', () => {
     await page.getByRole('button', { name: 'Confirm Address' }).click();
     await page.getByLabel(/Express delivery/).check();
     await page.getByRole('button', { name: 'Continue' }).click();
+    // A shop paid through Opayo takes cards only: the review shows the card mark, not PayPal's.
+    await expect(page.getByRole('img', { name: 'Card payments' })).toBeVisible();
+    await expect(page.getByRole('img', { name: 'PayPal' })).toHaveCount(0);
     await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
     await expect(page.getByRole('heading', { name: 'Opayo sandbox: card payment' })).toBeVisible();
   }

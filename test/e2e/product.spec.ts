@@ -1,4 +1,4 @@
-import { expect, productWithSizes, test } from './fixtures.ts';
+import { apiPost, expect, productWithSizes, test } from './fixtures.ts';
 
 test('a product page adds to the basket and the cart summary follows', async ({ page }) => {
   const product = await productWithSizes(page);
@@ -26,6 +26,34 @@ test('a product page adds to the basket and the cart summary follows', async ({ 
   await page.reload();
   await expect(page.getByTestId('cart-count')).toHaveText('2 Items');
   await expect(page.getByRole('region', { name: 'You may also be interested in' }).getByRole('article')).toHaveCount(4);
+});
+
+test('a product whose first size is sold out opens on a size in stock, and marks the sold-out ones', async ({
+  page,
+}) => {
+  type Found = { urlKey: string; stocks: Array<{ id: number; stock: number; productSizeName: string }> };
+  const pages = await Promise.all(
+    [1, 2].map(async (pageNumber) => {
+      const answer = await apiPost(page, '/api/search', { pageSize: 100, pageNumber });
+      return ((await answer.json()) as { results: Found[] }).results;
+    }),
+  );
+  const product = pages
+    .flat()
+    .find((p) => p.stocks.length > 1 && p.stocks[0]!.stock === 0 && p.stocks.some((s) => s.stock > 0));
+  if (!product) throw new Error('the demo catalogue has no product whose first size is sold out and another is not');
+  const firstInStock = product.stocks.find((s) => s.stock > 0)!;
+  await page.goto(`/products/${product.urlKey}`);
+  const size = page.getByLabel('STYLE/SIZE');
+  await expect(size).toHaveValue(String(firstInStock.id));
+  await expect(page.getByText('In Stock')).toBeVisible();
+  for (const entry of product.stocks) {
+    const option = size.locator(`option[value="${entry.id}"]`);
+    if (entry.stock === 0) {
+      await expect(option).toContainText('Sold out');
+      await expect(option).toBeDisabled();
+    } else await expect(option).not.toContainText('Sold out');
+  }
 });
 
 test('the gallery overlay opens full size, closes with Escape and gives focus back', async ({ page }) => {

@@ -1,6 +1,6 @@
 import { apiPost, expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
 
-/** Issue 16, item 15 (a and c): a paid order's recovery link, and our own payment marks. */
+/** A paid order's recovery link, and our own payment marks. */
 test.describe('a recovery link for an order already paid', () => {
   test.use({ allowConsoleErrors: [/status of 404/] });
   for (const width of [1366, 390]) {

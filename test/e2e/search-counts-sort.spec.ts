@@ -1,7 +1,7 @@
 import type { Page, Response } from '@playwright/test';
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 
-/** Facet counts, the sort control and typo tolerance on the search page (issue 12, items 3 to 5). */
+/** Facet counts, the sort control and typo tolerance on the search page (docs/rules.md#catalogue-and-search). */
 
 const found = (page: Page) => page.getByRole('heading', { name: /PRODUCTS FOUND$/ });
 const count = async (page: Page) => Number((await found(page).innerText()).split(' ')[0]);

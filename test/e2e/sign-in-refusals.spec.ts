@@ -1,7 +1,7 @@
 import { messages } from '../../src/contract/messages.ts';
 import { CUSTOMER_PASSWORD, expect, expectNoAxeViolations, fillBasket, linkFrom, register, test } from './fixtures.ts';
 
-/** Issue 16, item 13: an account not yet activated is told so, after the right password only. */
+/** An account not yet activated is told so, after the right password only. */
 test.describe('signing in to an account not yet activated', () => {
   // The refusals are answered 401 and 403, which the browser reports.
   test.use({ allowConsoleErrors: [/status of (401|403|429)/] });

@@ -12,7 +12,7 @@ import {
 } from './fixtures.ts';
 
 /**
- * Defects found by a shopper's walk-through of every page (issue 16), each checked on a desktop
+ * Defects found by a shopper's walk-through of every page, each checked on a desktop
  * and on a phone.
  */
 const viewports = [

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { LogEvent } from 'kysely';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/database.ts';
@@ -33,9 +34,14 @@ export async function createTestApp(
     logStream?: NodeJS.WritableStream;
     /** Tracing, as start.ts sets it up when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
     tracing?: Tracing;
+    /** Told of every statement the app's database connection runs (Kysely's log), after tracing. */
+    log?: (event: LogEvent) => void;
   } = {},
 ): Promise<TestApp> {
-  const { db, database } = await createTestDb(options.tracing ? { log: options.tracing.logQuery } : {});
+  const logs = [options.tracing?.logQuery, options.log].filter((log) => log !== undefined);
+  const { db, database } = await createTestDb(
+    logs.length > 0 ? { log: (event) => logs.forEach((log) => log(event)) } : {},
+  );
   if (options.demo) await seedDemoCatalogue(db);
   const outboxDir = mkdtempSync(join(tmpdir(), 'shop-outbox-'));
   const config = loadConfig({

@@ -65,7 +65,7 @@ export type ProductList = z.infer<typeof productListSchema>;
 /**
  * A size or style as staff send it. A new one (no id) brings its opening stock; an existing one's
  * stock is never written here: stock changes are adjustments, each a delta with a reason
- * (DESIGN.md section 10), so a sale made while the form was open is never overwritten.
+ * (docs/back-office.md#stock), so a sale made while the form was open is never overwritten.
  */
 export const sizeInputSchema = z
   .object({

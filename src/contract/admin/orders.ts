@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ID, MAX_ORDER_TOTAL } from '../basket-rules.ts';
 import { fulfilments, orderStatuses } from '../order-status.ts';
 import { paymentProviders } from '../payments.ts';
 import { auditEntrySchema } from './audit.ts';
@@ -164,11 +165,17 @@ export type DispatchInput = z.input<typeof dispatchSchema>;
 export const cancelSchema = z.object({ reason: z.string().trim().max(500).optional() });
 
 export const refundSchema = z.object({
-  amount: z.number({ error: 'Please enter the amount in pence' }).int().min(1, 'The amount must be at least 1p'),
+  // No order comes to more than MAX_ORDER_TOTAL, so no refund can; a larger number is refused
+  // here, before a 32-bit sum in the database could fail on it.
+  amount: z
+    .number({ error: 'Please enter the amount in pence' })
+    .int()
+    .min(1, 'The amount must be at least 1p')
+    .max(MAX_ORDER_TOTAL, 'The amount is at most £1,000,000, the most one order may come to'),
   reason: z.string().trim().min(1, 'Please give a reason').max(500),
   /** Lines to put back in stock, with how many units of each. */
   restock: z
-    .array(z.object({ lineId: z.number().int().min(1), quantity: z.number().int().min(1).max(10_000) }))
+    .array(z.object({ lineId: z.number().int().min(1).max(MAX_ID), quantity: z.number().int().min(1).max(10_000) }))
     .max(100)
     .default([]),
 });

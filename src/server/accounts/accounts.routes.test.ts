@@ -59,7 +59,7 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     expect((await post('/api/register', registration(email))).json()).toEqual({ errorCode: 4 });
     const token = await linkFor(email, 'verify-account');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    // Not verified yet: no sign-in, and the right password is told so (issue 16, item 13).
+    // Not verified yet: no sign-in, and the right password is told so.
     expect((await signIn(email)).statusCode).toBe(403);
     expect((await post('/api/activate', { token })).json()).toEqual({ ok: true });
     expect((await post('/api/activate', { token })).statusCode).toBe(400);
@@ -96,7 +96,7 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     expect(unknown.json()).toEqual(wrong.json());
   });
 
-  it('tells an unactivated account so only after the right password, and answers the attack like any refusal (issue 16, item 13)', async () => {
+  it('tells an unactivated account so only after the right password, and answers the attack like any refusal', async () => {
     const email = newEmail();
     await post('/api/register', registration(email));
     const firstLink = await linkFor(email, 'verify-account');

@@ -56,7 +56,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
   app.post('/sign-in', { ...perMinute(10), schema: { body: signInSchema } }, async (request, reply) => {
     const session = await accounts.signIn(request.body.username, request.body.password);
     if (session === 'refused') return reply.status(401).send(refused);
-    // Only the right password gets here, so this tells nothing about other addresses (issue 16, item 13).
+    // Only the right password gets here, so this tells nothing about other addresses (docs/rules.md#accounts-and-sessions).
     if (session === 'notActivated') {
       return reply.status(403).send({ error: { code: errorCodes.notActivated, message: messages.login.notActivated } });
     }

@@ -121,7 +121,7 @@ export function createAccountsService(
 
     /**
      * A new session for a verified customer with the right password. An unverified account is told
-     * apart only after the right password (issue 16, item 13); every other refusal is the same, after
+     * apart only after the right password (docs/rules.md#accounts-and-sessions); every other refusal is the same, after
      * the same work whether or not the address is known, so timing tells nothing either.
      */
     async signIn(

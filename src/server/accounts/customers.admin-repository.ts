@@ -113,6 +113,8 @@ export async function eraseCustomer(
     await trx.updateTable('payment_events').set({ body: '' }).where('order_id', 'in', orderIds).execute();
     // What staff typed about these orders may name the customer.
     await trx.updateTable('order_refunds').set({ note: null }).where('order_id', 'in', orderIds).execute();
+    // A refund through a provider keeps staff's reason on its request too (the column is required).
+    await trx.updateTable('refund_requests').set({ note: '' }).where('order_id', 'in', orderIds).execute();
     const numbers = await trx.selectFrom('orders').select('order_number').where('id', 'in', orderIds).execute();
     await eraseAuditFreeText(
       trx,

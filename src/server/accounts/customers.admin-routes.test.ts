@@ -4,6 +4,7 @@ import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/check
 import { REGISTRATION_PASSWORD, registrationBody } from '../../../test/helpers/registration.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { insertRefundRequest } from '../payments/payments.repository.ts';
 
 /**
  * Customers in the back office (docs/back-office.md#customers): finding one, and a UK GDPR request
@@ -115,6 +116,20 @@ describe('back office customers', () => {
       reason: `${customer.lastname} rang, 07700 900111`,
     });
     expect(refund.statusCode).toBe(200);
+    // A refund through a provider keeps its request, with the same reason, beside the refund.
+    const paidRow = await t.db.kysely
+      .selectFrom('orders')
+      .select('id')
+      .where('order_number', '=', paidOne)
+      .executeTakeFirstOrThrow();
+    await insertRefundRequest(t.db.kysely, {
+      orderId: paidRow.id,
+      provider: 'paypal-checkout',
+      amount: 100,
+      requestId: `refund-${paidOne}`,
+      note: `${customer.lastname} rang again, 07700 900111`,
+      at: new Date().toISOString(),
+    });
     const unpaidOne = orders[1]!.ok ? orders[1]!.orderNumber : 0;
     await admin('POST', `/orders/${unpaidOne}/cancel`, { reason: `Duplicate of ${customer.lastname}'s order` });
 
@@ -147,6 +162,7 @@ describe('back office customers', () => {
       'customers',
       'orders',
       'order_refunds',
+      'refund_requests',
       'contact_messages',
       'mail_queue',
       'payment_events',

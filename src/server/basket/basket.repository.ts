@@ -1,14 +1,17 @@
 import type { Kysely } from 'kysely';
-import { loadStockRows } from '../catalog/catalog.repository.ts';
+import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+import { loadStockRows, stockRowsQuery } from '../catalog/catalog.repository.ts';
+import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { DeliveryMethodFact, StockFact, VoucherFact } from './pricing.ts';
 
 /** The facts a basket is priced from. Takes a transaction or the database alike. */
 
-/** Stock entries by id; a draft product's are left out, as if they did not exist (docs/back-office.md#catalogue). */
-export async function loadStockFacts(db: Kysely<Database>, ids: number[]): Promise<StockFact[]> {
-  const rows = await loadStockRows(db, ids);
-  return rows.map((row) => ({
+type StockRow = Awaited<ReturnType<typeof loadStockRows>>[number];
+
+function stockFactOf(row: StockRow): StockFact {
+  return {
     id: row.id,
     productId: row.product_id,
     title: row.title,
@@ -20,31 +23,52 @@ export async function loadStockFacts(db: Kysely<Database>, ids: number[]): Promi
     priceReduction: row.price_reduction,
     stock: row.stock,
     available: row.status === 'published',
-  }));
+  };
 }
 
-export async function loadDeliveryMethods(db: Kysely<Database>, countryId: number): Promise<DeliveryMethodFact[]> {
-  const rows = await db
+/** Stock entries by id; a draft product's are left out, as if they did not exist (docs/back-office.md#catalogue). */
+export async function loadStockFacts(db: Kysely<Database>, ids: number[]): Promise<StockFact[]> {
+  return (await loadStockRows(db, ids)).map(stockFactOf);
+}
+
+function deliveryMethodsQuery(db: Kysely<Database>, countryId: number) {
+  return db
     .selectFrom('delivery_methods')
     .select(['id', 'name', 'rate', 'min_items_total', 'max_items_total'])
     .where('country_id', '=', countryId)
     .where('active', '=', 1)
     .orderBy('sort_order')
-    .orderBy('id')
-    .execute();
-  return rows.map((r) => ({
+    .orderBy('id');
+}
+
+type DeliveryMethodRow = Awaited<ReturnType<ReturnType<typeof deliveryMethodsQuery>['execute']>>[number];
+
+function deliveryMethodFactOf(r: DeliveryMethodRow): DeliveryMethodFact {
+  return {
     id: r.id,
     name: r.name,
     rate: r.rate,
     minItemsTotal: r.min_items_total,
     maxItemsTotal: r.max_items_total,
-  }));
+  };
 }
 
-export async function loadVouchers(db: Kysely<Database>, codes: string[]): Promise<VoucherFact[]> {
-  if (codes.length === 0) return [];
-  const rows = await db.selectFrom('vouchers').selectAll().where('code', 'in', codes).where('active', '=', 1).execute();
-  return rows.map((r) => ({
+export async function loadDeliveryMethods(db: Kysely<Database>, countryId: number): Promise<DeliveryMethodFact[]> {
+  return (await deliveryMethodsQuery(db, countryId).execute()).map(deliveryMethodFactOf);
+}
+
+function vouchersQuery(db: Kysely<Database>, codes: string[]) {
+  return db
+    .selectFrom('vouchers')
+    .select(['code', 'kind', 'amount', 'min_spend', 'valid_from', 'valid_to', 'usage_limit', 'times_used'])
+    .where((eb) => (codes.length > 0 ? eb('code', 'in', codes) : eb.lit(false)))
+    .where('active', '=', 1);
+}
+
+type VoucherRow = Awaited<ReturnType<ReturnType<typeof vouchersQuery>['execute']>>[number];
+
+function voucherFactOf(r: VoucherRow): VoucherFact {
+  return {
     code: r.code,
     kind: r.kind,
     amount: r.amount,
@@ -53,12 +77,31 @@ export async function loadVouchers(db: Kysely<Database>, codes: string[]): Promi
     validTo: r.valid_to,
     usageLimit: r.usage_limit,
     timesUsed: r.times_used,
-  }));
+  };
+}
+
+export async function loadVouchers(db: Kysely<Database>, codes: string[]): Promise<VoucherFact[]> {
+  if (codes.length === 0) return [];
+  return (await vouchersQuery(db, codes).execute()).map(voucherFactOf);
+}
+
+function countriesQuery(db: Kysely<Database>) {
+  return db.selectFrom('countries').select(['id', 'name']);
 }
 
 export async function loadCountryNames(db: Kysely<Database>): Promise<Map<number, string>> {
-  const rows = await db.selectFrom('countries').select(['id', 'name']).execute();
+  const rows = await countriesQuery(db).execute();
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+function heldByOrderQuery(db: Kysely<Database>, orderCode: string | undefined, now: string) {
+  return db
+    .selectFrom('order_lines')
+    .innerJoin('orders', 'orders.id', 'order_lines.order_id')
+    .select(['order_lines.product_stock_id', 'order_lines.quantity'])
+    .where((eb) => (orderCode ? eb('orders.order_code', '=', orderCode) : eb.lit(false)))
+    .where('orders.status', 'in', ['pending_payment', 'payment_failed'])
+    .where('orders.reserved_until', '>', now);
 }
 
 /**
@@ -70,13 +113,52 @@ export async function loadHeldByOrder(
   orderCode: string,
   now: string,
 ): Promise<Array<{ productStockId: number; quantity: number }>> {
-  const rows = await db
-    .selectFrom('order_lines')
-    .innerJoin('orders', 'orders.id', 'order_lines.order_id')
-    .select(['order_lines.product_stock_id', 'order_lines.quantity'])
-    .where('orders.order_code', '=', orderCode)
-    .where('orders.status', 'in', ['pending_payment', 'payment_failed'])
-    .where('orders.reserved_until', '>', now)
-    .execute();
+  const rows = await heldByOrderQuery(db, orderCode, now).execute();
   return rows.map((row) => ({ productStockId: row.product_stock_id, quantity: row.quantity }));
+}
+
+/** Everything pricing reads, as the loaders above answer it. */
+export interface PricingFactRows {
+  stocks: StockFact[];
+  deliveryMethods: DeliveryMethodFact[];
+  vouchers: VoucherFact[];
+  countryNames: Map<number, string>;
+  held: Array<{ productStockId: number; quantity: number }>;
+}
+
+/**
+ * All the facts pricing reads, in one statement: a commit reads them inside its transaction,
+ * where each statement is one more wait for the database while its locks are held
+ * (docs/decisions/0018-checkout-in-fixed-round-trips.md). Each part is the query its loader above
+ * sends, gathered as a JSON array.
+ */
+export async function loadPricingFactsAtOnce(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  wanted: { stockIds: number[]; countryId: number; voucherCodes: string[]; orderCode: string | undefined; now: string },
+): Promise<PricingFactRows> {
+  const jsonArrayFrom = dialect === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
+  const row = await db
+    .selectNoFrom([
+      jsonArrayFrom(stockRowsQuery(db, wanted.stockIds)).as('stocks'),
+      jsonArrayFrom(deliveryMethodsQuery(db, wanted.countryId)).as('deliveryMethods'),
+      jsonArrayFrom(vouchersQuery(db, wanted.voucherCodes)).as('vouchers'),
+      jsonArrayFrom(countriesQuery(db)).as('countries'),
+      jsonArrayFrom(heldByOrderQuery(db, wanted.orderCode, wanted.now)).as('held'),
+    ])
+    .executeTakeFirstOrThrow();
+  // PostgreSQL's driver parses JSON; SQLite answers it as text.
+  const rows = <T>(value: T[] | string): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
+  return {
+    stocks: rows(row.stocks as StockRow[] | string).map(stockFactOf),
+    deliveryMethods: rows(row.deliveryMethods as DeliveryMethodRow[] | string).map(deliveryMethodFactOf),
+    vouchers: rows(row.vouchers as VoucherRow[] | string).map(voucherFactOf),
+    countryNames: new Map(
+      rows(row.countries as Array<{ id: number; name: string }> | string).map((r) => [r.id, r.name]),
+    ),
+    held: rows(row.held as Array<{ product_stock_id: number; quantity: number }> | string).map((r) => ({
+      productStockId: r.product_stock_id,
+      quantity: r.quantity,
+    })),
+  };
 }

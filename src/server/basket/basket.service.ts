@@ -1,13 +1,16 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { BasketQuery, DeliveryMethodRate, PricedBasket } from '../../contract/basket.ts';
+import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import {
   loadCountryNames,
   loadDeliveryMethods,
   loadHeldByOrder,
+  loadPricingFactsAtOnce,
   loadStockFacts,
   loadVouchers,
+  type PricingFactRows,
 } from './basket.repository.ts';
 import { applicableMethods, deliveryCountryId, mergeLines, priceBasket, type PricingFacts } from './pricing.ts';
 
@@ -39,11 +42,29 @@ async function cached<T>(db: Kysely<Database>, key: string, load: () => Promise<
   return value;
 }
 
-/** Reads what pricing needs, on the database or inside a caller's transaction. */
-export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, now: Date): Promise<PricingFacts> {
+/** The codes of the vouchers a request names (attempt and applied), upper case. */
+function voucherCodesOf(request: BasketQuery): string[] {
   const codes = [request.voucherCodeAttempt, request.appliedVouchers?.[0]?.code]
     .map((code) => code?.trim().toUpperCase())
     .filter((code): code is string => Boolean(code));
+  return [...new Set(codes)];
+}
+
+function factsFrom(rows: PricingFactRows, now: Date): PricingFacts {
+  // The order this basket came back from holds its own units; they are there for it. (At commit the
+  // order is replaced first, in the same transaction, so they are back in stock and not counted twice.)
+  const heldForThisBasket = new Map(rows.held.map((line) => [line.productStockId, line.quantity]));
+  return {
+    stocks: new Map(rows.stocks.map((s) => [s.id, { ...s, stock: s.stock + (heldForThisBasket.get(s.id) ?? 0) }])),
+    deliveryMethods: rows.deliveryMethods,
+    vouchers: new Map(rows.vouchers.map((v) => [v.code, v])),
+    countryNames: rows.countryNames,
+    now,
+  };
+}
+
+/** Reads what pricing needs, on the database, keeping countries and delivery methods a few seconds. */
+export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, now: Date): Promise<PricingFacts> {
   const countryId = deliveryCountryId(request);
   const [stocks, deliveryMethods, vouchers, countryNames, held] = await Promise.all([
     loadStockFacts(
@@ -51,20 +72,31 @@ export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, no
       mergeLines(request.items).map((item) => item.productStockId),
     ),
     cached(db, `delivery:${countryId}`, () => loadDeliveryMethods(db, countryId)),
-    loadVouchers(db, [...new Set(codes)]),
+    loadVouchers(db, voucherCodesOf(request)),
     cached(db, 'countries', () => loadCountryNames(db)),
     request.orderCode ? loadHeldByOrder(db, request.orderCode, now.toISOString()) : [],
   ]);
-  // The order this basket came back from holds its own units; they are there for it. (At commit the
-  // order is replaced first, in the same transaction, so they are back in stock and not counted twice.)
-  const heldForThisBasket = new Map(held.map((line) => [line.productStockId, line.quantity]));
-  return {
-    stocks: new Map(stocks.map((s) => [s.id, { ...s, stock: s.stock + (heldForThisBasket.get(s.id) ?? 0) }])),
-    deliveryMethods,
-    vouchers: new Map(vouchers.map((v) => [v.code, v])),
-    countryNames,
-    now,
-  };
+  return factsFrom({ stocks, deliveryMethods, vouchers, countryNames, held }, now);
+}
+
+/**
+ * Reads what pricing needs inside a caller's transaction (a commit), all afresh and in one
+ * statement (docs/decisions/0018-checkout-in-fixed-round-trips.md).
+ */
+export async function gatherFactsAtOnce(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  request: BasketQuery,
+  now: Date,
+): Promise<PricingFacts> {
+  const rows = await loadPricingFactsAtOnce(trx, dialect, {
+    stockIds: mergeLines(request.items).map((item) => item.productStockId),
+    countryId: deliveryCountryId(request),
+    voucherCodes: voucherCodesOf(request),
+    orderCode: request.orderCode ?? undefined,
+    now: now.toISOString(),
+  });
+  return factsFrom(rows, now);
 }
 
 export function createBasketService(db: Kysely<Database>, clock: () => Date = () => new Date()) {

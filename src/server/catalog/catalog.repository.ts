@@ -223,6 +223,11 @@ export type CatalogRepository = ReturnType<typeof createCatalogRepository>;
  */
 export async function loadStockRows(db: Kysely<Database>, ids: number[]) {
   if (ids.length === 0) return [];
+  return stockRowsQuery(db, ids).execute();
+}
+
+/** loadStockRows' query, for a caller to send within a larger one (a commit's pricing facts). */
+export function stockRowsQuery(db: Kysely<Database>, ids: number[]) {
   return db
     .selectFrom('product_stocks as s')
     .innerJoin('products as p', 'p.id', 's.product_id')
@@ -260,7 +265,6 @@ export async function loadStockRows(db: Kysely<Database>, ids: number[]) {
           .limit(1)
           .as('photo_url'),
     ])
-    .where('s.id', 'in', ids)
-    .where('p.status', '!=', 'draft')
-    .execute();
+    .where((eb) => (ids.length > 0 ? eb('s.id', 'in', ids) : eb.lit(false)))
+    .where('p.status', '!=', 'draft');
 }

@@ -127,7 +127,8 @@ export function createCatalogService(
     productTypes: () => repository.listProductTypes(),
     productByKey: (key) => repository.findProductByKey(parseProductKey(key)),
     candidates: (filter) => repository.productIds(filter),
-    searchPage,
+    // Only a search worked out takes a turn: a page the cache holds is answered at once.
+    searchPage: (query) => inTurn(() => searchPage(query)),
   });
 
   async function loadProducts(ids: number[]): Promise<Map<number, Product>> {
@@ -177,7 +178,9 @@ export function createCatalogService(
   }
 
   async function searchPage(query: SearchQuery): Promise<SearchHits> {
-    const types = await typesWithDescendants(query.typeId);
+    // Read once for the filter and the facets: without the catalogue cache, each read is a query.
+    const typeRows = await cache.productTypes();
+    const types = withDescendants(query.typeId, typeRows);
     // Unknown type ids are kept in the answer but match nothing, like an unknown brand id does.
     const typeIds = query.typeId.length > 0 && types.length === 0 ? [0] : types;
     const offset = (query.pageNumber - 1) * query.pageSize;
@@ -196,7 +199,7 @@ export function createCatalogService(
         isNextPage: query.pageNumber * query.pageSize < total,
         ids: indexed.ids,
         facets: {
-          types: typeFacets(indexed.typeCounts, await cache.productTypes()),
+          types: typeFacets(indexed.typeCounts, typeRows),
           brands: [...indexed.brandCounts].map(([id, count]) => ({ id, count })),
         },
       };
@@ -278,10 +281,8 @@ export function createCatalogService(
         pageNumber: query.pageNumber,
         sort: query.sort,
       };
-      return inTurn(async () => {
-        const { ids, ...counts } = await cache.searchPage(query);
-        return { ...echo, ...counts, results: await cache.products(ids) };
-      });
+      const { ids, ...counts } = await cache.searchPage(query);
+      return { ...echo, ...counts, results: await cache.products(ids) };
     },
 
     /**

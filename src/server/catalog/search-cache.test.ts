@@ -2,6 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import type { SearchQuery } from '../../contract/catalog.ts';
+import { createCatalogRepository } from './catalog.repository.ts';
+import { createCatalogService } from './catalog.service.ts';
+import type { SearchEngine } from './search-engine/search-engine.ts';
 
 describe('the search cache', () => {
   let t: TestApp | undefined;
@@ -43,5 +47,42 @@ describe('the search cache', () => {
     expect(await totalFor(t, { typeId: [type.id] })).toBe(1);
     await make.product({ title: 'Fresh Tabla Two', typeId: type.id, brandId: brand.id });
     expect(await totalFor(t, { typeId: [type.id] })).toBe(2);
+  });
+
+  it('answers a cached page at once, without waiting behind a search still being worked out', async () => {
+    t = await createTestApp();
+    let finishSlowSearch = (): void => undefined;
+    const slowSearchHeld = new Promise<void>((resolve) => (finishSlowSearch = resolve));
+    // An index whose answer to "slow" takes as long as the test says; every other answer is at once.
+    const engine = {
+      async search(query: { keyword: string }) {
+        if (query.keyword === 'slow') await slowSearchHeld;
+        return { ids: [], total: 0, typeCounts: new Map(), brandCounts: new Map() };
+      },
+      markStale: () => undefined,
+    } as unknown as SearchEngine;
+    const catalog = createCatalogService(
+      createCatalogRepository(t.db.kysely, t.db.dialect),
+      { searchCacheSeconds: 60, catalogCacheSeconds: 60, searchesAtOnce: 1 },
+      engine,
+    );
+    const searchFor = (title: string): SearchQuery => ({
+      title,
+      brandId: [],
+      typeId: [],
+      pageSize: 20,
+      pageNumber: 1,
+      sort: 'relevance',
+    });
+
+    await catalog.search(searchFor('quick'));
+    const slow = catalog.search(searchFor('slow'));
+    const cachedAgain = await Promise.race([
+      catalog.search(searchFor('quick')).then(() => 'answered'),
+      sleep(300).then(() => 'still waiting'),
+    ]);
+    finishSlowSearch();
+    await slow;
+    expect(cachedAgain).toBe('answered');
   });
 });

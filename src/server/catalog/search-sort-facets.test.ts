@@ -4,7 +4,7 @@ import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { randomFor } from './demo/generate-products.ts';
 
-/** Sort orders, facet counts and typos through POST /api/search (issue 12, items 3 to 5), on either database. */
+/** Sort orders, facet counts and typos through POST /api/search (docs/rules.md#catalogue-and-search), on either database. */
 describe('POST /api/search: sorting, counts and typos', () => {
   let t: TestApp;
   const types: Record<string, number> = {};

@@ -72,7 +72,7 @@ export function findStockRow(db: Kysely<Database>, stockId: number) {
 
 /**
  * The adjustment itself: one conditional update, never a read-then-write of the level, so a
- * checkout taking units at the same moment is never overwritten (DESIGN.md section 10). Answers the
+ * checkout taking units at the same moment is never overwritten (docs/back-office.md#stock). Answers the
  * level it left, or undefined when the size is unknown or the change would take it below 0 or above
  * `most` (by default the cap the product form and the CSV import hold a size to), both checked in
  * the same update, so two adjustments at once cannot pass either together.

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { awaitingPayment, isOneOf, type Fulfilment, type OrderStatus } from '../../contract/order-status.ts';
+import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import {
   changeStatus,
@@ -8,20 +9,24 @@ import {
   findOrderLines,
   findOrderVoucher,
   releaseVoucher,
+  returnOrderStock,
   returnStock,
+  returnStockOfLines,
   insertPaymentToRefund,
   setCaptureClaim,
   setHoldsStock,
   setPaymentNote,
   setPaymentResult,
   setStaffCancelled,
-  takeStock,
+  takeStockOfLines,
   useVoucher,
+  type StockUnits,
   type OrderRow,
 } from './orders.repository.ts';
 import {
   addToRefundedTotal,
   changeFulfilment,
+  claimReportedRefund,
   findOrderLinesWithRestocked,
   insertRecordedRefund,
   insertRefundLine,
@@ -63,22 +68,22 @@ export function holdsReservation(order: Pick<OrderRow, 'status' | 'reserved_unti
 }
 
 /**
- * Reserves a new order's stock: conditional decrements, in stock-entry order so concurrent commits
- * lock rows in one order. False when a line can no longer be had (the caller rolls back).
+ * Reserves a new order's stock: one conditional decrement for all its lines, whatever their
+ * number (docs/decisions/0018-checkout-in-fixed-round-trips.md). False when a line can no longer
+ * be had; then some lines may have been taken, and the caller rolls back.
  */
 export async function reserveLines(
   trx: Kysely<Database>,
-  lines: Array<{ productStockId: number; quantity: number }>,
+  dialect: Dialect,
+  lines: readonly StockUnits[],
 ): Promise<boolean> {
-  for (const line of [...lines].sort((a, b) => a.productStockId - b.productStockId)) {
-    if (!(await takeStock(trx, line.productStockId, line.quantity))) return false;
-  }
-  return true;
+  const taken = await takeStockOfLines(trx, dialect, lines);
+  return taken.length === new Set(lines.map((line) => line.productStockId)).size;
 }
 
 /** Gives an order's stock and its voucher's use back, once it has left the unpaid statuses. */
-async function releaseOrder(trx: Kysely<Database>, orderId: number): Promise<void> {
-  for (const line of await findOrderLines(trx, orderId)) await returnStock(trx, line.product_stock_id, line.quantity);
+async function releaseOrder(trx: Kysely<Database>, dialect: Dialect, orderId: number): Promise<void> {
+  await returnOrderStock(trx, dialect, orderId);
   await setHoldsStock(trx, orderId, false);
   const voucher = await findOrderVoucher(trx, orderId);
   if (voucher) await releaseVoucher(trx, voucher);
@@ -89,26 +94,35 @@ async function releaseOrder(trx: Kysely<Database>, orderId: number): Promise<voi
  * its voucher's use where the voucher's limit still allows (the order keeps its discount). The
  * stock is all or nothing: when one line can no longer be had, what was taken is given back.
  */
-export async function takeOrderAgain(trx: Kysely<Database>, orderId: number): Promise<boolean> {
+export async function takeOrderAgain(trx: Kysely<Database>, dialect: Dialect, orderId: number): Promise<boolean> {
   const voucher = await findOrderVoucher(trx, orderId);
   if (voucher) await useVoucher(trx, voucher);
-  const lines = await findOrderLines(trx, orderId);
-  const taken: typeof lines = [];
-  for (const line of lines) {
-    if (!(await takeStock(trx, line.product_stock_id, line.quantity))) {
-      for (const back of taken) await returnStock(trx, back.product_stock_id, back.quantity);
-      return false;
-    }
-    taken.push(line);
+  const lines = (await findOrderLines(trx, orderId)).map((line) => ({
+    productStockId: line.product_stock_id,
+    quantity: line.quantity,
+  }));
+  const taken = new Set(await takeStockOfLines(trx, dialect, lines));
+  if (taken.size < new Set(lines.map((line) => line.productStockId)).size) {
+    await returnStockOfLines(
+      trx,
+      dialect,
+      lines.filter((line) => taken.has(line.productStockId)),
+    );
+    return false;
   }
   await setHoldsStock(trx, orderId, true);
   return true;
 }
 
 /** An unpaid order whose reservation ran out: expired, its stock and voucher given back. */
-export async function expireOrder(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
+export async function expireOrder(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  orderId: number,
+  now: string,
+): Promise<boolean> {
   if (!(await changeStatus(trx, orderId, orderMoves.expire.from, orderMoves.expire.to, now))) return false;
-  await releaseOrder(trx, orderId);
+  await releaseOrder(trx, dialect, orderId);
   return true;
 }
 
@@ -119,12 +133,13 @@ export async function expireOrder(trx: Kysely<Database>, orderId: number, now: s
  */
 export async function replaceOrder(
   trx: Kysely<Database>,
+  dialect: Dialect,
   orderCode: string,
   now: string,
 ): Promise<{ heldSince: string; reservedUntil: string } | undefined> {
   const order = await findOrderByCode(trx, orderCode);
   if (!order || !(await changeStatus(trx, order.id, orderMoves.replace.from, orderMoves.replace.to, now))) return;
-  await releaseOrder(trx, order.id);
+  await releaseOrder(trx, dialect, order.id);
   return { heldSince: order.held_since ?? order.created_at, reservedUntil: order.reserved_until };
 }
 
@@ -172,6 +187,7 @@ export interface PaymentResult {
  */
 export async function markOrderPaid(
   trx: Kysely<Database>,
+  dialect: Dialect,
   order: OrderRow,
   payment: PaymentResult,
   at: string,
@@ -211,7 +227,7 @@ export async function markOrderPaid(
     await setPaymentNote(
       trx,
       order.id,
-      (await takeOrderAgain(trx, order.id))
+      (await takeOrderAgain(trx, dialect, order.id))
         ? `Paid after it had ${had}; the stock was taken again.`
         : `Paid after it had ${had}; the stock could not be taken again: refund or restock.`,
       at,
@@ -294,10 +310,15 @@ export function staffActionsFor(
  * longer unpaid. Unlike a replaced order, a payment that arrives for it later does not pay it
  * (`markOrderPaid`), and PayPal Checkout does not capture for it (`claimCapture`).
  */
-export async function cancelOrder(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
+export async function cancelOrder(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  orderId: number,
+  now: string,
+): Promise<boolean> {
   if (!(await changeStatus(trx, orderId, orderMoves.cancel.from, orderMoves.cancel.to, now))) return false;
   await setStaffCancelled(trx, orderId, now);
-  await releaseOrder(trx, orderId);
+  await releaseOrder(trx, dialect, orderId);
   return true;
 }
 
@@ -335,25 +356,42 @@ type Restock = ReadonlyArray<{ lineId: number; quantity: number }>;
  */
 export async function recordRefund(
   trx: Kysely<Database>,
-  order: Pick<OrderRow, 'id' | 'status' | 'holds_stock'>,
+  order: Pick<OrderRow, 'id' | 'status' | 'holds_stock' | 'payment_provider'>,
   refund: { amount: number; note: string; restock: Restock },
   now: string,
-): Promise<{ refundId: number } | { refused: RefundRefusal }> {
+): Promise<{ refundId: number; counted: boolean } | { refused: RefundRefusal }> {
   if (order.status !== 'paid') return { refused: 'not refundable' };
   // An order paid after its units went to someone else never took them: nothing to put back.
   if (refund.restock.length > 0 && !order.holds_stock) return { refused: 'not held' };
-  if (!(await addToRefundedTotal(trx, order.id, refund.amount, now))) return { refused: 'more than paid' };
+  // PayPal Standard's IPN reports the refunds staff make in PayPal's pages: one it reported already
+  // is the refund staff are recording, counted then, so it is not counted again.
+  const reported =
+    order.payment_provider && REFUNDS_REPORTED_BY.includes(order.payment_provider)
+      ? await claimReportedRefund(trx, {
+          orderId: order.id,
+          provider: order.payment_provider,
+          amount: refund.amount,
+          note: refund.note,
+        })
+      : undefined;
+  if (reported === undefined && !(await addToRefundedTotal(trx, order.id, refund.amount, now)))
+    return { refused: 'more than paid' };
   const refused = await restockRefusal(trx, order, refund.restock);
   if (refused) return { refused };
-  const refundId = await insertRecordedRefund(trx, {
-    orderId: order.id,
-    amount: refund.amount,
-    note: refund.note,
-    at: now,
-  });
+  const refundId =
+    reported ??
+    (await insertRecordedRefund(trx, {
+      orderId: order.id,
+      amount: refund.amount,
+      note: refund.note,
+      at: now,
+    }));
   await putBack(trx, order.id, refundId, refund.restock);
-  return { refundId };
+  return { refundId, counted: reported === undefined };
 }
+
+/** Providers whose notifications report refunds staff make in their pages (PayPal Standard's IPN). */
+const REFUNDS_REPORTED_BY: readonly string[] = ['paypal'];
 
 /**
  * Holds the units a refund through a provider will put back, in the transaction that reserves its

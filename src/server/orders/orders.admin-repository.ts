@@ -224,6 +224,77 @@ export async function addToRefundedTotal(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * PayPal Standard's refunds are made in PayPal's pages, recorded by staff and reported by PayPal's
+ * IPN too: the two are one refund. These find and pair them, by order and amount, so it is counted
+ * once whichever comes first (docs/back-office.md#orders).
+ */
+export const STAFF_RECORDED_REFUND = 'recorded by staff';
+
+/** A refund of this amount staff recorded for the order that no IPN has reported yet. */
+export async function findUnreportedStaffRefund(
+  trx: Kysely<Database>,
+  orderId: number,
+  amount: number,
+): Promise<number | undefined> {
+  const row = await trx
+    .selectFrom('order_refunds')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('kind', '=', 'refund')
+    .where('provider', '=', 'manual')
+    .where('provider_reference', '=', STAFF_RECORDED_REFUND)
+    .where('amount', '=', amount)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}
+
+/** The IPN reported a refund staff had recorded: the row takes PayPal's name and transaction id. */
+export async function markStaffRefundReported(
+  trx: Kysely<Database>,
+  refundId: number,
+  report: { provider: string; reference: string },
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('order_refunds')
+    .set({ provider: report.provider, provider_reference: report.reference.slice(0, 64) })
+    .where('id', '=', refundId)
+    .where('provider', '=', 'manual')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Claims for staff recording it a refund of this amount the provider reported for the order (its
+ * note, empty until staff claim it, takes their reason); the claimed row's id, or undefined.
+ */
+export async function claimReportedRefund(
+  trx: Kysely<Database>,
+  refund: { orderId: number; provider: string; amount: number; note: string },
+): Promise<number | undefined> {
+  const row = await trx
+    .selectFrom('order_refunds')
+    .select('id')
+    .where('order_id', '=', refund.orderId)
+    .where('kind', '=', 'refund')
+    .where('provider', '=', refund.provider)
+    .where('amount', '=', refund.amount)
+    .where('note', 'is', null)
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const result = await trx
+    .updateTable('order_refunds')
+    .set({ note: refund.note })
+    .where('id', '=', row.id)
+    .where('note', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? row.id : undefined;
+}
+
 export async function insertRecordedRefund(
   trx: Kysely<Database>,
   refund: { orderId: number; amount: number; note: string; at: string },
@@ -235,7 +306,7 @@ export async function insertRecordedRefund(
       kind: 'refund',
       amount: refund.amount,
       provider: 'manual',
-      provider_reference: 'recorded by staff',
+      provider_reference: STAFF_RECORDED_REFUND,
       recorded_at: refund.at,
       note: refund.note,
     })

@@ -71,6 +71,7 @@ describe('back office orders', () => {
       .execute((trx) =>
         markOrderPaid(
           trx,
+          t.db.dialect,
           order,
           { provider: 'paypal', providerStatus: 'Completed', transactionId: `TX${orderNumber}` },
           new Date().toISOString(),
@@ -99,7 +100,9 @@ describe('back office orders', () => {
     expired: async () => {
       const { orderNumber } = await placeOrder();
       const order = await orderRow(orderNumber);
-      await t.db.kysely.transaction().execute((trx) => expireOrder(trx, order.id, new Date().toISOString()));
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => expireOrder(trx, t.db.dialect, order.id, new Date().toISOString()));
       return orderNumber;
     },
     cancelled: async () => {
@@ -290,9 +293,11 @@ describe('back office orders', () => {
     const p = await fx.product(2500, 3);
     const late = await placeOrderOf(p.stockId, 3);
     const lateId = (await orderRow(late.orderNumber)).id;
-    expect(await t.db.kysely.transaction().execute((trx) => expireOrder(trx, lateId, new Date().toISOString()))).toBe(
-      true,
-    );
+    expect(
+      await t.db.kysely
+        .transaction()
+        .execute((trx) => expireOrder(trx, t.db.dialect, lateId, new Date().toISOString())),
+    ).toBe(true);
     const other = await placeOrderOf(p.stockId, 3);
     await pay(other.orderNumber);
     expect(await fx.stockOf(p.stockId)).toBe(0);
@@ -313,6 +318,35 @@ describe('back office orders', () => {
         .statusCode,
     ).toBe(200);
     expect(await fx.stockOf(p.stockId)).toBe(0);
+  });
+
+  it('takes none of a late-paid order’s stock again when one of its lines has gone to another order', async () => {
+    const [plenty, scarce] = [await fx.product(2500, 10), await fx.product(1500, 2)];
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody(
+        [
+          { productStockId: plenty.stockId, requestedQty: 3 },
+          { productStockId: scarce.stockId, requestedQty: 2 },
+        ],
+        { guest: { ...guest, email: `buyer${++orderCount}.${Date.now()}@example.com` } },
+      ),
+    });
+    const late = commitResponseSchema.parse(committed.json());
+    if (!late.ok) throw new Error(`expected an order: ${committed.body}`);
+    const lateId = (await orderRow(late.orderNumber)).id;
+    await t.db.kysely.transaction().execute((trx) => expireOrder(trx, t.db.dialect, lateId, new Date().toISOString()));
+    await placeOrderOf(scarce.stockId, 1);
+    await pay(late.orderNumber);
+    expect(await orderRow(late.orderNumber)).toMatchObject({
+      status: 'paid',
+      holds_stock: 0,
+      payment_note: expect.stringMatching(/could not be taken again/),
+    });
+    // The line that could have been taken again was not: the order holds none of its stock.
+    expect(await fx.stockOf(plenty.stockId)).toBe(10);
+    expect(await fx.stockOf(scarce.stockId)).toBe(1);
   });
 
   it('lets only one of two staff acting on one order at once succeed', async () => {
@@ -417,7 +451,7 @@ describe('back office orders', () => {
   });
 
   it('exports every order of a long list, batch after batch, each once', async () => {
-    const service = createOrdersAdminService(t.db.kysely, { csvBatch: 7 });
+    const service = createOrdersAdminService(t.db.kysely, { dialect: t.db.dialect, csvBatch: 7 });
     let csv = '';
     for await (const chunk of service.csv({})) csv += chunk;
     const numbers = csv
@@ -515,5 +549,23 @@ describe('back office orders', () => {
     const noRefund = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 0, reason: 'x' });
     expect(noRefund.json().error.fields).toEqual([expect.objectContaining({ field: 'amount' })]);
     expect((await admin('GET', '/orders/999999999')).statusCode).toBe(404);
+  });
+
+  it('refuses a refund or a restock too large for any order with the field named, never a 500', async () => {
+    const orderNumber = await states.paid();
+    // Past what a 32-bit column holds: PostgreSQL once failed the sum itself.
+    for (const amount of [2 ** 31, Number.MAX_SAFE_INTEGER]) {
+      const huge = await admin('POST', `/orders/${orderNumber}/refund`, { amount, reason: 'Huge' });
+      expect({ amount, status: huge.statusCode }).toEqual({ amount, status: 400 });
+      expect(huge.json().error.fields).toEqual([expect.objectContaining({ field: 'amount' })]);
+    }
+    const hugeLine = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 1,
+      reason: 'Huge line',
+      restock: [{ lineId: 2 ** 31, quantity: 1 }],
+    });
+    expect(hugeLine.statusCode).toBe(400);
+    expect(hugeLine.json().error.fields).toEqual([expect.objectContaining({ field: 'restock.0.lineId' })]);
+    expect((await admin('GET', `/orders/${orderNumber}`)).json()).toMatchObject({ refundedTotal: 0, refunds: [] });
   });
 });

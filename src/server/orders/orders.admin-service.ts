@@ -13,6 +13,7 @@ import { formatPence } from '../../contract/money.ts';
 import { auditOf, recordAudit } from '../audit/audit.repository.ts';
 import { auditView } from '../audit/audit.service.ts';
 import type { AuditEntryView } from '../../contract/admin/audit.ts';
+import type { Dialect } from '../db/database.ts';
 import type { Database, OrderTable } from '../db/schema.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
@@ -59,6 +60,8 @@ type Order = Selectable<OrderTable>;
 const CSV_BATCH = 1_000;
 /** How old a refund the provider never confirmed must be before it is asked about again. */
 const UNCONFIRMED_REFUND_MINUTES = 10;
+/** How many of those the sweep reads at once. */
+const UNCONFIRMED_REFUNDS_BATCH = 100;
 
 const refusals: Record<RefundRefusal, string> = {
   'not refundable': 'Only a paid order can be refunded.',
@@ -72,13 +75,15 @@ const refusals: Record<RefundRefusal, string> = {
 export function createOrdersAdminService(
   db: Kysely<Database>,
   options: {
+    /** Which database it is: the stock given back when staff cancel is locked as that one needs. */
+    dialect: Dialect;
     now?: () => Date;
     csvBatch?: number;
     /** The provider that took an order's payment, to refund through it where it can (ADR 0013). */
     providerOf?: (id: string | null) => PaymentProvider | undefined;
     /** Told of each order staff cancelled or refunded, once it committed (the metrics). */
     onOrderEvent?: (event: 'cancelled' | 'refunded') => void;
-  } = {},
+  },
 ) {
   const csvBatch = options.csvBatch ?? CSV_BATCH;
   const refunder = (order: Pick<Order, 'payment_provider' | 'transaction_id'>) => {
@@ -197,30 +202,42 @@ export function createOrdersAdminService(
   async function settleUnconfirmedRefunds(): Promise<number> {
     const before = new Date(Date.parse(now()) - UNCONFIRMED_REFUND_MINUTES * 60_000).toISOString();
     let settled = 0;
-    for (const request of await findUnconfirmedRefundRequests(db, before, 100)) {
-      const provider = options.providerOf?.(request.provider);
-      const order = await findOrderById(db, request.order_id);
-      if (!provider?.settleRefund || !order) continue;
-      const answer = await provider.settleRefund({
-        order,
-        amount: request.amount,
-        requestId: request.request_id,
-        note: request.note,
-      });
-      if (answer.outcome === 'unknown') continue;
-      await db.transaction().execute(async (trx) => {
-        const at = now();
-        if (answer.outcome === 'refused') {
-          if (await settleRefundRequest(trx, request.request_id, { status: 'refused', reference: null, at }))
-            await moveRefundedTotal(trx, order.id, -request.amount, at);
-          return;
-        }
-        const refundId = await findRefundByReference(trx, order.id, answer.reference);
-        if (refundId !== undefined) await putBackHeldUnits(trx, order.id, request.id, refundId);
-      });
-      settled += 1;
+    // Every one, a batch at a time: requests no look-up can settle (PayPal's wait for its webhook)
+    // stay pending, and must not keep the ones after them from being looked at.
+    let afterId = 0;
+    for (;;) {
+      const batch = await findUnconfirmedRefundRequests(db, before, afterId, UNCONFIRMED_REFUNDS_BATCH);
+      for (const request of batch) settled += await settleUnconfirmed(request);
+      if (batch.length < UNCONFIRMED_REFUNDS_BATCH) return settled;
+      afterId = batch.at(-1)!.id;
     }
-    return settled;
+  }
+
+  /** Asks the provider about one refund request it did not confirm; 1 when that settled it. */
+  async function settleUnconfirmed(
+    request: Awaited<ReturnType<typeof findUnconfirmedRefundRequests>>[number],
+  ): Promise<number> {
+    const provider = options.providerOf?.(request.provider);
+    const order = await findOrderById(db, request.order_id);
+    if (!provider?.settleRefund || !order) return 0;
+    const answer = await provider.settleRefund({
+      order,
+      amount: request.amount,
+      requestId: request.request_id,
+      note: request.note,
+    });
+    if (answer.outcome === 'unknown') return 0;
+    await db.transaction().execute(async (trx) => {
+      const at = now();
+      if (answer.outcome === 'refused') {
+        if (await settleRefundRequest(trx, request.request_id, { status: 'refused', reference: null, at }))
+          await moveRefundedTotal(trx, order.id, -request.amount, at);
+        return;
+      }
+      const refundId = await findRefundByReference(trx, order.id, answer.reference);
+      if (refundId !== undefined) await putBackHeldUnits(trx, order.id, request.id, refundId);
+    });
+    return 1;
   }
 
   async function detail(orderNumber: number): Promise<OrderDetail> {
@@ -374,7 +391,7 @@ export function createOrdersAdminService(
 
     async cancel(orderNumber: number, reason: string | undefined, staff: Staff): Promise<OrderDetail> {
       const cancelled = await change(orderNumber, staff, 'order.cancel', async (trx, order, at) =>
-        (await cancelOrder(trx, order.id, at))
+        (await cancelOrder(trx, options.dialect, order.id, at))
           ? { after: { status: 'cancelled', ...(reason ? { reason } : {}) } }
           : {
               refused:
@@ -413,7 +430,7 @@ export function createOrdersAdminService(
       if ('refused' in result) return { refused: refusals[result.refused] };
       return {
         after: {
-          refundedTotal: order.refunded_total + refund.amount,
+          refundedTotal: order.refunded_total + (result.counted ? refund.amount : 0),
           amount: refund.amount,
           reason: refund.reason,
           restock,

@@ -7,17 +7,91 @@ import type { Database, OrderLineTable, OrderStatus, OrderTable, RefundDueReason
 export type OrderRow = Selectable<OrderTable>;
 export type OrderLineRow = Selectable<OrderLineTable>;
 
-/** Takes `quantity` units if there are that many; false when there are not (never below 0). */
-export async function takeStock(trx: Kysely<Database>, stockId: number, quantity: number): Promise<boolean> {
-  const result = await trx
-    .updateTable('product_stocks')
-    .set((eb) => ({ stock: eb('stock', '-', quantity) }))
-    .where('id', '=', stockId)
-    .where('stock', '>=', quantity)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+/** Units of stock entries to take or give back. */
+export interface StockUnits {
+  productStockId: number;
+  quantity: number;
 }
 
+/**
+ * Where a change to several stock entries gets its units: given lines, or an order's own lines.
+ * Repeated entries are added up, since an UPDATE ... FROM changes each row once whatever the
+ * number of rows it matched.
+ */
+type UnitsSource = { lines: readonly StockUnits[] } | { orderId: number };
+
+function unitsTable(source: UnitsSource) {
+  if ('orderId' in source) {
+    return sql`select product_stock_id, sum(quantity) from order_lines where order_id = ${source.orderId} group by product_stock_id`;
+  }
+  const summed = new Map<number, number>();
+  for (const line of source.lines)
+    summed.set(line.productStockId, (summed.get(line.productStockId) ?? 0) + line.quantity);
+  return sql`values ${sql.join(
+    [...summed].map(([id, quantity]) => sql`(cast(${id} as integer), cast(${quantity} as integer))`),
+  )}`;
+}
+
+/**
+ * Changes several stock entries in one statement: each by +quantity (give back) or -quantity
+ * (take, only where that many are left: never below 0). Answers the ids of the entries changed,
+ * so a taker sees which it could not have. On PostgreSQL the rows are locked in id order first (the `locked`
+ * step), so that two of these at once, each over several entries, cannot deadlock, whatever plan
+ * the update gets (docs/decisions/0018-checkout-in-fixed-round-trips.md).
+ */
+async function changeStock(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  direction: 'take' | 'give back',
+  source: UnitsSource,
+): Promise<number[]> {
+  if ('lines' in source && source.lines.length === 0) return [];
+  const lockInIdOrder = dialect === 'postgres' ? sql`for update` : sql``;
+  const change =
+    direction === 'take' ? sql`product_stocks.stock - wanted.quantity` : sql`product_stocks.stock + wanted.quantity`;
+  const enough = direction === 'take' ? sql`and product_stocks.stock >= wanted.quantity` : sql``;
+  const { rows } = await sql<{ id: number }>`
+    with wanted(id, quantity) as (${unitsTable(source)}),
+    locked as materialized (
+      select product_stocks.id from product_stocks
+      where product_stocks.id in (select id from wanted)
+      order by product_stocks.id ${lockInIdOrder}
+    )
+    update product_stocks set stock = ${change}
+    from wanted, locked
+    where product_stocks.id = wanted.id and locked.id = wanted.id ${enough}
+    returning product_stocks.id as id`.execute(trx);
+  return rows.map((row) => Number(row.id));
+}
+
+/**
+ * Takes the lines' units, each only if there are that many (never below 0), in one statement.
+ * Answers the ids of the entries taken: when fewer than asked, the caller rolls back or gives
+ * those back.
+ */
+export function takeStockOfLines(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  lines: readonly StockUnits[],
+): Promise<number[]> {
+  return changeStock(trx, dialect, 'take', { lines });
+}
+
+/** Gives the lines' units back, in one statement. */
+export async function returnStockOfLines(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  lines: readonly StockUnits[],
+): Promise<void> {
+  await changeStock(trx, dialect, 'give back', { lines });
+}
+
+/** Gives all of an order's units back, in one statement, without reading its lines first. */
+export async function returnOrderStock(trx: Kysely<Database>, dialect: Dialect, orderId: number): Promise<void> {
+  await changeStock(trx, dialect, 'give back', { orderId });
+}
+
+/** Gives one entry's units back (a refund putting chosen units back in stock). */
 export async function returnStock(trx: Kysely<Database>, stockId: number, quantity: number): Promise<void> {
   await trx
     .updateTable('product_stocks')
@@ -132,33 +206,65 @@ export async function findOrderVoucher(db: Kysely<Database>, orderId: number): P
  */
 export async function lockUnpaidOrderKeys(trx: Kysely<Database>, dialect: Dialect, keys: string[]): Promise<void> {
   if (dialect !== 'postgres') return;
-  for (const key of [...new Set(keys)].sort()) {
-    await sql`select pg_advisory_xact_lock(hashtext(${`unpaid-orders ${key}`}))`.execute(trx);
-  }
+  // One statement: PostgreSQL evaluates a select list left to right, so the keys are still taken in order.
+  const locks = [...new Set(keys)].sort().map((key) => sql`pg_advisory_xact_lock(hashtext(${`unpaid-orders ${key}`}))`);
+  await sql`select ${sql.join(locks)}`.execute(trx);
 }
 
-/** Unpaid orders still holding stock for an e-mail key or a client, and the units they hold. */
+interface Holdings {
+  orders: number;
+  units: number;
+}
+
+/**
+ * Unpaid orders still holding stock for an e-mail key and for a client (when known), and the units
+ * they hold: both counts in one statement.
+ */
 export async function unpaidHoldings(
   trx: Kysely<Database>,
-  by: { emailKey: string } | { clientAddress: string },
+  who: { emailKey: string; clientAddress: string | undefined },
   now: string,
-): Promise<{ orders: number; units: number }> {
-  const [column, value] =
-    'emailKey' in by
-      ? (['orders.email_key', by.emailKey] as const)
-      : (['orders.client_address', by.clientAddress] as const);
+): Promise<{ byEmail: Holdings; byClient: Holdings | undefined }> {
+  const { emailKey, clientAddress } = who;
   const row = await trx
     .selectFrom('orders')
     .innerJoin('order_lines', 'order_lines.order_id', 'orders.id')
-    .select((eb) => [
-      eb.fn.count<number | string>('orders.id').distinct().as('orders'),
-      eb.fn.sum<number | string | null>('order_lines.quantity').as('units'),
-    ])
-    .where(column, '=', value)
+    .select((eb) => {
+      const byEmail = eb('orders.email_key', '=', emailKey);
+      // No client: a condition no order meets, so its counts are 0 and unused.
+      const byClient = clientAddress === undefined ? eb.lit(false) : eb('orders.client_address', '=', clientAddress);
+      return [
+        eb.fn
+          .count<number | string>(eb.case().when(byEmail).then(eb.ref('orders.id')).end())
+          .distinct()
+          .as('emailOrders'),
+        eb.fn
+          .sum<number | string | null>(eb.case().when(byEmail).then(eb.ref('order_lines.quantity')).end())
+          .as('emailUnits'),
+        eb.fn
+          .count<number | string>(eb.case().when(byClient).then(eb.ref('orders.id')).end())
+          .distinct()
+          .as('clientOrders'),
+        eb.fn
+          .sum<number | string | null>(eb.case().when(byClient).then(eb.ref('order_lines.quantity')).end())
+          .as('clientUnits'),
+      ];
+    })
+    .where((eb) =>
+      clientAddress === undefined
+        ? eb('orders.email_key', '=', emailKey)
+        : eb.or([eb('orders.email_key', '=', emailKey), eb('orders.client_address', '=', clientAddress)]),
+    )
     .where('orders.status', 'in', ['pending_payment', 'payment_failed'])
     .where('orders.reserved_until', '>', now)
     .executeTakeFirstOrThrow();
-  return { orders: Number(row.orders), units: Number(row.units ?? 0) };
+  return {
+    byEmail: { orders: Number(row.emailOrders), units: Number(row.emailUnits ?? 0) },
+    byClient:
+      clientAddress === undefined
+        ? undefined
+        : { orders: Number(row.clientOrders), units: Number(row.clientUnits ?? 0) },
+  };
 }
 
 export async function transactionUsedByOtherOrder(

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { BasketCommit, CommitResponse, PricedBasket } from '../../contract/basket.ts';
 import { MAX_ORDER_TOTAL } from '../../contract/basket-rules.ts';
 import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
-import { gatherFacts } from '../basket/basket.service.ts';
+import { gatherFacts, gatherFactsAtOnce } from '../basket/basket.service.ts';
 import { mergeLines, priceBasket } from '../basket/pricing.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -125,19 +125,27 @@ function waitForSameBuyer(trx: Kysely<Database>, dialect: Dialect, buyer: Buyer)
  */
 async function reservationOf(
   trx: Kysely<Database>,
+  dialect: Dialect,
   replacedOrderCode: string | null | undefined,
   now: Date,
   reservationMinutes: number,
 ): Promise<{ heldSince: string; reservedUntil: string; replacedOne: boolean }> {
-  const replaced = replacedOrderCode ? await replaceOrder(trx, replacedOrderCode, now.toISOString()) : undefined;
+  const replaced = replacedOrderCode
+    ? await replaceOrder(trx, dialect, replacedOrderCode, now.toISOString())
+    : undefined;
   const reservation = reservationFor(replaced, now, reservationMinutes);
   if (!reservation) throw new OrderHeldTooLongError();
   return { ...reservation, replacedOne: replaced !== undefined };
 }
 
 /** The basket priced afresh from the database, as long as that is what the shopper saw. */
-async function priceAsSeen(trx: Kysely<Database>, request: BasketCommit, now: Date): Promise<PricedBasket> {
-  const priced = priceBasket(request, await gatherFacts(trx, request, now));
+async function priceAsSeen(
+  trx: Kysely<Database>,
+  dialect: Dialect,
+  request: BasketCommit,
+  now: Date,
+): Promise<PricedBasket> {
+  const priced = priceBasket(request, await gatherFactsAtOnce(trx, dialect, request, now));
   if (changedSinceSeen(request, priced)) throw new BasketChanged();
   return priced;
 }
@@ -153,12 +161,12 @@ function unitsIn(priced: PricedBasket): number {
 }
 
 /** Takes the lines' stock and one use of the voucher; either running out since pricing is a changed basket. */
-async function reserveStockAndVoucher(trx: Kysely<Database>, priced: PricedBasket): Promise<void> {
+async function reserveStockAndVoucher(trx: Kysely<Database>, dialect: Dialect, priced: PricedBasket): Promise<void> {
   const lines = priced.items.map((line) => ({
     productStockId: line.productStockId,
     quantity: line.requestedQty as number,
   }));
-  if (!(await reserveLines(trx, lines))) throw new BasketChanged();
+  if (!(await reserveLines(trx, dialect, lines))) throw new BasketChanged();
   const voucherCode = priced.appliedVouchers[0]?.code ?? null;
   if (voucherCode && !(await useVoucher(trx, voucherCode))) throw new BasketChanged();
 }
@@ -202,11 +210,10 @@ export function createOrdersService(
     const limits = options.unpaidOrderLimits;
     if (!limits) return;
     if (units > Math.min(limits.unitsPerEmail, limits.unitsPerClient)) throw new UnpaidOrderTooLargeError();
-    const byEmail = await unpaidHoldings(trx, { emailKey: who.emailKey }, now);
+    const { byEmail, byClient } = await unpaidHoldings(trx, who, now);
     if (byEmail.orders + 1 > limits.perEmail || byEmail.units + units > limits.unitsPerEmail)
       throw new TooManyUnpaidOrdersError();
-    if (who.clientAddress === undefined) return;
-    const byClient = await unpaidHoldings(trx, { clientAddress: who.clientAddress }, now);
+    if (byClient === undefined) return;
     if (byClient.orders + 1 > limits.perClient || byClient.units + units > limits.unitsPerClient)
       throw new TooManyUnpaidOrdersError();
   }
@@ -229,14 +236,15 @@ export function createOrdersService(
           await waitForSameBuyer(trx, options.dialect, buyer);
           const { replacedOne, ...reservation } = await reservationOf(
             trx,
+            options.dialect,
             request.orderCode,
             now,
             options.reservationMinutes,
           );
-          const priced = await priceAsSeen(trx, request, now);
+          const priced = await priceAsSeen(trx, options.dialect, request, now);
           refuseUnpayableTotal(priced);
           await checkUnpaidOrderLimits(trx, buyer, unitsIn(priced), now.toISOString());
-          await reserveStockAndVoucher(trx, priced);
+          await reserveStockAndVoucher(trx, options.dialect, priced);
           const created = await createOrder(trx, options.dialect, {
             request,
             priced,
@@ -272,7 +280,7 @@ export function createOrdersService(
       const now = clock().toISOString();
       let released = 0;
       for (const orderId of await findExpiredReservations(db, now, limit)) {
-        const done = await db.transaction().execute((trx) => expireOrder(trx, orderId, now));
+        const done = await db.transaction().execute((trx) => expireOrder(trx, options.dialect, orderId, now));
         if (done) {
           released++;
           options.onOrderEvent?.('expired');

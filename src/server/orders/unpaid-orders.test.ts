@@ -240,7 +240,7 @@ describe('unpaid orders per client and per e-mail address', () => {
       .select('id')
       .where('order_code', '=', order.orderCode)
       .executeTakeFirstOrThrow();
-    await t.db.kysely.transaction().execute((trx) => takeOrderAgain(trx, row.id));
+    await t.db.kysely.transaction().execute((trx) => takeOrderAgain(trx, t.db.dialect, row.id));
     expect(await timesUsed(code)).toBe(2);
   });
 });

@@ -1,11 +1,16 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { commitResponseSchema } from '../../contract/basket.ts';
-import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import type { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
+import {
+  approvedPaypalReturn,
+  backOffice,
+  completedPaymentIpn,
+  placeOrder,
+  shopForPayments,
+} from '../../../test/helpers/paid-orders.ts';
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
-import { staffMember } from '../../../test/helpers/staff.ts';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
 
 /**
  * One shop order, two PayPal orders (two handoffs: two tabs, or back and pay again), both
@@ -22,13 +27,7 @@ describe('two payments for one order', () => {
   const captured = new Set<string>();
 
   beforeAll(async () => {
-    t = await createTestApp({
-      env: { PAYPAL_INTEGRATION: 'checkout', RATE_LIMIT_FACTOR: '100' },
-      paymentFetch: paypal.fetch,
-    });
-    paypal.state.app = t.server;
-    fx = await checkoutFixtures(t.db);
-    ({ cookie } = await staffMember(t, 'staff'));
+    ({ t, fx, cookie } = await shopForPayments({ PAYPAL_INTEGRATION: 'checkout' }, paypal));
   });
   afterAll(() => t.close());
   beforeEach(() => {
@@ -40,35 +39,9 @@ describe('two payments for one order', () => {
     };
   });
 
-  const adminOrder = async (orderNumber: number) =>
-    (await t.app.inject({ method: 'GET', url: `/api/admin/orders/${orderNumber}`, headers: { cookie } })).json();
-
-  async function newOrder() {
-    const p = await fx.product(2500, 20);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/basket',
-      payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }]),
-    });
-    const result = commitResponseSchema.parse(response.json());
-    if (!result.ok) throw new Error(`expected an order: ${response.body}`);
-    return result;
-  }
-
-  /** A handoff, and the shopper pressing Pay on PayPal's page: the return address PayPal gives. */
-  async function approvedPaypalOrder(orderCode: string) {
-    const handoff = await t.app.inject({ method: 'GET', url: `/api/payment-handoff/${orderCode}` });
-    expect(handoff.statusCode).toBe(200);
-    const token = new URL(handoff.json().url).searchParams.get('token') as string;
-    const approved = await t.app.inject({
-      method: 'POST',
-      url: '/sandbox/paypal/checkoutnow',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ token, action: 'pay' }).toString(),
-    });
-    const back = new URL(approved.headers.location as string);
-    return { token, returnUrl: `${back.pathname}${back.search}` };
-  }
+  const adminOrder = (orderNumber: number) => backOffice(t, cookie).order(orderNumber);
+  const newOrder = async () => placeOrder(t, (await fx.product(2500, 20)).stockId);
+  const approvedPaypalOrder = (orderCode: string) => approvedPaypalReturn(t, orderCode);
 
   /** A webhook signed as PayPal (here its sandbox) signs a genuine one. */
   async function signedWebhook(event: object) {
@@ -173,47 +146,21 @@ describe('a second payment through a provider that takes it on its own page', ()
   let cookie: string;
 
   beforeAll(async () => {
-    const paymentFetch = (async () => new Response('VERIFIED')) as unknown as typeof fetch;
-    t = await createTestApp({ paymentFetch, env: { RATE_LIMIT_FACTOR: '100' } });
-    fx = await checkoutFixtures(t.db);
-    ({ cookie } = await staffMember(t, 'staff'));
+    // PayPal answers every IPN the shop asks it about as genuine.
+    const fetch = (async () => new Response('VERIFIED')) as unknown as typeof globalThis.fetch;
+    ({ t, fx, cookie } = await shopForPayments({}, { fetch }));
   });
   afterAll(() => t.close());
 
-  const ipn = (orderNumber: number, txnId: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/payments/paypal/ipn',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        mc_gross: '34.95',
-        invoice: String(orderNumber),
-        payment_status: 'Completed',
-        txn_id: txnId,
-        mc_currency: 'GBP',
-        receiver_email: 'payments@raag-instruments.example',
-      }).toString(),
-    });
+  const ipn = (orderNumber: number, txnId: string) => completedPaymentIpn(t, orderNumber, txnId);
 
   it('keeps the first payment and flags the second, by its PayPal transaction id, for a refund', async () => {
-    const p = await fx.product(2500, 5);
-    const committed = commitResponseSchema.parse(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/basket',
-          payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }]),
-        })
-      ).json(),
-    );
-    if (!committed.ok) throw new Error('expected an order');
+    const committed = await placeOrder(t, (await fx.product(2500, 5)).stockId);
     await ipn(committed.orderNumber, 'FIRSTTXN000000001');
     await ipn(committed.orderNumber, 'SECONDTXN00000002');
     // The first again: the same payment, not a third.
     await ipn(committed.orderNumber, 'FIRSTTXN000000001');
-    const detail = (
-      await t.app.inject({ method: 'GET', url: `/api/admin/orders/${committed.orderNumber}`, headers: { cookie } })
-    ).json();
+    const detail = await backOffice(t, cookie).order(committed.orderNumber);
     expect(detail).toMatchObject({
       status: 'paid',
       transactionId: 'FIRSTTXN000000001',

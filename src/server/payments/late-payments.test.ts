@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { commitResponseSchema } from '../../contract/basket.ts';
-import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import type { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
+import {
+  approvedPaypalReturn,
+  backOffice,
+  completedPaymentIpn,
+  placeOrder,
+  shopForPayments,
+} from '../../../test/helpers/paid-orders.ts';
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
-import { staffMember } from '../../../test/helpers/staff.ts';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
 
 /**
  * A payment that arrives after the order ended (docs/rules.md#orders-and-stock). An order the
@@ -19,13 +24,7 @@ describe('payments after the order ended: PayPal Checkout', () => {
   const captured = new Set<string>();
 
   beforeAll(async () => {
-    t = await createTestApp({
-      env: { PAYPAL_INTEGRATION: 'checkout', RATE_LIMIT_FACTOR: '100' },
-      paymentFetch: paypal.fetch,
-    });
-    paypal.state.app = t.server;
-    fx = await checkoutFixtures(t.db);
-    ({ cookie } = await staffMember(t, 'staff'));
+    ({ t, fx, cookie } = await shopForPayments({ PAYPAL_INTEGRATION: 'checkout' }, paypal));
   });
   afterAll(() => t.close());
   beforeEach(() => {
@@ -37,34 +36,9 @@ describe('payments after the order ended: PayPal Checkout', () => {
     };
   });
 
-  const adminOrder = async (orderNumber: number) =>
-    (await t.app.inject({ method: 'GET', url: `/api/admin/orders/${orderNumber}`, headers: { cookie } })).json();
-
-  async function commit(stockId: number, orderCode?: string) {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/basket',
-      payload: commitBody([{ productStockId: stockId, requestedQty: 1 }], orderCode ? { orderCode } : {}),
-    });
-    const result = commitResponseSchema.parse(response.json());
-    if (!result.ok) throw new Error(`expected an order: ${response.body}`);
-    return result;
-  }
-
-  /** A handoff, and the shopper pressing Pay on PayPal's page: the return address PayPal gives. */
-  async function approvedReturn(orderCode: string) {
-    const handoff = await t.app.inject({ method: 'GET', url: `/api/payment-handoff/${orderCode}` });
-    expect(handoff.statusCode).toBe(200);
-    const token = new URL(handoff.json().url).searchParams.get('token') as string;
-    const approved = await t.app.inject({
-      method: 'POST',
-      url: '/sandbox/paypal/checkoutnow',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ token, action: 'pay' }).toString(),
-    });
-    const back = new URL(approved.headers.location as string);
-    return `${back.pathname}${back.search}`;
-  }
+  const adminOrder = (orderNumber: number) => backOffice(t, cookie).order(orderNumber);
+  const commit = (stockId: number, orderCode?: string) => placeOrder(t, stockId, 1, orderCode ? { orderCode } : {});
+  const approvedReturn = async (orderCode: string) => (await approvedPaypalReturn(t, orderCode)).returnUrl;
 
   it('does not capture an approval for an order staff cancelled', async () => {
     const p = await fx.product(2500, 5);
@@ -110,25 +84,15 @@ describe('payments after the order ended: a provider that takes the money on its
   let cookie: string;
 
   beforeAll(async () => {
-    const paymentFetch = (async () => new Response('VERIFIED')) as unknown as typeof fetch;
-    t = await createTestApp({ paymentFetch, env: { RATE_LIMIT_FACTOR: '100' } });
-    fx = await checkoutFixtures(t.db);
-    ({ cookie } = await staffMember(t, 'staff'));
+    // PayPal answers every IPN the shop asks it about as genuine.
+    const fetch = (async () => new Response('VERIFIED')) as unknown as typeof globalThis.fetch;
+    ({ t, fx, cookie } = await shopForPayments({}, { fetch }));
   });
   afterAll(() => t.close());
 
   it('records a payment for an order staff cancelled for a refund, leaving it cancelled and not dispatchable', async () => {
     const p = await fx.product(2500, 5);
-    const committed = commitResponseSchema.parse(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/basket',
-          payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }]),
-        })
-      ).json(),
-    );
-    if (!committed.ok) throw new Error('expected an order');
+    const committed = await placeOrder(t, p.stockId);
     const cancel = await t.app.inject({
       method: 'POST',
       url: `/api/admin/orders/${committed.orderNumber}/cancel`,
@@ -136,23 +100,9 @@ describe('payments after the order ended: a provider that takes the money on its
       payload: { reason: 'Suspected fraud' },
     });
     expect(cancel.statusCode).toBe(200);
-    const ipn = await t.app.inject({
-      method: 'POST',
-      url: '/api/payments/paypal/ipn',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        mc_gross: '34.95',
-        invoice: String(committed.orderNumber),
-        payment_status: 'Completed',
-        txn_id: 'AFTERCANCEL000001',
-        mc_currency: 'GBP',
-        receiver_email: 'payments@raag-instruments.example',
-      }).toString(),
-    });
+    const ipn = await completedPaymentIpn(t, committed.orderNumber, 'AFTERCANCEL000001');
     expect(ipn.statusCode).toBe(200);
-    const detail = (
-      await t.app.inject({ method: 'GET', url: `/api/admin/orders/${committed.orderNumber}`, headers: { cookie } })
-    ).json();
+    const detail = await backOffice(t, cookie).order(committed.orderNumber);
     expect(detail).toMatchObject({
       status: 'cancelled',
       actions: [],

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitResponseSchema } from '../../contract/basket.ts';
 import { paymentHandoffAnswerSchema } from '../../contract/payments.ts';
-import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
+import { placeOrder } from '../../../test/helpers/paid-orders.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 /**
@@ -22,16 +22,7 @@ describe.each([
 
   it('answers the form the server built for an order awaiting payment, and 404 for any other code', async () => {
     const p = await fx.product(2500, 5);
-    const committed = commitResponseSchema.parse(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/basket',
-          payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }]),
-        })
-      ).json(),
-    );
-    if (!committed.ok) throw new Error('expected an order');
+    const committed = await placeOrder(t, p.stockId);
     const answer = await t.app.inject({ method: 'GET', url: `/api/payment-handoff/${committed.orderCode}` });
     expect(answer.statusCode).toBe(200);
     const handoff = paymentHandoffAnswerSchema.parse(answer.json());

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { PaymentHandoffAnswer } from '../../contract/payments.ts';
 import type { Config } from '../config.ts';
+import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { OrderLineRow, OrderRow } from '../orders/orders.repository.ts';
 import type { PaymentEvents } from './payment-events.ts';
@@ -24,7 +25,7 @@ export interface PaymentProvider {
   readonly routes: FastifyPluginAsync;
   /**
    * Sends money back through the provider. Absent when its protocol has no refund call we can make
-   * (PayPal Standard, Opayo Form: DESIGN.md 5): staff then record a refund made outside the shop.
+   * (PayPal Standard, Opayo Form: docs/rules.md#payments): staff then record a refund made outside the shop.
    */
   refund?(request: ProviderRefundRequest): Promise<ProviderRefundResult>;
   /**
@@ -73,6 +74,7 @@ export type PaymentsConfig = Pick<
 /** What a provider is built with. */
 export interface ProviderContext {
   db: Kysely<Database>;
+  dialect: Dialect;
   config: PaymentsConfig;
   fetch: typeof fetch;
   clock: () => Date;

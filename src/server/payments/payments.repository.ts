@@ -142,12 +142,19 @@ export async function insertRefundRequest(
 }
 
 /** Refund requests still pending that were made before `createdBefore`, oldest first. */
-export function findUnconfirmedRefundRequests(db: Kysely<Database>, createdBefore: string, limit: number) {
+/** Pending refund requests made before `createdBefore`, a batch at a time: those after id `afterId`. */
+export function findUnconfirmedRefundRequests(
+  db: Kysely<Database>,
+  createdBefore: string,
+  afterId: number,
+  limit: number,
+) {
   return db
     .selectFrom('refund_requests')
     .selectAll()
     .where('status', '=', 'pending')
     .where('created_at', '<', createdBefore)
+    .where('id', '>', afterId)
     .orderBy('id')
     .limit(limit)
     .execute();

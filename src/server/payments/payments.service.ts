@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { PaymentHandoffAnswer } from '../../contract/payments.ts';
+import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -27,6 +28,8 @@ export function createPaymentsService(
   db: Kysely<Database>,
   config: PaymentsConfig,
   options: {
+    /** Which database it is: a late payment takes its stock again as that one needs. */
+    dialect: Dialect;
     fetch?: typeof fetch;
     clock?: () => Date;
     mailer?: Mailer;
@@ -34,7 +37,7 @@ export function createPaymentsService(
     rateLimitFactor?: number;
     /** Told of each notification, return or capture applied: its provider and outcome (the metrics). */
     onNotification?: (provider: string, outcome: string) => void;
-  } = {},
+  },
 ) {
   const clock = options.clock ?? (() => new Date());
   const events = createPaymentEvents(db, {
@@ -46,6 +49,7 @@ export function createPaymentsService(
   });
   const context = {
     db,
+    dialect: options.dialect,
     config,
     fetch: options.fetch ?? fetch,
     clock,

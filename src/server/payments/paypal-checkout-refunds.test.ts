@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { commitResponseSchema } from '../../contract/basket.ts';
-import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
+import type { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
+import {
+  backOffice,
+  orderRow as storedOrder,
+  placeOrder,
+  shopForPayments,
+  approvedPaypalReturn,
+} from '../../../test/helpers/paid-orders.ts';
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
-import { staffMember } from '../../../test/helpers/staff.ts';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
 
 /**
  * Refunds from the back office through the provider (ADR 0013): PayPal Checkout refunds the
@@ -20,13 +25,7 @@ describe('refunds through the provider', () => {
   let refundCalls = 0;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      env: { PAYPAL_INTEGRATION: 'checkout', RATE_LIMIT_FACTOR: '100' },
-      paymentFetch: paypal.fetch,
-    });
-    paypal.state.app = t.server;
-    fx = await checkoutFixtures(t.db);
-    ({ cookie } = await staffMember(t, 'staff'));
+    ({ t, fx, cookie } = await shopForPayments({ PAYPAL_INTEGRATION: 'checkout' }, paypal));
   });
   afterAll(() => t.close());
   beforeEach(() => {
@@ -38,33 +37,14 @@ describe('refunds through the provider', () => {
   });
 
   const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/admin${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
-  const orderRow = (orderNumber: number) =>
-    t.db.kysely.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
+    backOffice(t, cookie).call(method, url, payload);
+  const orderRow = (orderNumber: number) => storedOrder(t, orderNumber);
 
   /** An order of 2 units at £25 with express delivery (£59.95), paid through the PayPal sandbox. */
   async function paidOrder() {
     const p = await fx.product(2500, 10);
-    const committed = commitResponseSchema.parse(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/basket',
-          payload: commitBody([{ productStockId: p.stockId, requestedQty: 2 }]),
-        })
-      ).json(),
-    );
-    if (!committed.ok) throw new Error('expected an order');
-    const handoff = (await t.app.inject({ method: 'GET', url: `/api/payment-handoff/${committed.orderCode}` })).json();
-    const token = new URL(handoff.url).searchParams.get('token') as string;
-    const approved = await t.app.inject({
-      method: 'POST',
-      url: '/sandbox/paypal/checkoutnow',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ token, action: 'pay' }).toString(),
-    });
-    const back = new URL(approved.headers.location as string);
-    await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+    const committed = await placeOrder(t, p.stockId, 2);
+    await t.app.inject({ method: 'GET', url: (await approvedPaypalReturn(t, committed.orderCode)).returnUrl });
     const row = await orderRow(committed.orderNumber);
     expect(row.status).toBe('paid');
     return { ...committed, product: p, row };
@@ -221,6 +201,117 @@ describe('refunds through the provider', () => {
       .where('order_id', '=', row.id)
       .execute();
     expect(requests.map((r) => r.status)).toEqual(['refused']);
+  });
+
+  it('records a refund PayPal answers as pending once its REFUNDED webhook says it completed, with its unit back', async () => {
+    // PayPal answers PENDING when it cannot send the money yet (an eCheck payment, a low balance),
+    // then reports the refund completed in PAYMENT.CAPTURE.REFUNDED, under the same refund id.
+    const { orderNumber, product, row } = await paidOrder();
+    const line = (await admin('GET', `/orders/${orderNumber}`)).json().lines[0].id;
+    paypal.state.holdWebhooks = true;
+    const webhooksBefore = paypal.state.webhooks.length;
+    paypal.state.intercept = async (url, _init, forward) => {
+      const answer = await forward();
+      if (!url.endsWith('/refund') || answer.status >= 300) return answer;
+      const refund = (await answer.json()) as Record<string, unknown>;
+      return new Response(JSON.stringify({ ...refund, status: 'PENDING' }), { status: answer.status });
+    };
+    const stock = async () =>
+      (
+        await t.db.kysely
+          .selectFrom('product_stocks')
+          .select('stock')
+          .where('id', '=', product.stockId)
+          .executeTakeFirstOrThrow()
+      ).stock;
+    const stockBefore = await stock();
+    try {
+      const pending = await admin('POST', `/orders/${orderNumber}/refund`, {
+        amount: 1000,
+        reason: 'Returned',
+        restock: [{ lineId: line, quantity: 1 }],
+      });
+      expect(pending.statusCode).toBe(409);
+      expect(pending.json().error.message).toContain('did not confirm the refund');
+      expect((await orderRow(orderNumber)).refunded_total).toBe(1000);
+
+      const refunded = () =>
+        paypal.state.webhooks.slice(webhooksBefore).find((w) => w.body.includes('PAYMENT.CAPTURE.REFUNDED'));
+      await vi.waitFor(() => expect(refunded()).toBeDefined());
+      const completed = refunded() as { headers: Record<string, string>; body: string };
+      expect(JSON.parse(completed.body).resource.status).toBe('COMPLETED');
+      const delivered = await t.server.inject({
+        method: 'POST',
+        url: '/webhooks/paypal',
+        headers: completed.headers,
+        payload: completed.body,
+      });
+      expect(delivered.statusCode).toBe(200);
+    } finally {
+      paypal.state.holdWebhooks = false;
+    }
+
+    const after = (await admin('GET', `/orders/${orderNumber}`)).json();
+    expect(after).toMatchObject({
+      refundedTotal: 1000,
+      refunds: [expect.objectContaining({ kind: 'refund', amount: 1000, provider: 'paypal-checkout' })],
+      lines: [expect.objectContaining({ restocked: 1 })],
+    });
+    expect(await stock()).toBe(stockBefore + 1);
+    const requests = await t.db.kysely
+      .selectFrom('refund_requests')
+      .select('status')
+      .where('order_id', '=', row.id)
+      .execute();
+    expect(requests.map((r) => r.status)).toEqual(['refunded']);
+  });
+
+  it('keeps the amount reserved when PayPal answers success with a body that does not read, and records the refund its webhook reports', async () => {
+    // A 2xx from PayPal means the refund was made, whatever its body (cut short by a proxy, a
+    // changed format): giving the amount back would let it be refunded a second time and leave
+    // the refund PayPal reports later unrecorded.
+    const { orderNumber, row } = await paidOrder();
+    const webhooksBefore = paypal.state.webhooks.length;
+    paypal.state.holdWebhooks = true;
+    paypal.state.intercept = async (url, _init, forward) => {
+      const answer = await forward();
+      if (!url.endsWith('/refund') || answer.status >= 300) return answer;
+      return new Response('{"unexpected":', { status: answer.status });
+    };
+    try {
+      const unclear = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 1000, reason: 'Goodwill' });
+      expect(unclear.statusCode).toBe(409);
+      expect(unclear.json().error.message).toContain('did not confirm the refund');
+      expect((await orderRow(orderNumber)).refunded_total).toBe(1000);
+      // What is left is all that can still be refunded.
+      paypal.state.intercept = undefined;
+      const tooMuch = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 5995, reason: 'Again' });
+      expect(tooMuch.statusCode).toBe(409);
+      expect(tooMuch.json().error.message).toBe('That is more than is left to refund on this order.');
+
+      const refunded = () =>
+        paypal.state.webhooks.slice(webhooksBefore).find((w) => w.body.includes('PAYMENT.CAPTURE.REFUNDED'));
+      await vi.waitFor(() => expect(refunded()).toBeDefined());
+      const webhook = refunded() as { headers: Record<string, string>; body: string };
+      await t.server.inject({
+        method: 'POST',
+        url: '/webhooks/paypal',
+        headers: webhook.headers,
+        payload: webhook.body,
+      });
+    } finally {
+      paypal.state.holdWebhooks = false;
+    }
+    expect((await admin('GET', `/orders/${orderNumber}`)).json()).toMatchObject({
+      refundedTotal: 1000,
+      refunds: [expect.objectContaining({ amount: 1000, provider: 'paypal-checkout' })],
+    });
+    const requests = await t.db.kysely
+      .selectFrom('refund_requests')
+      .select('status')
+      .where('order_id', '=', row.id)
+      .execute();
+    expect(requests.map((r) => r.status)).toEqual(['refunded']);
   });
 
   it('records a refund made outside the shop for a provider that cannot refund (Opayo Form)', async () => {

@@ -1,9 +1,9 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { commitResponseSchema } from '../../contract/basket.ts';
 import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
 import { deliveredMail } from '../../../test/helpers/outbox.ts';
+import { placeOrder } from '../../../test/helpers/paid-orders.ts';
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
@@ -41,15 +41,7 @@ describe('PayPal Checkout', () => {
     t.db.kysely.selectFrom('payment_events').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
 
   async function newOrder(price = 2500, qty = 1, extra: Parameters<typeof commitBody>[1] = {}) {
-    const p = await fx.product(price, 20);
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/basket',
-      payload: commitBody([{ productStockId: p.stockId, requestedQty: qty }], extra),
-    });
-    const result = commitResponseSchema.parse(response.json());
-    if (!result.ok) throw new Error(`expected an order: ${response.body}`);
-    return result;
+    return placeOrder(t, (await fx.product(price, 20)).stockId, qty, extra);
   }
 
   /** SECURE CHECKOUT's handoff: the approve link, and the PayPal order id it names. */

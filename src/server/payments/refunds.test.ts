@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
 import { deliveredMail } from '../../../test/helpers/outbox.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { encodeFields, encryptCrypt } from './opayo-crypt.ts';
 
@@ -118,6 +119,44 @@ describe('refunds, reversals and late failures', () => {
       refunded_total: 0,
       payment_status: 'Canceled_Reversal',
     });
+  });
+
+  it('counts a refund once when staff record it and PayPal’s IPN reports it, whichever comes first', async () => {
+    // Payments Standard has no refund call: staff refund in PayPal's pages and record it, as the
+    // order page asks, and PayPal's IPN then reports the same refund.
+    const { cookie } = await staffMember(t, 'staff');
+    const record = (orderNumber: number, amount: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/admin/orders/${orderNumber}/refund`,
+        headers: { cookie },
+        payload: { amount, reason: 'Refunded in PayPal' },
+      });
+    const refundsOf = async (code: string) =>
+      (
+        await t.db.kysely
+          .selectFrom('order_refunds')
+          .select('amount')
+          .where('order_id', '=', (await order(code)).id)
+          .execute()
+      ).map((r) => r.amount);
+
+    const staffFirst = await paidOrder();
+    expect((await record(staffFirst.orderNumber, 1000)).statusCode).toBe(200);
+    await refund(staffFirst, 'Refunded', '-10.00');
+    expect((await order(staffFirst.orderCode)).refunded_total).toBe(1000);
+    expect(await refundsOf(staffFirst.orderCode)).toEqual([1000]);
+
+    const paypalFirst = await paidOrder();
+    await refund(paypalFirst, 'Refunded', '-10.00');
+    expect((await record(paypalFirst.orderNumber, 1000)).statusCode).toBe(200);
+    expect((await order(paypalFirst.orderCode)).refunded_total).toBe(1000);
+    expect(await refundsOf(paypalFirst.orderCode)).toEqual([1000]);
+    // A second refund of the same amount is a refund of its own, again counted once.
+    expect((await record(paypalFirst.orderNumber, 1000)).statusCode).toBe(200);
+    await refund(paypalFirst, 'Refunded', '-10.00');
+    expect((await order(paypalFirst.orderCode)).refunded_total).toBe(2000);
+    expect(await refundsOf(paypalFirst.orderCode)).toEqual([1000, 1000]);
   });
 
   it('sends no "did not go through" mail, and keeps the order paid, when a failure arrives after payment', async () => {

@@ -160,6 +160,48 @@ describe('back office: staff accounts, sessions and two-factor sign-in', () => {
     expect((await signIn(email)).statusCode).toBe(429);
   });
 
+  it('lets a browser that signed in to an account before sign in while strangers’ guesses hold it, and only to that account', async () => {
+    // A stranger's ten wrong guesses a few minutes apart would otherwise keep an owner out of the
+    // back office for as long as they keep sending them.
+    // Made here, their passwords chosen from clients of their own, so the per-client limit on
+    // set-password that the other tests' members share is left alone.
+    const member = async (role: 'owner' | 'staff') => {
+      const made = await service().create({
+        email: `${role}.device.${Date.now()}@shop.example`,
+        name: 'Kept Out',
+        role,
+      });
+      const token = made.setPasswordUrl.split('/').at(-1)!;
+      await post('/api/admin/set-password', { token, password: STAFF_PASSWORD, confirm: STAFF_PASSWORD });
+      return made.member;
+    };
+    const { email } = await member('owner');
+    const other = await member('staff');
+    const firstVisit = await signIn(email);
+    expect(firstVisit.statusCode).toBe(200);
+    const device = firstVisit.cookies
+      .filter((c) => c.name !== 'admin' && c.name !== 'XSRF-TOKEN')
+      .map((c) => `${c.name}=${c.value}`)
+      .join('; ');
+
+    for (let i = 0; i < 12; i++) await signIn(email, `Wrong-Guess-Number-${i}`);
+    for (let i = 0; i < 12; i++) await signIn(other.email, `Wrong-Guess-Number-${i}`);
+    expect((await signIn(email)).statusCode).toBe(429);
+
+    const fromKnownBrowser = await post('/api/admin/sign-in', { email, password: STAFF_PASSWORD }, device);
+    expect(fromKnownBrowser.statusCode).toBe(200);
+    // That browser's mark opens nothing for another account the guesses hold.
+    const otherAccount = await post('/api/admin/sign-in', { email: other.email, password: STAFF_PASSWORD }, device);
+    expect(otherAccount.statusCode).toBe(429);
+    // Nor does it buy its holder unlimited guesses: it has a budget of its own.
+    const guesses = [];
+    for (let i = 0; i < 12; i++)
+      guesses.push(
+        (await post('/api/admin/sign-in', { email, password: `Wrong-Guess-Number-${i}` }, device)).statusCode,
+      );
+    expect(guesses.slice(-2)).toEqual([429, 429]);
+  });
+
   it('lets an owner add staff, change roles and disable accounts, keeping one owner, and records each action', async () => {
     const owner = await staffMember(t, 'owner');
     const added = await post(

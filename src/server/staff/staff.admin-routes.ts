@@ -19,6 +19,7 @@ import { perMinute as limit } from '../http/rate-limit/per-minute.ts';
 import { keyedLimit } from '../http/rate-limit/keyed-limit.ts';
 import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
 import { clearStaffCookie, setStaffCookie, staffTokenOf, type StaffGuard } from './staff-guard.ts';
+import { knownStaffDevice, markStaffDevice } from './staff-device.ts';
 import type { StaffService } from './staff.service.ts';
 
 /** Staff accounts and sessions under /api/admin (docs/back-office.md#staff-accounts). */
@@ -28,16 +29,26 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
   secureCookies: boolean;
   rateLimitFactor: number;
   counters: RateLimitRepository;
-}> = async (app, { staff, guard, secureCookies, rateLimitFactor, counters }) => {
+  /** Signs the mark of a browser that signed in before (staff-device.ts). */
+  deviceSecret: string;
+}> = async (app, { staff, guard, secureCookies, rateLimitFactor, counters, deviceSecret }) => {
   const perMinute = (max: number) => limit(max, rateLimitFactor);
   const { staffOf } = guard;
+  const device = { secret: deviceSecret, secure: secureCookies };
+  const emailOf = (request: { body: unknown }) => (request.body as { email?: string }).email?.trim().toLowerCase();
   // One account's guesses count together from every client, so spreading them over many
-  // addresses does not buy more tries at a password or a code.
+  // addresses does not buy more tries at a password or a code. A browser that signed in to the
+  // account before counts on its own, so those guesses cannot keep the account's owner out.
   const perAccount = keyedLimit(counters, {
     name: 'staff-sign-in',
     max: Math.max(1, Math.round(10 * rateLimitFactor)),
     windowMs: 5 * 60_000,
-    keyOf: (request) => (request.body as { email?: string }).email?.trim().toLowerCase(),
+    keyOf: (request) => {
+      const email = emailOf(request);
+      if (email === undefined) return undefined;
+      const known = knownStaffDevice(request, email, device);
+      return known === undefined ? email : `device ${known}`;
+    },
   });
 
   app.post(
@@ -59,6 +70,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
         });
       }
       setStaffCookie(reply, result.token, secureCookies);
+      markStaffDevice(request, reply, emailOf(request) ?? '', device);
       return { ok: true };
     },
   );

@@ -86,7 +86,7 @@ export function useAccount() {
 
 /**
  * Why a sign-in was refused, for the login page and checkout alike: a wrong password or unknown
- * address, an account not yet activated (told only after the right password, issue 16 item 13), or
+ * address, an account not yet activated (told only after the right password), or
  * the rate limit, with when to try again.
  */
 export type SignInRefusal =

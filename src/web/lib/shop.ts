@@ -10,6 +10,7 @@ const fallback: ShopIdentity = {
   instagramUrl: '',
   mapLatitude: 52.5186,
   mapLongitude: -1.9946,
+  takes: ['paypal', 'card'],
 };
 
 /** The shop's identity as the server wrote it into the page (SHOP_* configuration). */

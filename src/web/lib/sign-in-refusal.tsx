@@ -5,7 +5,7 @@ import { resendActivation, type SignInRefusal } from './account.ts';
 
 /**
  * A refused sign-in, worded for the shopper (the login page and checkout): for an account not yet
- * activated, a button that sends a new activation link (issue 16, item 13).
+ * activated, a button that sends a new activation link.
  */
 export function SignInRefusalMessage({ refusal }: { refusal: SignInRefusal }) {
   const [resend, setResend] = useState<'idle' | 'sending' | 'sent' | { problem: string }>('idle');

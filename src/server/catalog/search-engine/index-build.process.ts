@@ -1,7 +1,5 @@
-import { writeFileSync } from 'node:fs';
-import { serialize } from 'node:v8';
 import { openDatabase } from '../../db/database.ts';
-import { buildIndexDataFromSnapshot, type BuildRequest } from './index-build.ts';
+import { buildIndexDataFromSnapshot, writeIndexFile, type BuildRequest } from './index-build.ts';
 
 /**
  * Builds the search index in a process of its own and leaves its arrays in a file for the server
@@ -10,7 +8,7 @@ import { buildIndexDataFromSnapshot, type BuildRequest } from './index-build.ts'
 const request = JSON.parse(process.env.SEARCH_INDEX_BUILD ?? '{}') as BuildRequest;
 const db = openDatabase(request.url, { ...(request.pgSchema ? { pgSchema: request.pgSchema } : {}), poolSize: 1 });
 try {
-  writeFileSync(request.file, serialize(await buildIndexDataFromSnapshot(db.kysely, db.dialect)));
+  writeIndexFile(request.file, await buildIndexDataFromSnapshot(db.kysely, db.dialect));
 } finally {
   await db.destroy();
 }

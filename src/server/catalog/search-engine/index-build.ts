@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deserialize } from 'node:v8';
 import { buildIndex, type BaseIndex, type IndexedProduct } from './product-index.ts';
 import type { Kysely } from 'kysely';
 import type { Dialect } from '../../db/database.ts';
@@ -88,7 +87,7 @@ export function buildIndexDataInProcess(connection: BuildConnection): Promise<Ba
     child.once('exit', (code) => {
       try {
         if (code !== 0) throw new Error(`the search index build stopped with code ${code}`);
-        resolve(deserialize(readFileSync(file)) as BaseIndex);
+        resolve(readIndexFile(file));
       } catch (error) {
         reject(error as Error);
       } finally {
@@ -96,4 +95,71 @@ export function buildIndexDataInProcess(connection: BuildConnection): Promise<Ba
       }
     });
   });
+}
+
+type IndexArrays = Omit<BaseIndex, 'terms'>;
+/** Which typed array each of the index's arrays is, so it is read back as what it was written. */
+const arrayKinds = { Int32Array, Uint8Array } as const;
+interface IndexFileHeader {
+  terms: string[];
+  arrays: Array<{ name: keyof IndexArrays; kind: keyof typeof arrayKinds; length: number }>;
+}
+
+/**
+ * The index's arrays in a file: a JSON header (terms, each array's kind and length), then each
+ * array's bytes. Read back, each array gets a buffer of its own, read straight from the file: a
+ * file read whole (and v8.deserialize's views into it) kept the whole file's 30 MB alive beside
+ * the copies it made of arrays that were not aligned in it.
+ */
+export function writeIndexFile(file: string, data: BaseIndex): void {
+  const { terms, ...arrays } = data;
+  const entries = Object.entries(arrays) as Array<[keyof IndexArrays, Int32Array | Uint8Array]>;
+  const header: IndexFileHeader = {
+    terms,
+    arrays: entries.map(([name, array]) => ({
+      name,
+      kind: array instanceof Int32Array ? 'Int32Array' : 'Uint8Array',
+      length: array.length,
+    })),
+  };
+  const headerBytes = Buffer.from(JSON.stringify(header));
+  const headerLength = Buffer.alloc(4);
+  headerLength.writeUInt32LE(headerBytes.length);
+  const fd = openSync(file, 'w');
+  try {
+    writeSync(fd, headerLength);
+    writeSync(fd, headerBytes);
+    for (const [, array] of entries) writeSync(fd, new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function readIndexFile(file: string): BaseIndex {
+  const fd = openSync(file, 'r');
+  try {
+    const readExactly = (into: Uint8Array, position: number) => {
+      for (let done = 0; done < into.length;) {
+        const read = readSync(fd, into, done, into.length - done, position + done);
+        if (read === 0) throw new Error('the search index file is shorter than its header says');
+        done += read;
+      }
+    };
+    const headerLength = Buffer.alloc(4);
+    readExactly(headerLength, 0);
+    const headerBytes = Buffer.alloc(headerLength.readUInt32LE());
+    readExactly(headerBytes, 4);
+    const header = JSON.parse(headerBytes.toString()) as IndexFileHeader;
+    let position = 4 + headerBytes.length;
+    const arrays: Record<string, Int32Array | Uint8Array> = {};
+    for (const { name, kind, length } of header.arrays) {
+      const array = new arrayKinds[kind](length);
+      readExactly(new Uint8Array(array.buffer), position);
+      position += array.byteLength;
+      arrays[name] = array;
+    }
+    return { terms: header.terms, ...(arrays as unknown as IndexArrays) };
+  } finally {
+    closeSync(fd);
+  }
 }

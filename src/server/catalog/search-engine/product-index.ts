@@ -158,12 +158,14 @@ export async function buildIndex(forEachProduct: ProductSource): Promise<BaseInd
   });
   if (doc !== ids.length) throw new Error('the products changed between the two readings');
 
+  const { gaps, gapStarts } = encodeGaps(postingDocs, starts);
   const docPrices = prices.toArray();
   const docs = Int32Array.from({ length: ids.length }, (_, i) => i);
   return {
     terms: order.map((termId) => termNames[termId]!),
     starts,
-    postingDocs,
+    gapStarts,
+    postingGaps: gaps,
     postingWeights,
     ids: ids.toArray(),
     typeIds: typeIds.toArray(),
@@ -177,9 +179,16 @@ export async function buildIndex(forEachProduct: ProductSource): Promise<BaseInd
 
 export interface BaseIndex {
   terms: string[];
-  /** Term i's postings are postingDocs[starts[i]..starts[i+1]). */
+  /** Term i's postings are the i-th run of postingGaps, and postingWeights[starts[i]..starts[i+1]). */
   starts: Int32Array;
-  postingDocs: Int32Array;
+  /**
+   * Each term's documents, ascending, as the gaps between them (the first from 0), seven bits to a
+   * byte with the top bit set on all but a gap's last byte. A term is in 4,000 of 100,000
+   * products on average, so most gaps take a byte: 5.5 MB where whole numbers took 21 MB.
+   */
+  postingGaps: Uint8Array;
+  /** Where term i's run of gaps begins in postingGaps. */
+  gapStarts: Int32Array;
   postingWeights: Uint8Array;
   /** Per document, ascending by id. */
   ids: Int32Array;
@@ -190,11 +199,6 @@ export interface BaseIndex {
   /** Documents in price order, low to high and high to low (ties by id). */
   byPriceAscending: Int32Array;
   byPriceDescending: Int32Array;
-}
-
-/** Float64Array of the given length, or a bigger one. */
-function atLeast(array: Float64Array<ArrayBuffer>, length: number): Float64Array<ArrayBuffer> {
-  return array.length >= length ? array : new Float64Array(Math.max(length, array.length * 2));
 }
 
 /** The `k` smallest keys, in order (quickselect, then a sort of those alone). Keys are distinct. */
@@ -221,6 +225,35 @@ function smallestInOrder(keys: Float64Array, count: number, k: number): Float64A
     }
   }
   return keys.subarray(0, Math.min(k, count)).sort();
+}
+
+/** Each term's ascending documents as gaps, seven bits to a byte (see BaseIndex.postingGaps). */
+function encodeGaps(postingDocs: Int32Array, starts: Int32Array): { gaps: Uint8Array; gapStarts: Int32Array } {
+  const terms = starts.length - 1;
+  const gapStarts = new Int32Array(terms + 1);
+  const sizes = (write?: Uint8Array) => {
+    let at = 0;
+    for (let term = 0; term < terms; term++) {
+      gapStarts[term] = at;
+      let previous = 0;
+      for (let p = starts[term]!; p < starts[term + 1]!; p++) {
+        let gap = postingDocs[p]! - previous;
+        previous = postingDocs[p]!;
+        while (gap >= 0x80) {
+          if (write) write[at] = (gap & 0x7f) | 0x80;
+          at++;
+          gap >>>= 7;
+        }
+        if (write) write[at] = gap;
+        at++;
+      }
+    }
+    gapStarts[terms] = at;
+    return at;
+  };
+  const gaps = new Uint8Array(sizes());
+  sizes(gaps);
+  return { gaps, gapStarts };
 }
 
 /** Ids such as types' and brands' as small dense numbers, so a filter or a tally is an array look-up. */
@@ -279,14 +312,19 @@ export class ProductIndex {
   private liveCount: number;
   private totalLength: number;
   private readonly typoMemo = new Map<string, number[]>();
-  // Scratch space reused by every query (one runs at a time: a query is synchronous).
+  // Scratch space reused by every query (one runs at a time: a query is synchronous), sized to the
+  // documents: a query allocates nothing in proportion to its matches, so a broad word makes no
+  // garbage for the collector (large arrays went straight to the old generation and grew the heap).
   private stamps = new Uint32Array(0);
   private wordStamps = new Uint32Array(0);
   private stamp = 0;
-  private scores: Float64Array<ArrayBuffer> = new Float64Array(0);
-  private wordWeights: Float64Array<ArrayBuffer> = new Float64Array(0);
-  /** Sort keys of a ranked query's matches; kept, not made per query (the allocator kept what they churned). */
-  private keys: Float64Array<ArrayBuffer> = new Float64Array(0);
+  private scores = new Float64Array(0);
+  private wordWeights = new Int32Array(0);
+  /** Two lists of documents: the candidates so far and the next word's matches among them. */
+  private matchedA = new Int32Array(0);
+  private matchedB = new Int32Array(0);
+  /** Sort keys of a ranked query's matches. */
+  private keys = new Float64Array(0);
 
   constructor(base: BaseIndex) {
     this.base = base;
@@ -410,10 +448,13 @@ export class ProductIndex {
       const capacity = Math.max(needed, Math.ceil(this.stamps.length * 1.25) + 64);
       this.stamps = new Uint32Array(capacity);
       this.wordStamps = new Uint32Array(capacity);
+      this.scores = new Float64Array(capacity);
+      this.wordWeights = new Int32Array(capacity);
+      this.matchedA = new Int32Array(capacity);
+      this.matchedB = new Int32Array(capacity);
+      this.keys = new Float64Array(capacity);
       this.stamp = 0;
     }
-    this.scores = atLeast(this.scores, needed);
-    this.wordWeights = atLeast(this.wordWeights, needed);
     if (this.stamp > 0xffff_fff0) {
       this.stamps.fill(0);
       this.wordStamps.fill(0);
@@ -422,78 +463,100 @@ export class ProductIndex {
   }
 
   /**
-   * One word's matches among the candidates (every live document for the first word): each
-   * document's weighted count of the word in `wordWeights`, and how many documents hold it at all.
+   * One word's matches among the candidates (every live document when `candidateStamp` is 0),
+   * written to `into`: each document's weighted count of the word goes in `wordWeights`. Returns
+   * how many matched; `documentFrequency` is left with how many documents hold the word at all.
    * `oneEdit` says whether to match terms one edit away instead of those the word begins.
    */
-  private matchWord(
-    word: QueryWord,
-    oneEdit: boolean,
-    candidateStamp: number | undefined,
-  ): { matched: number[]; documentFrequency: number } {
-    const { starts, postingDocs, postingWeights } = this.base;
+  private documentFrequency = 0;
+  private matchWord(word: QueryWord, oneEdit: boolean, candidateStamp: number, into: Int32Array): number {
+    const { starts, gapStarts, postingGaps, postingWeights } = this.base;
+    const { removed, wordStamps, wordWeights, stamps } = this;
     const terms = new Set<number>();
     if (oneEdit)
       for (const target of word.typoTargets) for (const term of this.termsOneEditFrom(target)) terms.add(term);
     else for (const prefix of word.prefixes) this.termsWithPrefix(prefix, terms);
     const wordStamp = ++this.stamp;
-    const matched: number[] = [];
+    let matched = 0;
     let documentFrequency = 0;
-    const visit = (doc: number, weight: number) => {
-      if (this.removed[doc]) return;
-      if (this.wordStamps[doc] !== wordStamp) {
-        this.wordStamps[doc] = wordStamp;
-        this.wordWeights[doc] = 0;
-        documentFrequency++;
-        if (candidateStamp === undefined || this.stamps[doc] === candidateStamp) matched.push(doc);
-      }
-      this.wordWeights[doc]! += weight;
-    };
     for (const term of terms) {
-      for (let at = starts[term]!; at < starts[term + 1]!; at++) visit(postingDocs[at]!, postingWeights[at]!);
+      const end = starts[term + 1]!;
+      let gapAt = gapStarts[term]!;
+      let doc = 0;
+      for (let at = starts[term]!; at < end; at++) {
+        let byte = postingGaps[gapAt++]!;
+        let gap = byte & 0x7f;
+        for (let shift = 7; byte >= 0x80; shift += 7) {
+          byte = postingGaps[gapAt++]!;
+          gap |= (byte & 0x7f) << shift;
+        }
+        doc += gap;
+        if (removed[doc] === 1) continue;
+        if (wordStamps[doc] === wordStamp) {
+          wordWeights[doc]! += postingWeights[at]!;
+          continue;
+        }
+        wordStamps[doc] = wordStamp;
+        wordWeights[doc] = postingWeights[at]!;
+        documentFrequency++;
+        if (candidateStamp === 0 || stamps[doc] === candidateStamp) into[matched++] = doc;
+      }
     }
     // Changed products, term by term: there are few of them.
     for (let i = 0; i < this.overlay.length; i++) {
       const doc = this.baseCount + i;
-      if (this.removed[doc]) continue;
+      if (removed[doc] === 1) continue;
       for (const [term, weight] of this.overlay[i]!) {
         const matches = oneEdit
           ? word.typoTargets.some((target) => withinOneEdit(term, target))
           : word.prefixes.some((prefix) => term.startsWith(prefix));
-        if (matches) visit(doc, weight);
+        if (!matches) continue;
+        if (wordStamps[doc] === wordStamp) {
+          wordWeights[doc]! += weight;
+          continue;
+        }
+        wordStamps[doc] = wordStamp;
+        wordWeights[doc] = weight;
+        documentFrequency++;
+        if (candidateStamp === 0 || stamps[doc] === candidateStamp) into[matched++] = doc;
       }
     }
-    return { matched, documentFrequency };
+    this.documentFrequency = documentFrequency;
+    return matched;
   }
 
   /**
-   * Documents matching every word, with their bm25 scores in `scores`, marked with the returned
-   * stamp. A word matches the terms it begins (itself or a synonym); a word that begins none, when
-   * long enough, matches the terms one edit from it instead (issue 12, item 4).
+   * Documents matching every word, with their bm25 scores in `scores`: the returned list's first
+   * `count`. A word matches the terms it begins (itself or a synonym); a word that begins none,
+   * when long enough, matches the terms one edit from it instead (issue 12, item 4).
    */
-  private matchWords(words: QueryWord[]): { matched: number[]; stamp: number } {
+  private matchWords(words: QueryWord[]): { list: Int32Array; count: number } {
     const averageLength = this.liveCount > 0 ? this.totalLength / this.liveCount : 1;
-    let candidates: number[] = [];
-    let candidateStamp: number | undefined;
+    const { scores, wordWeights, lengths, stamps } = this;
+    let list = this.matchedA;
+    let spare = this.matchedB;
+    let count = 0;
+    let candidateStamp = 0;
     for (let w = 0; w < words.length; w++) {
       const word = words[w]!;
-      let found = this.matchWord(word, false, candidateStamp);
-      if (found.documentFrequency === 0 && word.typoTargets.length > 0)
-        found = this.matchWord(word, true, candidateStamp);
+      count = this.matchWord(word, false, candidateStamp, spare);
+      if (this.documentFrequency === 0 && word.typoTargets.length > 0)
+        count = this.matchWord(word, true, candidateStamp, spare);
+      [list, spare] = [spare, list];
       // bm25 as FTS5 computes it, the word with its alternatives as one phrase.
-      const n = found.documentFrequency;
+      const n = this.documentFrequency;
       const idf = Math.max(Math.log((this.liveCount - n + 0.5) / (n + 0.5)), 1e-6);
       const nextStamp = ++this.stamp;
-      for (const doc of found.matched) {
-        const weight = this.wordWeights[doc]!;
-        const part = (idf * (weight * (K1 + 1))) / (weight + K1 * (1 - B + (B * this.lengths[doc]!) / averageLength));
-        this.scores[doc] = w === 0 ? part : this.scores[doc]! + part;
-        this.stamps[doc] = nextStamp;
+      for (let i = 0; i < count; i++) {
+        const doc = list[i]!;
+        const weight = wordWeights[doc]!;
+        const part = (idf * (weight * (K1 + 1))) / (weight + K1 * (1 - B + (B * lengths[doc]!) / averageLength));
+        scores[doc] = w === 0 ? part : scores[doc]! + part;
+        stamps[doc] = nextStamp;
       }
-      candidates = found.matched;
       candidateStamp = nextStamp;
     }
-    return { matched: candidates, stamp: candidateStamp ?? ++this.stamp };
+    return { list, count };
   }
 
   /**
@@ -549,44 +612,46 @@ export class ProductIndex {
     const typeTally = new Int32Array(this.types.ids.length);
     const brandTally = new Int32Array(this.brands.ids.length);
     const ranked = words.length > 0 && query.sort === 'relevance';
-    let total = 0;
-    let keys = this.keys;
+    const { typeSlots, brandSlots, stamps, scores, keys, removed } = this;
     const shownStamp = ++this.stamp;
-    // Counts each facet with the other kind's filter only (issue 12, item 3), and marks what is shown.
-    const tally = (doc: number) => {
-      const typeSlot = this.typeSlots[doc]!;
-      const brandSlot = this.brandSlots[doc]!;
-      const typeShown = !typeAllowed || typeAllowed[typeSlot] === 1;
-      const brandShown = !brandAllowed || brandAllowed[brandSlot] === 1;
+    let total = 0;
+    // Counts each facet with the other kind's filter only (issue 12, item 3), and marks what is
+    // shown; for a ranked query, also each shown document's sort key.
+    const countAndMark = (doc: number, scoreSteps: number): void => {
+      const typeSlot = typeSlots[doc]!;
+      const brandSlot = brandSlots[doc]!;
+      const typeShown = typeAllowed === undefined || typeAllowed[typeSlot] === 1;
+      const brandShown = brandAllowed === undefined || brandAllowed[brandSlot] === 1;
       if (brandShown) typeTally[typeSlot]!++;
       if (typeShown) brandTally[brandSlot]!++;
       if (typeShown && brandShown) {
-        if (ranked) keys[total] = this.sortKey(doc, query.sort, true, scoreSteps);
-        this.stamps[doc] = shownStamp;
+        if (ranked)
+          keys[total] =
+            (MAX_SCORE_KEY - Math.min(Math.round(scores[doc]! * scoreSteps), MAX_SCORE_KEY)) * DOC_BITS + doc;
+        stamps[doc] = shownStamp;
         total++;
       }
     };
-    // Scores are ranked as steps of the best one, so scores that are all tiny (a word in nearly every
-    // product has an idf near 0, as in FTS5) still order apart.
-    let scoreSteps = 0;
     if (words.length > 0) {
-      const { matched } = this.matchWords(words);
+      const { list, count } = this.matchWords(words);
+      // Scores are ranked as steps of the best one, so scores that are all tiny (a word in nearly every
+      // product has an idf near 0, as in FTS5) still order apart.
+      let scoreSteps = 0;
       if (ranked) {
-        keys = this.keys = atLeast(this.keys, matched.length);
         let best = 0;
-        for (const doc of matched) best = Math.max(best, this.scores[doc]!);
+        for (let i = 0; i < count; i++) if (scores[list[i]!]! > best) best = scores[list[i]!]!;
         scoreSteps = best > 0 ? MAX_SCORE_KEY / best : 0;
       }
-      for (const doc of matched) tally(doc);
+      for (let i = 0; i < count; i++) countAndMark(list[i]!, scoreSteps);
     } else {
-      for (let doc = 0; doc < this.documentCount; doc++) if (!this.removed[doc]) tally(doc);
+      for (let doc = 0; doc < this.documentCount; doc++) if (removed[doc] !== 1) countAndMark(doc, 0);
     }
     const ids = ranked
       ? Array.from(
           smallestInOrder(keys, total, query.offset + query.limit).subarray(query.offset),
           (key) => this.ids[key % DOC_BITS]!,
         )
-      : this.pageInOrder(query.sort, (doc) => this.stamps[doc] === shownStamp, query.offset, query.limit);
+      : this.pageInOrder(query.sort, (doc) => stamps[doc] === shownStamp, query.offset, query.limit);
     return { ids, total, typeCounts: this.types.counts(typeTally), brandCounts: this.brands.counts(brandTally) };
   }
 }

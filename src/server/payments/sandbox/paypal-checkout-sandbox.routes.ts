@@ -11,7 +11,7 @@ import { sameSecret } from '../../http/same-secret.ts';
 import { formFields, hiddenFields, isOurs, page, sendPage, toPence } from './sandbox-pages.ts';
 
 /**
- * A local stand-in for PayPal's REST API as PayPal Checkout uses it (DESIGN.md 5): the OAuth2
+ * A local stand-in for PayPal's REST API as PayPal Checkout uses it (docs/rules.md#payments): the OAuth2
  * token, Orders v2 (create, the approve page with Pay and Cancel, capture), captures' refunds,
  * webhook delivery to the shop signed so that verify-webhook-signature can check it, and that
  * verification. A PayPal-Request-Id replays the first answer, as PayPal does, so a retried capture

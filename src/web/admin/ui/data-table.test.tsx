@@ -31,6 +31,13 @@ const sortOf = (header: string) =>
   screen.getByRole('columnheader', { name: new RegExp(header) }).getAttribute('aria-sort');
 
 describe('a back-office list table', () => {
+  it('keeps its caption for screen readers alone, unless the page shows it to tell two tables apart', () => {
+    const { rerender } = render(<DataTable caption="Sales" columns={columns} rows={sales} />);
+    expect(screen.getByText('Sales').className).toBe('visually-hidden');
+    rerender(<DataTable caption="Sales" captionShown columns={columns} rows={sales} />);
+    expect(screen.getByText('Sales').className).toBe('');
+  });
+
   it('is named by its caption, with a header for each column and a row for each entry', () => {
     render(<DataTable caption="Sales" columns={columns} rows={sales} />);
     const table = screen.getByRole('table', { name: 'Sales' });

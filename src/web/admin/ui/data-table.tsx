@@ -43,6 +43,8 @@ export interface ServerSorting<TSort extends string> {
  */
 export function DataTable<TRow extends RowData, TSort extends string = string>(props: {
   caption: string;
+  /** Shows the caption above the table, for a page with more than one table; else screen readers alone hear it. */
+  captionShown?: boolean;
   columns: Array<DataColumn<TRow>>;
   rows: TRow[];
   /** A row's stable key (default: its position), so a row's own state stays with it. */
@@ -66,7 +68,7 @@ export function DataTable<TRow extends RowData, TSort extends string = string>(p
       ) : (
         <div className="adm-table-wrap">
           <table className="adm-table">
-            <caption className="visually-hidden">{props.caption}</caption>
+            <caption className={props.captionShown ? undefined : 'visually-hidden'}>{props.caption}</caption>
             <thead>
               {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>

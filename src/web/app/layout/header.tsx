@@ -10,7 +10,7 @@ import styles from './layout.module.css';
 export function Header() {
   const header = useRef<HTMLElement>(null);
   // What sticks below the header, and where an anchor scrolls to, follows its height, which
-  // differs between a phone and a desktop (issue 16, item 10).
+  // differs between a phone and a desktop.
   useEffect(() => {
     const element = header.current;
     if (!element) return;

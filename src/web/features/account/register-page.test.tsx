@@ -10,7 +10,7 @@ function answer(status: number, body: unknown, headers: Record<string, string> =
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 }
 
-describe('registration refused by its limit (issue 16, item 7)', () => {
+describe('registration refused by its limit', () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();

@@ -65,7 +65,7 @@ function renderCart() {
   );
 }
 
-describe('the cart (issue 16, item 8)', () => {
+describe('the cart', () => {
   beforeEach(() => {
     localStorage.clear();
     basketStore.wipe();
@@ -97,6 +97,9 @@ describe('the cart (issue 16, item 8)', () => {
     const line = within(screen.getByRole('listitem'));
     expect(line.queryByText('£14.00')).toBeNull();
     expect(line.getByText('Not included in the total')).toBeTruthy();
-    expect(within(screen.getByRole('complementary', { name: 'SUMMARY' })).getByText(/0 Items/)).toBeTruthy();
+    const summary = within(screen.getByRole('complementary', { name: 'SUMMARY' }));
+    expect(summary.getByText(/0 Items/)).toBeTruthy();
+    expect(summary.getByText('Please correct the items marked above to check out.')).toBeTruthy();
+    expect(summary.queryByRole('button', { name: 'PROCEED TO CHECKOUT' })).toBeNull();
   });
 });

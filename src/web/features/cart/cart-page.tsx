@@ -34,7 +34,7 @@ export default function CartPage() {
   const lineOf = (stockId: number) => priced?.items.find((line) => line.productStockId === stockId);
   const { count, total } = basketSummary(basket);
   const serverErrors = priced?.items.some((line) => line.hasError) ?? false;
-  // A quantity typed wrong keeps the shopper here too, not only a line the server refused (issue 16, item 8).
+  // A quantity typed wrong keeps the shopper here too, not only a line the server refused.
   const typedErrors = Object.keys(localErrors).length > 0;
   const canCheckout = Boolean(priced) && !serverErrors && !typedErrors && basket.items.length > 0 && !checking;
 

@@ -11,8 +11,8 @@ import { commitProblemText } from './commit-problem.ts';
 describe('the message when an order cannot be placed', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  async function failureOf(status: number, body: unknown): Promise<unknown> {
-    vi.stubGlobal('fetch', async () => new Response(JSON.stringify(body), { status }));
+  async function failureOf(status: number, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+    vi.stubGlobal('fetch', async () => new Response(JSON.stringify(body), { status, headers }));
     return requestJson('/api/basket', { method: 'POST', body: '{}' }).then(
       () => undefined,
       (error: unknown) => error,
@@ -51,5 +51,14 @@ describe('the message when an order cannot be placed', () => {
     expect(commitProblemText(await failureOf(500, 'not json at all'))).toBe(
       'Your order could not be placed just now. Please try again.',
     );
+  });
+
+  it('says when to try again when the rate limit refuses the order', async () => {
+    const error = await failureOf(
+      429,
+      { error: { code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' } },
+      { 'retry-after': '30' },
+    );
+    expect(commitProblemText(error)).toBe('Too many attempts from your connection. Please try again in 30 seconds.');
   });
 });

@@ -38,7 +38,7 @@ export default function ConfirmPage() {
 
   const answer = status.data;
   const failed = answer !== undefined && isOneOf(answer.status, endedUnpaid);
-  // A failed payment puts the order's lines back in the basket straight away (issue 16, item 3).
+  // A failed payment puts the order's lines back in the basket straight away.
   useEffect(() => {
     if (failed) void basketStore.restoreUnpaidOrder();
   }, [failed]);

@@ -35,7 +35,7 @@ export default function DetailsPage() {
       <CheckoutProgress current={0} />
       <h1 className="page-title">Your Details</h1>
       {!authToken.get() && (
-        // A registered customer who is signed out is offered sign-in here too (issue 16, item 14).
+        // A registered customer who is signed out is offered sign-in here too.
         <p>
           {messages.checkout.registered} <Link to="/checkout">{messages.checkout.signIn}</Link>
         </p>

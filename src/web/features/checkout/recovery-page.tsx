@@ -22,7 +22,7 @@ export default function RecoveryPage() {
   const navigate = useNavigate();
   const [paying, setPaying] = useState(false);
   const order = useQuery(recoverBasketQueryOptions(id));
-  // An order that cannot be recovered may have been paid: say so (issue 16, item 15), with no more
+  // An order that cannot be recovered may have been paid: say so, with no more
   // than the order status page shows.
   const status = useQuery({ ...orderStatusQueryOptions(order.isError ? id : null), retry: false });
   const paid = status.data?.status === 'paid' ? status.data : undefined;

@@ -5,7 +5,7 @@ import type { PricedBasket } from '../../../contract/basket.ts';
 import { pricedBasket } from '../../../../test/helpers/priced-basket.ts';
 import { FinalSummary } from './review-blocks.tsx';
 
-/** The order of the walk-through (issue 16, item 2): £14.00 of items, TENOFF, standard delivery. */
+/** The order of the walk-through: £14.00 of items, TENOFF, standard delivery. */
 function recoveredOrder(overrides: Partial<PricedBasket> = {}): PricedBasket {
   return pricedBasket({
     deliveryMethodRateId: 1,

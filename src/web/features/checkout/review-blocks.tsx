@@ -93,7 +93,7 @@ function discountLabel(priced: PricedBasket): string {
 
 /**
  * FINAL SUMMARY: items, delivery, VAT, the discount, and the total. The spec leaves the discount off
- * order recovery's summary; shown whenever there is one, so its lines add up (issue 16, item 2).
+ * order recovery's summary; shown whenever there is one, so its lines add up (docs/decisions/0003-storefront-choices.md#decision).
  */
 export function FinalSummary(props: { priced: PricedBasket; headingId: string; showDiscount?: boolean }) {
   const { priced } = props;

@@ -12,7 +12,7 @@ export function detailsComplete(basket: BasketState): boolean {
  * docs/rules.md#checkout: the checkout steps send an empty basket to /, and the basket is verified on
  * arrival; `onVerified` may send the shopper elsewhere (errors to the cart, no delivery to step 2).
  * A step after Your Details (`needsDetails`) sends a basket without them back to it, so no step can
- * be skipped by opening its address (issue 16, item 4). Delivery counts only with a complete address.
+ * be skipped by opening its address (docs/rules.md#checkout). Delivery counts only with a complete address.
  */
 export function useCheckoutGuard(
   onVerified?: (hasErrors: boolean, hasDelivery: boolean) => string | undefined,

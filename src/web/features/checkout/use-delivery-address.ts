@@ -51,7 +51,7 @@ export function useDeliveryAddress(basket: BasketState) {
       ? { ...blank, ...basket.billingAddress, countryId: basket.billingAddress?.countryId ?? undefined }
       : blank;
     form.reset({ deliveryAddress: address });
-    // A reset to no country leaves the select showing the old one (issue 16, item 9): the empty
+    // A reset to no country leaves the select showing the old one: the empty
     // option's value clears it, and the schema still asks for a country.
     if (!checked) form.setValue('deliveryAddress.countryId', '' as unknown as number);
     if (address.countryId)

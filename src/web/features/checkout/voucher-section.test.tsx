@@ -16,7 +16,7 @@ function answerWith(code: string) {
   });
 }
 
-describe('the voucher box (issue 16, item 12)', () => {
+describe('the voucher box', () => {
   afterEach(() => {
     cleanup();
     vi.unstubAllGlobals();
@@ -41,5 +41,25 @@ describe('the voucher box (issue 16, item 12)', () => {
     await user.type(screen.getByLabelText('If you have a discount code please enter it below.'), 'fiveoff');
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     expect(await screen.findByText('Voucher applied! FIVEOFF now applies in place of TENOFF.')).toBeTruthy();
+  });
+
+  it('says when to try again when the voucher checks are limited', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify({ error: { code: 'TOO_MANY_REQUESTS', message: 'Rate limit exceeded' } }), {
+            status: 429,
+            headers: { 'content-type': 'application/json', 'retry-after': '20' },
+          }),
+      ),
+    );
+    const user = userEvent.setup();
+    render(<VoucherSection />);
+    await user.type(screen.getByLabelText('If you have a discount code please enter it below.'), 'guessme');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(
+      await screen.findByText('Too many attempts from your connection. Please try again in 20 seconds.'),
+    ).toBeTruthy();
   });
 });

@@ -19,7 +19,7 @@ export function VoucherSection() {
       const result = await basketStore.verify({ voucherCodeAttempt: code });
       const outcome = result.lastVoucherOutcome ?? 2;
       const now = result.appliedVouchers[0]?.code;
-      // docs/rules.md#vouchers: one per basket; replacing one is said, not silent (issue 16, item 12).
+      // docs/rules.md#vouchers: one per basket; replacing one is said, not silent.
       const replaced = outcome === 1 && before && now && now !== before;
       setVoucherMessage({
         ok: outcome === 1,

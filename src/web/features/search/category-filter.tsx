@@ -3,7 +3,7 @@ import type { Brand, ProductType } from '../../../contract/catalog.ts';
 import styles from './search.module.css';
 
 /**
- * How many products match the search per type or brand id (issue 12, item 3); undefined until the
+ * How many products match the search per type or brand id (docs/rules.md#catalogue-and-search); undefined until the
  * search's first page has them. An id left out has none: it is shown dimmed, not hidden.
  */
 export type FacetCounts = ReadonlyMap<number, number> | undefined;

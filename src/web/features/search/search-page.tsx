@@ -113,7 +113,7 @@ const sortLabels: Record<SearchSort, string> = {
   newest: 'Newest',
 };
 
-/** The order of the results (issue 12, item 5), kept in the address as s. */
+/** The order of the results (docs/rules.md#catalogue-and-search), kept in the address as s. */
 function SortControl({ value, onChange }: { value: SearchSort; onChange: (sort: SearchSort) => void }) {
   return (
     <label className={styles.sort}>

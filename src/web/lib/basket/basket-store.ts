@@ -336,7 +336,7 @@ export const basketStore = {
   },
 
   /**
-   * On return from a cancelled or failed payment (issue 16, item 3): the unpaid order kept under
+   * On return from a cancelled or failed payment: the unpaid order kept under
    * `orderCode` comes back as the basket, once, unless the shopper has a basket again already. The
    * basket keeps the order's code, so its next commit replaces the order and reuses its stock.
    */

@@ -109,7 +109,7 @@ describe('the product card', () => {
     });
   });
 
-  it('opens on the first size in stock and marks sold-out sizes (issue 16, item 5)', async () => {
+  it('opens on the first size in stock and marks sold-out sizes', async () => {
     const user = userEvent.setup();
     renderCard(
       product([

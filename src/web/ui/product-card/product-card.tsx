@@ -34,7 +34,7 @@ export function ProductCard({
     undefined,
   );
   const shown = stage === 'choose' && stock ? stock : cheapest;
-  // Nothing left in any size: the card says so rather than offering to add (issue 16, item 5).
+  // Nothing left in any size: the card says so rather than offering to add.
   const soldOut = product.stocks.length > 0 && product.stocks.every((s) => s.stock <= 0);
   const href = `/products/${encodeURIComponent(product.urlKey)}`;
   const Heading = headingLevel === 2 ? 'h2' : 'h3';

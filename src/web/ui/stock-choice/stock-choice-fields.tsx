@@ -13,7 +13,7 @@ const variants = {
   card: { sizeLabel: 'Size / Style', minStocksForSizes: 2, describeAlways: false },
 } as const;
 
-/** An option as the spec words it: size name, dash, price; sold-out sizes say so (issue 16, item 5). */
+/** An option as the spec words it: size name, dash, price; sold-out sizes say so (docs/rules.md#basket). */
 function optionText(stock: ProductStock | undefined): string {
   if (!stock) return '';
   return `${stock.productSizeName} - ${formatPence(stock.price)}${stock.stock <= 0 ? ` - ${messages.addToCart.soldOut}` : ''}`;
@@ -48,7 +48,7 @@ export function StockChoiceFields(props: {
       }}
     >
       {props.stocks.map((s) => (
-        // Sold-out sizes stay listed, marked and not choosable (issue 16, item 5).
+        // Sold-out sizes stay listed, marked and not choosable.
         <option key={s.id} value={s.id} disabled={s.stock <= 0}>
           {optionText(s)}
         </option>

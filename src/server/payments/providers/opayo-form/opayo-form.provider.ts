@@ -48,11 +48,11 @@ export function refundVendorTxCode(orderNumber: number, requestId: string): stri
 
 /**
  * Opayo Form 4.00 (docs/rules.md#payments): a Crypt the browser posts, and the shopper's encrypted
- * return as the result. Its return lacks the security key a REFUND needs (DESIGN.md 5): with a
+ * return as the result. Its return lacks the security key a REFUND needs: with a
  * Reporting API user configured, a refund looks the key up and sends Opayo's REFUND (ADR 0014);
  * without one, refunds are made in Opayo's portal and recorded by staff.
  */
-export function opayoFormProvider({ db, config, fetch, clock, events, rateLimitFactor }: ProviderContext) {
+export function opayoFormProvider({ db, dialect, config, fetch, clock, events, rateLimitFactor }: ProviderContext) {
   const admin = config.opayo.admin
     ? opayoAdminClient({
         mode: config.opayo.mode,
@@ -113,6 +113,7 @@ export function opayoFormProvider({ db, config, fetch, clock, events, rateLimitF
         if (status === 'OK') {
           const outcome = await markOrderPaid(
             trx,
+            dialect,
             current,
             {
               provider: 'opayo',
@@ -302,7 +303,7 @@ export function opayoFormProvider({ db, config, fetch, clock, events, rateLimitF
     },
     routes,
     // Refunds through Opayo only with a Reporting API user to read the payment's security key;
-    // without one, staff refund in Opayo's portal and record it (DESIGN.md 5).
+    // without one, staff refund in Opayo's portal and record it (docs/rules.md#payments).
     ...(admin
       ? {
           refund: (request: ProviderRefundRequest) => refundThroughOpayo(admin, request),

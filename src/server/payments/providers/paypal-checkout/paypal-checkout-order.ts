@@ -3,7 +3,7 @@ import type { LineForPayment, OrderForPayment } from '../../paypal.ts';
 import { decimalToPence } from '../../paypal.ts';
 
 /**
- * The Orders v2 request for a committed order (DESIGN.md 5): intent CAPTURE, one purchase unit in
+ * The Orders v2 request for a committed order (docs/rules.md#payments): intent CAPTURE, one purchase unit in
  * GBP whose breakdown (item total, shipping, discount) adds up to the amount to the penny, the
  * order number as invoice_id, and the shopper's way back.
  */

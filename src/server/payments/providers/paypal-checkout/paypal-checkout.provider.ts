@@ -31,7 +31,7 @@ import {
 import { paypalApiBase, paypalRestClient, PaypalUnreachable } from './paypal-rest.ts';
 
 /**
- * PayPal Checkout, Orders v2 (docs/rules.md#payments; DESIGN.md 5; ADR 0013). The order is created
+ * PayPal Checkout, Orders v2 (docs/rules.md#payments; ADR 0013). The order is created
  * on the server and the shopper sent to PayPal's approve link; on their return the shop captures it
  * (once: a PayPal-Request-Id makes a retry safe) and records the capture id. Webhooks are believed
  * only after PayPal's verify-webhook-signature answers SUCCESS. The return, the webhook and staff
@@ -45,7 +45,15 @@ export const WEBHOOK_PATH = '/webhooks/paypal';
 
 const returnQuery = z.object({ token: z.string().max(64).optional(), PayerID: z.string().max(64).optional() });
 
-export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateLimitFactor }: ProviderContext) {
+export function paypalCheckoutProvider({
+  db,
+  dialect,
+  config,
+  fetch,
+  clock,
+  events,
+  rateLimitFactor,
+}: ProviderContext) {
   const api = paypalRestClient({
     base: paypalApiBase(config.paypal.mode, config.publicUrl),
     clientId: config.paypalCheckout.clientId,
@@ -89,6 +97,7 @@ export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateL
         if (capture.status === 'COMPLETED') {
           const outcome = await markOrderPaid(
             trx,
+            dialect,
             current,
             { provider: PROVIDER_ID, providerStatus: capture.status, transactionId: capture.id },
             at,
@@ -126,9 +135,13 @@ export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateL
     kind: 'refund' | 'reversal',
     source: string,
   ): Promise<string> {
+    // A refund PayPal has not completed (PENDING: it cannot send the money yet) is noted under a
+    // key of its own, so the report of the same refund id completing later is applied, not taken
+    // for a repeat; a completed refund or a reversal is counted once per refund id.
+    const settled = kind === 'reversal' || refund.status === 'COMPLETED';
     return events.once(
       {
-        key: `${PROVIDER_ID}:refund:${refund.id}`,
+        key: `${PROVIDER_ID}:refund:${refund.id}${settled ? '' : `:${refund.status || 'none'}`}`,
         provider: PROVIDER_ID,
         providerStatus: refund.status || 'none',
         body: JSON.stringify({ source, kind, ...refund }),
@@ -317,6 +330,10 @@ export function paypalCheckoutProvider({ db, config, fetch, clock, events, rateL
         }
       }
       const refund = readMoneyResource(answer.body, 'refund');
+      // A success PayPal answered is a refund made, even when its body does not read: the amount
+      // stays reserved for the REFUNDED webhook to record, never given back to be refunded again.
+      if (answer.status < 300 && !refund)
+        return { outcome: 'unknown', reason: `PayPal answered ${answer.status} without a refund that reads` };
       if (answer.status >= 300 || !refund) {
         const details = Array.isArray(answer.body.details) ? (answer.body.details[0] as { issue?: string }) : undefined;
         return { outcome: 'refused', reason: String(details?.issue ?? answer.body.name ?? answer.status) };

@@ -1,7 +1,7 @@
 import type { PaypalMode } from '../../paypal.ts';
 
 /**
- * PayPal's REST API as PayPal Checkout uses it (DESIGN.md 5): OAuth2 client credentials, Orders v2,
+ * PayPal's REST API as PayPal Checkout uses it (docs/rules.md#payments): OAuth2 client credentials, Orders v2,
  * captures' refunds and webhook signature verification. The access token is kept until shortly
  * before it expires.
  */

@@ -13,6 +13,7 @@ import {
   setProviderStatus,
   transactionUsedByOtherOrder,
 } from '../../../orders/orders.repository.ts';
+import { findUnreportedStaffRefund, markStaffRefundReported } from '../../../orders/orders.admin-repository.ts';
 import type { PaymentProvider, ProviderContext } from '../../payment-provider.ts';
 import { pruneEvents, recordRefund } from '../../payments.repository.ts';
 import {
@@ -39,7 +40,15 @@ export const MAX_UNVERIFIED_NOTIFICATIONS_KEPT = 500;
 export const UNVERIFIED_BODY_CHARS_KEPT = 1000;
 const UNVERIFIED_KEY_PREFIX = 'paypal:unverified:';
 
-export function paypalStandardProvider({ db, config, fetch, clock, events, rateLimitFactor }: ProviderContext) {
+export function paypalStandardProvider({
+  db,
+  dialect,
+  config,
+  fetch,
+  clock,
+  events,
+  rateLimitFactor,
+}: ProviderContext) {
   const urls = paypalUrls(config.paypal.mode, config.publicUrl);
 
   /** PayPal's verdict on a notification, from posting it back byte for byte (docs/rules.md#payments). */
@@ -98,8 +107,25 @@ export function paypalStandardProvider({ db, config, fetch, clock, events, rateL
         const order = Number.isInteger(orderNumber) ? await findOrderByNumber(trx, orderNumber) : undefined;
         if (order && Object.hasOwn(refundStatuses, status)) {
           const kind = refundStatuses[status as keyof typeof refundStatuses];
-          const refundIssue = refundProblem(ipn, kind, order, config.paypal.businessEmail);
+          const reported = Math.abs(decimalToPence(ipn.mc_gross) ?? 0);
+          // Staff refund in PayPal's pages and record it; this IPN is the same refund, counted
+          // already, so it is checked as if it were not and only named on staff's record.
+          const recordedByStaff =
+            kind === 'refund' && reported > 0 ? await findUnreportedStaffRefund(trx, order.id, reported) : undefined;
+          const refundIssue = refundProblem(
+            ipn,
+            kind,
+            recordedByStaff === undefined ? order : { ...order, refunded_total: order.refunded_total - reported },
+            config.paypal.businessEmail,
+          );
           if (refundIssue) return { orderId: order.id, outcome: `rejected: ${refundIssue}` };
+          if (
+            recordedByStaff !== undefined &&
+            (await markStaffRefundReported(trx, recordedByStaff, { provider: 'paypal', reference: ipn.txn_id ?? '' }))
+          ) {
+            await setProviderStatus(trx, order.id, 'paypal', status, at);
+            return { orderId: order.id, outcome: 'recorded refund staff had recorded' };
+          }
           const amount = Math.abs(decimalToPence(ipn.mc_gross) as number);
           await recordRefund(trx, {
             orderId: order.id,
@@ -121,6 +147,7 @@ export function paypalStandardProvider({ db, config, fetch, clock, events, rateL
           }
           const outcome = await markOrderPaid(
             trx,
+            dialect,
             order,
             { provider: 'paypal', providerStatus: status, transactionId: ipn.txn_id ?? '' },
             at,

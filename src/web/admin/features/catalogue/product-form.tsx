@@ -22,7 +22,7 @@ import { typeOptions } from './type-options.ts';
 /**
  * The product form: the contract's own field rules (productFieldsSchema, sizeInputSchema), with
  * prices typed in pounds and turned into integer pence on submit. An existing size's stock is
- * shown, never edited: stock changes are adjustments (DESIGN.md section 10).
+ * shown, never edited: stock changes are adjustments (docs/back-office.md#stock).
  */
 const fields = productFieldsSchema.shape;
 const sizeForm = z

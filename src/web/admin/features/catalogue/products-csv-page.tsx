@@ -10,6 +10,7 @@ import { ApiRequestError } from '../../../lib/api.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { problemText } from '../../lib/problem.ts';
 import { staffMeQueryOptions } from '../../lib/staff-session.ts';
+import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { applyProductImport, previewProductImport, productsCsvHref } from './api/products-csv.ts';
 
 /**
@@ -207,66 +208,54 @@ function Summary({ summary }: { summary: ProductImportSummary }) {
         </p>
       )}
       {summary.errors.length > 0 && (
-        <div className="adm-table-wrap">
-          <table className="adm-table">
-            <caption>
-              Errors{summary.errors.length < summary.errorCount ? ` (the first ${summary.errors.length})` : ''}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" className="adm-num">
-                  Row
-                </th>
-                <th scope="col">Column</th>
-                <th scope="col">Problem</th>
-              </tr>
-            </thead>
-            <tbody>
-              {summary.errors.map((error, index) => (
-                <tr key={`${error.row}-${error.column}-${index}`}>
-                  <td className="adm-num">{error.row}</td>
-                  <td>{error.column ?? 'the whole row'}</td>
-                  <td>{error.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Errors${summary.errors.length < summary.errorCount ? ` (the first ${summary.errors.length})` : ''}`}
+          captionShown
+          columns={errorColumns}
+          rows={summary.errors}
+        />
       )}
       {summary.errorCount === 0 && summary.changes.length > 0 && (
-        <div className="adm-table-wrap">
-          <table className="adm-table">
-            <caption>
-              Changes
-              {summary.changes.length < summary.productsCreated + summary.productsUpdated
-                ? ` (the first ${summary.changes.length})`
-                : ''}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" className="adm-num">
-                  Row
-                </th>
-                <th scope="col">Product</th>
-                <th scope="col">What</th>
-              </tr>
-            </thead>
-            <tbody>
-              {summary.changes.map((change) => (
-                <tr key={change.urlKey}>
-                  <td className="adm-num">{change.row}</td>
-                  <td>
-                    {change.title}
-                    <br />
-                    <small>/products/{change.urlKey}</small>
-                  </td>
-                  <td>{change.action === 'create' ? 'New product' : change.changes.join('; ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Changes${
+            summary.changes.length < summary.productsCreated + summary.productsUpdated
+              ? ` (the first ${summary.changes.length})`
+              : ''
+          }`}
+          captionShown
+          columns={changeColumns}
+          rows={summary.changes}
+          rowKey={(change) => change.urlKey}
+        />
       )}
     </>
   );
 }
+
+const errorColumn = dataColumns<ProductImportSummary['errors'][number]>();
+const errorColumns = [
+  errorColumn.accessor('row', { header: 'Row', meta: { numeric: true } }),
+  errorColumn.accessor('column', { header: 'Column', cell: (info) => info.getValue() ?? 'the whole row' }),
+  errorColumn.accessor('message', { header: 'Problem' }),
+];
+
+const changeColumn = dataColumns<ProductImportSummary['changes'][number]>();
+const changeColumns = [
+  changeColumn.accessor('row', { header: 'Row', meta: { numeric: true } }),
+  changeColumn.display({
+    id: 'product',
+    header: 'Product',
+    cell: ({ row: { original: change } }) => (
+      <>
+        {change.title}
+        <br />
+        <small>/products/{change.urlKey}</small>
+      </>
+    ),
+  }),
+  changeColumn.display({
+    id: 'what',
+    header: 'What',
+    cell: ({ row: { original: change } }) => (change.action === 'create' ? 'New product' : change.changes.join('; ')),
+  }),
+];

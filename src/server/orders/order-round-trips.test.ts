@@ -1,0 +1,129 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitResponseSchema } from '../../contract/basket.ts';
+import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { markOrderPaid } from './order-lifecycle.ts';
+import { findOrderByCode } from './orders.repository.ts';
+import { createOrdersService } from './orders.service.ts';
+
+/**
+ * Each statement of the money path waits for the database once more (on PostgreSQL, a round trip
+ * while the rows it locked stay locked), so a commit, a replacement, an expiry and a late payment
+ * send a fixed number of statements whatever the basket's size
+ * (docs/decisions/0018-checkout-in-fixed-round-trips.md). A basket of ten lines may not send more
+ * than a basket of one.
+ */
+describe('statements sent on the money path, by basket size', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let counting = false;
+  let statements: string[] = [];
+  let shoppers = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      log: (event) => {
+        if (counting) statements.push(event.query.sql);
+      },
+    });
+    fx = await checkoutFixtures(t.db);
+  });
+  afterAll(() => t.close());
+
+  /** The statements `work` sends, and what it answered. */
+  async function counted<T>(work: () => Promise<T>): Promise<{ answer: T; statements: string[] }> {
+    statements = [];
+    counting = true;
+    try {
+      return { answer: await work(), statements };
+    } finally {
+      counting = false;
+    }
+  }
+
+  /** A basket of `size` lines, each of its own product with stock to spare. */
+  async function basketOf(size: number) {
+    const lines = [];
+    for (let i = 0; i < size; i++)
+      lines.push({ productStockId: (await fx.product(1500, 50)).stockId, requestedQty: 2 });
+    return lines;
+  }
+
+  async function commit(lines: Awaited<ReturnType<typeof basketOf>>, orderCode?: string) {
+    const answer = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody(lines, {
+        guest: { ...guest, email: `counted${++shoppers}@example.com` },
+        ...(orderCode ? { orderCode } : {}),
+      }),
+    });
+    const result = commitResponseSchema.parse(answer.json());
+    if (!result.ok) throw new Error(`expected an order: ${answer.body}`);
+    return result;
+  }
+
+  const expectNoMoreFor10LinesThan1 = (one: string[], ten: string[]) =>
+    expect(ten.length, `1 line:\n${one.join('\n')}\n\n10 lines:\n${ten.join('\n')}`).toBeLessThanOrEqual(one.length);
+
+  it('a commit', async () => {
+    const [one, ten] = [await basketOf(1), await basketOf(10)];
+    const small = await counted(() => commit(one));
+    const large = await counted(() => commit(ten));
+    expect(await fx.stockOf(ten[9]!.productStockId)).toBe(48);
+    expectNoMoreFor10LinesThan1(small.statements, large.statements);
+  });
+
+  it('a commit replacing the unpaid order its basket came back from', async () => {
+    const [one, ten] = [await basketOf(1), await basketOf(10)];
+    const [oneOrder, tenOrder] = [await commit(one), await commit(ten)];
+    const small = await counted(() => commit(one, oneOrder.orderCode));
+    const large = await counted(() => commit(ten, tenOrder.orderCode));
+    expect((await findOrderByCode(t.db.kysely, tenOrder.orderCode))?.status).toBe('cancelled');
+    // The replaced order gave its units back and the new one took them again.
+    expect(await fx.stockOf(ten[9]!.productStockId)).toBe(48);
+    expectNoMoreFor10LinesThan1(small.statements, large.statements);
+  });
+
+  it('an expiry, and a payment arriving after it', async () => {
+    const later = createOrdersService(t.db.kysely, {
+      dialect: t.db.dialect,
+      reservationMinutes: 60,
+      clock: () => new Date(Date.now() + 24 * 60 * 60_000),
+    });
+    await later.releaseExpiredReservations();
+    const expireAfterCommitting = async (lines: Awaited<ReturnType<typeof basketOf>>) => {
+      const order = await commit(lines);
+      const expiry = await counted(() => later.releaseExpiredReservations());
+      expect(expiry.answer).toBe(1);
+      expect(await fx.stockOf(lines[0]!.productStockId)).toBe(50);
+      return { order, expiry };
+    };
+    const [one, ten] = [await basketOf(1), await basketOf(10)];
+    const small = await expireAfterCommitting(one);
+    const large = await expireAfterCommitting(ten);
+    expectNoMoreFor10LinesThan1(small.expiry.statements, large.expiry.statements);
+
+    const payLate = async (orderCode: string) => {
+      const order = await findOrderByCode(t.db.kysely, orderCode);
+      return counted(() =>
+        t.db.kysely
+          .transaction()
+          .execute((trx) =>
+            markOrderPaid(
+              trx,
+              t.db.dialect,
+              order!,
+              { provider: 'paypal', providerStatus: 'Completed', transactionId: `LATE-${orderCode}` },
+              new Date().toISOString(),
+            ),
+          ),
+      );
+    };
+    const smallPaid = await payLate(small.order.orderCode);
+    const largePaid = await payLate(large.order.orderCode);
+    expect(largePaid.answer).toBe('paid late');
+    expect(await fx.stockOf(ten[9]!.productStockId)).toBe(48);
+    expectNoMoreFor10LinesThan1(smallPaid.statements, largePaid.statements);
+  });
+});
