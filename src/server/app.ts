@@ -322,7 +322,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     shop: config.shop,
     production: config.env === 'production',
     ...(webRoot ? { root: webRoot } : {}),
-    pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl }),
+    pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl, log: app.log }),
   });
   return app;
 }

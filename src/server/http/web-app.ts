@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorCodes } from '../../contract/error-codes.ts';
+import { PAGE_DATA_ELEMENT_ID } from '../../contract/page-data.ts';
 import { isPageRoute } from '../../contract/routes.ts';
 import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
 import type { PageHead } from '../seo/page-head.ts';
@@ -85,15 +86,21 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         .send(adminHtml);
     }
     const query = new URLSearchParams(request.url.slice(path.length + 1));
-    const page: PageHead = isPageRoute(path) ? await options.pageHead(path, query) : { status: 404, tags: '' };
+    const page: PageHead = isPageRoute(path)
+      ? await options.pageHead(path, query)
+      : { status: 404, tags: '', data: [] };
     if (page.redirect !== undefined) {
       // Not kept by browsers without asking again: the key may be given back to the product later.
       const search = query.size > 0 ? `?${query}` : '';
       return reply.header('cache-control', 'no-cache').redirect(`${page.redirect}${search}`, 301);
     }
+    const pageData =
+      page.data.length > 0
+        ? `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${scriptJson(page.data)}</script>`
+        : '';
     const head = {
       status: page.status,
-      tags: page.tags + preloadsFor(path.length > 1 ? path.replace(/\/+$/, '') : path),
+      tags: page.tags + preloadsFor(path.length > 1 ? path.replace(/\/+$/, '') : path) + pageData,
     };
     if (!indexHtml) {
       return reply.status(head.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');

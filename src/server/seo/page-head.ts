@@ -1,10 +1,12 @@
 import type { Product } from '../../contract/catalog.ts';
+import type { PageDataEntry } from '../../contract/page-data.ts';
 import { penceToDecimal } from '../../contract/money.ts';
 import { photoSrcset, productPageImageSizes } from '../../contract/photos.ts';
 import type { ShopIdentity } from '../../contract/shop.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
 import { NotFoundError } from '../errors.ts';
 import { escapeHtml, scriptJson } from '../http/html.ts';
+import { createPageData } from './page-data.ts';
 
 /**
  * What the server writes into the HTML head before the app starts, so crawlers and link previews
@@ -17,6 +19,8 @@ export interface PageHead {
   tags: string;
   /** A product page whose URL key has changed: a 301 to this path (docs/back-office.md#catalogue). */
   redirect?: string;
+  /** Catalogue answers the page draws first, written into it (page-data.ts). */
+  data: PageDataEntry[];
 }
 
 const productPath = /^\/(?:products\/details|products|product)\/([^/]+)$/;
@@ -86,26 +90,53 @@ function searchTags(keyword: string, shop: ShopIdentity, publicUrl: string): str
   ].join('');
 }
 
-export function createPageHead(deps: { catalog: CatalogService; shop: ShopIdentity; publicUrl: string }) {
+export function createPageHead(deps: {
+  catalog: CatalogService;
+  shop: ShopIdentity;
+  publicUrl: string;
+  log: { warn: (details: object, message: string) => void };
+}) {
+  const pageData = createPageData(deps.catalog);
+  // The data only lets the page draw sooner: without it the app asks the API as it always could, so
+  // a failure here (a search refused while the shop is busy, say) costs speed, never the page.
+  async function dataOrNone(load: () => Promise<PageDataEntry[]>): Promise<PageDataEntry[]> {
+    try {
+      return await load();
+    } catch (error) {
+      deps.log.warn({ err: error }, 'page data left out of the page');
+      return [];
+    }
+  }
+
   return async function pageHead(path: string, query: URLSearchParams = new URLSearchParams()): Promise<PageHead> {
-    const keyword = (query.get('k') ?? '').trim().slice(0, 100);
-    if (path === '/search' && keyword) return { status: 200, tags: searchTags(keyword, deps.shop, deps.publicUrl) };
+    if (path === '/search') {
+      const keyword = (query.get('k') ?? '').trim().slice(0, 100);
+      return {
+        status: 200,
+        tags: keyword ? searchTags(keyword, deps.shop, deps.publicUrl) : '',
+        data: await dataOrNone(() => pageData.search(query)),
+      };
+    }
     const match = productPath.exec(path);
-    if (!match?.[1]) return { status: 200, tags: '' };
+    if (!match?.[1]) return { status: 200, tags: '', data: await dataOrNone(pageData.layout) };
     let key: string;
     try {
       key = decodeURIComponent(match[1]);
     } catch {
-      return { status: 404, tags: '' };
+      return { status: 404, tags: '', data: [] };
     }
     try {
       const found = await deps.catalog.lookUp(key);
       if ('movedTo' in found)
-        return { status: 301, tags: '', redirect: `/products/${encodeURIComponent(found.movedTo)}` };
-      return { status: 200, tags: productTags(found.product, deps.shop, deps.publicUrl) };
+        return { status: 301, tags: '', data: [], redirect: `/products/${encodeURIComponent(found.movedTo)}` };
+      return {
+        status: 200,
+        tags: productTags(found.product, deps.shop, deps.publicUrl),
+        data: await dataOrNone(() => pageData.product(key, found.product)),
+      };
     } catch (error) {
       // An unknown product: the app sends the shopper on to /search; crawlers get a 404.
-      if (error instanceof NotFoundError) return { status: 404, tags: '' };
+      if (error instanceof NotFoundError) return { status: 404, tags: '', data: [] };
       throw error;
     }
   };

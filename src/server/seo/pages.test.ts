@@ -10,6 +10,8 @@ describe('pages, head tags, sitemap and robots', () => {
   let t: TestApp;
   let webRoot: string;
   let product: { urlKey: string };
+  let draft: { urlKey: string };
+  let typeId: number;
   beforeAll(async () => {
     webRoot = `${mkdtempSync(join(tmpdir(), 'shop-web-'))}/`;
     mkdirSync(join(webRoot, 'assets'));
@@ -31,6 +33,8 @@ describe('pages, head tags, sitemap and robots', () => {
         { price: 15999, stock: 2 },
       ],
     });
+    typeId = type.id;
+    draft = await make.product({ typeId: type.id, brandId: brand.id, title: 'Unreleased Tabla', status: 'draft' });
   });
   afterAll(async () => {
     await t.close();
@@ -136,5 +140,66 @@ describe('pages, head tags, sitemap and robots', () => {
     const robots = await get('/robots.txt');
     expect(robots.body).toContain('Sitemap: https://shop.example/sitemap.xml');
     expect(robots.body).toContain('Disallow: /api/');
+  });
+
+  describe('the catalogue data a page draws first, written into it', () => {
+    /** The page's data entries, read as the app reads them. */
+    function pageData(body: string): Array<{ key: unknown[]; data: unknown }> {
+      const json = /<script id="shop-page-data" type="application\/json">(.*?)<\/script>/s.exec(body)?.[1];
+      if (json === undefined) return [];
+      expect(json).not.toContain('</');
+      return JSON.parse(json);
+    }
+    const entry = (body: string, name: string) => pageData(body).find((e) => e.key[0] === name);
+    const apiJson = async (url: string, body?: object) =>
+      (await t.app.inject(body ? { method: 'POST', url, payload: body } : { method: 'GET', url })).json();
+
+    it('gives every page the type tree and brands the menu and footer show, as the API answers them', async () => {
+      for (const path of ['/home', '/about', '/shoppingcart', `/products/${product.urlKey}`, '/search']) {
+        const body = (await get(path)).body;
+        expect(entry(body, 'product-types')).toEqual({
+          key: ['product-types'],
+          data: await apiJson('/api/product-types'),
+        });
+        expect(entry(body, 'brands')).toEqual({ key: ['brands'], data: await apiJson('/api/brands') });
+      }
+    });
+
+    it("gives /search the first page of the address's results, under the key the search page asks for", async () => {
+      const body = (await get(`/search?t=${typeId}&k=tabla&s=price-asc`)).body;
+      const answer = await apiJson('/api/search', { title: 'tabla', typeId: [typeId], sort: 'price-asc' });
+      expect(answer.results.map((p: { urlKey: string }) => p.urlKey)).toEqual([product.urlKey]);
+      expect(entry(body, 'search')).toEqual({
+        key: ['search', 'tabla', [typeId], [], 'price-asc'],
+        data: { pages: [answer], pageParams: [1] },
+      });
+      // Read like the page reads it: unknown types dropped, a one-letter keyword is no keyword.
+      const plain = (await get('/search?t=999999&k=t')).body;
+      expect(entry(plain, 'search')).toEqual({
+        key: ['search', '', [], [], 'relevance'],
+        data: { pages: [await apiJson('/api/search', {})], pageParams: [1] },
+      });
+    });
+
+    it("gives a product page the product as GET /api/products answers it, and a draft's page nothing", async () => {
+      const body = (await get(`/products/${product.urlKey}`)).body;
+      expect(entry(body, 'product')).toEqual({
+        key: ['product', product.urlKey],
+        data: await apiJson(`/api/products/${product.urlKey}`),
+      });
+      const hidden = await get(`/products/${draft.urlKey}`);
+      expect(hidden.statusCode).toBe(404);
+      expect(hidden.body).not.toContain('Unreleased');
+      expect(entry((await get('/search?k=unreleased')).body, 'search')).toMatchObject({
+        data: { pages: [{ totalResults: 0, results: [] }] },
+      });
+    });
+
+    it('keeps a hostile keyword inert: no element closed, the text kept as typed', async () => {
+      const keyword = '</script><script>alert(4)</script>';
+      const body = (await get(`/search?k=${encodeURIComponent(keyword)}`)).body;
+      expect(body).not.toContain('<script>alert(4)');
+      expect(entry(body, 'search')?.key).toEqual(['search', keyword, [], [], 'relevance']);
+    });
   });
 });

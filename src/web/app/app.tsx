@@ -1,11 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
+import { seedPageData } from '../lib/page-data.ts';
 import { MessageModalProvider } from '../ui/message-modal/message-modal.tsx';
 import { AppRoutes } from './router.tsx';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { staleTime: 60_000, retry: 1, refetchOnWindowFocus: false } },
 });
+seedPageData(queryClient);
 
 export function App() {
   return (

@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Brand, Country, ProductType, StockDetail, Title } from '../../contract/catalog.ts';
+import { pageQueryKeys } from '../../contract/page-data.ts';
 import { requestJson } from './api.ts';
 
 /** Catalogue calls that several features need (the layout, search, cards). */
 
 export function useProductTypes() {
   return useQuery({
-    queryKey: ['product-types'],
+    queryKey: pageQueryKeys.productTypes(),
     queryFn: ({ signal }) => requestJson<ProductType[]>('/api/product-types', { signal }),
     staleTime: 10 * 60_000,
   });
@@ -14,7 +15,7 @@ export function useProductTypes() {
 
 export function useBrands() {
   return useQuery({
-    queryKey: ['brands'],
+    queryKey: pageQueryKeys.brands(),
     queryFn: ({ signal }) => requestJson<Brand[]>('/api/brands', { signal }),
     staleTime: 10 * 60_000,
   });

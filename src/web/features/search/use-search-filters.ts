@@ -1,10 +1,9 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Brand, ProductType } from '../../../contract/catalog.ts';
-import { MIN_SEARCH_KEYWORD, MIN_URL_KEYWORD, searchSorts, type SearchSort } from '../../../contract/catalog-rules.ts';
+import { MIN_SEARCH_KEYWORD, MIN_URL_KEYWORD, type SearchSort } from '../../../contract/catalog-rules.ts';
+import { compactTypeIds, readSearchAddress, toggleType, type SearchFilters } from '../../../contract/search-filters.ts';
 import { findType } from '../../lib/catalog-api.ts';
-import type { SearchFilters } from './api/search-products.ts';
-import { compactTypeIds, expandTypeIds, parseIdList, toggleType } from './filter-rules.ts';
 
 export interface FilterChip {
   key: string;
@@ -18,18 +17,15 @@ export interface FilterChip {
  */
 export function useSearchFilters(types: ProductType[], brands: Brand[], afterFilterChange: () => void) {
   const [params] = useSearchParams();
-  const initialKeyword = (params.get('k') ?? '').trim().slice(0, 100);
-  const [keywordInput, setKeywordInput] = useState(initialKeyword);
-  const [keyword, setKeyword] = useState(initialKeyword.length >= MIN_SEARCH_KEYWORD ? initialKeyword : '');
+  // Read as the server read it when it wrote this search's first page into the HTML.
+  const [address] = useState(() => readSearchAddress(params, types, brands));
+  const [keywordInput, setKeywordInput] = useState(address.keywordInput);
+  const [keyword, setKeyword] = useState(address.filters.keyword);
   const [keywordHint, setKeywordHint] = useState(false);
-  const [selectedTypes, setSelectedTypes] = useState(() => expandTypeIds(types, parseIdList(params.get('t'))));
-  const [selectedBrands, setSelectedBrands] = useState(
-    () => new Set(parseIdList(params.get('b')).filter((id) => brands.some((brand) => brand.id === id))),
-  );
+  const [selectedTypes, setSelectedTypes] = useState(address.selectedTypes);
+  const [selectedBrands, setSelectedBrands] = useState(() => new Set(address.filters.brandIds));
   // The order is in the address as s, like the filters; an unknown one is relevance.
-  const [sort, setSortState] = useState<SearchSort>(
-    () => searchSorts.find((known) => known === params.get('s')) ?? 'relevance',
-  );
+  const [sort, setSortState] = useState<SearchSort>(address.filters.sort);
   const typeIds = useMemo(() => compactTypeIds(types, selectedTypes), [types, selectedTypes]);
   const brandIds = useMemo(() => [...selectedBrands].sort((a, b) => a - b), [selectedBrands]);
 

@@ -1,11 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Product } from '../../../../contract/catalog.ts';
 import { RELATED_PRODUCT_COUNT } from '../../../../contract/catalog-rules.ts';
+import { pageQueryKeys } from '../../../../contract/page-data.ts';
 import { requestJson } from '../../../lib/api.ts';
 
 export function productQueryOptions(key: string) {
   return queryOptions({
-    queryKey: ['product', key],
+    queryKey: pageQueryKeys.product(key),
     queryFn: ({ signal }) => requestJson<Product>(`/api/products/${encodeURIComponent(key)}`, { signal }),
     retry: false,
   });

@@ -1,19 +1,14 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import type { SearchRequest, SearchResponse } from '../../../../contract/catalog.ts';
-import { DEFAULT_PAGE_SIZE, type SearchSort } from '../../../../contract/catalog-rules.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../../contract/catalog-rules.ts';
+import { pageQueryKeys } from '../../../../contract/page-data.ts';
+import type { SearchFilters } from '../../../../contract/search-filters.ts';
 import { requestJson } from '../../../lib/api.ts';
-
-export interface SearchFilters {
-  keyword: string;
-  typeIds: number[];
-  brandIds: number[];
-  sort: SearchSort;
-}
 
 /** POST /api/search, a page at a time; LOAD MORE fetches the next while isNextPage. */
 export function productSearchQueryOptions(filters: SearchFilters) {
   return infiniteQueryOptions({
-    queryKey: ['search', filters.keyword, filters.typeIds, filters.brandIds, filters.sort],
+    queryKey: pageQueryKeys.search(filters),
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) => {
       const body: SearchRequest = {

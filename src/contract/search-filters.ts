@@ -1,4 +1,5 @@
-import type { ProductType } from '../../../contract/catalog.ts';
+import type { Brand, ProductType } from './catalog.ts';
+import { MIN_SEARCH_KEYWORD, searchSorts, type SearchSort } from './catalog-rules.ts';
 
 /**
  * The category filter's selection rules (docs/rules.md#catalogue-and-search). The selection holds every ticked
@@ -65,4 +66,44 @@ export function parseIdList(value: string | null): number[] {
         .filter((n) => Number.isInteger(n) && n > 0 && n <= 2_147_483_647),
     ),
   ].slice(0, 50);
+}
+
+/** A search's keyword, types, brands and order: what the search page asks for, and its cache key. */
+export interface SearchFilters {
+  keyword: string;
+  typeIds: number[];
+  brandIds: number[];
+  sort: SearchSort;
+}
+
+/** What a /search address asks for, read from its query once. */
+export interface SearchAddress {
+  /** The keyword as typed into the address (the box shows it even when too short to search). */
+  keywordInput: string;
+  /** Every ticked type, parents and children alike. */
+  selectedTypes: Set<number>;
+  filters: SearchFilters;
+}
+
+/**
+ * A /search address read the same way by the browser's search page and by the server that writes
+ * the first page of results into the HTML: k, t, b and s; unknown types and brands are dropped, a
+ * keyword too short to search is none, an unknown order is relevance.
+ */
+export function readSearchAddress(params: URLSearchParams, types: ProductType[], brands: Brand[]): SearchAddress {
+  const keywordInput = (params.get('k') ?? '').trim().slice(0, 100);
+  const selectedTypes = expandTypeIds(types, parseIdList(params.get('t')));
+  const brandIds = parseIdList(params.get('b'))
+    .filter((id) => brands.some((brand) => brand.id === id))
+    .sort((a, b) => a - b);
+  return {
+    keywordInput,
+    selectedTypes,
+    filters: {
+      keyword: keywordInput.length >= MIN_SEARCH_KEYWORD ? keywordInput : '',
+      typeIds: compactTypeIds(types, selectedTypes),
+      brandIds,
+      sort: searchSorts.find((known) => known === params.get('s')) ?? 'relevance',
+    },
+  };
 }

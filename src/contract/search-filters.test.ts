@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ProductType } from '../../../contract/catalog.ts';
-import { compactTypeIds, expandTypeIds, parseIdList, toggleType } from './filter-rules.ts';
+import type { ProductType } from './catalog.ts';
+import { compactTypeIds, expandTypeIds, parseIdList, toggleType } from './search-filters.ts';
 
 const leaf = (id: number, parentId: number): ProductType => ({ id, name: `T${id}`, parentId, childTypes: [] });
 const types: ProductType[] = [

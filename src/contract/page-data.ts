@@ -1,0 +1,26 @@
+import type { SearchFilters } from './search-filters.ts';
+
+/**
+ * Data the server writes into a page's HTML so the app draws the page without first asking the API
+ * for it (docs/rules.md#pages-and-routes): each entry is a query's key and the answer its API call
+ * would give. Both sides build the keys here, so an entry lands exactly where the page will look.
+ */
+export const PAGE_DATA_ELEMENT_ID = 'shop-page-data';
+
+export interface PageDataEntry {
+  key: readonly unknown[];
+  data: unknown;
+}
+
+export const pageQueryKeys = {
+  productTypes: () => ['product-types'] as const,
+  brands: () => ['brands'] as const,
+  product: (urlKey: string) => ['product', urlKey] as const,
+  search: (filters: SearchFilters) =>
+    ['search', filters.keyword, filters.typeIds, filters.brandIds, filters.sort] as const,
+};
+
+/** A search's first page as the search page's infinite query keeps it. */
+export function firstSearchPage<T>(page: T): { pages: T[]; pageParams: number[] } {
+  return { pages: [page], pageParams: [1] };
+}
