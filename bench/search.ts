@@ -10,7 +10,7 @@ import { productLines } from '../src/server/catalog/demo/catalogue-data.ts';
 import { jsonHeaders, rotate, seedDatabase, startBenchServer } from './harness.ts';
 
 /**
- * Search at scale (npm run bench:search; issue 12): a large catalogue (100,000 products by
+ * Search at scale (npm run bench:search; docs/decisions/0017-in-process-search-index.md): a large catalogue (100,000 products by
  * default), production mode with the search and catalogue caches off, so every search takes the
  * database path. A rotating mix of searches runs at an offered rate and then closed-loop, while a
  * light stream of product pages runs beside it on the same instance: a search that blocks the event
@@ -84,7 +84,7 @@ interface SearchBody {
   brandId?: number[];
   pageNumber?: number;
   pageSize?: number;
-  /** Sent from the start: the server ignores it until it sorts (issue 12, item 5). */
+  /** Sent from the start: the server ignores it until it sorts. */
   sort?: 'relevance' | 'price-asc' | 'price-desc' | 'newest';
 }
 

@@ -1,3 +1,4 @@
+import { awaitingPayment } from '../../contract/order-status.ts';
 import type { Kysely } from 'kysely';
 import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
@@ -100,7 +101,7 @@ function heldByOrderQuery(db: Kysely<Database>, orderCode: string | undefined, n
     .innerJoin('orders', 'orders.id', 'order_lines.order_id')
     .select(['order_lines.product_stock_id', 'order_lines.quantity'])
     .where((eb) => (orderCode ? eb('orders.order_code', '=', orderCode) : eb.lit(false)))
-    .where('orders.status', 'in', ['pending_payment', 'payment_failed'])
+    .where('orders.status', 'in', awaitingPayment)
     .where('orders.reserved_until', '>', now);
 }
 

@@ -1,3 +1,4 @@
+import { awaitingPayment } from '../../contract/order-status.ts';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Database, DeliveryMethodTable } from '../db/schema.ts';
@@ -103,7 +104,7 @@ export async function countryUses(db: Kysely<Database>, id: number) {
     db
       .selectFrom('orders')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('status', 'in', ['pending_payment', 'payment_failed'])
+      .where('status', 'in', awaitingPayment)
       .where((eb) => eb.or([eb('delivery_country_id', '=', id), eb('billing_country_id', '=', id)]))
       .executeTakeFirstOrThrow(),
   ]);

@@ -1,3 +1,4 @@
+import { awaitingPayment } from '../../contract/order-status.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
@@ -54,7 +55,7 @@ export async function readUnpaidHoldings(db: Kysely<Database>): Promise<{ orders
       eb.fn.count<number | string>('orders.id').distinct().as('orders'),
       eb.fn.sum<number | string | null>('order_lines.quantity').as('units'),
     ])
-    .where('orders.status', 'in', ['pending_payment', 'payment_failed'])
+    .where('orders.status', 'in', awaitingPayment)
     .where('orders.holds_stock', '=', 1)
     .executeTakeFirstOrThrow();
   return { orders: Number(row.orders), units: Number(row.units ?? 0) };

@@ -1,3 +1,4 @@
+import { awaitingPayment } from '../../contract/order-status.ts';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Database, OrderLineTable, OrderStatus, OrderTable, RefundDueReason } from '../db/schema.ts';
@@ -176,7 +177,7 @@ export async function findExpiredReservations(db: Kysely<Database>, now: string,
   const rows = await db
     .selectFrom('orders')
     .select('id')
-    .where('status', 'in', ['pending_payment', 'payment_failed'])
+    .where('status', 'in', awaitingPayment)
     .where('reserved_until', '<', now)
     .orderBy('reserved_until')
     .limit(limit)
@@ -255,7 +256,7 @@ export async function unpaidHoldings(
         ? eb('orders.email_key', '=', emailKey)
         : eb.or([eb('orders.email_key', '=', emailKey), eb('orders.client_address', '=', clientAddress)]),
     )
-    .where('orders.status', 'in', ['pending_payment', 'payment_failed'])
+    .where('orders.status', 'in', awaitingPayment)
     .where('orders.reserved_until', '>', now)
     .executeTakeFirstOrThrow();
   return {

@@ -528,7 +528,7 @@ export class ProductIndex {
   /**
    * Documents matching every word, with their bm25 scores in `scores`: the returned list's first
    * `count`. A word matches the terms it begins (itself or a synonym); a word that begins none,
-   * when long enough, matches the terms one edit from it instead (issue 12, item 4).
+   * when long enough, matches the terms one edit from it instead (docs/rules.md#catalogue-and-search).
    */
   private matchWords(words: QueryWord[]): { list: Int32Array; count: number } {
     const averageLength = this.liveCount > 0 ? this.totalLength / this.liveCount : 1;
@@ -615,7 +615,7 @@ export class ProductIndex {
     const { typeSlots, brandSlots, stamps, scores, keys, removed } = this;
     const shownStamp = ++this.stamp;
     let total = 0;
-    // Counts each facet with the other kind's filter only (issue 12, item 3), and marks what is
+    // Counts each facet with the other kind's filter only (docs/rules.md#catalogue-and-search), and marks what is
     // shown; for a ranked query, also each shown document's sort key.
     const countAndMark = (doc: number, scoreSteps: number): void => {
       const typeSlot = typeSlots[doc]!;

@@ -1,5 +1,5 @@
 /**
- * Searches take turns with the rest of the instance's work (issue 12, item 2): at most
+ * Searches take turns with the rest of the instance's work (docs/decisions/0017-in-process-search-index.md): at most
  * `concurrency` run at once, and each starts on a later turn of the event loop (setImmediate), so
  * between two searches Node reads what else has arrived (a product page, a checkout, a health
  * check) and answers it, instead of running a crowd of searches back to back while it waits.

@@ -35,7 +35,7 @@ export function termsOf(text: string): string[] {
     .map(stemOf);
 }
 
-/** A word of at least this many letters also finds terms one edit away (issue 12, item 4). */
+/** A word of at least this many letters also finds terms one edit away (docs/rules.md#catalogue-and-search). */
 export const TYPO_MIN_LENGTH = 5;
 
 /** One word of a keyword as the index looks it up. */
