@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import type { AdminPhoto } from '../../../../../contract/admin/photos.ts';
 import { photoLimits } from '../../../../../contract/photos.ts';
 import { problemText } from '../../../lib/problem.ts';
@@ -26,6 +26,16 @@ export function ProductPhotos({ productId }: { productId: number }) {
   const buttons = useRef(new Map<string, HTMLButtonElement>());
   const heading = useRef<HTMLHeadingElement>(null);
   const list = photos.data?.photos ?? [];
+  // Where focus goes after a change: a button's key, or '' for the heading. Moved once the change
+  // has been drawn and the buttons are enabled again, not before (a disabled button takes no focus).
+  const [focusAfter, setFocusAfter] = useState<string | null>(null);
+  useEffect(() => {
+    if (focusAfter === null || busy) return;
+    const button = focusAfter ? buttons.current.get(focusAfter) : undefined;
+    if (button && !button.disabled) button.focus();
+    else heading.current?.focus();
+    setFocusAfter(null);
+  }, [focusAfter, busy]);
 
   const change = (upload: Upload, next: Partial<Upload>) =>
     setUploads((all) => all.map((u) => (u.key === upload.key ? { ...u, ...next } : u)));
@@ -76,12 +86,7 @@ export function ProductPhotos({ productId }: { productId: number }) {
     try {
       await work();
       setNews(said);
-      const key = focusKey?.();
-      requestAnimationFrame(() => {
-        const button = key ? buttons.current.get(key) : undefined;
-        if (button && !button.disabled) button.focus();
-        else heading.current?.focus();
-      });
+      setFocusAfter(focusKey?.() ?? '');
     } catch (error) {
       setProblem(error);
     } finally {

@@ -1,0 +1,316 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { freshPostgresSchema, jsonHeaders, rotate, seedDatabase, startBenchServer } from './harness.ts';
+
+/**
+ * A sale on one instance (npm run bench:sale): a sale-day crowd at once, at 100,000 products,
+ * caches at their defaults: 70 connections browsing (product pages, related products, offers,
+ * random picks, the type tree), 20 searching, and 10 shoppers checking out, each pricing a
+ * two-line basket twice and then committing it, every order with its own e-mail address. Run on
+ * SQLite, on PostgreSQL on this machine, and on PostgreSQL behind a TCP proxy that holds each
+ * chunk of bytes for --delay-ms in each direction, as a database on another host in the same
+ * region would (Node's timers fire in whole milliseconds, so the bench measures and prints the
+ * round trip the proxy really adds). Prints, per database: browse and search req/s and p99, orders
+ * committed per second (counted in the database), the commit's p50 and p99, and errors.
+ *
+ *   npm run bench:sale -- [--products 100000] [--duration 60]
+ *                         [--databases sqlite,postgres,postgres-remote] [--delay-ms 0.5]
+ *                         [--postgres postgres://postgres@127.0.0.1:5432/test]
+ */
+
+const { values } = parseArgs({
+  options: {
+    products: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '60' },
+    databases: { type: 'string', default: 'sqlite,postgres,postgres-remote' },
+    'delay-ms': { type: 'string', default: '0.5' },
+    postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
+    port: { type: 'string', default: '3781' },
+  },
+});
+const products = Number(values.products);
+const duration = Number(values.duration);
+const delayMs = Number(values['delay-ms']);
+const port = Number(values.port);
+const base = `http://127.0.0.1:${port}`;
+const crowd = { browse: 70, search: 20, checkout: 10 };
+
+interface Figures {
+  database: string;
+  browse: { perSecond: number; p99: number; errors: number };
+  search: { perSecond: number; p99: number; errors: number };
+  committedPerSecond: number;
+  commitP50: number;
+  commitP99: number;
+  checkoutErrors: number;
+}
+
+async function get<T>(path: string): Promise<T> {
+  return (await (await fetch(`${base}${path}`)).json()) as T;
+}
+
+async function post(path: string, body: unknown): Promise<Response> {
+  return fetch(`${base}${path}`, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(body) });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+/** What the crowd asks for, drawn from the seeded catalogue. */
+async function prepare() {
+  const types = [2010, 1002, 1003, 1001, 2017, 1004];
+  const found = (await (await post('/api/search', { pageSize: 100 })).json()) as {
+    results: Array<{ id: number; urlKey: string }>;
+  };
+  const keys = found.results.map((p) => p.urlKey);
+  const ids = found.results.map((p) => p.id);
+  const inStock: number[] = [];
+  for (const type of types) {
+    const listed = await get<Array<{ stocks: Array<{ id: number; stock: number }> }>>(
+      `/api/products/random/${type}/40`,
+    );
+    inStock.push(...listed.flatMap((p) => p.stocks.filter((s) => s.stock > 0).map((s) => s.id)));
+  }
+  const nextBrowse = rotate(
+    keys.flatMap((key, i) => [
+      `/api/products/${key}`,
+      `/api/products/random/${types[i % types.length]}/8`,
+      `/api/offers/${ids[i]}`,
+      i % 4 === 0 ? '/api/product-types' : `/api/products/${key}/4`,
+    ]),
+  );
+  const words = ['dhol', 'tabla', 'harmonium', 'sitar', 'baja', 'bansuri', 'wood', 'student', 'case', 'brass'];
+  const nextSearch = rotate(
+    words.flatMap((title, i) =>
+      [1, 2, 3].map((pageNumber) =>
+        JSON.stringify({ title, typeId: i % 2 ? [types[i % types.length]] : [], pageNumber }),
+      ),
+    ),
+  );
+  return { nextBrowse, nextSearch, nextStock: rotate(inStock) };
+}
+
+/**
+ * One shopper checking out again and again until `until`: prices a two-line basket, prices it
+ * with their details, commits it. Only the commit is timed.
+ */
+async function checkoutLoop(
+  work: Awaited<ReturnType<typeof prepare>>,
+  until: number,
+  shopper: { next: () => number },
+  commits: number[],
+  problems: { count: number },
+): Promise<void> {
+  const address = { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 };
+  while (Date.now() < until) {
+    const basket = {
+      items: [work.nextStock(), work.nextStock()].map((productStockId) => ({ productStockId, requestedQty: 1 })),
+      deliveryAddress: address,
+      deliveryMethodRateId: 3,
+    };
+    const guest = {
+      titleId: 1,
+      firstname: 'Sale',
+      lastname: 'Day',
+      email: `sale.${shopper.next()}@example.com`,
+      contactNumber: '0121 496 0000',
+    };
+    try {
+      for (const body of [basket, { ...basket, guest, billingAddress: address }]) {
+        const priced = await post('/api/verify-basket', body);
+        await priced.arrayBuffer();
+        if (!priced.ok) problems.count++;
+      }
+      const started = performance.now();
+      const committed = await post('/api/basket', { ...basket, guest, billingAddress: address });
+      await committed.arrayBuffer();
+      commits.push(performance.now() - started);
+      // 409 is a basket the shop corrected (a size sold out meanwhile), an answer, not an error.
+      if (!committed.ok && committed.status !== 409) problems.count++;
+    } catch {
+      problems.count++;
+    }
+  }
+}
+
+/** The whole crowd for `seconds`; browse and search through autocannon, checkouts timed here. */
+async function sale(work: Awaited<ReturnType<typeof prepare>>, seconds: number, ordersNow: () => Promise<number>) {
+  const before = await ordersNow();
+  const until = Date.now() + seconds * 1000;
+  let shopperCount = 0;
+  const shopper = { next: () => Date.now() * 1000 + shopperCount++ };
+  const commits: number[] = [];
+  const problems = { count: 0 };
+  const [browse, search] = await Promise.all([
+    autocannon({
+      url: base,
+      connections: crowd.browse,
+      duration: seconds,
+      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: work.nextBrowse() }) }],
+    }),
+    autocannon({
+      url: base,
+      connections: crowd.search,
+      duration: seconds,
+      requests: [
+        {
+          method: 'POST',
+          path: '/api/search',
+          headers: jsonHeaders,
+          setupRequest: (req) => ({ ...req, body: work.nextSearch() }),
+        },
+      ],
+    }),
+    ...Array.from({ length: crowd.checkout }, () => checkoutLoop(work, until, shopper, commits, problems)),
+  ]);
+  const committed = (await ordersNow()) - before;
+  commits.sort((a, b) => a - b);
+  const errorsOf = (result: autocannon.Result) => result.errors + result.timeouts + result.non2xx;
+  return {
+    browse: { perSecond: browse.requests.average, p99: browse.latency.p99, errors: errorsOf(browse) },
+    search: { perSecond: search.requests.average, p99: search.latency.p99, errors: errorsOf(search) },
+    committedPerSecond: committed / seconds,
+    commitP50: percentile(commits, 50),
+    commitP99: percentile(commits, 99),
+    checkoutErrors: problems.count,
+  };
+}
+
+/** The delaying proxy (bench/delay-proxy.ts) in a worker thread, and the port it listens on. */
+async function delayingProxy(target: { host: string; port: number }, delay: number) {
+  const worker = new Worker(new URL('./delay-proxy.ts', import.meta.url), {
+    workerData: { ...target, delayMs: delay },
+  });
+  const proxyPort = await new Promise<number>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return { port: proxyPort, close: () => worker.terminate() };
+}
+
+/** The median time of `select 1` over `url`, in ms. */
+async function roundTrip(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const times: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const started = performance.now();
+    await client.query('select 1');
+    times.push(performance.now() - started);
+  }
+  await client.end();
+  return percentile(
+    times.sort((a, b) => a - b),
+    50,
+  );
+}
+
+function viaProxy(url: string, proxyPort: number): string {
+  const parsed = new URL(url);
+  parsed.hostname = '127.0.0.1';
+  parsed.port = String(proxyPort);
+  return parsed.toString();
+}
+
+const wanted = values.databases.split(',').map((name) => name.trim());
+const rows: Figures[] = [];
+const notes: string[] = [];
+
+async function measure(name: string, databaseUrl: string, ordersUrl: string, env: Record<string, string> = {}) {
+  const server = await startBenchServer(databaseUrl, port, {
+    // Every shopper here comes from one client address; the caps per e-mail address stay as shipped.
+    UNPAID_ORDERS_PER_CLIENT: '10000000',
+    UNPAID_UNITS_PER_CLIENT: '100000000',
+    ...env,
+  });
+  try {
+    const work = await prepare();
+    const ordersNow = await orderCounter(ordersUrl);
+    try {
+      console.log(`${name}: warming up for 10 s, then the sale for ${duration} s…`);
+      await sale(work, 10, ordersNow.count);
+      rows.push({ database: name, ...(await sale(work, duration, ordersNow.count)) });
+    } finally {
+      await ordersNow.close();
+    }
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+  }
+}
+
+/** Counts orders straight from the database, so a basket answered as changed is not counted. */
+async function orderCounter(url: string): Promise<{ count: () => Promise<number>; close: () => Promise<void> }> {
+  if (url.startsWith('sqlite:')) {
+    const { default: Sqlite } = await import('better-sqlite3');
+    const db = new Sqlite(url.slice('sqlite:'.length), { readonly: true });
+    return {
+      count: async () => (db.prepare('select count(*) as n from orders').get() as { n: number }).n,
+      close: async () => void db.close(),
+    };
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    count: async () => Number((await client.query('select count(*) as n from orders')).rows[0].n),
+    close: () => client.end(),
+  };
+}
+
+if (wanted.includes('sqlite')) {
+  const dir = mkdtempSync(join(tmpdir(), 'shop-sale-'));
+  try {
+    const url = `sqlite:${join(dir, 'sale.db')}`;
+    await seedDatabase(url, products);
+    await measure('SQLite', url, url);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+if (wanted.some((name) => name.startsWith('postgres'))) {
+  const schema = await freshPostgresSchema(values.postgres);
+  try {
+    await seedDatabase(schema.url, products);
+    if (wanted.includes('postgres')) {
+      notes.push(`PostgreSQL on this machine: select 1 round trip ${(await roundTrip(schema.url)).toFixed(2)} ms`);
+      await measure('PostgreSQL', schema.url, schema.url);
+    }
+    if (wanted.includes('postgres-remote')) {
+      const target = new URL(values.postgres);
+      const proxy = await delayingProxy({ host: target.hostname, port: Number(target.port || 5432) }, delayMs);
+      try {
+        const proxied = viaProxy(schema.url, proxy.port);
+        notes.push(
+          `PostgreSQL behind the proxy (${delayMs} ms each way asked): select 1 round trip ${(await roundTrip(proxied)).toFixed(2)} ms`,
+        );
+        await measure(`PostgreSQL, ${delayMs * 2} ms away`, proxied, schema.url);
+      } finally {
+        await proxy.close();
+      }
+    }
+  } finally {
+    await schema.drop();
+  }
+}
+
+const ms = (value: number) => Math.round(value);
+console.log(
+  [
+    `\nA sale: ${products} products, ${crowd.browse} browsing, ${crowd.search} searching, ${crowd.checkout} checking out, ${duration} s\n`,
+    '| database | browse req/s, p99 | search req/s, p99 | orders committed/s | commit p50, p99 | errors |',
+    '|---|---|---|---:|---|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.database} | ${ms(r.browse.perSecond)}, ${ms(r.browse.p99)} ms | ${ms(r.search.perSecond)}, ${ms(r.search.p99)} ms | ${r.committedPerSecond.toFixed(1)} | ${ms(r.commitP50)} ms, ${ms(r.commitP99)} ms | ${r.browse.errors + r.search.errors + r.checkoutErrors} |`,
+    ),
+    '',
+    ...notes,
+  ].join('\n'),
+);
