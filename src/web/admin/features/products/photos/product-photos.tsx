@@ -28,14 +28,14 @@ export function ProductPhotos({ productId }: { productId: number }) {
   const list = photos.data?.photos ?? [];
   // Where focus goes after a change: a button's key, or '' for the heading. Moved once the change
   // has been drawn and the buttons are enabled again, not before (a disabled button takes no focus).
-  const [focusAfter, setFocusAfter] = useState<string | null>(null);
+  const focusAfter = useRef<string | null>(null);
   useEffect(() => {
-    if (focusAfter === null || busy) return;
-    const button = focusAfter ? buttons.current.get(focusAfter) : undefined;
+    if (focusAfter.current === null || busy) return;
+    const button = focusAfter.current ? buttons.current.get(focusAfter.current) : undefined;
+    focusAfter.current = null;
     if (button && !button.disabled) button.focus();
     else heading.current?.focus();
-    setFocusAfter(null);
-  }, [focusAfter, busy]);
+  }, [busy]);
 
   const change = (upload: Upload, next: Partial<Upload>) =>
     setUploads((all) => all.map((u) => (u.key === upload.key ? { ...u, ...next } : u)));
@@ -86,7 +86,7 @@ export function ProductPhotos({ productId }: { productId: number }) {
     try {
       await work();
       setNews(said);
-      setFocusAfter(focusKey?.() ?? '');
+      focusAfter.current = focusKey?.() ?? '';
     } catch (error) {
       setProblem(error);
     } finally {
