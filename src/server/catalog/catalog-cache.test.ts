@@ -42,6 +42,23 @@ describe('the catalogue cache', () => {
     await expect.poll(stockOnPage, { timeout: 2000 }).toBe(1);
   });
 
+  it('reuses the brand list for CATALOG_CACHE_SECONDS, as it does the type tree', async () => {
+    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' } });
+    const brand = await catalogFactory(t.db).brand({ name: 'Taalwala' });
+    const brandNames = async () => (await get('/api/brands')).json().map((b: { name: string }) => b.name) as string[];
+    expect(await brandNames()).toContain('Taalwala');
+
+    await t.db.kysely
+      .updateTable('brands')
+      .set({ name: 'Renamed behind the shop' })
+      .where('id', '=', brand.id)
+      .execute();
+    expect(await brandNames()).toContain('Taalwala');
+    await sleep(1_100);
+    await brandNames();
+    await expect.poll(brandNames, { timeout: 2000 }).toContain('Renamed behind the shop');
+  });
+
   it('draws random picks from the cached candidates: distinct, of the type asked, and new products after expiry', async () => {
     t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' } });
     const make = catalogFactory(t.db);

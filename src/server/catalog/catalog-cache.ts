@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Product, SearchQuery, SearchResponse } from '../../contract/catalog.ts';
+import type { Brand, Product, SearchQuery, SearchResponse } from '../../contract/catalog.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
 import { keywordWords } from './search-terms.ts';
 
@@ -39,6 +39,7 @@ export interface CatalogLoaders {
   /** Product bodies by id; unknown ids are left out. */
   products(ids: number[]): Promise<Map<number, Product>>;
   productTypes(): Promise<ProductTypeRow[]>;
+  brands(): Promise<Brand[]>;
   /** The product a path's key (an id, a URL key or an old URL key) names. */
   productByKey(key: string): Promise<FoundProduct>;
   candidates(filter: { typeIds?: number[]; brandId?: number }): Promise<number[]>;
@@ -246,6 +247,7 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
   const catalogue = counted('catalogue');
   const products = cachedProducts(seconds, load.products, catalogue);
   const productTypes = cachedLoader(seconds, 1, () => load.productTypes(), catalogue);
+  const brands = cachedLoader(seconds, 1, () => load.brands(), catalogue);
   const productKeys = cachedLoader(
     seconds,
     20_000,
@@ -257,12 +259,13 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
   return {
     products: products.get,
     productTypes: () => productTypes.get(0),
+    brands: () => brands.get(0),
     productByKey: async (key: string) => (await productKeys.get(key)).found,
     candidates: (filter: CandidateFilter) => candidates.get(candidateKey(filter)),
     searchPage: searchPages.get,
     /** Forgets everything, so this instance's next answers read the database (a back-office write). */
     clear(): void {
-      for (const cache of [products, productTypes, productKeys, candidates, searchPages]) cache.clear();
+      for (const cache of [products, productTypes, brands, productKeys, candidates, searchPages]) cache.clear();
     },
   };
 }

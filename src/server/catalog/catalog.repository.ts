@@ -78,10 +78,6 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
       return db.selectFrom('titles').select(['id', 'name']).orderBy('sort_order').execute();
     },
 
-    async brandExists(id: number): Promise<boolean> {
-      return (await db.selectFrom('brands').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-    },
-
     /** The product an id, a URL key or one of its old URL keys names, whatever its status. */
     async findProductByKey(key: { id: number } | { urlKey: string }): Promise<FoundProductRow | undefined> {
       const columns = ['p.id', 'p.product_type_id', 'p.url_key', 'p.status'] as const;

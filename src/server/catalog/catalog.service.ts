@@ -125,6 +125,7 @@ export function createCatalogService(
   const cache = createCatalogCache(options, {
     products: loadProducts,
     productTypes: () => repository.listProductTypes(),
+    brands: () => repository.listBrands(),
     productByKey: (key) => repository.findProductByKey(parseProductKey(key)),
     candidates: (filter) => repository.productIds(filter),
     // Only a search worked out takes a turn: a page the cache holds is answered at once.
@@ -225,7 +226,7 @@ export function createCatalogService(
     },
 
     async brands(): Promise<Brand[]> {
-      return repository.listBrands();
+      return cache.brands();
     },
 
     async countries(): Promise<Country[]> {
@@ -246,7 +247,7 @@ export function createCatalogService(
     },
 
     async randomByBrand(brandId: number, count: number): Promise<Product[]> {
-      if (!(await repository.brandExists(brandId))) throw new NotFoundError('No such brand');
+      if (!(await cache.brands()).some((brand) => brand.id === brandId)) throw new NotFoundError('No such brand');
       return cache.products(pickAtRandom(await cache.candidates({ brandId }), count));
     },
 
