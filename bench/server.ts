@@ -10,7 +10,10 @@ import { jsonHeaders } from './harness.ts';
  * same size as a search answer. That route is the ceiling every other route is measured against.
  */
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', SEED_DEMO: 'false' });
-const db = openDatabase(config.databaseUrl, { poolSize: config.databasePoolSize });
+const db = openDatabase(config.databaseUrl, {
+  poolSize: config.databasePoolSize,
+  checkoutPoolSize: config.databaseCheckoutPoolSize,
+});
 await migrateToLatest(db);
 const app = await buildApp({ config, db });
 

@@ -141,8 +141,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   // Limits are set per route (sign-in, registration, reset, contact, recovery); none elsewhere.
-  // They count in the database, so every instance on it shares them.
-  const rateLimitCounters = createRateLimitRepository(db.kysely);
+  // They count in the database, so every instance on it shares them; on the money path's
+  // connections, since they guard payment notifications and returns (db.checkout).
+  const rateLimitCounters = createRateLimitRepository(db.checkout);
   await app.register(fastifyRateLimit, {
     global: false,
     store: databaseRateLimitStore(rateLimitCounters),
@@ -194,14 +195,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     basket: createBasketService(db.kysely),
     rateLimitFactor: config.rateLimitFactor,
   });
-  const accounts = createAccountsService(db.kysely, {
-    mailer,
-    publicUrl: config.publicUrl,
-    shopName: config.shop.name,
-    log: logMailError,
-  });
+  const accountsOn = (connections: typeof db.kysely) =>
+    createAccountsService(connections, {
+      mailer,
+      publicUrl: config.publicUrl,
+      shopName: config.shop.name,
+      log: logMailError,
+    });
+  const accounts = accountsOn(db.kysely);
   const guard = createSignInGuard(accounts, secureCookies);
-  const orders = createOrdersService(db.kysely, {
+  // A signed-in shopper's checkout looks up their session on the money path's connections too.
+  const checkoutGuard = db.checkout === db.kysely ? guard : createSignInGuard(accountsOn(db.checkout), secureCookies);
+  // Orders and payments on the money path's own connections: a sale's browsing never makes a
+  // checkout or a payment notification wait for one (docs/decisions/0020-checkout-first.md).
+  const orders = createOrdersService(db.checkout, {
     dialect: db.dialect,
     reservationMinutes: config.reservationMinutes,
     unpaidOrderLimits: config.unpaidOrderLimits,
@@ -210,14 +217,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ordersRoutes, {
     prefix: '/api',
     orders,
-    customerOf: guard.optionalCustomerOf,
+    customerOf: checkoutGuard.optionalCustomerOf,
     rateLimitFactor: config.rateLimitFactor,
   });
   scheduleReservationSweep(app, orders, config.env !== 'test');
   schedulePlannerStatistics(app, db, config.env !== 'test');
   // The calls to PayPal and Opayo, each a span when tracing.
   const paymentFetch = deps.tracing ? deps.tracing.tracedFetch(deps.paymentFetch ?? fetch) : deps.paymentFetch;
-  const payments = createPaymentsService(db.kysely, config, {
+  const payments = createPaymentsService(db.checkout, config, {
     dialect: db.dialect,
     mailer,
     log: logMailError,

@@ -62,6 +62,8 @@ const envSchema = z
       .default('sqlite:data/shop.db'),
     // PostgreSQL connections per instance; several instances share the server's max_connections.
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+    // ...and, apart from those, the money path's own (orders, payments): checkouts never queue behind browsing.
+    DATABASE_CHECKOUT_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
     // How long the shop waits on its database before answering 503 (docs/rules.md#api-answers-and-errors;
     // a hung server once held requests 35 s): to connect or get a pooled connection, for one statement, and how long a
     // transaction may sit idle holding its locks. SQLite's busy wait blocks the whole process, so
@@ -182,6 +184,7 @@ export interface Config {
   publicUrl: string;
   databaseUrl: string;
   databasePoolSize: number;
+  databaseCheckoutPoolSize: number;
   /** Database waits, in milliseconds (see DATABASE_*_TIMEOUT_MS). */
   databaseTimeouts: { connectMs: number; statementMs: number; idleInTransactionMs: number; busyMs: number };
   seedDemo: boolean;
@@ -291,6 +294,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
+    databaseCheckoutPoolSize: env.DATABASE_CHECKOUT_POOL_SIZE,
     databaseTimeouts: {
       connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,

@@ -54,6 +54,7 @@ const tracing = config.tracing
 // Serving, every wait on the database is limited, so a hung or locked one gets a quick 503.
 const db = openDatabase(config.databaseUrl, {
   poolSize: config.databasePoolSize,
+  checkoutPoolSize: config.databaseCheckoutPoolSize,
   timeouts: config.databaseTimeouts,
   ...(tracing ? { log: tracing.logQuery } : {}),
 });

@@ -36,12 +36,15 @@ export async function createTestApp(
     tracing?: Tracing;
     /** Told of every statement the app's database connection runs (Kysely's log), after tracing. */
     log?: (event: LogEvent) => void;
+    /** PostgreSQL: the money path's own pool, as the serving shop opens it (DATABASE_CHECKOUT_POOL_SIZE). */
+    checkoutPoolSize?: number;
   } = {},
 ): Promise<TestApp> {
   const logs = [options.tracing?.logQuery, options.log].filter((log) => log !== undefined);
-  const { db, database } = await createTestDb(
-    logs.length > 0 ? { log: (event) => logs.forEach((log) => log(event)) } : {},
-  );
+  const { db, database } = await createTestDb({
+    ...(logs.length > 0 ? { log: (event: LogEvent) => logs.forEach((log) => log(event)) } : {}),
+    ...(options.checkoutPoolSize ? { checkoutPoolSize: options.checkoutPoolSize } : {}),
+  });
   if (options.demo) await seedDemoCatalogue(db);
   const outboxDir = mkdtempSync(join(tmpdir(), 'shop-outbox-'));
   const config = loadConfig({

@@ -17,7 +17,7 @@ export const testDialect = testDatabaseUrl.startsWith('postgres') ? 'postgres' :
 
 export interface TestDatabase {
   /** Opens another connection (pool) to the same database, as a second instance would; `log` as openDatabase's. */
-  connect(options?: Pick<OpenOptions, 'log'>): Db;
+  connect(options?: Pick<OpenOptions, 'log' | 'checkoutPoolSize'>): Db;
   url: string;
   /** DATABASE_URL for another process (an instance, a CLI) to reach this same database. */
   processUrl: string;
@@ -71,7 +71,7 @@ export async function createEmptyDatabase(): Promise<TestDatabase> {
 
 /** A migrated, empty database and one connection to it. */
 export async function createTestDb(
-  options: Pick<OpenOptions, 'log'> = {},
+  options: Pick<OpenOptions, 'log' | 'checkoutPoolSize'> = {},
 ): Promise<{ db: Db; database: TestDatabase }> {
   const database = await createEmptyDatabase();
   const db = database.connect(options);

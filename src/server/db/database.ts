@@ -34,6 +34,13 @@ export interface PoolUsage {
 
 export interface Db {
   kysely: Kysely<Database>;
+  /**
+   * The money path's connections: orders and payments (commits, returns, notifications, refunds)
+   * and the counters that guard them. On PostgreSQL a small pool of its own when
+   * `checkoutPoolSize` is set, so a checkout never waits for a connection behind catalogue reads
+   * (docs/decisions/0020-checkout-first.md); otherwise, and on SQLite's one connection, `kysely`.
+   */
+  checkout: Kysely<Database>;
   dialect: Dialect;
   /** Whether the database answers `select 1` within `timeoutMs` (for /readyz). */
   ping(timeoutMs: number): Promise<boolean>;
@@ -45,6 +52,8 @@ export interface Db {
   refreshStatistics(): Promise<void>;
   /** Read at each metrics scrape: cheap, no statement sent. */
   poolUsage(): PoolUsage;
+  /** The same for `checkout`'s own pool; what `poolUsage` says where it has none. */
+  checkoutPoolUsage(): PoolUsage;
   destroy(): Promise<void>;
   /** How to open another connection to the same database (a worker thread needs its own). */
   reopen: { url: string; pgSchema?: string };
@@ -195,6 +204,8 @@ export interface OpenOptions {
   /** PostgreSQL schema to use instead of public (tests give each file its own). */
   pgSchema?: string;
   poolSize?: number;
+  /** PostgreSQL: the money path's own pool of this many connections (`Db.checkout`); unset, none. */
+  checkoutPoolSize?: number;
   /**
    * How long to wait on the database before giving up (docs/rules.md#api-answers-and-errors).
    * Unset, nothing is limited but the connect (10 s) and SQLite's busy wait (10 s): migrations,
@@ -327,20 +338,42 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
       sqlite.pragma('analysis_limit = 20000');
       sqlite.pragma('optimize = 0x10002');
     };
+    const usage = () => ({ ...dialect.driver.usage });
     return {
       kysely,
+      checkout: kysely,
       dialect: 'sqlite',
       ping: (ms) => ping(kysely, ms),
       refreshStatistics,
-      poolUsage: () => ({ ...dialect.driver.usage }),
+      poolUsage: usage,
+      checkoutPoolUsage: usage,
       destroy: () => kysely.destroy(),
       reopen: { url: databaseUrl },
     };
   }
+  const main = postgresPool(databaseUrl, options, options.poolSize ?? 10);
+  const checkout = options.checkoutPoolSize ? postgresPool(databaseUrl, options, options.checkoutPoolSize) : main;
+  return {
+    kysely: main.kysely,
+    checkout: checkout.kysely,
+    dialect: 'postgres',
+    ping: (ms) => ping(main.kysely, ms),
+    refreshStatistics: async () => undefined,
+    poolUsage: main.usage,
+    checkoutPoolUsage: checkout.usage,
+    destroy: async () => {
+      await main.kysely.destroy();
+      if (checkout !== main) await checkout.kysely.destroy();
+    },
+    reopen: { url: databaseUrl, ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}) },
+  };
+}
+
+function postgresPool(databaseUrl: string, options: OpenOptions, size: number) {
   const { connectMs = 10_000, statementMs, idleInTransactionMs } = options.timeouts ?? {};
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: options.poolSize ?? 10,
+    max: size,
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     // Both connecting and waiting for a free pooled connection (pg-pool uses it for each).
     connectionTimeoutMillis: connectMs,
@@ -363,15 +396,10 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
   });
   return {
     kysely,
-    dialect: 'postgres',
-    ping: (ms) => ping(kysely, ms),
-    refreshStatistics: async () => undefined,
-    poolUsage: () => ({
+    usage: (): PoolUsage => ({
       size: pool.totalCount,
       inUse: pool.totalCount - pool.idleCount,
       waiting: pool.waitingCount,
     }),
-    destroy: () => kysely.destroy(),
-    reopen: { url: databaseUrl, ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}) },
   };
 }

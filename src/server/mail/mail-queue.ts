@@ -206,7 +206,9 @@ export function registerMailQueue(
   /** Wraps the transport (tracing puts a span around each delivery). */
   wrapTransport: (transport: MailTransport) => MailTransport = (transport) => transport,
 ): Mailer {
-  const queue = createMailQueue(db.kysely, {
+  // On the money path's connections: an order's and a payment's e-mails are queued as part of
+  // them (docs/decisions/0020-checkout-first.md).
+  const queue = createMailQueue(db.checkout, {
     dialect: db.dialect,
     transport: wrapTransport(
       createMailTransport({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, shop: config.shop }),

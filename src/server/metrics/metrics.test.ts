@@ -226,8 +226,10 @@ describe('metrics on their own listener', () => {
     expect(oldest).toBeGreaterThanOrEqual(600);
     expect(oldest).toBeLessThan(700);
 
-    expect(valueOf(samples, 'shop_db_pool_connections')).toBeGreaterThanOrEqual(1);
-    expect(valueOf(samples, 'shop_db_pool_waiting')).toBe(0);
+    for (const pool of ['shop', 'checkout']) {
+      expect(valueOf(samples, 'shop_db_pool_connections', { pool })).toBeGreaterThanOrEqual(1);
+      expect(valueOf(samples, 'shop_db_pool_waiting', { pool })).toBe(0);
+    }
     // The event loop's delay since the last scrape (it may be 0 on an idle loop; it must be there).
     expect(Number.isFinite(valueOf(samples, 'nodejs_eventloop_lag_p99_seconds'))).toBe(true);
 

@@ -53,7 +53,10 @@ export function outcomeKind(outcome: string): string {
   return first ? (first[1] as string) : 'other';
 }
 
-export function createShopMetrics(db: Pick<Db, 'kysely' | 'poolUsage'>, log: (error: unknown) => void): ShopMetrics {
+export function createShopMetrics(
+  db: Pick<Db, 'kysely' | 'poolUsage' | 'checkoutPoolUsage'>,
+  log: (error: unknown) => void,
+): ShopMetrics {
   const registry = new Registry();
   const registers = [registry];
   // Process CPU and memory, GC, and the event loop's delay (nodejs_eventloop_lag_*, from perf_hooks'
@@ -103,13 +106,17 @@ export function createShopMetrics(db: Pick<Db, 'kysely' | 'poolUsage'>, log: (er
   for (const cache of ['search', 'catalogue'] as const)
     for (const result of ['hit', 'miss'] as const) cacheLookups.inc({ cache, result }, 0);
 
+  // Labelled by pool: `shop` for everything else, `checkout` for the money path's own (on SQLite
+  // and without one, the two read the same connections).
   const pool = (name: string, help: string, read: (usage: ReturnType<Db['poolUsage']>) => number) =>
     new Gauge({
       name,
       help,
+      labelNames: ['pool'],
       registers,
       collect() {
-        this.set(read(db.poolUsage()));
+        this.set({ pool: 'shop' }, read(db.poolUsage()));
+        this.set({ pool: 'checkout' }, read(db.checkoutPoolUsage()));
       },
     });
   pool('shop_db_pool_connections', 'Database connections open (SQLite: its one connection).', (u) => u.size);
