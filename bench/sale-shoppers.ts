@@ -6,7 +6,8 @@ import { jsonHeaders, rotate } from './harness.ts';
  * autocannon their awaits would queue behind its work and the commit's time would include it.
  * Each shopper, until the time is up, prices a two-line basket, prices it with their details and
  * commits it; every order has its own e-mail address and client address (X-Forwarded-For, read
- * by the shop with TRUST_PROXY). Posts the commits' times in ms and the number of failed calls.
+ * by the shop with TRUST_PROXY). Posts the commits' and the pricings' times in ms and the number of
+ * failed calls.
  */
 const { base, stockIds, seconds, shoppers, firstShopper } = workerData as {
   base: string;
@@ -19,6 +20,7 @@ const nextStock = rotate(stockIds);
 let nextShopper = firstShopper;
 const address = { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 };
 const commits: number[] = [];
+const verifies: number[] = [];
 let problems = 0;
 
 function post(path: string, body: unknown, headers: Record<string, string>): Promise<Response> {
@@ -47,8 +49,10 @@ async function shopper(until: number): Promise<void> {
     const from = { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
     try {
       for (const body of [basket, { ...basket, guest, billingAddress: address }]) {
+        const asked = performance.now();
         const priced = await post('/api/verify-basket', body, from);
         await priced.arrayBuffer();
+        verifies.push(performance.now() - asked);
         if (!priced.ok) problems++;
       }
       const started = performance.now();
@@ -65,4 +69,4 @@ async function shopper(until: number): Promise<void> {
 
 const until = Date.now() + seconds * 1000;
 await Promise.all(Array.from({ length: shoppers }, () => shopper(until)));
-parentPort?.postMessage({ commits, problems, nextShopper });
+parentPort?.postMessage({ commits, verifies, problems, nextShopper });

@@ -47,6 +47,8 @@ interface Figures {
   committedPerSecond: number;
   commitP50: number;
   commitP99: number;
+  verifyP50: number;
+  verifyP99: number;
   checkoutErrors: number;
 }
 
@@ -107,10 +109,12 @@ async function sale(work: Awaited<ReturnType<typeof prepare>>, seconds: number, 
   const shoppers = new Worker(new URL('./sale-shoppers.ts', import.meta.url), {
     workerData: { base, stockIds: work.stockIds, seconds, shoppers: crowd.checkout, firstShopper: shopperCount },
   });
-  const checkouts = new Promise<{ commits: number[]; problems: number; nextShopper: number }>((resolve, reject) => {
-    shoppers.once('message', resolve);
-    shoppers.once('error', reject);
-  });
+  const checkouts = new Promise<{ commits: number[]; verifies: number[]; problems: number; nextShopper: number }>(
+    (resolve, reject) => {
+      shoppers.once('message', resolve);
+      shoppers.once('error', reject);
+    },
+  );
   const [browse, search, checkedOut] = await Promise.all([
     autocannon({
       url: base,
@@ -136,6 +140,7 @@ async function sale(work: Awaited<ReturnType<typeof prepare>>, seconds: number, 
   shopperCount = checkedOut.nextShopper;
   const committed = (await ordersNow()) - before;
   const commits = checkedOut.commits.sort((a, b) => a - b);
+  const verifies = checkedOut.verifies.sort((a, b) => a - b);
   const errorsOf = (result: autocannon.Result) => result.errors + result.timeouts + result.non2xx;
   return {
     browse: { perSecond: browse.requests.average, p99: browse.latency.p99, errors: errorsOf(browse) },
@@ -143,6 +148,8 @@ async function sale(work: Awaited<ReturnType<typeof prepare>>, seconds: number, 
     committedPerSecond: committed / seconds,
     commitP50: percentile(commits, 50),
     commitP99: percentile(commits, 99),
+    verifyP50: percentile(verifies, 50),
+    verifyP99: percentile(verifies, 99),
     checkoutErrors: checkedOut.problems,
   };
 }
@@ -286,11 +293,11 @@ const ms = (value: number) => Math.round(value);
 console.log(
   [
     `\nA sale: ${products} products, ${crowd.browse} browsing, ${crowd.search} searching, ${crowd.checkout} checking out, ${duration} s\n`,
-    '| database | browse req/s, p99 | search req/s, p99 | orders committed/s | commit p50, p99 | errors |',
-    '|---|---|---|---:|---|---:|',
+    '| database | browse req/s, p99 | search req/s, p99 | orders committed/s | commit p50, p99 | pricing p50, p99 | errors |',
+    '|---|---|---|---:|---|---|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.database} | ${ms(r.browse.perSecond)}, ${ms(r.browse.p99)} ms | ${ms(r.search.perSecond)}, ${ms(r.search.p99)} ms | ${r.committedPerSecond.toFixed(1)} | ${ms(r.commitP50)} ms, ${ms(r.commitP99)} ms | ${r.browse.errors + r.search.errors + r.checkoutErrors} |`,
+        `| ${r.database} | ${ms(r.browse.perSecond)}, ${ms(r.browse.p99)} ms | ${ms(r.search.perSecond)}, ${ms(r.search.p99)} ms | ${r.committedPerSecond.toFixed(1)} | ${ms(r.commitP50)} ms, ${ms(r.commitP99)} ms | ${ms(r.verifyP50)} ms, ${ms(r.verifyP99)} ms | ${r.browse.errors + r.search.errors + r.checkoutErrors} |`,
     ),
     '',
     ...notes,

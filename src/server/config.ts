@@ -64,6 +64,9 @@ const envSchema = z
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
     // ...and, apart from those, the money path's own (orders, payments): checkouts never queue behind browsing.
     DATABASE_CHECKOUT_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
+    // PostgreSQL: checkout commits in a worker thread of their own, off the busy main event loop
+    // (docs/decisions/0020-checkout-first.md). SQLite commits in one turn of the loop anyway.
+    CHECKOUT_THREAD: boolean.default(true),
     // How long the shop waits on its database before answering 503 (docs/rules.md#api-answers-and-errors;
     // a hung server once held requests 35 s): to connect or get a pooled connection, for one statement, and how long a
     // transaction may sit idle holding its locks. SQLite's busy wait blocks the whole process, so
@@ -185,6 +188,8 @@ export interface Config {
   databaseUrl: string;
   databasePoolSize: number;
   databaseCheckoutPoolSize: number;
+  /** PostgreSQL: commits run in the checkout thread (src/server/orders/checkout-thread/). */
+  checkoutThread: boolean;
   /** Database waits, in milliseconds (see DATABASE_*_TIMEOUT_MS). */
   databaseTimeouts: { connectMs: number; statementMs: number; idleInTransactionMs: number; busyMs: number };
   seedDemo: boolean;
@@ -295,6 +300,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     databaseUrl: env.DATABASE_URL,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseCheckoutPoolSize: env.DATABASE_CHECKOUT_POOL_SIZE,
+    checkoutThread: env.CHECKOUT_THREAD,
     databaseTimeouts: {
       connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,

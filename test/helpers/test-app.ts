@@ -53,6 +53,8 @@ export async function createTestApp(
     SESSION_SECRET: TEST_SESSION_SECRET,
     // The suites written for PayPal Standard rely on it; PayPal Checkout's own tests set checkout.
     PAYPAL_INTEGRATION: 'standard',
+    // A test that reads the statements sent (`log`) reads this connection's: commits stay on it.
+    ...(options.log ? { CHECKOUT_THREAD: 'false' } : {}),
     ...options.env,
   });
   const app = await buildApp({

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutFixtures, commitBody as looseCommitBody } from '../../../../test/helpers/checkout-fixtures.ts';
+import { basketCommitSchema } from '../../../contract/basket.ts';
+import { createTestDb, type TestDatabase } from '../../../../test/helpers/test-db.ts';
+import { isDatabaseUnavailable, type Db } from '../../db/database.ts';
+import { BadRequestError, RefusedError } from '../../errors.ts';
+import { startCheckoutThread, type CheckoutThread } from './checkout-thread.ts';
+import { describeError, rebuildError } from './thread-errors.ts';
+
+/**
+ * The checkout thread (docs/decisions/0020-checkout-first.md) answers a commit as the orders service
+ * does in process: the order, a corrected basket, or the same refusal with its status, code and
+ * field; and once stopped, a 503-class "try again shortly", never a lost answer.
+ */
+/** A commit as the route hands it on, validated by its schema. */
+const commitBody = (...args: Parameters<typeof looseCommitBody>) => basketCommitSchema.parse(looseCommitBody(...args));
+
+describe('commits in the checkout thread', () => {
+  let db: Db;
+  let database: TestDatabase;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let thread: CheckoutThread;
+  const events: string[] = [];
+
+  beforeAll(async () => {
+    ({ db, database } = await createTestDb());
+    fx = await checkoutFixtures(db);
+    thread = startCheckoutThread(
+      {
+        databaseUrl: database.url,
+        ...(database.pgSchema ? { pgSchema: database.pgSchema } : {}),
+        poolSize: 2,
+        reservationMinutes: 60,
+        unpaidOrderLimits: { perEmail: 2, perClient: 10, unitsPerEmail: 20, unitsPerClient: 50 },
+      },
+      { onOrderEvent: (event) => events.push(event) },
+    );
+  });
+  afterAll(async () => {
+    await thread.close();
+    await database.drop();
+  });
+
+  it('commits an order, which the database then holds, and tells of it', async () => {
+    const p = await fx.product(2000, 5);
+    const answer = await thread.commit(commitBody([{ productStockId: p.stockId, requestedQty: 2 }]), undefined, 'c1');
+    expect(answer).toMatchObject({ ok: true, orderNumber: expect.any(Number), orderCode: expect.any(String) });
+    if (!answer.ok) return;
+    const row = await db.kysely
+      .selectFrom('orders')
+      .select('status')
+      .where('order_number', '=', answer.orderNumber)
+      .executeTakeFirstOrThrow();
+    expect(row.status).toBe('pending_payment');
+    expect(await fx.stockOf(p.stockId)).toBe(3);
+    expect(events).toContain('created');
+  });
+
+  it('answers a basket that changed with the corrected basket, writing nothing', async () => {
+    const p = await fx.product(2000, 1);
+    const answer = await thread.commit(commitBody([{ productStockId: p.stockId, requestedQty: 3 }]), undefined, 'c2');
+    expect(answer).toMatchObject({ ok: false });
+    expect(await fx.stockOf(p.stockId)).toBe(1);
+  });
+
+  it('refuses as the service does: a third unpaid order for one address is a 429 with its code', async () => {
+    const p = await fx.product(2000, 10);
+    const body = commitBody([{ productStockId: p.stockId, requestedQty: 1 }], {
+      guest: { titleId: 1, firstname: 'A', lastname: 'B', email: 'limits@example.com', contactNumber: '0121 496 0000' },
+    });
+    await thread.commit(body, undefined, 'c3');
+    await thread.commit(body, undefined, 'c3');
+    const refused = await thread.commit(body, undefined, 'c3').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RefusedError);
+    expect(refused).toMatchObject({ status: 429, code: 'TOO_MANY_UNPAID_ORDERS' });
+  });
+
+  it('once stopped, answers every commit with a database-unavailable error (a 503), not silence', async () => {
+    const other = startCheckoutThread({
+      databaseUrl: database.url,
+      ...(database.pgSchema ? { pgSchema: database.pgSchema } : {}),
+      poolSize: 1,
+      reservationMinutes: 60,
+    });
+    const p = await fx.product(2000, 5);
+    await other.commit(commitBody([{ productStockId: p.stockId, requestedQty: 1 }]));
+    await other.close();
+    const after = await other.commit(commitBody([{ productStockId: p.stockId, requestedQty: 1 }])).catch((e) => e);
+    expect(isDatabaseUnavailable(after)).toBe(true);
+  });
+});
+
+describe('errors crossing from the checkout thread', () => {
+  it('keep their class and fields: a bad field, a refusal, an unreachable database, a fault', () => {
+    const bad = rebuildError(describeError(new BadRequestError('No such delivery method', 'deliveryMethodRateId')));
+    expect(bad).toBeInstanceOf(BadRequestError);
+    expect(bad).toMatchObject({ message: 'No such delivery method', field: 'deliveryMethodRateId' });
+
+    const refused = rebuildError(describeError(new RefusedError(422, 'NOTHING_TO_PAY', 'Nothing to pay', 'items')));
+    expect(refused).toMatchObject({ status: 422, code: 'NOTHING_TO_PAY', field: 'items' });
+
+    const down = rebuildError(describeError(Object.assign(new Error('terminating connection'), { code: '57P01' })));
+    expect(isDatabaseUnavailable(down)).toBe(true);
+
+    const fault = rebuildError(describeError(new TypeError('x is undefined')));
+    expect(fault).not.toBeInstanceOf(RefusedError);
+    expect(isDatabaseUnavailable(fault)).toBe(false);
+    expect(fault.message).toContain('x is undefined');
+    expect(fault.stack).toContain('TypeError');
+  });
+});

@@ -1,0 +1,126 @@
+import { Worker } from 'node:worker_threads';
+import type { BasketCommit, CommitResponse } from '../../../contract/basket.ts';
+import type { OpenOptions } from '../../db/database.ts';
+import { rebuildError, type ThreadError } from './thread-errors.ts';
+
+/**
+ * Checkout commits in a worker thread of their own (docs/decisions/0020-checkout-first.md). On
+ * PostgreSQL a commit is a transaction of several statements, and on a busy instance each answer
+ * from the database waits its turn on the event loop behind every browsing request queued there:
+ * during a sale that made a commit take ten turns of a crowded loop. In the thread, with its own
+ * connections, a commit takes one turn of the main loop to arrive and one to answer.
+ *
+ * The thread runs the same orders service as the main thread; only POST /api/basket is sent to
+ * it. Should it stop, the commits in flight are answered 503 (nothing was committed that the
+ * shopper was not told of: a transaction not committed is rolled back by PostgreSQL) and the
+ * next commit starts a new one.
+ */
+
+export interface CheckoutThreadSetup {
+  databaseUrl: string;
+  pgSchema?: string;
+  poolSize: number;
+  timeouts?: OpenOptions['timeouts'];
+  reservationMinutes: number;
+  unpaidOrderLimits?: { perEmail: number; perClient: number; unitsPerEmail: number; unitsPerClient: number };
+}
+
+export type ToThread =
+  | {
+      type: 'commit';
+      id: number;
+      request: BasketCommit;
+      customerId: number | undefined;
+      clientAddress: string | undefined;
+    }
+  | { type: 'close' };
+
+export type ToMain =
+  | { type: 'answer'; id: number; answer: CommitResponse }
+  | { type: 'answer'; id: number; error: ThreadError }
+  | { type: 'event'; event: 'created' | 'cancelled' | 'expired' };
+
+interface Waiting {
+  resolve: (answer: CommitResponse) => void;
+  reject: (error: Error) => void;
+}
+
+/** What the error handler answers 503 "try again shortly" for (isDatabaseUnavailable). */
+function threadStopped(why: string): Error {
+  return Object.assign(new Error(`Connection terminated: the checkout thread stopped (${why})`), {
+    code: '08006',
+  });
+}
+
+export function startCheckoutThread(
+  setup: CheckoutThreadSetup,
+  options: { onOrderEvent?: (event: 'created' | 'cancelled' | 'expired') => void; log?: (error: unknown) => void } = {},
+) {
+  const waiting = new Map<number, Waiting>();
+  let nextId = 1;
+  let worker: Worker | undefined;
+  let closing: Promise<void> | undefined;
+
+  function failAll(why: string): void {
+    for (const [id, wait] of waiting) {
+      waiting.delete(id);
+      wait.reject(threadStopped(why));
+    }
+  }
+
+  function thread(): Worker {
+    if (worker) return worker;
+    const started = new Worker(new URL('./checkout-thread.worker.ts', import.meta.url), { workerData: setup });
+    started.on('message', (message: ToMain) => {
+      if (message.type === 'event') {
+        options.onOrderEvent?.(message.event);
+        return;
+      }
+      const wait = waiting.get(message.id);
+      if (!wait) return;
+      waiting.delete(message.id);
+      if ('error' in message) wait.reject(rebuildError(message.error));
+      else wait.resolve(message.answer);
+    });
+    started.on('error', (error) => {
+      options.log?.(error);
+    });
+    started.on('exit', (code) => {
+      if (worker === started) worker = undefined;
+      failAll(`exit code ${code}`);
+    });
+    worker = started;
+    return started;
+  }
+
+  return {
+    /** POST /api/basket, committed in the thread: the same answer, or the same error, as in process. */
+    commit(request: BasketCommit, customerId?: number, clientAddress?: string): Promise<CommitResponse> {
+      if (closing) return Promise.reject(threadStopped('the shop is stopping'));
+      const id = nextId++;
+      return new Promise<CommitResponse>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        thread().postMessage({ type: 'commit', id, request, customerId, clientAddress } satisfies ToThread);
+      });
+    },
+
+    /** Lets the commits in flight finish, then closes the thread's connections and stops it. */
+    close(): Promise<void> {
+      closing ??= (async () => {
+        const running = worker;
+        if (!running) return;
+        // Commits end within the statement timeouts; a thread that stopped answering is ended.
+        const deadline = Date.now() + 20_000;
+        while (waiting.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+        const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+        running.postMessage({ type: 'close' } satisfies ToThread);
+        const ended = setTimeout(() => void running.terminate(), 5_000);
+        await exited;
+        clearTimeout(ended);
+      })();
+      return closing;
+    },
+  };
+}
+
+export type CheckoutThread = ReturnType<typeof startCheckoutThread>;

@@ -1,0 +1,38 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../../db/database.ts';
+import { createOrdersService } from '../orders.service.ts';
+import { describeError } from './thread-errors.ts';
+import type { CheckoutThreadSetup, ToMain, ToThread } from './checkout-thread.ts';
+
+/**
+ * The checkout thread (checkout-thread.ts): commits orders on connections of its own, on an event
+ * loop that nothing else uses, so each of a commit's statements is taken up as soon as its answer
+ * arrives rather than after every browsing request queued on the main thread.
+ */
+const setup = workerData as CheckoutThreadSetup;
+const port = parentPort;
+if (!port) throw new Error('checkout-thread.worker.ts runs as a worker thread');
+
+const db = openDatabase(setup.databaseUrl, {
+  ...(setup.pgSchema ? { pgSchema: setup.pgSchema } : {}),
+  poolSize: setup.poolSize,
+  ...(setup.timeouts ? { timeouts: setup.timeouts } : {}),
+});
+const orders = createOrdersService(db.kysely, {
+  dialect: db.dialect,
+  reservationMinutes: setup.reservationMinutes,
+  ...(setup.unpaidOrderLimits ? { unpaidOrderLimits: setup.unpaidOrderLimits } : {}),
+  onOrderEvent: (event) => port.postMessage({ type: 'event', event } satisfies ToMain),
+});
+
+port.on('message', (message: ToThread) => {
+  if (message.type === 'close') {
+    void db.destroy().finally(() => port.close());
+    return;
+  }
+  orders.commit(message.request, message.customerId, message.clientAddress).then(
+    (answer) => port.postMessage({ type: 'answer', id: message.id, answer } satisfies ToMain),
+    (error: unknown) =>
+      port.postMessage({ type: 'answer', id: message.id, error: describeError(error) } satisfies ToMain),
+  );
+});
