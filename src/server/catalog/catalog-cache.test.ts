@@ -59,6 +59,23 @@ describe('the catalogue cache', () => {
     await expect.poll(brandNames, { timeout: 2000 }).toContain('Renamed behind the shop');
   });
 
+  it('draws random picks on a large type from a sample kept with the cache, so a crowd reuses bodies already kept', async () => {
+    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '60' } });
+    const make = catalogFactory(t.db);
+    const type = await make.type();
+    const brand = await make.brand();
+    for (let i = 0; i < 150; i++) await make.product({ typeId: type.id, brandId: brand.id });
+    const shown = new Set<number>();
+    for (let i = 0; i < 40; i++) {
+      const picks = (await get(`/api/products/random/${type.id}/8`)).json() as Array<{ id: number }>;
+      expect(new Set(picks.map((p) => p.id)).size).toBe(8);
+      for (const pick of picks) shown.add(pick.id);
+    }
+    // 320 picks from all 150 would show about 130 of them; from the kept sample, at most its 60.
+    expect(shown.size).toBeLessThanOrEqual(60);
+    expect(shown.size).toBeGreaterThan(8);
+  });
+
   it('draws random picks from the cached candidates: distinct, of the type asked, and new products after expiry', async () => {
     t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' } });
     const make = catalogFactory(t.db);

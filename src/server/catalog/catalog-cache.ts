@@ -181,6 +181,20 @@ function cachedProducts(
 }
 
 /** A candidates filter as a cache key: `types:1,2` (sorted) or `brand:7` or `all`. */
+/** How many products of one filter random picks are drawn from while the cache keeps them. */
+export const RANDOM_PICK_POOL = 60;
+
+/** `size` of `ids` chosen at random (all of them when there are no more), in no particular order. */
+function sampleOf(ids: number[], size: number): number[] {
+  if (ids.length <= size) return ids;
+  const pool = [...ids];
+  for (let i = 0; i < size; i++) {
+    const j = i + Math.floor(Math.random() * (pool.length - i));
+    [pool[i], pool[j]] = [pool[j] as number, pool[i] as number];
+  }
+  return pool.slice(0, size);
+}
+
 function candidateKey(filter: CandidateFilter): string {
   if ('typeIds' in filter) return `types:${[...filter.typeIds].sort((a, b) => a - b).join(',')}`;
   if ('brandId' in filter) return `brand:${filter.brandId}`;
@@ -254,7 +268,16 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
     async (key: string) => ({ found: await load.productByKey(key) }),
     catalogue,
   );
-  const candidates = cachedLoader(seconds, 1000, (key: string) => load.candidates(candidateFilterOf(key)), catalogue);
+  // Random picks and related products are drawn from a sample of each filter's products, kept and
+  // renewed with the cache: from all of a large catalogue nearly every pick was a body not kept
+  // yet, loaded from the database (docs/decisions/0020-checkout-first.md). Without the cache, every
+  // call samples afresh, which is the same as drawing from all.
+  const candidates = cachedLoader(
+    seconds,
+    1000,
+    async (key: string) => sampleOf(await load.candidates(candidateFilterOf(key)), RANDOM_PICK_POOL),
+    catalogue,
+  );
   const searchPages = cachedSearchPages(options.searchCacheSeconds, load.searchPage, counted('search'));
   return {
     products: products.get,
