@@ -52,10 +52,6 @@ interface Figures {
   checkoutErrors: number;
 }
 
-async function get<T>(path: string): Promise<T> {
-  return (await (await fetch(`${base}${path}`)).json()) as T;
-}
-
 async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(`${base}${path}`, {
     method: 'POST',
@@ -70,20 +66,13 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** What the crowd asks for, drawn from the seeded catalogue. */
-async function prepare() {
+async function prepare(stockIds: number[]) {
   const types = [2010, 1002, 1003, 1001, 2017, 1004];
   const found = (await (await post('/api/search', { pageSize: 100 })).json()) as {
     results: Array<{ id: number; urlKey: string }>;
   };
   const keys = found.results.map((p) => p.urlKey);
   const ids = found.results.map((p) => p.id);
-  const inStock: number[] = [];
-  for (const type of types) {
-    const listed = await get<Array<{ stocks: Array<{ id: number; stock: number }> }>>(
-      `/api/products/random/${type}/20`,
-    );
-    inStock.push(...listed.flatMap((p) => p.stocks.filter((s) => s.stock > 0).map((s) => s.id)));
-  }
   const nextBrowse = rotate(
     keys.flatMap((key, i) => [
       `/api/products/${key}`,
@@ -100,7 +89,7 @@ async function prepare() {
       ),
     ),
   );
-  return { nextBrowse, nextSearch, stockIds: inStock };
+  return { nextBrowse, nextSearch, stockIds };
 }
 
 /** The whole crowd for `seconds`: browse and search through autocannon, checkouts in bench/sale-shoppers.ts. */
@@ -206,8 +195,8 @@ async function measure(name: string, databaseUrl: string, ordersUrl: string, env
   });
   try {
     await searchIndexAnswers();
-    const work = await prepare();
-    const ordersNow = await orderCounter(ordersUrl);
+    const ordersNow = await databaseReader(ordersUrl);
+    const work = await prepare(await ordersNow.stockIds());
     try {
       console.log(`${name}: warming up for 10 s, then the sale for ${duration} s…`);
       await sale(work, 10, ordersNow.count);
@@ -235,13 +224,20 @@ async function searchIndexAnswers(): Promise<void> {
   console.log(`the search index answered ${((Date.now() - started) / 1000).toFixed(1)} s after the server listened`);
 }
 
-/** Counts orders straight from the database, so a basket answered as changed is not counted. */
-async function orderCounter(url: string): Promise<{ count: () => Promise<number>; close: () => Promise<void> }> {
+/**
+ * Reads the database straight: the orders it holds (so a basket answered as changed is not
+ * counted), and stock entries of published products with plenty left, which the shoppers buy (a
+ * few would soon sell out, and the commits turn into corrected baskets).
+ */
+async function databaseReader(url: string) {
+  const stockSql = `select s.id from product_stocks s join products p on p.id = s.product_id
+    where p.status = 'published' and s.stock >= 10 order by random() limit 5000`;
   if (url.startsWith('sqlite:')) {
     const { default: Sqlite } = await import('better-sqlite3');
     const db = new Sqlite(url.slice('sqlite:'.length), { readonly: true });
     return {
       count: async () => (db.prepare('select count(*) as n from orders').get() as { n: number }).n,
+      stockIds: async () => (db.prepare(stockSql).all() as Array<{ id: number }>).map((row) => row.id),
       close: async () => void db.close(),
     };
   }
@@ -249,6 +245,7 @@ async function orderCounter(url: string): Promise<{ count: () => Promise<number>
   await client.connect();
   return {
     count: async () => Number((await client.query('select count(*) as n from orders')).rows[0].n),
+    stockIds: async () => (await client.query<{ id: number }>(stockSql)).rows.map((row) => row.id),
     close: () => client.end(),
   };
 }
