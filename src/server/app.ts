@@ -191,9 +191,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     searchEngine,
   );
   await app.register(catalogRoutes, { prefix: '/api', catalog });
+  // On PostgreSQL checkout (pricing a basket, committing it) runs in a thread of its own, off this
+  // busy event loop (ADR 0020); with tracing on it stays here, where the statements' spans are made.
+  const checkoutThread =
+    db.dialect === 'postgres' && config.checkoutThread && !deps.tracing
+      ? startCheckoutThread(
+          {
+            databaseUrl: db.reopen.url,
+            ...(db.reopen.pgSchema ? { pgSchema: db.reopen.pgSchema } : {}),
+            poolSize: config.databaseCheckoutPoolSize,
+            timeouts: config.databaseTimeouts,
+            reservationMinutes: config.reservationMinutes,
+            unpaidOrderLimits: config.unpaidOrderLimits,
+          },
+          {
+            ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
+            log: (error) => app.log.error({ err: error }, 'the checkout thread failed'),
+          },
+        )
+      : undefined;
+  if (checkoutThread) app.addHook('onClose', () => checkoutThread.close());
+  const basket = createBasketService(db.kysely);
   await app.register(basketRoutes, {
     prefix: '/api',
-    basket: createBasketService(db.kysely),
+    basket: checkoutThread ? { ...basket, verify: checkoutThread.verify } : basket,
     rateLimitFactor: config.rateLimitFactor,
   });
   const accountsOn = (connections: typeof db.kysely) =>
@@ -215,26 +236,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     unpaidOrderLimits: config.unpaidOrderLimits,
     ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
   });
-  // On PostgreSQL commits run in a thread of their own, off this busy event loop (ADR 0020); with
-  // tracing on they stay here, where the statements' spans are made.
-  const checkoutThread =
-    db.dialect === 'postgres' && config.checkoutThread && !deps.tracing
-      ? startCheckoutThread(
-          {
-            databaseUrl: db.reopen.url,
-            ...(db.reopen.pgSchema ? { pgSchema: db.reopen.pgSchema } : {}),
-            poolSize: config.databaseCheckoutPoolSize,
-            timeouts: config.databaseTimeouts,
-            reservationMinutes: config.reservationMinutes,
-            unpaidOrderLimits: config.unpaidOrderLimits,
-          },
-          {
-            ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
-            log: (error) => app.log.error({ err: error }, 'the checkout thread failed'),
-          },
-        )
-      : undefined;
-  if (checkoutThread) app.addHook('onClose', () => checkoutThread.close());
   await app.register(ordersRoutes, {
     prefix: '/api',
     orders: checkoutThread ? { ...orders, commit: checkoutThread.commit } : orders,
@@ -316,7 +317,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(vouchersAdminRoutes, { guard: staffGuard, vouchers: createVouchersAdminService(db.kysely) });
       await admin.register(deliveryAdminRoutes, {
         guard: staffGuard,
-        delivery: createDeliveryAdminService(db.kysely, { dialect: db.dialect }),
+        delivery: createDeliveryAdminService(db.kysely, {
+          dialect: db.dialect,
+          ...(checkoutThread ? { onChange: checkoutThread.forgetReferenceData } : {}),
+        }),
       });
       await admin.register(catalogAdminRoutes, {
         guard: staffGuard,

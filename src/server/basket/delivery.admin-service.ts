@@ -74,7 +74,15 @@ function audited(method: DeliveryMethod) {
   return fields;
 }
 
-export function createDeliveryAdminService(db: Kysely<Database>, options: { dialect: Dialect; now?: () => Date }) {
+export function createDeliveryAdminService(
+  db: Kysely<Database>,
+  options: {
+    dialect: Dialect;
+    now?: () => Date;
+    /** Told after each change, for what prices baskets elsewhere in this instance (the checkout thread). */
+    onChange?: () => void;
+  },
+) {
   const now = () => (options.now ?? (() => new Date()))().toISOString();
 
   /** One staff change in one transaction; afterwards this instance reads countries and methods afresh. */
@@ -83,6 +91,7 @@ export function createDeliveryAdminService(db: Kysely<Database>, options: { dial
       return await db.transaction().execute((trx) => work(trx, now()));
     } finally {
       forgetReferenceData(db);
+      options.onChange?.();
     }
   }
 

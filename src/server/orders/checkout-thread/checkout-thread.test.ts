@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutFixtures, commitBody as looseCommitBody } from '../../../../test/helpers/checkout-fixtures.ts';
-import { basketCommitSchema } from '../../../contract/basket.ts';
+import { basketCommitSchema, basketRequestSchema } from '../../../contract/basket.ts';
+import { createBasketService } from '../../basket/basket.service.ts';
 import { createTestDb, type TestDatabase } from '../../../../test/helpers/test-db.ts';
 import { isDatabaseUnavailable, type Db } from '../../db/database.ts';
 import { BadRequestError, RefusedError } from '../../errors.ts';
@@ -54,6 +55,18 @@ describe('commits in the checkout thread', () => {
     expect(row.status).toBe('pending_payment');
     expect(await fx.stockOf(p.stockId)).toBe(3);
     expect(events).toContain('created');
+  });
+
+  it('prices a basket exactly as the basket service does in process', async () => {
+    const p = await fx.product(1500, 4);
+    const request = basketRequestSchema.parse({
+      items: [{ productStockId: p.stockId, requestedQty: 6 }],
+      deliveryAddress: { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 },
+      deliveryMethodRateId: 3,
+    });
+    const inThread = await thread.verify(request);
+    expect(inThread).toEqual(await createBasketService(db.kysely).verify(request));
+    expect(inThread.items[0]).toMatchObject({ availableStock: 4, hasError: true });
   });
 
   it('answers a basket that changed with the corrected basket, writing nothing', async () => {

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { BasketCommit, CommitResponse } from '../../../contract/basket.ts';
+import type { BasketCommit, BasketQuery, CommitResponse, PricedBasket } from '../../../contract/basket.ts';
 import type { OpenOptions } from '../../db/database.ts';
 import { rebuildError, type ThreadError } from './thread-errors.ts';
 
@@ -10,8 +10,8 @@ import { rebuildError, type ThreadError } from './thread-errors.ts';
  * during a sale that made a commit take ten turns of a crowded loop. In the thread, with its own
  * connections, a commit takes one turn of the main loop to arrive and one to answer.
  *
- * The thread runs the same orders service as the main thread; only POST /api/basket is sent to
- * it. Should it stop, the commits in flight are answered 503 (nothing was committed that the
+ * The thread runs the same orders and basket services as the main thread; only POST /api/basket
+ * and POST /api/verify-basket (a checkout prices its basket before committing it) are sent to it. Should it stop, the commits in flight are answered 503 (nothing was committed that the
  * shopper was not told of: a transaction not committed is rolled back by PostgreSQL) and the
  * next commit starts a new one.
  */
@@ -33,15 +33,17 @@ export type ToThread =
       customerId: number | undefined;
       clientAddress: string | undefined;
     }
+  | { type: 'verify'; id: number; request: BasketQuery }
+  | { type: 'forget-reference-data' }
   | { type: 'close' };
 
 export type ToMain =
-  | { type: 'answer'; id: number; answer: CommitResponse }
+  | { type: 'answer'; id: number; answer: CommitResponse | PricedBasket }
   | { type: 'answer'; id: number; error: ThreadError }
   | { type: 'event'; event: 'created' | 'cancelled' | 'expired' };
 
 interface Waiting {
-  resolve: (answer: CommitResponse) => void;
+  resolve: (answer: never) => void;
   reject: (error: Error) => void;
 }
 
@@ -80,7 +82,7 @@ export function startCheckoutThread(
       if (!wait) return;
       waiting.delete(message.id);
       if ('error' in message) wait.reject(rebuildError(message.error));
-      else wait.resolve(message.answer);
+      else wait.resolve(message.answer as never);
     });
     started.on('error', (error) => {
       options.log?.(error);
@@ -93,15 +95,29 @@ export function startCheckoutThread(
     return started;
   }
 
+  function ask<T>(message: (id: number) => ToThread): Promise<T> {
+    if (closing) return Promise.reject(threadStopped('the shop is stopping'));
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      waiting.set(id, { resolve: resolve as (answer: never) => void, reject });
+      thread().postMessage(message(id));
+    });
+  }
+
   return {
     /** POST /api/basket, committed in the thread: the same answer, or the same error, as in process. */
     commit(request: BasketCommit, customerId?: number, clientAddress?: string): Promise<CommitResponse> {
-      if (closing) return Promise.reject(threadStopped('the shop is stopping'));
-      const id = nextId++;
-      return new Promise<CommitResponse>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        thread().postMessage({ type: 'commit', id, request, customerId, clientAddress } satisfies ToThread);
-      });
+      return ask<CommitResponse>((id) => ({ type: 'commit', id, request, customerId, clientAddress }));
+    },
+
+    /** POST /api/verify-basket, priced in the thread, as the basket service prices it in process. */
+    verify(request: BasketQuery): Promise<PricedBasket> {
+      return ask<PricedBasket>((id) => ({ type: 'verify', id, request }));
+    },
+
+    /** Staff changed countries or delivery methods: the thread's pricing reads them afresh. */
+    forgetReferenceData(): void {
+      worker?.postMessage({ type: 'forget-reference-data' } satisfies ToThread);
     },
 
     /** Lets the commits in flight finish, then closes the thread's connections and stops it. */

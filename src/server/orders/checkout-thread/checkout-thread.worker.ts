@@ -1,11 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { createBasketService, forgetReferenceData } from '../../basket/basket.service.ts';
 import { openDatabase } from '../../db/database.ts';
 import { createOrdersService } from '../orders.service.ts';
 import { describeError } from './thread-errors.ts';
 import type { CheckoutThreadSetup, ToMain, ToThread } from './checkout-thread.ts';
 
 /**
- * The checkout thread (checkout-thread.ts): commits orders on connections of its own, on an event
+ * The checkout thread (checkout-thread.ts): prices baskets and commits orders on connections of its own, on an event
  * loop that nothing else uses, so each of a commit's statements is taken up as soon as its answer
  * arrives rather than after every browsing request queued on the main thread.
  */
@@ -25,12 +26,22 @@ const orders = createOrdersService(db.kysely, {
   onOrderEvent: (event) => port.postMessage({ type: 'event', event } satisfies ToMain),
 });
 
+const basket = createBasketService(db.kysely);
+
 port.on('message', (message: ToThread) => {
   if (message.type === 'close') {
     void db.destroy().finally(() => port.close());
     return;
   }
-  orders.commit(message.request, message.customerId, message.clientAddress).then(
+  if (message.type === 'forget-reference-data') {
+    forgetReferenceData(db.kysely);
+    return;
+  }
+  const work =
+    message.type === 'commit'
+      ? orders.commit(message.request, message.customerId, message.clientAddress)
+      : basket.verify(message.request);
+  work.then(
     (answer) => port.postMessage({ type: 'answer', id: message.id, answer } satisfies ToMain),
     (error: unknown) =>
       port.postMessage({ type: 'answer', id: message.id, error: describeError(error) } satisfies ToMain),
