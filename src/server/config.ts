@@ -64,7 +64,7 @@ const envSchema = z
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
     // ...and, apart from those, the money path's own (orders, payments): checkouts never queue behind browsing.
     DATABASE_CHECKOUT_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(5),
-    // PostgreSQL: checkout commits in a worker thread of their own, off the busy main event loop
+    // PostgreSQL: checkout (pricing, commits) in a worker thread of its own, off the busy main event loop
     // (docs/decisions/0020-checkout-first.md). SQLite commits in one turn of the loop anyway.
     CHECKOUT_THREAD: boolean.default(true),
     // How long the shop waits on its database before answering 503 (docs/rules.md#api-answers-and-errors;
