@@ -101,3 +101,31 @@ export function rotate<T>(items: T[]): () => T {
   let i = 0;
   return () => items[i++ % items.length] as T;
 }
+
+/** The types the crowd benches (soak, sale) browse and filter by. */
+export const crowdTypes = [2010, 1002, 1003, 1001, 2017, 1004];
+
+/**
+ * What a browsing and a searching crowd ask for, in turn: for each of `products`, its page, random
+ * picks of a type, its offers and its related products (every fourth time the type tree instead);
+ * ten keywords, every other one filtered by a type, pages 1 to 3.
+ */
+export function browseAndSearchMix(products: Array<{ id: number; urlKey: string }>) {
+  const nextBrowse = rotate(
+    products.flatMap((product, i) => [
+      `/api/products/${product.urlKey}`,
+      `/api/products/random/${crowdTypes[i % crowdTypes.length]}/8`,
+      `/api/offers/${product.id}`,
+      i % 4 === 0 ? '/api/product-types' : `/api/products/${product.urlKey}/4`,
+    ]),
+  );
+  const words = ['dhol', 'tabla', 'harmonium', 'sitar', 'baja', 'bansuri', 'wood', 'student', 'case', 'brass'];
+  const nextSearch = rotate(
+    words.flatMap((title, i) =>
+      [1, 2, 3].map((pageNumber) =>
+        JSON.stringify({ title, typeId: i % 2 ? [crowdTypes[i % crowdTypes.length]] : [], pageNumber }),
+      ),
+    ),
+  );
+  return { nextBrowse, nextSearch };
+}

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { freshPostgresSchema, jsonHeaders, rotate, seedDatabase, startBenchServer } from './harness.ts';
+import { browseAndSearchMix, freshPostgresSchema, jsonHeaders, seedDatabase, startBenchServer } from './harness.ts';
 
 /**
  * A sale on one instance (npm run bench:sale): a sale-day crowd at once, at 100,000 products,
@@ -67,29 +67,10 @@ function percentile(sorted: number[], p: number): number {
 
 /** What the crowd asks for, drawn from the seeded catalogue. */
 async function prepare(stockIds: number[]) {
-  const types = [2010, 1002, 1003, 1001, 2017, 1004];
   const found = (await (await post('/api/search', { pageSize: 100 })).json()) as {
     results: Array<{ id: number; urlKey: string }>;
   };
-  const keys = found.results.map((p) => p.urlKey);
-  const ids = found.results.map((p) => p.id);
-  const nextBrowse = rotate(
-    keys.flatMap((key, i) => [
-      `/api/products/${key}`,
-      `/api/products/random/${types[i % types.length]}/8`,
-      `/api/offers/${ids[i]}`,
-      i % 4 === 0 ? '/api/product-types' : `/api/products/${key}/4`,
-    ]),
-  );
-  const words = ['dhol', 'tabla', 'harmonium', 'sitar', 'baja', 'bansuri', 'wood', 'student', 'case', 'brass'];
-  const nextSearch = rotate(
-    words.flatMap((title, i) =>
-      [1, 2, 3].map((pageNumber) =>
-        JSON.stringify({ title, typeId: i % 2 ? [types[i % types.length]] : [], pageNumber }),
-      ),
-    ),
-  );
-  return { nextBrowse, nextSearch, stockIds };
+  return { ...browseAndSearchMix(found.results), stockIds };
 }
 
 /** The whole crowd for `seconds`: browse and search through autocannon, checkouts in bench/sale-shoppers.ts. */

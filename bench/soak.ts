@@ -4,7 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { freshPostgresSchema, jsonHeaders, rotate, seedDatabase, startBenchServer } from './harness.ts';
+import {
+  browseAndSearchMix,
+  crowdTypes,
+  freshPostgresSchema,
+  jsonHeaders,
+  rotate,
+  seedDatabase,
+  startBenchServer,
+} from './harness.ts';
 
 /**
  * Soak benchmark (part of npm run bench): a mixed shopper workload against the server in
@@ -49,36 +57,18 @@ type Workload = [name: string, connections: number, requests: autocannon.Options
 
 /** The three workloads, built from the seeded catalogue. */
 async function prepareWorkloads(): Promise<Workload[]> {
-  const types = [2010, 1002, 1003, 1001, 2017, 1004];
   const found = (await (
     await fetch(`${base}/api/search`, { method: 'POST', headers: jsonHeaders, body: JSON.stringify({ pageSize: 100 }) })
   ).json()) as { results: Array<{ id: number; urlKey: string }> };
-  const keys = found.results.map((p) => p.urlKey);
-  const productIds = found.results.map((p) => p.id);
   const inStock: number[] = [];
-  for (const type of types) {
+  for (const type of crowdTypes) {
     const listed = await get<Array<{ stocks: Array<{ id: number; stock: number }> }>>(
       `/api/products/random/${type}/20`,
     );
     inStock.push(...listed.flatMap((p) => p.stocks.filter((s) => s.stock > 0).map((s) => s.id)));
   }
 
-  const nextBrowse = rotate(
-    keys.flatMap((key, i) => [
-      `/api/products/${key}`,
-      `/api/products/random/${types[i % types.length]}/8`,
-      `/api/offers/${productIds[i]}`,
-      i % 4 === 0 ? '/api/product-types' : `/api/products/${key}/4`,
-    ]),
-  );
-  const words = ['dhol', 'tabla', 'harmonium', 'sitar', 'baja', 'bansuri', 'wood', 'student', 'case', 'brass'];
-  const nextSearch = rotate(
-    words.flatMap((title, i) =>
-      [1, 2, 3].map((pageNumber) =>
-        JSON.stringify({ title, typeId: i % 2 ? [types[i % types.length]] : [], pageNumber }),
-      ),
-    ),
-  );
+  const { nextBrowse, nextSearch } = browseAndSearchMix(found.results);
   const nextStock = rotate(inStock);
   const address = { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 };
   const guest = {
