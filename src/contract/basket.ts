@@ -27,7 +27,11 @@ export const addressSchema = z.object({
     z.string().regex(UK_POSTCODE, messages.address.postcode),
   ),
   townCity: requiredText(messages.address.townCity, address.townCity),
-  countryId: z.number({ error: messages.address.country }).int().min(1, messages.address.country),
+  countryId: z
+    .number({ error: messages.address.country })
+    .int()
+    .min(1, messages.address.country)
+    .max(MAX_ID, messages.address.country),
   countryName: z.string().trim().max(address.countryName).optional().default(''),
 });
 export type Address = z.infer<typeof addressSchema>;
@@ -46,7 +50,11 @@ export type AddressDraft = z.infer<typeof addressDraftSchema>;
 
 /** The Your Details block for a guest (docs/rules.md#checkout). */
 export const guestSchema = z.object({
-  titleId: z.number({ error: messages.address.title }).int().min(1, messages.address.title),
+  titleId: z
+    .number({ error: messages.address.title })
+    .int()
+    .min(1, messages.address.title)
+    .max(MAX_ID, messages.address.title),
   firstname: requiredText(messages.address.firstname, guest.firstname),
   lastname: requiredText(messages.address.lastname, guest.lastname),
   email: emailField(messages.address.email),

@@ -24,6 +24,7 @@ import { registerWebApp } from './http/web-app.ts';
 import { registerZod } from './http/zod.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { basketRoutes } from './basket/basket.routes.ts';
+import type { BasketQuery } from '../contract/basket.ts';
 import { createBasketService } from './basket/basket.service.ts';
 import { startCheckoutThread } from './orders/checkout-thread/checkout-thread.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
@@ -214,7 +215,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const basket = createBasketService(db.kysely);
   await app.register(basketRoutes, {
     prefix: '/api',
-    basket: checkoutThread ? { ...basket, verify: checkoutThread.verify } : basket,
+    basket: checkoutThread
+      ? { ...basket, verify: (request: BasketQuery) => checkoutThread.verify(request, basket.verify) }
+      : basket,
     rateLimitFactor: config.rateLimitFactor,
   });
   const accountsOn = (connections: typeof db.kysely) =>

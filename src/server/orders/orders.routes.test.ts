@@ -194,6 +194,10 @@ describe('POST /api/basket, GET /api/recover-basket and the reservation sweep', 
     [{ deliveryAddress: { ...address, townCity: '' } }, 'deliveryAddress.townCity'],
     [{ deliveryMethodRateId: null }, 'deliveryMethodRateId'],
     [{ items: [] }, 'items'],
+    // Past PostgreSQL's integer: once a 500 from the database.
+    [{ deliveryAddress: { ...address, countryId: 2_147_483_648 } }, 'deliveryAddress.countryId'],
+    [{ billingAddress: { ...address, countryId: 2_147_483_648 } }, 'billingAddress.countryId'],
+    [{ guest: { ...guest, titleId: 2_147_483_648 } }, 'guest.titleId'],
   ])('refuses %j with a 400 naming %s', async (change, field) => {
     const body = { ...commitBody([{ productStockId: 1, requestedQty: 1 }]), ...change };
     const response = await t.app.inject({ method: 'POST', url: '/api/basket', payload: body });

@@ -5,7 +5,7 @@ import { createBasketService } from '../../basket/basket.service.ts';
 import { createTestDb, type TestDatabase } from '../../../../test/helpers/test-db.ts';
 import { isDatabaseUnavailable, type Db } from '../../db/database.ts';
 import { BadRequestError, RefusedError } from '../../errors.ts';
-import { startCheckoutThread, type CheckoutThread } from './checkout-thread.ts';
+import { PRICINGS_IN_THREAD, startCheckoutThread, type CheckoutThread } from './checkout-thread.ts';
 import { describeError, rebuildError } from './thread-errors.ts';
 
 /**
@@ -64,9 +64,26 @@ describe('commits in the checkout thread', () => {
       deliveryAddress: { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 },
       deliveryMethodRateId: 3,
     });
-    const inThread = await thread.verify(request);
+    const inThread = await thread.verify(request, () => Promise.reject(new Error('priced elsewhere')));
     expect(inThread).toEqual(await createBasketService(db.kysely).verify(request));
     expect(inThread.items[0]).toMatchObject({ availableStock: 4, hasError: true });
+  });
+
+  it('prices a few baskets in the thread at once and hands the rest back, so a flood cannot take the commits’ turns', async () => {
+    const p = await fx.product(1500, 4);
+    const request = basketRequestSchema.parse({ items: [{ productStockId: p.stockId, requestedQty: 1 }] });
+    const service = createBasketService(db.kysely);
+    let handedBack = 0;
+    const elsewhere = (r: typeof request) => {
+      handedBack++;
+      return service.verify(r);
+    };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => thread.verify(request, elsewhere)));
+    expect(handedBack).toBe(10 - PRICINGS_IN_THREAD);
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    // Once those are done, the thread prices again.
+    await thread.verify(request, elsewhere);
+    expect(handedBack).toBe(10 - PRICINGS_IN_THREAD);
   });
 
   it('answers a basket that changed with the corrected basket, writing nothing', async () => {

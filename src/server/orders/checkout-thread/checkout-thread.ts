@@ -16,6 +16,9 @@ import { rebuildError, type ThreadError } from './thread-errors.ts';
  * next commit starts a new one.
  */
 
+/** Baskets priced in the thread at once; more are priced on the main thread. */
+export const PRICINGS_IN_THREAD = 4;
+
 export interface CheckoutThreadSetup {
   databaseUrl: string;
   pgSchema?: string;
@@ -62,6 +65,7 @@ export function startCheckoutThread(
   let nextId = 1;
   let worker: Worker | undefined;
   let closing: Promise<void> | undefined;
+  let pricing = 0;
 
   function failAll(why: string): void {
     for (const [id, wait] of waiting) {
@@ -110,9 +114,16 @@ export function startCheckoutThread(
       return ask<CommitResponse>((id) => ({ type: 'commit', id, request, customerId, clientAddress }));
     },
 
-    /** POST /api/verify-basket, priced in the thread, as the basket service prices it in process. */
-    verify(request: BasketQuery): Promise<PricedBasket> {
-      return ask<PricedBasket>((id) => ({ type: 'verify', id, request }));
+    /**
+     * POST /api/verify-basket, priced in the thread as the basket service prices it in process;
+     * beyond PRICINGS_IN_THREAD at once, by `elsewhere` (the main thread). Pricing needs no
+     * sign-in, so a flood of it must not take the commits' turns: the thread prices a few at a
+     * time, on connections of their own, and the rest are priced as before the thread existed.
+     */
+    verify(request: BasketQuery, elsewhere: (request: BasketQuery) => Promise<PricedBasket>): Promise<PricedBasket> {
+      if (pricing >= PRICINGS_IN_THREAD) return elsewhere(request);
+      pricing++;
+      return ask<PricedBasket>((id) => ({ type: 'verify', id, request })).finally(() => pricing--);
     },
 
     /** Staff changed countries or delivery methods: the thread's pricing reads them afresh. */

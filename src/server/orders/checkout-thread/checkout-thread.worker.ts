@@ -26,15 +26,21 @@ const orders = createOrdersService(db.kysely, {
   onOrderEvent: (event) => port.postMessage({ type: 'event', event } satisfies ToMain),
 });
 
-const basket = createBasketService(db.kysely);
+// Pricing on connections of its own: however many baskets are being priced, commits keep theirs.
+const pricingDb = openDatabase(setup.databaseUrl, {
+  ...(setup.pgSchema ? { pgSchema: setup.pgSchema } : {}),
+  poolSize: 2,
+  ...(setup.timeouts ? { timeouts: setup.timeouts } : {}),
+});
+const basket = createBasketService(pricingDb.kysely);
 
 port.on('message', (message: ToThread) => {
   if (message.type === 'close') {
-    void db.destroy().finally(() => port.close());
+    void Promise.all([db.destroy(), pricingDb.destroy()]).finally(() => port.close());
     return;
   }
   if (message.type === 'forget-reference-data') {
-    forgetReferenceData(db.kysely);
+    forgetReferenceData(pricingDb.kysely);
     return;
   }
   const work =
