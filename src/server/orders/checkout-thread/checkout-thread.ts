@@ -17,7 +17,7 @@ import { rebuildError, type ThreadError } from './thread-errors.ts';
  */
 
 /** Baskets priced in the thread at once; more are priced on the main thread. */
-export const PRICINGS_IN_THREAD = 4;
+export const PRICINGS_IN_THREAD = 8;
 
 export interface CheckoutThreadSetup {
   databaseUrl: string;

@@ -29,7 +29,7 @@ const orders = createOrdersService(db.kysely, {
 // Pricing on connections of its own: however many baskets are being priced, commits keep theirs.
 const pricingDb = openDatabase(setup.databaseUrl, {
   ...(setup.pgSchema ? { pgSchema: setup.pgSchema } : {}),
-  poolSize: 2,
+  poolSize: 3,
   ...(setup.timeouts ? { timeouts: setup.timeouts } : {}),
 });
 const basket = createBasketService(pricingDb.kysely);
