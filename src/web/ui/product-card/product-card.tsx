@@ -19,14 +19,11 @@ export function ProductCard({
   product,
   headingLevel = 3,
   eager = false,
-  first = false,
 }: {
   product: Product;
   headingLevel?: 2 | 3;
   /** Fetch the picture at once rather than when it is scrolled to. */
   eager?: boolean;
-  /** The first of an eager grid: its picture is asked for ahead of the others (the page's largest paint). */
-  first?: boolean;
 }) {
   const [stage, setStage] = useState<Stage>('view');
   const choice = useStockChoice(product);
@@ -62,7 +59,6 @@ export function ProductCard({
           alt=""
           className={styles.image}
           loading={eager ? 'eager' : 'lazy'}
-          {...(eager && first ? { fetchPriority: 'high' as const } : {})}
           width={300}
           height={300}
         />

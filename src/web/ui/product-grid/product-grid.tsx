@@ -5,7 +5,6 @@ import styles from './product-grid.module.css';
 /**
  * Cards in a grid. `eagerCount` first cards load their pictures at once: where the grid opens the
  * page, the largest paint is one of them, and a lazy picture waits for layout before it is fetched.
- * The first is asked for at high priority: on a slow link four pictures sharing it all arrive late.
  */
 export function ProductGrid({
   products,
@@ -20,7 +19,7 @@ export function ProductGrid({
     <ul className={styles.grid} aria-label={label}>
       {products.map((product, index) => (
         <li key={product.id}>
-          <ProductCard product={product} eager={index < eagerCount} first={index === 0} />
+          <ProductCard product={product} eager={index < eagerCount} />
         </li>
       ))}
     </ul>
