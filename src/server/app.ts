@@ -201,7 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             databaseUrl: db.reopen.url,
             ...(db.reopen.pgSchema ? { pgSchema: db.reopen.pgSchema } : {}),
             poolSize: config.databaseCheckoutPoolSize,
-            timeouts: config.databaseTimeouts,
+            ...(db.reopen.timeouts ? { timeouts: db.reopen.timeouts } : {}),
             reservationMinutes: config.reservationMinutes,
             unpaidOrderLimits: config.unpaidOrderLimits,
           },

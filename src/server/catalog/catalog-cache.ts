@@ -180,21 +180,21 @@ function cachedProducts(
   };
 }
 
-/** A candidates filter as a cache key: `types:1,2` (sorted) or `brand:7` or `all`. */
 /** How many products of one filter random picks are drawn from while the cache keeps them. */
 export const RANDOM_PICK_POOL = 60;
 
-/** `size` of `ids` chosen at random (all of them when there are no more), in no particular order. */
-function sampleOf(ids: number[], size: number): number[] {
-  if (ids.length <= size) return ids;
-  const pool = [...ids];
-  for (let i = 0; i < size; i++) {
+/** `count` distinct picks from `ids`, leaving out `excludeId`. */
+export function pickAtRandom(ids: readonly number[], count: number, excludeId?: number): number[] {
+  const pool = excludeId === undefined ? [...ids] : ids.filter((id) => id !== excludeId);
+  const picks = Math.min(count, pool.length);
+  for (let i = 0; i < picks; i++) {
     const j = i + Math.floor(Math.random() * (pool.length - i));
     [pool[i], pool[j]] = [pool[j] as number, pool[i] as number];
   }
-  return pool.slice(0, size);
+  return pool.slice(0, picks);
 }
 
+/** A candidates filter as a cache key: `types:1,2` (sorted) or `brand:7` or `all`. */
 function candidateKey(filter: CandidateFilter): string {
   if ('typeIds' in filter) return `types:${[...filter.typeIds].sort((a, b) => a - b).join(',')}`;
   if ('brandId' in filter) return `brand:${filter.brandId}`;
@@ -275,7 +275,7 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
   const candidates = cachedLoader(
     seconds,
     1000,
-    async (key: string) => sampleOf(await load.candidates(candidateFilterOf(key)), RANDOM_PICK_POOL),
+    async (key: string) => pickAtRandom(await load.candidates(candidateFilterOf(key)), RANDOM_PICK_POOL),
     catalogue,
   );
   const searchPages = cachedSearchPages(options.searchCacheSeconds, load.searchPage, counted('search'));

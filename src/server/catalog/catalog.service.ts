@@ -11,7 +11,7 @@ import type {
 } from '../../contract/catalog.ts';
 import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
 import { NotFoundError } from '../errors.ts';
-import { createCatalogCache, type CatalogCacheOptions, type SearchHits } from './catalog-cache.ts';
+import { createCatalogCache, pickAtRandom, type CatalogCacheOptions, type SearchHits } from './catalog-cache.ts';
 import type { CatalogRepository, FoundProductRow, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
 import type { SearchEngine } from './search-engine/search-engine.ts';
 import { createSearchTurns } from './search-engine/search-turns.ts';
@@ -94,17 +94,6 @@ function parseProductKey(key: string): { id: number } | { urlKey: string } {
  * an old one (its page answers a 301). Shoppers never see a product that is not published.
  */
 export type ProductLookUp = { product: Product } | { movedTo: string };
-
-/** `count` distinct picks from `ids`, leaving out `excludeId`. */
-function pickAtRandom(ids: readonly number[], count: number, excludeId?: number): number[] {
-  const pool = excludeId === undefined ? [...ids] : ids.filter((id) => id !== excludeId);
-  const picks = Math.min(count, pool.length);
-  for (let i = 0; i < picks; i++) {
-    const j = i + Math.floor(Math.random() * (pool.length - i));
-    [pool[i], pool[j]] = [pool[j] as number, pool[i] as number];
-  }
-  return pool.slice(0, picks);
-}
 
 /**
  * `searchEngine` answers searches from this instance's index (docs/decisions/0017-in-process-search-index.md);

@@ -56,7 +56,7 @@ export interface Db {
   checkoutPoolUsage(): PoolUsage;
   destroy(): Promise<void>;
   /** How to open another connection to the same database (a worker thread needs its own). */
-  reopen: { url: string; pgSchema?: string };
+  reopen: { url: string; pgSchema?: string; timeouts?: OpenOptions['timeouts'] };
 }
 
 /**
@@ -365,7 +365,12 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
       await main.kysely.destroy();
       if (checkout !== main) await checkout.kysely.destroy();
     },
-    reopen: { url: databaseUrl, ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}) },
+    reopen: {
+      url: databaseUrl,
+      ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
+      // The same waits on the database as this handle: the serving shop's limits, or none.
+      ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    },
   };
 }
 

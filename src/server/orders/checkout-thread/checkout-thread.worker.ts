@@ -14,11 +14,13 @@ const setup = workerData as CheckoutThreadSetup;
 const port = parentPort;
 if (!port) throw new Error('checkout-thread.worker.ts runs as a worker thread');
 
-const db = openDatabase(setup.databaseUrl, {
-  ...(setup.pgSchema ? { pgSchema: setup.pgSchema } : {}),
-  poolSize: setup.poolSize,
-  ...(setup.timeouts ? { timeouts: setup.timeouts } : {}),
-});
+const connections = (poolSize: number) =>
+  openDatabase(setup.databaseUrl, {
+    ...(setup.pgSchema ? { pgSchema: setup.pgSchema } : {}),
+    poolSize,
+    ...(setup.timeouts ? { timeouts: setup.timeouts } : {}),
+  });
+const db = connections(setup.poolSize);
 const orders = createOrdersService(db.kysely, {
   dialect: db.dialect,
   reservationMinutes: setup.reservationMinutes,
@@ -27,11 +29,7 @@ const orders = createOrdersService(db.kysely, {
 });
 
 // Pricing on connections of its own: however many baskets are being priced, commits keep theirs.
-const pricingDb = openDatabase(setup.databaseUrl, {
-  ...(setup.pgSchema ? { pgSchema: setup.pgSchema } : {}),
-  poolSize: 3,
-  ...(setup.timeouts ? { timeouts: setup.timeouts } : {}),
-});
+const pricingDb = connections(3);
 const basket = createBasketService(pricingDb.kysely);
 
 port.on('message', (message: ToThread) => {
