@@ -333,7 +333,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(photosAdminRoutes, { guard: staffGuard, photos: photos.admin });
       await admin.register(productsCsvAdminRoutes, {
         guard: staffGuard,
-        csv: createProductsCsvService(db.kysely, { onChange: catalog.clearCaches }),
+        csv: createProductsCsvService(db.kysely, { dialect: db.dialect, onChange: catalog.clearCaches }),
       });
     },
     { prefix: '/api/admin' },

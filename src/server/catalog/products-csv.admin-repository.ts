@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { ProductWrite, SizeWrite } from './catalog.admin-repository.ts';
 
@@ -76,6 +77,19 @@ export async function sizesOfProducts(db: Db, productIds: readonly number[]) {
     );
   }
   return found;
+}
+
+/**
+ * On PostgreSQL, locks every size of these products until the transaction ends, in id order (the
+ * order a checkout locks stock in, so the two cannot deadlock). An import that then reads their
+ * levels reads the latest, and no checkout or other import changes them before it commits.
+ * SQLite needs nothing: its write transactions run one at a time.
+ */
+export async function lockSizesOfProducts(db: Db, dialect: Dialect, productIds: readonly number[]): Promise<void> {
+  if (dialect !== 'postgres' || productIds.length === 0) return;
+  await sql`select id from product_stocks where product_id = any(${[...productIds]}::int[]) order by id for update`.execute(
+    db,
+  );
 }
 
 /** Which of these keys are a product's old key, with the product's title and current key. */

@@ -362,7 +362,7 @@ describe('products CSV', () => {
         }),
         remoteAddress: `10.15.${buyers % 250}.${(buyers * 7) % 250}`,
       });
-    // One import after another (two imports at once are another matter), all while shoppers check out.
+    // One import after another, all while shoppers check out (imports at once: the next test).
     const importOneByOne = async () => {
       const answers = [];
       for (const level of [12, 15, 13, 11, 14, 12]) answers.push(await send('', fileSetting(level)));
@@ -401,6 +401,67 @@ describe('products CSV', () => {
       .where('id', '=', stockId)
       .executeTakeFirstOrThrow();
     expect(stock.stock).toBe(start + corrections.reduce((sum, c) => sum + c.delta, 0) - Number(sold.units));
+  });
+
+  it('sets the level each file names when imports and checkouts run at once: no import adds to another', async () => {
+    const product = await create({
+      status: 'published',
+      sizes: [{ sizeName: 'Standard', priceWithoutDiscount: 5_000, priceReduction: 0, stock: 10 }],
+    });
+    const stockId = product.sizes[0]!.id;
+    const fileSetting = (stock: number) =>
+      file(
+        row({
+          'URL key': product.urlKey,
+          Title: product.title,
+          Status: 'published',
+          Description: product.description,
+          'SEO title': product.seoTitle,
+          'SEO description': product.seoDescription,
+          'Price (GBP)': '50.00',
+          Stock: String(stock),
+        }),
+      );
+    const levels = [30, 40, 25, 35, 45, 50];
+    let buyers = 0;
+    const checkout = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/basket',
+        payload: commitBody([{ productStockId: stockId, requestedQty: 1 }], {
+          guest: { ...guest, email: `csv.crowd${++buyers}.${Date.now()}@example.com` },
+        }),
+        remoteAddress: `10.16.${buyers % 250}.${(buyers * 3) % 250}`,
+      });
+    const [imports] = await Promise.all([
+      Promise.all(levels.map((level) => send('', fileSetting(level)))),
+      Promise.all(Array.from({ length: 6 }, checkout)),
+    ]);
+    for (const answer of imports) expect(answer.statusCode, answer.body).toBe(200);
+
+    // Each import's correction took the level to exactly its file's number, whatever ran beside it.
+    const corrections = await t.db.kysely
+      .selectFrom('stock_adjustments')
+      .select(['delta', 'stock_after'])
+      .where('product_stock_id', '=', stockId)
+      .orderBy('id')
+      .execute();
+    expect(corrections.map((c) => c.stock_after).sort((a, b) => a - b)).toEqual([...levels].sort((a, b) => a - b));
+    // The level now is the last file's, less what was sold after it.
+    const soldSince = await t.db.kysely
+      .selectFrom('order_lines')
+      .innerJoin('orders', 'orders.id', 'order_lines.order_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('units'))
+      .where('product_stock_id', '=', stockId)
+      .executeTakeFirstOrThrow();
+    const stock = await t.db.kysely
+      .selectFrom('product_stocks')
+      .select('stock')
+      .where('id', '=', stockId)
+      .executeTakeFirstOrThrow();
+    const last = corrections.at(-1)!.stock_after;
+    expect(stock.stock).toBeLessThanOrEqual(last);
+    expect(stock.stock).toBeGreaterThanOrEqual(last - Number(soldSince.units));
   });
 
   it('refuses an old URL key of another product rather than taking it over', async () => {

@@ -13,7 +13,7 @@ import {
 import { errorCodes } from '../../contract/error-codes.ts';
 import { penceToDecimal } from '../../contract/money.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
-import { isUniqueViolation } from '../db/database.ts';
+import { isUniqueViolation, type Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { BadRequestError, RefusedError } from '../errors.ts';
 import type { Staff } from '../staff/staff.service.ts';
@@ -33,6 +33,7 @@ import {
   exportBatch,
   insertProducts,
   insertSizes,
+  lockSizesOfProducts,
   oldUrlKeysAmong,
   productsByUrlKeys,
   sizesOfProducts,
@@ -46,8 +47,9 @@ import { typeChainNames, type TypeRow } from './type-tree.ts';
  * answers the plan and writes nothing; apply plans again inside one transaction and carries it out
  * there, or, with any error, does nothing. Products are matched by URL key, sizes by name (in any
  * case); sizes not in the file are left as they are. A stock level in the file is reached through
- * a "correction" adjustment whose delta is worked out inside the transaction and applied as the
- * stock page's conditional update, so a checkout's units are never written over.
+ * a "correction" adjustment whose delta is worked out inside the transaction, from a level read
+ * with the size locked (on PostgreSQL; SQLite's writes run one at a time), so neither a checkout
+ * nor another import can slip between the read and the write: the file's level is the level.
  */
 
 type Db = Kysely<Database>;
@@ -150,11 +152,18 @@ const writeKeys: Array<keyof ProductWrite> = [
   'search_text',
 ];
 
-export function createProductsCsvService(db: Db, options: { onChange: () => void; now?: () => Date }) {
+export function createProductsCsvService(
+  db: Db,
+  options: { dialect: Dialect; onChange: () => void; now?: () => Date },
+) {
   const now = () => (options.now?.() ?? new Date()).toISOString();
 
-  /** Everything the file would do to the catalogue as `trx` sees it now, and every error that stops it. */
-  async function plan(trx: Db, text: string): Promise<Plan> {
+  /**
+   * Everything the file would do to the catalogue as `trx` sees it now, and every error that stops
+   * it. To be carried out, its products' sizes are locked before their levels are read, so each
+   * correction's delta still takes the level to the file's number when it is applied.
+   */
+  async function plan(trx: Db, text: string, purpose: 'preview' | 'apply'): Promise<Plan> {
     const read = readProductCsv(text);
     const errors = [...read.errors];
     const groups = new Map<string, ReadRow[]>();
@@ -165,6 +174,13 @@ export function createProductsCsvService(db: Db, options: { onChange: () => void
     const typesFound = typeIndex(types);
     const brandByName = new Map(brands.map((brand) => [brand.name.trim().toLowerCase(), brand]));
     const productByKey = new Map(existing.map((product) => [product.url_key, product]));
+    if (purpose === 'apply') {
+      await lockSizesOfProducts(
+        trx,
+        options.dialect,
+        existing.map((product) => product.id),
+      );
+    }
     const [oldKeys, sizes] = await Promise.all([
       oldUrlKeysAmong(
         trx,
@@ -444,7 +460,7 @@ export function createProductsCsvService(db: Db, options: { onChange: () => void
 
     /** What the file would do, and every error in it; nothing is written. */
     async preview(text: string): Promise<ProductImportSummary> {
-      return summaryOf(await plan(db, text), false);
+      return summaryOf(await plan(db, text, 'preview'), false);
     },
 
     /** The file's changes in one transaction, with one audit entry; with any error, none of them. */
@@ -453,7 +469,7 @@ export function createProductsCsvService(db: Db, options: { onChange: () => void
       let p: Plan;
       try {
         p = await db.transaction().execute(async (trx) => {
-          const planned = await plan(trx, text);
+          const planned = await plan(trx, text, 'apply');
           if (planned.errors.length > 0) {
             throw new BadRequestError(
               `The file has ${plural(planned.errors.length, 'error')}, so nothing was imported. Correct ${planned.errors.length === 1 ? 'it' : 'them'} and send the file again.`,
