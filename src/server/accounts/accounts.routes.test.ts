@@ -15,6 +15,7 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
+    await checkoutFixtures(t.db);
   });
   afterAll(() => t.close());
 
@@ -366,6 +367,23 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
       (await t.app.inject({ method: 'PUT', url: '/api/account', payload: details, remoteAddress: nextIp() }))
         .statusCode,
     ).toBe(401);
+    // A title or country the form does not offer is refused, naming it, and nothing is saved.
+    for (const [change, field] of [
+      [{ titleId: 999 }, 'titleId'],
+      [{ billingAddress: { ...address, countryId: 999 } }, 'billingAddress.countryId'],
+      [{ deliveryAddress: { ...address, countryId: 999 } }, 'deliveryAddress.countryId'],
+    ] as const) {
+      const refused = await t.app.inject({
+        method: 'PUT',
+        url: '/api/account',
+        payload: { ...details, ...change, lastname: 'Not Saved' },
+        headers: auth,
+        remoteAddress: nextIp(),
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.fields.map((f: { field: string }) => f.field)).toContain(field);
+    }
+    expect((await get('/api/account', auth)).json()).toMatchObject({ lastname: 'Sharma-Jones' });
 
     // An order placed while signed in belongs to the account; a guest's does not.
     const fx = await checkoutFixtures(t.db);

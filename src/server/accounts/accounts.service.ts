@@ -8,7 +8,9 @@ import {
 } from '../../contract/accounts.ts';
 import { isEmailAddress } from '../../contract/fields.ts';
 import type { Database } from '../db/schema.ts';
-import { NotFoundError } from '../errors.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
+import { loadCountryNames, loadTitleIds } from '../basket/basket.repository.ts';
+import { messages } from '../../contract/messages.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import {
   endTokens,
@@ -192,6 +194,14 @@ export function createAccountsService(
 
     /** PUT /api/account: saved for real (docs/rules.md#departures-from-the-original). */
     async saveAccount(customerId: number, details: AccountDetails): Promise<void> {
+      // Only a title and countries the form offers: an order prefilled from these must be one the shop takes.
+      if (!(await loadTitleIds(db)).has(details.titleId)) throw new BadRequestError(messages.address.title, 'titleId');
+      const countries = await loadCountryNames(db);
+      for (const which of ['billingAddress', 'deliveryAddress'] as const) {
+        if (!countries.has(details[which].countryId)) {
+          throw new BadRequestError(messages.address.country, `${which}.countryId`);
+        }
+      }
       const address = (a: AccountDetails['billingAddress']) => ({
         line1: a.line1,
         line2: a.line2,

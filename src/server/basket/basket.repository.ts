@@ -95,6 +95,15 @@ export async function loadCountryNames(db: Kysely<Database>): Promise<Map<number
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
+function titlesQuery(db: Kysely<Database>) {
+  return db.selectFrom('titles').select('id');
+}
+
+/** The ids of the titles a shopper may choose (Mr, Ms, ...). */
+export async function loadTitleIds(db: Kysely<Database>): Promise<Set<number>> {
+  return new Set((await titlesQuery(db).execute()).map((row) => row.id));
+}
+
 function heldByOrderQuery(db: Kysely<Database>, orderCode: string | undefined, now: string) {
   return db
     .selectFrom('order_lines')
@@ -124,6 +133,7 @@ export interface PricingFactRows {
   deliveryMethods: DeliveryMethodFact[];
   vouchers: VoucherFact[];
   countryNames: Map<number, string>;
+  titleIds: Set<number>;
   held: Array<{ productStockId: number; quantity: number }>;
 }
 
@@ -145,6 +155,7 @@ export async function loadPricingFactsAtOnce(
       jsonArrayFrom(deliveryMethodsQuery(db, wanted.countryId)).as('deliveryMethods'),
       jsonArrayFrom(vouchersQuery(db, wanted.voucherCodes)).as('vouchers'),
       jsonArrayFrom(countriesQuery(db)).as('countries'),
+      jsonArrayFrom(titlesQuery(db)).as('titles'),
       jsonArrayFrom(heldByOrderQuery(db, wanted.orderCode, wanted.now)).as('held'),
     ])
     .executeTakeFirstOrThrow();
@@ -157,6 +168,7 @@ export async function loadPricingFactsAtOnce(
     countryNames: new Map(
       rows(row.countries as Array<{ id: number; name: string }> | string).map((r) => [r.id, r.name]),
     ),
+    titleIds: new Set(rows(row.titles as Array<{ id: number }> | string).map((r) => r.id)),
     held: rows(row.held as Array<{ product_stock_id: number; quantity: number }> | string).map((r) => ({
       productStockId: r.product_stock_id,
       quantity: r.quantity,

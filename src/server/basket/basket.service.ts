@@ -9,13 +9,14 @@ import {
   loadHeldByOrder,
   loadPricingFactsAtOnce,
   loadStockFacts,
+  loadTitleIds,
   loadVouchers,
   type PricingFactRows,
 } from './basket.repository.ts';
 import { applicableMethods, deliveryCountryId, mergeLines, priceBasket, type PricingFacts } from './pricing.ts';
 
 /**
- * Countries and delivery methods change rarely, so each instance keeps them for a few seconds
+ * Countries, titles and delivery methods change rarely, so each instance keeps them for a few seconds
  * (another instance sees a change within 10 s); the instance where staff change them forgets them at
  * once (forgetReferenceData). Stock, prices and vouchers are always read fresh, and the commit checks
  * them again inside its transaction.
@@ -59,6 +60,7 @@ function factsFrom(rows: PricingFactRows, now: Date): PricingFacts {
     deliveryMethods: rows.deliveryMethods,
     vouchers: new Map(rows.vouchers.map((v) => [v.code, v])),
     countryNames: rows.countryNames,
+    titleIds: rows.titleIds,
     now,
   };
 }
@@ -66,7 +68,7 @@ function factsFrom(rows: PricingFactRows, now: Date): PricingFacts {
 /** Reads what pricing needs, on the database, keeping countries and delivery methods a few seconds. */
 export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, now: Date): Promise<PricingFacts> {
   const countryId = deliveryCountryId(request);
-  const [stocks, deliveryMethods, vouchers, countryNames, held] = await Promise.all([
+  const [stocks, deliveryMethods, vouchers, countryNames, titleIds, held] = await Promise.all([
     loadStockFacts(
       db,
       mergeLines(request.items).map((item) => item.productStockId),
@@ -74,9 +76,10 @@ export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, no
     cached(db, `delivery:${countryId}`, () => loadDeliveryMethods(db, countryId)),
     loadVouchers(db, voucherCodesOf(request)),
     cached(db, 'countries', () => loadCountryNames(db)),
+    cached(db, 'titles', () => loadTitleIds(db)),
     request.orderCode ? loadHeldByOrder(db, request.orderCode, now.toISOString()) : [],
   ]);
-  return factsFrom({ stocks, deliveryMethods, vouchers, countryNames, held }, now);
+  return factsFrom({ stocks, deliveryMethods, vouchers, countryNames, titleIds, held }, now);
 }
 
 /**

@@ -50,6 +50,7 @@ function facts(stocks: StockFact[], vouchers: VoucherFact[] = []): PricingFacts 
     deliveryMethods: methods,
     vouchers: new Map(vouchers.map((v) => [v.code, v])),
     countryNames: new Map([[1, 'United Kingdom']]),
+    titleIds: new Set([1]),
     now,
   };
 }

@@ -49,6 +49,8 @@ export interface PricingFacts {
   /** The vouchers named by the request (attempt and applied), by upper-case code. */
   vouchers: Map<string, VoucherFact>;
   countryNames: Map<number, string>;
+  /** The titles a shopper may choose: a commit refuses any other. */
+  titleIds: Set<number>;
   now: Date;
 }
 

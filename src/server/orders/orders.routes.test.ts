@@ -205,6 +205,20 @@ describe('POST /api/basket, GET /api/recover-basket and the reservation sweep', 
     expect(response.json().error.fields.map((f: { field: string }) => f.field)).toContain(field);
   });
 
+  it.each([
+    [{ guest: { ...guest, titleId: 999 } }, 'guest.titleId'],
+    [{ billingAddress: { ...address, countryId: 999 } }, 'billingAddress.countryId'],
+    [{ deliveryAddress: { ...address, countryId: 999 } }, 'deliveryAddress.countryId'],
+  ])('refuses a title or country the shop does not have (%j): a 400 naming %s, and no order', async (change, field) => {
+    const p = await fx.product(2_000, 3);
+    const before = await orderCount();
+    const body = { ...commitBody([{ productStockId: p.stockId, requestedQty: 1 }]), ...change };
+    const response = await t.app.inject({ method: 'POST', url: '/api/basket', payload: body });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().error.fields.map((f: { field: string }) => f.field)).toContain(field);
+    expect(await orderCount()).toBe(before);
+  });
+
   it('recovers an unpaid order as a basket, and nothing else', async () => {
     const p = await fx.product(3000, 4);
     const result = await commit(commitBody([{ productStockId: p.stockId, requestedQty: 2 }]));

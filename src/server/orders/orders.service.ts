@@ -3,11 +3,12 @@ import type { Kysely } from 'kysely';
 import type { BasketCommit, CommitResponse, PricedBasket } from '../../contract/basket.ts';
 import { MAX_ORDER_TOTAL } from '../../contract/basket-rules.ts';
 import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
+import { messages } from '../../contract/messages.ts';
 import { gatherFacts, gatherFactsAtOnce } from '../basket/basket.service.ts';
-import { mergeLines, priceBasket } from '../basket/pricing.ts';
+import { mergeLines, priceBasket, type PricingFacts } from '../basket/pricing.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { NotFoundError, RefusedError } from '../errors.ts';
+import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
 import { expireOrder, holdsReservation, replaceOrder, reservationFor, reserveLines } from './order-lifecycle.ts';
 import { basketOfOrder, newOrderLineRow, newOrderRow, type Buyer, type NewOrder } from './order-rows.ts';
 import {
@@ -138,6 +139,21 @@ async function reservationOf(
   return { ...reservation, replacedOne: replaced !== undefined };
 }
 
+/**
+ * A title or country the shop does not have is a bad request, not a changed basket: the form only
+ * offers the shop's own, so the shopper cannot correct it by looking again.
+ */
+function refuseUnknownChoices(request: BasketCommit, facts: PricingFacts): void {
+  if (!facts.titleIds.has(request.guest.titleId)) {
+    throw new BadRequestError(messages.address.title, 'guest.titleId');
+  }
+  for (const which of ['billingAddress', 'deliveryAddress'] as const) {
+    if (!facts.countryNames.has(request[which].countryId)) {
+      throw new BadRequestError(messages.address.country, `${which}.countryId`);
+    }
+  }
+}
+
 /** The basket priced afresh from the database, as long as that is what the shopper saw. */
 async function priceAsSeen(
   trx: Kysely<Database>,
@@ -145,7 +161,9 @@ async function priceAsSeen(
   request: BasketCommit,
   now: Date,
 ): Promise<PricedBasket> {
-  const priced = priceBasket(request, await gatherFactsAtOnce(trx, dialect, request, now));
+  const facts = await gatherFactsAtOnce(trx, dialect, request, now);
+  refuseUnknownChoices(request, facts);
+  const priced = priceBasket(request, facts);
   if (changedSinceSeen(request, priced)) throw new BasketChanged();
   return priced;
 }
