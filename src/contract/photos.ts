@@ -47,6 +47,19 @@ export function photoFallbackWidth(photo: PhotoSources, wanted: number): number 
 }
 
 /**
+ * How wide a product card's picture is drawn (src/web/ui/product-grid, product-card). Below 720 px
+ * the grid fits as many 156 px columns as it can with 12 px gaps inside the page's 16 px padding:
+ * two up to 523 px, three up to 691 px, then four; each picture is its column less the card's 1 px
+ * borders. From 720 px a card is 280 to about 400 px wide.
+ */
+export const productCardImageSizes = [
+  '(max-width: 523px) calc(50vw - 24px)',
+  '(max-width: 691px) calc(33.33vw - 21px)',
+  '(max-width: 719px) calc(25vw - 19px)',
+  '400px',
+].join(', ');
+
+/**
  * How wide the product page's main image is drawn (src/web/features/product/product.module.css):
  * the page's `sizes`, and the server's preload of it (src/server/seo/page-head.ts), which must agree.
  */

@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { productCardImageSizes } from '../../src/contract/photos.ts';
 import { apiPost, expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
 
 /**
@@ -72,4 +73,45 @@ async function productWithLongestSizeName(page: Page) {
   const longest = (p: Found) => Math.max(...p.stocks.map((s) => s.productSizeName.length));
   const candidates = products.filter((p) => p.stocks.length >= 2 && p.stocks.some((s) => s.stock > 0));
   return candidates.sort((a, b) => longest(b) - longest(a))[0]!;
+}
+
+/**
+ * A card's photo is chosen from its srcset by the width its `sizes` names, before layout: on a
+ * phone that must be the width the card draws it at (a larger one makes a phone on a slow link
+ * fetch a photo four times the pixels: 640 px wide rather than 320), and from tablet width up, no
+ * less than it. Measured on the card's picture box, the same for a drawing and a photo.
+ */
+for (const width of [360, 412, 540, 700, 719, 720, 1023, 1366]) {
+  test(`a card's picture sizes say how wide it is drawn, at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of ['/search?t=2010', '/home']) {
+      await page.goto(path);
+      await expectCardPictureSized(page, width);
+    }
+  });
+}
+
+async function expectCardPictureSized(page: Page, width: number) {
+  const picture = page.getByRole('article').first().locator('a[aria-hidden="true"] img');
+  await expect(picture).toBeVisible();
+  const drawn = await picture.evaluate((img) => img.getBoundingClientRect().width);
+  // What `sizes` resolves to here: its first entry whose media condition holds, as a CSS length.
+  const named = await page.evaluate((sizes) => {
+    const entries = sizes.split(/,\s*(?![^()]*\))/);
+    const chosen = entries
+      .map((entry) => {
+        const match = /^(\([^)]*\))\s+(.+)$/.exec(entry.trim());
+        return match ? { media: match[1]!, length: match[2]! } : { media: 'all', length: entry.trim() };
+      })
+      .find(({ media }) => matchMedia(media).matches)!;
+    const probe = document.createElement('div');
+    probe.style.cssText = `position: fixed; left: 0; top: 0; width: ${chosen.length}`;
+    document.body.append(probe);
+    const measured = probe.getBoundingClientRect().width;
+    probe.remove();
+    return measured;
+  }, productCardImageSizes);
+  const says = `${page.url()}: sizes ${named} px, drawn ${drawn} px`;
+  if (width < 720) expect(Math.abs(named - drawn), says).toBeLessThanOrEqual(1);
+  else expect(named, says).toBeGreaterThanOrEqual(drawn);
 }

@@ -8,6 +8,7 @@ import { isPageRoute } from '../../contract/routes.ts';
 import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
 import type { PageHead } from '../seo/page-head.ts';
 import { escapeHtml, scriptJson } from './html.ts';
+import { sendHtml } from './page-compression.ts';
 import { loadRoutePreloads } from './route-preloads.ts';
 import { isAdminPage, requireHttps } from './admin-scope.ts';
 
@@ -79,11 +80,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       if (!adminHtml) {
         return reply.status(404).type('text/plain').send('The back office is not built yet: run `npm run build`.');
       }
-      return reply
-        .header('cache-control', 'no-store')
-        .header('x-robots-tag', 'noindex, nofollow')
-        .type('text/html; charset=utf-8')
-        .send(adminHtml);
+      return sendHtml(
+        request,
+        reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex, nofollow'),
+        adminHtml,
+      );
     }
     const query = new URLSearchParams(request.url.slice(path.length + 1));
     const page: PageHead = isPageRoute(path)
@@ -109,6 +110,6 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     const html = head.tags.includes('<title')
       ? indexHtml.replace(/<title>[^<]*<\/title>/, '').replace('</head>', `${head.tags}${shopScript}</head>`)
       : indexHtml.replace('</head>', `${head.tags}${shopScript}</head>`);
-    return reply.status(head.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
+    return sendHtml(request, reply.status(head.status).header('cache-control', 'no-cache'), html);
   });
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -125,6 +126,20 @@ describe('pages, head tags, sitemap and robots', () => {
     expect(response.body).not.toContain('ld+json');
     // A malformed address is refused before routing.
     expect((await get('/products/%E0%A4%A')).statusCode).toBe(400);
+  });
+
+  it('sends a page compressed to a browser that asks, the same page to one that does not', async () => {
+    const url = `/search?t=${typeId}`;
+    const plain = await get(url);
+    const compressed = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(compressed.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const gzipped = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(compressed.headers.vary).toMatch(/accept-encoding/i);
   });
 
   it('serves hashed assets for a year and the page itself uncached', async () => {

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { Product } from '../../../contract/catalog.ts';
 import { messages } from '../../../contract/messages.ts';
+import { productCardImageSizes } from '../../../contract/photos.ts';
 import { highestReduction } from '../../lib/format.ts';
 import { ProductPicture } from '../product-image/product-picture.tsx';
 import { DiscountBadge, Price } from '../price/price.tsx';
@@ -54,8 +55,7 @@ export function ProductCard({
       <Link to={href} className={styles.imageLink} tabIndex={-1} aria-hidden="true">
         <ProductPicture
           image={product.images[0] ?? { imageUrl: product.defaultImageUrl }}
-          // Two columns on a phone; from 720 px a card is 280 to about 400 px wide.
-          sizes="(max-width: 719px) 50vw, 400px"
+          sizes={productCardImageSizes}
           alt=""
           className={styles.image}
           loading={eager ? 'eager' : 'lazy'}
