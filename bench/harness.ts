@@ -102,6 +102,43 @@ export function rotate<T>(items: T[]): () => T {
   return () => items[i++ % items.length] as T;
 }
 
+/**
+ * Requests at an even pace (open loop): each is sent when its time comes, whatever the answers
+ * before it, and its latency is counted from then. autocannon's overallRate does not offer that:
+ * each connection sends its share of a second at once at the top of the second, and it counts each
+ * latency again for every millisecond it lasted, as if each connection had been meant to send a
+ * request every millisecond (docs/decisions/0017-in-process-search-index.md).
+ */
+export async function pacedRequests(
+  send: () => Promise<Response>,
+  perSecond: number,
+  seconds: number,
+): Promise<{ total: number; p50: number; p975: number; p99: number; errors: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const sends: Array<Promise<void>> = [];
+  const started = performance.now();
+  for (let i = 0; i < Math.round(perSecond * seconds); i++) {
+    const due = started + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    sends.push(
+      send()
+        .then(async (response) => {
+          await response.arrayBuffer();
+          if (response.ok) latencies.push(performance.now() - due);
+          else errors++;
+        })
+        .catch(() => void errors++),
+    );
+  }
+  await Promise.all(sends);
+  latencies.sort((a, b) => a - b);
+  const at = (quantile: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? 0);
+  return { total: latencies.length + errors, p50: at(0.5), p975: at(0.975), p99: at(0.99), errors };
+}
+
 /** The types the crowd benches (soak, sale) browse and filter by. */
 export const crowdTypes = [2010, 1002, 1003, 1001, 2017, 1004];
 

@@ -3,11 +3,12 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { openDatabase } from '../src/server/db/database.ts';
 import { productLines } from '../src/server/catalog/demo/catalogue-data.ts';
-import { jsonHeaders, rotate, seedDatabase, startBenchServer } from './harness.ts';
+import { jsonHeaders, pacedRequests, rotate, seedDatabase, startBenchServer } from './harness.ts';
 
 /**
  * Search at scale (npm run bench:search; docs/decisions/0017-in-process-search-index.md): a large catalogue (100,000 products by
@@ -190,7 +191,6 @@ try {
     );
   }
   const nextSearch = rotate(mix.map(({ body }) => JSON.stringify(body)));
-  const nextKey = rotate(keys);
   const searchRequests: autocannon.Request[] = [
     {
       method: 'POST',
@@ -199,14 +199,14 @@ try {
       setupRequest: (req) => ({ ...req, body: nextSearch() }),
     },
   ];
-  // A shopper's product page every 50 ms or so, beside the searches.
+  // A shopper's product page every 50 ms, beside the searches, from a thread of its own (bench/paced-pages.ts).
   const productPages = (seconds: number) =>
-    autocannon({
-      url: base,
-      connections: 4,
-      overallRate: 20,
-      duration: seconds,
-      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/products/${nextKey()}` }) }],
+    new Promise<{ p50: number; p99: number; errors: number }>((resolve, reject) => {
+      const pages = new Worker(new URL('./paced-pages.ts', import.meta.url), {
+        workerData: { base, paths: keys.map((key) => `/api/products/${key}`), perSecond: 20, seconds },
+      });
+      pages.once('message', resolve);
+      pages.once('error', reject);
     });
 
   const idleRssMb = processStats(pid).rssMb;
@@ -215,7 +215,7 @@ try {
 
   const alone = await productPages(5);
   console.log(
-    `\nserver RSS before the runs ${Math.round(idleRssMb)} MB; product pages alone: p50 ${alone.latency.p50} ms, p99 ${alone.latency.p99} ms`,
+    `\nserver RSS before the runs ${Math.round(idleRssMb)} MB; product pages alone: p50 ${alone.p50} ms, p99 ${alone.p99} ms`,
   );
 
   type SearchLoad = Pick<autocannon.Result, 'errors' | 'timeouts' | 'non2xx'> & {
@@ -223,45 +223,23 @@ try {
     latency: Pick<autocannon.Result['latency'], 'p50' | 'p97_5' | 'p99'>;
   };
 
-  /**
-   * Searches at an even pace, each sent when its turn comes whatever the answers before it, its
-   * latency counted from then. autocannon's overallRate does not offer that: each connection sends
-   * its share of a second at once at the top of the second (here all 100 searches within a few
-   * milliseconds, then nothing), and it counts each latency again for every millisecond it lasted,
-   * as if each connection had been meant to send a request every millisecond.
-   */
+  /** Searches at an even pace (pacedRequests), each sent when its turn comes whatever the answers before it. */
   async function pacedSearches(perSecond: number, seconds: number): Promise<SearchLoad> {
-    const latencies: number[] = [];
-    let errors = 0;
-    const sends: Array<Promise<void>> = [];
-    const started = performance.now();
-    for (let i = 0; i < Math.round(perSecond * seconds); i++) {
-      const due = started + (i * 1000) / perSecond;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      sends.push(
+    const paced = await pacedRequests(
+      () =>
         fetch(`${base}/api/search`, {
           method: 'POST',
           headers: jsonHeaders,
           body: nextSearch(),
           signal: AbortSignal.timeout(10_000),
-        })
-          .then(async (response) => {
-            await response.arrayBuffer();
-            if (response.ok) latencies.push(performance.now() - due);
-            else errors++;
-          })
-          .catch(() => void errors++),
-      );
-    }
-    await Promise.all(sends);
-    latencies.sort((a, b) => a - b);
-    const at = (quantile: number) =>
-      Math.round(latencies[Math.min(latencies.length - 1, Math.floor(quantile * latencies.length))] ?? 0);
+        }),
+      perSecond,
+      seconds,
+    );
     return {
-      requests: { total: latencies.length + errors, average: latencies.length / seconds },
-      latency: { p50: at(0.5), p97_5: at(0.975), p99: at(0.99) },
-      errors,
+      requests: { total: paced.total, average: (paced.total - paced.errors) / seconds },
+      latency: { p50: paced.p50, p97_5: paced.p975, p99: paced.p99 },
+      errors: paced.errors,
       timeouts: 0,
       non2xx: 0,
     };
@@ -285,8 +263,8 @@ try {
       // The product pages' share is in it too: 20 a second, each far cheaper than a search.
       cpuMsPerSearch: (cpuSeconds * 1000) / Math.max(1, searches.requests.total),
       rssMb,
-      productP99: pages.latency.p99,
-      productErrors: pages.errors + pages.timeouts + pages.non2xx,
+      productP99: pages.p99,
+      productErrors: pages.errors,
     };
   }
 
