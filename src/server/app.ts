@@ -141,6 +141,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Answers name their request id, so a shopper's report can be matched to the log.
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // An API answer is for whoever asked (an account, a recovered basket): no browser or proxy
+    // keeps one unless its route says it may.
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   // Limits are set per route (sign-in, registration, reset, contact, recovery); none elsewhere.
   // They count in the database, so every instance on it shares them; on the money path's
@@ -287,7 +290,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const photos = createPhotoServices(db);
   await app.register(
     async (admin) => {
-      admin.addHook('onRequest', requireHttps(config.env === 'production'));
+      admin.addHook('onRequest', requireHttps(config.env === 'production').hook);
       admin.addHook('onRequest', staffGuard.guard);
       const common = { guard: staffGuard, rateLimitFactor: config.rateLimitFactor };
       await admin.register(staffAdminRoutes, {

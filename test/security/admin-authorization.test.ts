@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +97,8 @@ describe('back office authorization, route by route', () => {
 describe('back office in production', () => {
   let t: TestApp;
   let webRoot: string;
+  /** What the server logged at warn and above. */
+  const logged: string[] = [];
   beforeAll(async () => {
     // A built app of two pages: the shop's and the back office's.
     webRoot = `${mkdtempSync(join(tmpdir(), 'shop-web-'))}/`;
@@ -118,8 +121,14 @@ describe('back office in production', () => {
         PAYPAL_MODE: 'sandbox',
         PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
         OPAYO_MODE: 'test',
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: 'warn',
       },
+      logStream: new Writable({
+        write(chunk, _encoding, done) {
+          logged.push(String(chunk));
+          done();
+        },
+      }),
     });
   });
   afterAll(async () => {
@@ -133,6 +142,9 @@ describe('back office in production', () => {
       const plain = await t.app.inject({ method: 'GET', url });
       expect({ url, status: plain.statusCode }).toEqual({ url, status: 403 });
     }
+    // The refusal ends the request: the page is not built and sent after it (found by an outside
+    // attack: each refused page logged a "Reply was already sent" error with its stack).
+    expect(logged.filter((line) => /already sent/i.test(line))).toEqual([]);
     const signIn = await t.app.inject({
       method: 'POST',
       url: '/api/admin/sign-in',

@@ -320,10 +320,12 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     const token = (await signIn(email)).json() as string;
     const auth = { authorization: `Bearer ${token}` };
     // A new account has no saved addresses yet, and says so rather than failing.
-    expect((await get('/api/account', auth)).json()).toMatchObject({
+    const account = await get('/api/account', auth);
+    expect(account.json()).toMatchObject({
       email,
       billingAddress: { line1: '', countryId: null },
     });
+    expect(account.headers['cache-control']).toBe('no-store');
     const address = {
       line1: '7 Temple Road',
       line2: 'Handsworth',

@@ -7,11 +7,17 @@ import { errorCodes } from '../../contract/error-codes.ts';
  * forgot to redirect. Behind a proxy, TRUST_PROXY lets X-Forwarded-Proto say how the client came.
  */
 export function requireHttps(production: boolean) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
-    if (!production || request.protocol === 'https') return;
-    return reply
+  /** True when the request must be refused: production, and not over HTTPS. */
+  const refuses = (request: FastifyRequest) => production && request.protocol !== 'https';
+  const refusal = (reply: FastifyReply) =>
+    reply
       .status(403)
       .send({ error: { code: errorCodes.httpsRequired, message: 'The back office is only served over HTTPS.' } });
+  return {
+    refuses,
+    refusal,
+    /** As an onRequest hook: the refusal is the reply, returned so Fastify goes no further. */
+    hook: async (request: FastifyRequest, reply: FastifyReply) => (refuses(request) ? refusal(reply) : undefined),
   };
 }
 

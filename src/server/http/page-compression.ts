@@ -21,7 +21,9 @@ export async function sendHtml(request: FastifyRequest, reply: FastifyReply, htm
   reply.type('text/html; charset=utf-8').header('vary', 'accept-encoding');
   const header = request.headers['accept-encoding'];
   const encoding =
-    typeof header === 'string' && Buffer.byteLength(html) >= THRESHOLD_BYTES ? negotiate(header, ['br', 'gzip']) : null;
+    typeof header === 'string' && Buffer.byteLength(html) >= THRESHOLD_BYTES
+      ? negotiate(header.toLowerCase(), ['br', 'gzip'])
+      : null;
   if (encoding === 'br') {
     const body = await brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
     return reply.header('content-encoding', 'br').send(body);

@@ -76,7 +76,9 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     }
     if (isAdminPage(path)) {
       // The back office is its own app (src/web/admin): never cached, never indexed.
-      if (await httpsOnly(request, reply)) return reply;
+      // Not `await`ed: a reply is thenable, so awaiting one gives undefined (found by an outside attack:
+      // the page was built and sent again after the refusal, logging an error each time).
+      if (httpsOnly.refuses(request)) return httpsOnly.refusal(reply);
       if (!adminHtml) {
         return reply.status(404).type('text/plain').send('The back office is not built yet: run `npm run build`.');
       }

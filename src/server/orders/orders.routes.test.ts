@@ -225,6 +225,8 @@ describe('POST /api/basket, GET /api/recover-basket and the reservation sweep', 
     if (!result.ok) throw new Error('expected an order');
     const response = await t.app.inject({ method: 'GET', url: `/api/recover-basket/${result.orderCode}` });
     expect(response.statusCode).toBe(200);
+    // The shopper's name, e-mail and addresses: kept by no browser cache or proxy (an outside attack found none said so).
+    expect(response.headers['cache-control']).toBe('no-store');
     const basket = pricedBasketSchema.parse(response.json());
     expect(basket).toMatchObject({
       orderNumber: result.orderNumber,

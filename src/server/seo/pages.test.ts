@@ -140,6 +140,9 @@ describe('pages, head tags, sitemap and robots', () => {
     expect(gzipped.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzipped.rawPayload).toString('utf8')).toBe(plain.body);
     expect(compressed.headers.vary).toMatch(/accept-encoding/i);
+    // Content codings are named in any case (RFC 9110), as the static assets already took them.
+    const shouted = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'GZIP' } });
+    expect(shouted.headers['content-encoding']).toBe('gzip');
   });
 
   it('serves hashed assets for a year and the page itself uncached', async () => {
