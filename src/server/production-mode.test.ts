@@ -95,7 +95,6 @@ describe('production mode', () => {
   it('gives a signed-in customer a __Host- session cookie, Secure and httpOnly, and reads only that one', async () => {
     const password = 'Production-Pass-2026';
     const email = 'prod.customer@example.com';
-    await t.db.kysely.insertInto('titles').values({ id: 1, name: 'Mr', sort_order: 0 }).execute();
     await t.app.inject({
       method: 'POST',
       url: '/api/register',

@@ -2,12 +2,9 @@ import type { BasketRequest } from '../../src/contract/basket.ts';
 import type { Db } from '../../src/server/db/database.ts';
 import { catalogFactory } from './catalog-factory.ts';
 
-/** The United Kingdom, its delivery methods, a title and a voucher factory, for basket and order tests. */
+/** The United Kingdom, its delivery methods and a voucher factory, for basket and order tests. */
 export async function checkoutFixtures(db: Db) {
   const k = db.kysely;
-  if (!(await k.selectFrom('titles').select('id').where('id', '=', 1).executeTakeFirst())) {
-    await k.insertInto('titles').values({ id: 1, name: 'Mr', sort_order: 0 }).execute();
-  }
   if (!(await k.selectFrom('countries').select('id').where('id', '=', 1).executeTakeFirst())) {
     await k.insertInto('countries').values({ id: 1, name: 'United Kingdom', iso_code: 'GB' }).execute();
     await k

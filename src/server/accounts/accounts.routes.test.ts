@@ -46,6 +46,7 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
   it.each([
     ['a missing first name', { firstname: '' }, 1],
     ['no title', { titleId: null }, 1],
+    ['a title the shop does not have', { titleId: 999 }, 1],
     ['a malformed e-mail address', { email: 'not-an-address' }, 1],
     ['a short password', { password: 'short', confirm: 'short' }, 2],
     ['a common password', { password: 'password123', confirm: 'password123' }, 2],

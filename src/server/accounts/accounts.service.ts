@@ -90,7 +90,15 @@ export function createAccountsService(
       const firstname = input.firstname?.trim() ?? '';
       const lastname = input.lastname?.trim() ?? '';
       const password = input.password ?? '';
-      if (!input.titleId || !isEmailAddress(email) || !firstname || !lastname || !password || !input.confirm) {
+      if (
+        !input.titleId ||
+        !(await loadTitleIds(db)).has(input.titleId) ||
+        !isEmailAddress(email) ||
+        !firstname ||
+        !lastname ||
+        !password ||
+        !input.confirm
+      ) {
         return { errorCode: registrationErrorCodes.missingDetails };
       }
       if (passwordProblem(password)) return { errorCode: registrationErrorCodes.invalidPassword };

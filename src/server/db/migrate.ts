@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017-refund-request-restock.ts';
 import * as m0018 from './migrations/0018-one-capture-per-order.ts';
 import * as m0019 from './migrations/0019-staff-cancelled.ts';
 import * as m0020 from './migrations/0020-search-changes.ts';
+import * as m0021 from './migrations/0021-spec-titles.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -47,6 +48,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0018-one-capture-per-order', m0018],
   ['0019-staff-cancelled', m0019],
   ['0020-search-changes', m0020],
+  ['0021-spec-titles', m0021],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

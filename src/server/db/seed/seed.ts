@@ -100,9 +100,11 @@ async function insertReferenceData(trx: Transaction<Database>, data: SeedData): 
     .insertInto('countries')
     .values(data.countries.map((c) => ({ id: c.id, name: c.name, iso_code: c.isoCode })))
     .execute();
+  // Migration 0021 puts the spec's titles in every database; the seed's own are added beside them.
   await trx
     .insertInto('titles')
     .values(data.titles.map((t, i) => ({ id: t.id, name: t.name, sort_order: i })))
+    .onConflict((conflict) => conflict.column('id').doNothing())
     .execute();
 }
 
