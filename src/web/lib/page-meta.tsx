@@ -1,4 +1,4 @@
-import { pageTitle } from './shop.ts';
+import { pageTitle, siteOrigin } from './shop.ts';
 
 /** The shop's generic description, from index.html, for pages without their own. */
 let defaultDescription = '';
@@ -11,7 +11,7 @@ export function setDefaultDescription(text: string): void {
  * either way) and canonical link. React 19 hoists these into <head>.
  */
 export function PageMeta(props: { title: string; description?: string; keywords?: string; canonicalPath?: string }) {
-  const canonical = props.canonicalPath === undefined ? undefined : `${window.location.origin}${props.canonicalPath}`;
+  const canonical = props.canonicalPath === undefined ? undefined : `${siteOrigin()}${props.canonicalPath}`;
   return (
     <>
       <title>{pageTitle(props.title)}</title>

@@ -15,6 +15,8 @@ const fallback: ShopIdentity = {
 
 /** The shop's identity as the server wrote it into the page (SHOP_* configuration). */
 export const shop: ShopIdentity = (() => {
+  // Rendered on the server there is no page to read yet (issue 18): the defaults.
+  if (typeof document === 'undefined') return fallback;
   const element = document.getElementById(SHOP_CONFIG_ELEMENT_ID);
   try {
     return element?.textContent ? { ...fallback, ...(JSON.parse(element.textContent) as ShopIdentity) } : fallback;
@@ -26,6 +28,14 @@ export const shop: ShopIdentity = (() => {
 /** "Search for products | Raag Instruments": every page title ends with the shop's name. */
 export function pageTitle(title: string): string {
   return title ? `${title} | ${shop.name}` : shop.name;
+}
+
+/**
+ * Where the page is served from, for canonical links: the browser's address, or nothing while the
+ * page is rendered on the server (issue 18), where a link relative to the site is written instead.
+ */
+export function siteOrigin(): string {
+  return typeof window === 'undefined' ? '' : window.location.origin;
 }
 
 export function telHref(phone: string): string {

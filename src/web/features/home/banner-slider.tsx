@@ -29,7 +29,10 @@ export function BannerSlider() {
   const [paused, setPaused] = useState(false);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
-  const [reducedMotion] = useState(() => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false);
+  // Read once in the browser; rendered on the server (issue 18) the slider does not move anyway.
+  const [reducedMotion] = useState(
+    () => typeof window !== 'undefined' && (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false),
+  );
   const rotating = !paused && !hovered && !focused && !reducedMotion;
 
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { shop } from '../../lib/shop.ts';
+import { shop, siteOrigin } from '../../lib/shop.ts';
 import styles from './terms.module.css';
 
 /**
@@ -11,7 +11,7 @@ export default function TermsPage() {
   return (
     <div className={`container page ${styles.terms}`}>
       <title>{`Terms And Conditions | ${name}`}</title>
-      <link rel="canonical" href={`${window.location.origin}/termsandconditions`} />
+      <link rel="canonical" href={`${siteOrigin()}/termsandconditions`} />
       <h1 className="page-title">Terms Of Use</h1>
       <p className={styles.tagline}>The small Print</p>
       <p>

@@ -1,0 +1,84 @@
+// @vitest-environment node
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { text } from 'node:stream/consumers';
+import { prerenderToNodeStream } from 'react-dom/static';
+import { StaticRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { Product } from '../../contract/catalog.ts';
+import { pageQueryKeys, type PageDataEntry } from '../../contract/page-data.ts';
+import { MessageModalProvider } from '../ui/message-modal/message-modal.tsx';
+import { AppRoutes } from './router.tsx';
+
+/**
+ * The storefront renders in Node, with no DOM, as the server will render it (issue 18): the same
+ * route table, lazy pages awaited, and the query cache seeded from the page data the server writes
+ * (ADR 0019), so a page with its data in the page is drawn whole. A module that reads `window` or
+ * `document` while it loads or renders fails here.
+ */
+async function renderOnServer(url: string, pageData: PageDataEntry[] = []): Promise<string> {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
+  for (const entry of pageData) client.setQueryData(entry.key, entry.data);
+  const { prelude } = await prerenderToNodeStream(
+    <QueryClientProvider client={client}>
+      <MessageModalProvider>
+        <StaticRouter location={url}>
+          <AppRoutes />
+        </StaticRouter>
+      </MessageModalProvider>
+    </QueryClientProvider>,
+  );
+  return text(prelude);
+}
+
+const tabla: Product = {
+  id: 7,
+  title: 'Copper Tabla Set',
+  urlKey: 'copper-tabla-set',
+  brandId: 1,
+  brandName: 'Taalwala',
+  productTypeId: 2035,
+  productTypeName: 'Tablas',
+  description: 'A copper bayan and a sheesham dayan.',
+  defaultImageUrl: '/images/products/tabla-1.svg',
+  images: [],
+  seoTitle: '',
+  seoKeywords: '',
+  seoDescription: '',
+  stocks: [
+    {
+      id: 70,
+      productStockId: 70,
+      productId: 7,
+      productSizeName: 'Standard',
+      productTitle: 'Copper Tabla Set',
+      stock: 3,
+      price: 24_999,
+      priceReduction: 0,
+      priceWithoutDiscount: 24_999,
+    },
+  ],
+};
+
+describe('the shop rendered on the server', () => {
+  it.each([
+    ['/about', 'About Us'],
+    ['/termsandconditions', 'Terms Of Use'],
+    ['/contact', 'CONTACT US'],
+    ['/home', 'Dhols made for the baraat'],
+    ['/search?k=dhol', 'Search for products'],
+    ['/no-such-page', '404'],
+  ])('renders %s with its content', async (url, content) => {
+    const html = await renderOnServer(url);
+    expect(html).toContain('<main');
+    expect(html).toContain(content);
+  });
+
+  it('renders a product page from the page data: title, price and size', async () => {
+    const html = await renderOnServer('/products/copper-tabla-set', [
+      { key: pageQueryKeys.product('copper-tabla-set'), data: tabla },
+    ]);
+    expect(html).toContain('Copper Tabla Set');
+    expect(html).toContain('249.99');
+    expect(html).toContain('Standard');
+  });
+});
