@@ -1,7 +1,6 @@
 // @vitest-environment node
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { text } from 'node:stream/consumers';
-import { prerenderToNodeStream } from 'react-dom/static';
+import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../contract/catalog.ts';
@@ -18,7 +17,7 @@ import { AppRoutes } from './router.tsx';
 async function renderOnServer(url: string, pageData: PageDataEntry[] = []): Promise<string> {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
   for (const entry of pageData) client.setQueryData(entry.key, entry.data);
-  const { prelude } = await prerenderToNodeStream(
+  const { prelude } = await prerender(
     <QueryClientProvider client={client}>
       <MessageModalProvider>
         <StaticRouter location={url}>
@@ -27,7 +26,7 @@ async function renderOnServer(url: string, pageData: PageDataEntry[] = []): Prom
       </MessageModalProvider>
     </QueryClientProvider>,
   );
-  return text(prelude);
+  return new Response(prelude).text();
 }
 
 const tabla: Product = {
