@@ -332,14 +332,10 @@ describe('products CSV', () => {
     expect(search.json().totalResults).toBe(1);
   });
 
-  it('never loses a checkout made while imports set the stock: final = start + corrections - units sold', async () => {
-    const start = 20;
-    const product = await create({
-      status: 'published',
-      sizes: [{ sizeName: 'Standard', priceWithoutDiscount: 5_000, priceReduction: 0, stock: start }],
-    });
-    const stockId = product.sizes[0]!.id;
-    const fileSetting = (stock: number) =>
+  /** A file setting one product's price to £50.00 and its one size's stock to `stock`. */
+  const stockFileFor =
+    (product: { urlKey: string; title: string; description: string; seoTitle: string; seoDescription: string }) =>
+    (stock: number) =>
       file(
         row({
           'URL key': product.urlKey,
@@ -352,16 +348,31 @@ describe('products CSV', () => {
           Stock: String(stock),
         }),
       );
+  /** Each call a new guest, from an address of their own in 10.`subnet`.x.x, buying one unit. */
+  const shopperBuyingOneOf = (stockId: number, emailPrefix: string, subnet: number) => {
     let buyers = 0;
-    const checkout = () =>
-      t.app.inject({
+    return () => {
+      buyers++;
+      return t.app.inject({
         method: 'POST',
         url: '/api/basket',
         payload: commitBody([{ productStockId: stockId, requestedQty: 1 }], {
-          guest: { ...guest, email: `csv.buyer${++buyers}.${Date.now()}@example.com` },
+          guest: { ...guest, email: `${emailPrefix}${buyers}.${Date.now()}@example.com` },
         }),
-        remoteAddress: `10.15.${buyers % 250}.${(buyers * 7) % 250}`,
+        remoteAddress: `10.${subnet}.${buyers % 250}.${(buyers * 7) % 250}`,
       });
+    };
+  };
+
+  it('never loses a checkout made while imports set the stock: final = start + corrections - units sold', async () => {
+    const start = 20;
+    const product = await create({
+      status: 'published',
+      sizes: [{ sizeName: 'Standard', priceWithoutDiscount: 5_000, priceReduction: 0, stock: start }],
+    });
+    const stockId = product.sizes[0]!.id;
+    const fileSetting = stockFileFor(product);
+    const checkout = shopperBuyingOneOf(stockId, 'csv.buyer', 15);
     // One import after another, all while shoppers check out (imports at once: the next test).
     const importOneByOne = async () => {
       const answers = [];
@@ -409,30 +420,9 @@ describe('products CSV', () => {
       sizes: [{ sizeName: 'Standard', priceWithoutDiscount: 5_000, priceReduction: 0, stock: 10 }],
     });
     const stockId = product.sizes[0]!.id;
-    const fileSetting = (stock: number) =>
-      file(
-        row({
-          'URL key': product.urlKey,
-          Title: product.title,
-          Status: 'published',
-          Description: product.description,
-          'SEO title': product.seoTitle,
-          'SEO description': product.seoDescription,
-          'Price (GBP)': '50.00',
-          Stock: String(stock),
-        }),
-      );
+    const fileSetting = stockFileFor(product);
     const levels = [30, 40, 25, 35, 45, 50];
-    let buyers = 0;
-    const checkout = () =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/basket',
-        payload: commitBody([{ productStockId: stockId, requestedQty: 1 }], {
-          guest: { ...guest, email: `csv.crowd${++buyers}.${Date.now()}@example.com` },
-        }),
-        remoteAddress: `10.16.${buyers % 250}.${(buyers * 3) % 250}`,
-      });
+    const checkout = shopperBuyingOneOf(stockId, 'csv.crowd', 16);
     const [imports] = await Promise.all([
       Promise.all(levels.map((level) => send('', fileSetting(level)))),
       Promise.all(Array.from({ length: 6 }, checkout)),
