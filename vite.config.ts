@@ -13,14 +13,17 @@ const web = resolve(import.meta.dirname, 'src/web');
  * of its own, five more requests on the shop's first load; apart, the shop's chunks are what the
  * shop alone needs and the back office brings its own copy of what it shares.
  */
-export default defineConfig(({ mode }): UserConfig => ({
+export default defineConfig(({ mode, isSsrBuild }): UserConfig => ({
   root: 'src/web',
+  // The server-rendering build (`--ssr entry-server.tsx`, into dist/ssr) needs only code: the
+  // browser's build has the files.
+  ...(isSsrBuild ? { publicDir: false } : {}),
   plugins: [react(), devShopIdentity(), adminDeepLinks()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: mode !== 'admin',
     // The server reads the shop's to preload each page's own chunks (src/server/http/route-preloads.ts).
-    manifest: mode !== 'admin',
+    manifest: mode !== 'admin' && !isSsrBuild,
     target: 'es2022',
     rollupOptions: {
       // The server serves admin/index.html for /admin/*; both apps' chunks are under /assets.

@@ -34,3 +34,25 @@ export function isPageRoute(pathname: string): boolean {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   return pageRoutePatterns.some((pattern) => pattern.test(path));
 }
+
+/**
+ * The pages the server renders whole (docs/decisions/0021-server-rendering.md): what every shopper
+ * sees alike, from the catalogue and the shop's own words. A basket, a checkout or an account is in
+ * the shopper's browser, so those pages are drawn there, as is the back office.
+ */
+const serverRenderedPatterns: RegExp[] = [
+  /^\/home$/,
+  /^\/search$/,
+  /^\/products\/details\/[^/]+$/,
+  /^\/products\/[^/]+$/,
+  /^\/product\/[^/]+$/,
+  /^\/about$/,
+  /^\/contact$/,
+  /^\/termsandconditions$/,
+];
+
+/** Whether the server renders this page path; any path that is no page (a 404) is rendered too. */
+export function isServerRendered(pathname: string): boolean {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return serverRenderedPatterns.some((pattern) => pattern.test(path)) || !isPageRoute(pathname);
+}

@@ -21,6 +21,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { loadPageRenderer, type RenderPage } from './http/server-render.ts';
 import { registerZod } from './http/zod.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { basketRoutes } from './basket/basket.routes.ts';
@@ -75,6 +76,11 @@ export interface AppDeps {
   db: Db;
   /** Where the built web app is; defaults to dist/web. */
   webRoot?: string;
+  /**
+   * Renders storefront pages on the server; defaults to the build's (dist/ssr) when the built
+   * web app is served from dist/web, and SERVER_RENDER is on.
+   */
+  renderPage?: RenderPage;
   /** How payments reach PayPal's IPN validation; tests give a stand-in. */
   paymentFetch?: typeof fetch;
   /** Where the JSON log lines go; standard output unless a test reads them. */
@@ -356,11 +362,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(productImageRoutes);
   await app.register(photoFileRoutes, { store: photos.store });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
+  const renderPage = config.serverRender
+    ? (deps.renderPage ?? (webRoot ? undefined : await loadPageRenderer()))
+    : undefined;
   await registerWebApp(app, {
     shop: config.shop,
     production: config.env === 'production',
     ...(webRoot ? { root: webRoot } : {}),
     pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl, log: app.log }),
+    ...(renderPage ? { renderPage } : {}),
+    log: app.log,
   });
   return app;
 }

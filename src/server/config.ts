@@ -67,6 +67,8 @@ const envSchema = z
     // PostgreSQL: checkout (pricing, commits) in a worker thread of its own, off the busy main event loop
     // (docs/decisions/0020-checkout-first.md). SQLite commits in one turn of the loop anyway.
     CHECKOUT_THREAD: boolean.default(true),
+    // The storefront's pages drawn on the server, then hydrated (docs/decisions/0021-server-rendering.md).
+    SERVER_RENDER: boolean.default(true),
     // How long the shop waits on its database before answering 503 (docs/rules.md#api-answers-and-errors;
     // a hung server once held requests 35 s): to connect or get a pooled connection, for one statement, and how long a
     // transaction may sit idle holding its locks. SQLite's busy wait blocks the whole process, so
@@ -190,6 +192,8 @@ export interface Config {
   databaseCheckoutPoolSize: number;
   /** PostgreSQL: commits run in the checkout thread (src/server/orders/checkout-thread/). */
   checkoutThread: boolean;
+  /** Storefront pages are rendered on the server (src/web/entry-server.tsx) when the build has the renderer. */
+  serverRender: boolean;
   /** Database waits, in milliseconds (see DATABASE_*_TIMEOUT_MS). */
   databaseTimeouts: { connectMs: number; statementMs: number; idleInTransactionMs: number; busyMs: number };
   seedDemo: boolean;
@@ -301,6 +305,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     databasePoolSize: env.DATABASE_POOL_SIZE,
     databaseCheckoutPoolSize: env.DATABASE_CHECKOUT_POOL_SIZE,
     checkoutThread: env.CHECKOUT_THREAD,
+    serverRender: env.SERVER_RENDER,
     databaseTimeouts: {
       connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { basketStore } from './lib/basket/basket-store.ts';
 import { setDefaultDescription } from './lib/page-meta.tsx';
@@ -21,8 +21,12 @@ if (window.location.pathname === '/payment-declined') void basketStore.restoreUn
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+// A page the server rendered (docs/decisions/0021-server-rendering.md) is hydrated: React takes
+// over the HTML already drawn, keeping each part until its code has loaded, instead of drawing it again.
+if (root.firstElementChild) hydrateRoot(root, app);
+else createRoot(root).render(app);

@@ -7,6 +7,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/database.ts';
 import { seedDemoCatalogue } from '../../src/server/catalog/demo/demo-catalogue.ts';
+import type { RenderPage } from '../../src/server/http/server-render.ts';
 import type { Tracing } from '../../src/server/tracing/tracing.ts';
 import { createTestDb, type TestDatabase } from './test-db.ts';
 import { csrfTokenForCookies, TEST_SESSION_SECRET } from './csrf.ts';
@@ -38,6 +39,8 @@ export async function createTestApp(
     log?: (event: LogEvent) => void;
     /** PostgreSQL: the money path's own pool, as the serving shop opens it (DATABASE_CHECKOUT_POOL_SIZE). */
     checkoutPoolSize?: number;
+    /** Draws the storefront's pages on the server (src/server/http/server-render.ts). */
+    renderPage?: RenderPage;
   } = {},
 ): Promise<TestApp> {
   const logs = [options.tracing?.logQuery, options.log].filter((log) => log !== undefined);
@@ -64,6 +67,7 @@ export async function createTestApp(
     ...(options.paymentFetch ? { paymentFetch: options.paymentFetch } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.tracing ? { tracing: options.tracing } : {}),
+    ...(options.renderPage ? { renderPage: options.renderPage } : {}),
   });
   await app.ready();
   return {

@@ -4,11 +4,12 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { PAGE_DATA_ELEMENT_ID } from '../../contract/page-data.ts';
-import { isPageRoute } from '../../contract/routes.ts';
+import { isPageRoute, isServerRendered } from '../../contract/routes.ts';
 import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
 import type { PageHead } from '../seo/page-head.ts';
 import { escapeHtml, scriptJson } from './html.ts';
 import { sendHtml } from './page-compression.ts';
+import type { RenderPage } from './server-render.ts';
 import { loadRoutePreloads } from './route-preloads.ts';
 import { isAdminPage, requireHttps } from './admin-scope.ts';
 
@@ -26,6 +27,9 @@ export interface WebAppOptions {
   pageHead: (path: string, query: URLSearchParams) => Promise<PageHead>;
   /** Production serves the back office over HTTPS only. */
   production?: boolean;
+  /** Renders a storefront page's HTML on the server (server-render.ts); without it the browser draws every page. */
+  renderPage?: RenderPage;
+  log?: { warn: (details: object, message: string) => void };
 }
 
 /**
@@ -65,6 +69,17 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
 
   const adminHtml = readBuiltPage(`${root}admin/index.html`)?.replace('</head>', `${shopScript}</head>`);
   const httpsOnly = requireHttps(options.production ?? false);
+
+  /** The page drawn on the server, or nothing (the browser draws it) should rendering fail. */
+  async function rendered(url: string, page: PageHead): Promise<string> {
+    if (!options.renderPage) return '';
+    try {
+      return await options.renderPage(url, page.data, options.shop);
+    } catch (error) {
+      options.log?.warn({ err: error, url }, 'page not rendered on the server');
+      return '';
+    }
+  }
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -109,9 +124,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       return reply.status(head.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
     // A product's own title replaces the default one rather than standing beside it.
-    const html = head.tags.includes('<title')
+    const withHead = head.tags.includes('<title')
       ? indexHtml.replace(/<title>[^<]*<\/title>/, '').replace('</head>', `${head.tags}${shopScript}</head>`)
       : indexHtml.replace('</head>', `${head.tags}${shopScript}</head>`);
+    const body = isServerRendered(path) ? await rendered(request.url, page) : '';
+    const html = body ? withHead.replace('<div id="root"></div>', `<div id="root">${body}</div>`) : withHead;
     return sendHtml(request, reply.status(head.status).header('cache-control', 'no-cache'), html);
   });
 }

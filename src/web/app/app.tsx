@@ -2,11 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { seedPageData } from '../lib/page-data.ts';
 import { MessageModalProvider } from '../ui/message-modal/message-modal.tsx';
+import { queryDefaults } from './query-defaults.ts';
 import { AppRoutes } from './router.tsx';
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { staleTime: 60_000, retry: 1, refetchOnWindowFocus: false } },
-});
+const queryClient = new QueryClient({ defaultOptions: { queries: queryDefaults } });
 seedPageData(queryClient);
 
 export function App() {

@@ -1,32 +1,30 @@
 // @vitest-environment node
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { prerender } from 'react-dom/static';
-import { StaticRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { Product } from '../../contract/catalog.ts';
 import { pageQueryKeys, type PageDataEntry } from '../../contract/page-data.ts';
-import { MessageModalProvider } from '../ui/message-modal/message-modal.tsx';
-import { AppRoutes } from './router.tsx';
+import { renderPage } from '../entry-server.tsx';
 
 /**
- * The storefront renders in Node, with no DOM, as the server will render it (issue 18): the same
- * route table, lazy pages awaited, and the query cache seeded from the page data the server writes
- * (ADR 0019), so a page with its data in the page is drawn whole. A module that reads `window` or
- * `document` while it loads or renders fails here.
+ * The storefront renders in Node, with no DOM, as the server renders it (entry-server.tsx,
+ * docs/decisions/0021-server-rendering.md): the same route table, lazy pages awaited, and the query
+ * cache seeded from the page data the server writes (ADR 0019), so a page with its data in the page
+ * is drawn whole. A module that reads `window` or `document` while it loads or renders fails here.
  */
-async function renderOnServer(url: string, pageData: PageDataEntry[] = []): Promise<string> {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 60_000 } } });
-  for (const entry of pageData) client.setQueryData(entry.key, entry.data);
-  const { prelude } = await prerender(
-    <QueryClientProvider client={client}>
-      <MessageModalProvider>
-        <StaticRouter location={url}>
-          <AppRoutes />
-        </StaticRouter>
-      </MessageModalProvider>
-    </QueryClientProvider>,
-  );
-  return new Response(prelude).text();
+const identity = {
+  name: 'Bina Music',
+  phone: '0121 496 0000',
+  email: 'shop@example.com',
+  address: '1 High Street',
+  companyNumber: '01234567',
+  facebookUrl: '',
+  instagramUrl: '',
+  mapLatitude: 52.5,
+  mapLongitude: -1.9,
+  takes: ['card' as const],
+};
+
+function renderOnServer(url: string, pageData: PageDataEntry[] = []): Promise<string> {
+  return renderPage(url, pageData, identity);
 }
 
 const tabla: Product = {
@@ -70,6 +68,8 @@ describe('the shop rendered on the server', () => {
     const html = await renderOnServer(url);
     expect(html).toContain('<main');
     expect(html).toContain(content);
+    // The shop's own identity, not the defaults a page without one would show.
+    expect(html).toContain('0121 496 0000');
   });
 
   it('renders a product page from the page data: title, price and size', async () => {

@@ -25,6 +25,14 @@ export const shop: ShopIdentity = (() => {
   }
 })();
 
+/**
+ * On the server, the shop's identity from its configuration: there is no page to read it from, and
+ * the page rendered there must say what the browser's will (src/web/entry-server.tsx).
+ */
+export function setServerShopIdentity(identity: ShopIdentity): void {
+  Object.assign(shop, identity);
+}
+
 /** "Search for products | Raag Instruments": every page title ends with the shop's name. */
 export function pageTitle(title: string): string {
   return title ? `${title} | ${shop.name}` : shop.name;

@@ -55,8 +55,9 @@ export interface BasketState {
   priced?: PricedBasket;
 }
 
-const empty: BasketState = { items: [], details: {} };
-let state: BasketState = empty;
+/** No basket: the one the page rendered on the server shows, since the shopper's is in their browser. */
+export const emptyBasket: BasketState = { items: [], details: {} };
+let state: BasketState = emptyBasket;
 const listeners = new Set<() => void>();
 
 function isPositiveInt(value: unknown, max: number): value is number {
@@ -265,7 +266,7 @@ export const basketStore = {
 
   /** Clears everything (after an order is handed to payment). */
   wipe(): void {
-    setState(empty);
+    setState(emptyBasket);
   },
 
   /** POST /api/verify-basket; the answer replaces the local basket and is saved (docs/rules.md#basket). */

@@ -1,0 +1,109 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { loadPageRenderer, type RenderPage } from './server-render.ts';
+
+/**
+ * The server draws the storefront's public pages into the page it sends
+ * (docs/decisions/0021-server-rendering.md), with the renderer the build makes from
+ * src/web/entry-server.tsx (here the source itself), and the data it writes into the page.
+ */
+const source = fileURLToPath(new URL('../../web/entry-server.tsx', import.meta.url));
+
+function rootOf(html: string): string {
+  return /<div id="root">([\s\S]*)<\/div><\/body>/.exec(html)?.[1] ?? '';
+}
+
+describe('pages drawn on the server', () => {
+  let webRoot: string;
+  let t: TestApp;
+  let failing: TestApp;
+  const warnings: string[] = [];
+  let product: { urlKey: string };
+
+  beforeAll(async () => {
+    webRoot = `${mkdtempSync(join(tmpdir(), 'shop-web-'))}/`;
+    mkdirSync(join(webRoot, 'assets'));
+    writeFileSync(
+      join(webRoot, 'index.html'),
+      '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
+    );
+    const renderPage = (await loadPageRenderer(source)) as RenderPage;
+    t = await createTestApp({ webRoot, renderPage, env: { SHOP_NAME: 'Bina Music' } });
+    const make = catalogFactory(t.db);
+    const type = await make.type({ name: 'Tablas' });
+    const brand = await make.brand({ name: 'Taalwala' });
+    product = await make.product({
+      typeId: type.id,
+      brandId: brand.id,
+      title: 'Copper Tabla <b>Set</b>',
+      stocks: [{ price: 24_999, stock: 3 }],
+    });
+    failing = await createTestApp({
+      webRoot,
+      renderPage: () => Promise.reject(new Error('the renderer broke')),
+      env: { LOG_LEVEL: 'warn' },
+      logStream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          warnings.push(chunk.toString('utf8'));
+          done();
+        },
+      }),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await failing.close();
+    rmSync(webRoot, { recursive: true, force: true });
+  });
+
+  it('draws a product page whole, with the product from the catalogue and its markup as text', async () => {
+    const response = await t.app.inject({ url: `/products/${product.urlKey}` });
+    expect(response.statusCode).toBe(200);
+    const root = rootOf(response.body);
+    expect(root).toContain('Copper Tabla &lt;b&gt;Set&lt;/b&gt;');
+    expect(root).toContain('249.99');
+    expect(root).toContain('In Stock');
+    // Written by the shop's own configuration, as the browser will draw it.
+    expect(root).toContain('Bina Music');
+  });
+
+  it.each([
+    ['/about', 'About Us'],
+    ['/contact', 'CONTACT US'],
+    ['/termsandconditions', 'Terms Of Use'],
+    ['/home', 'Fast UK delivery'],
+    ['/search?k=tabla', 'Copper Tabla'],
+  ])('draws %s with its content', async (url, content) => {
+    const response = await t.app.inject({ url });
+    expect(response.statusCode).toBe(200);
+    expect(rootOf(response.body)).toContain(content);
+  });
+
+  it('draws the 404 page for a path that is no page, with its 404 status', async () => {
+    const response = await t.app.inject({ url: '/no-such-page' });
+    expect(response.statusCode).toBe(404);
+    expect(rootOf(response.body)).toContain('OOPS! NOTHING WAS FOUND');
+  });
+
+  it.each(['/shoppingcart', '/checkout-details', '/account-home', '/login', '/payment-declined'])(
+    'leaves %s, which depends on the shopper, to the browser',
+    async (url) => {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('<div id="root"></div>');
+    },
+  );
+
+  it('still serves a page the renderer fails on, for the browser to draw, and says so in the log', async () => {
+    const response = await failing.app.inject({ url: '/about' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<div id="root"></div>');
+    expect(warnings.join('\n')).toContain('page not rendered on the server');
+  });
+});

@@ -1,0 +1,55 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { prerender } from 'react-dom/static';
+import { StaticRouter } from 'react-router';
+import type { PageDataEntry } from '../contract/page-data.ts';
+import type { ShopIdentity } from '../contract/shop.ts';
+import { AppRoutes } from './app/router.tsx';
+import { queryDefaults } from './app/query-defaults.ts';
+import { setServerShopIdentity } from './lib/shop.ts';
+import { MessageModalProvider } from './ui/message-modal/message-modal.tsx';
+
+/**
+ * The storefront rendered on the server (docs/decisions/0021-server-rendering.md): the same route
+ * table as the browser's (app.tsx), with the query cache holding the page data the server writes
+ * into the page (ADR 0019), so the HTML is the page the browser then hydrates. Everything is awaited
+ * (lazy pages too) before the HTML is returned; what a page has no data for on the server it draws
+ * as it does in the browser while it asks (a loading state), and the browser fills it in.
+ *
+ * Built by `vite build --ssr` into dist/ssr, loaded by the server (src/server/http/server-render.ts).
+ */
+export async function renderPage(url: string, pageData: PageDataEntry[], shopIdentity: ShopIdentity): Promise<string> {
+  setServerShopIdentity(shopIdentity);
+  const client = new QueryClient({ defaultOptions: { queries: queryDefaults } });
+  for (const entry of pageData) client.setQueryData(entry.key, entry.data);
+  // A whole document, so React puts the page's <title> and <meta> in its <head>, which the server
+  // leaves out: the page's head is the server's own (page-head.ts), as it was before rendering.
+  const { prelude } = await prerender(
+    <html lang="en">
+      <head />
+      <body>
+        <div id="root">
+          <StrictMode>
+            <QueryClientProvider client={client}>
+              <MessageModalProvider>
+                <StaticRouter location={url}>
+                  <AppRoutes />
+                </StaticRouter>
+              </MessageModalProvider>
+            </QueryClientProvider>
+          </StrictMode>
+        </div>
+      </body>
+    </html>,
+    // Every part inline, in order: React would otherwise send a large part after the rest, hidden,
+    // with a script to show it, and a browser without JavaScript (or a crawler) would never see it.
+    { progressiveChunkSize: Number.MAX_SAFE_INTEGER },
+  );
+  const html = await new Response(prelude).text();
+  const start = html.indexOf('<div id="root">') + '<div id="root">'.length;
+  const end = html.lastIndexOf('</div></body>');
+  if (start < '<div id="root">'.length || end < start || html.includes('<script')) {
+    throw new Error(`the page ${url} did not render whole`);
+  }
+  return html.slice(start, end);
+}

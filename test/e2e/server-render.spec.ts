@@ -1,0 +1,103 @@
+import { expect, productWithSizes, test } from './fixtures.ts';
+
+/**
+ * The storefront's pages come drawn from the server (docs/decisions/0021-server-rendering.md): a
+ * browser without JavaScript, or a crawler, sees each public page's content and follows its links;
+ * with JavaScript the page is hydrated, the same elements taken over rather than drawn again, and
+ * with no hydration error (the fixture fails a test on any console error).
+ */
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the home, about, contact and terms pages show their content', async ({ page }) => {
+    await page.goto('/home');
+    await expect(page.getByRole('heading', { level: 1, name: /^Welcome to / })).toBeAttached();
+    await expect(page.getByRole('heading', { level: 2, name: 'Fast UK delivery' })).toBeVisible();
+
+    await page.goto('/about');
+    await expect(page.getByRole('heading', { level: 1, name: 'About Us' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: 'Our vision' })).toBeVisible();
+
+    await page.goto('/contact');
+    await expect(page.getByRole('heading', { level: 1, name: 'CONTACT US' })).toBeVisible();
+
+    await page.goto('/termsandconditions');
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms Of Use' })).toBeVisible();
+  });
+
+  test.describe('an unknown page', () => {
+    // The browser reports the page's own 404 status on the console.
+    test.use({ allowConsoleErrors: [/status of 404/] });
+    test('answers 404 with the 404 page, whose link goes home', async ({ page }) => {
+      const missing = await page.goto('/no-such-page');
+      expect(missing?.status()).toBe(404);
+      await expect(page.getByText('OOPS! NOTHING WAS FOUND')).toBeVisible();
+      await page.getByRole('main').getByRole('link', { name: 'HOME', exact: true }).click();
+      await expect(page).toHaveURL(/\/home$/);
+      await expect(page.getByRole('heading', { level: 2, name: 'Fast UK delivery' })).toBeVisible();
+    });
+  });
+
+  test('a search with its filters in the address lists its products, whose links open their pages', async ({
+    page,
+  }) => {
+    const product = await productWithSizes(page);
+    await page.goto('/search?t=2010&s=price-asc');
+    await expect(page.getByRole('heading', { name: /PRODUCTS FOUND$/ })).toBeVisible();
+    const filters = page.getByRole('complementary', { name: 'Filters' });
+    await expect(filters.getByRole('checkbox', { name: /^Dhols \(\d+\)$/ })).toBeChecked();
+    const first = page.locator('main a[href^="/products/"]').first();
+    await expect(first).toBeVisible();
+
+    await page.goto(`/search?k=${encodeURIComponent(product.title)}`);
+    await page.locator(`main a[href="/products/${product.urlKey}"]`).first().click();
+    await expect(page).toHaveURL(new RegExp(`/products/${product.urlKey}$`));
+    await expect(page.getByRole('heading', { level: 1, name: product.title })).toBeVisible();
+  });
+
+  test('a product page shows its title, price, sizes, stock state and image', async ({ page }) => {
+    const product = await productWithSizes(page);
+    await page.goto(`/products/${product.urlKey}`);
+    await expect(page.getByRole('heading', { level: 1, name: product.title })).toBeVisible();
+    const main = page.getByRole('main');
+    const cheapest = Math.min(...product.stocks.map((stock) => stock.price));
+    await expect(main).toContainText(`£${(cheapest / 100).toFixed(2)}`);
+    for (const stock of product.stocks) await expect(main).toContainText(stock.productSizeName);
+    await expect(main).toContainText('In Stock');
+    await expect(main.locator('img').first()).toBeVisible();
+  });
+});
+
+test('a page drawn on the server is hydrated: its elements are kept and answer the shopper', async ({ page }) => {
+  const product = await productWithSizes(page);
+  const served = await (await page.request.get(`/products/${product.urlKey}`)).text();
+  expect(served).toMatch(/<div id="root"><div class="[^"]+"><a [^>]*href="#main"/);
+  // Counts elements taken out of the page's root from the first moment: a page drawn again in the
+  // browser would replace what the server drew.
+  await page.addInitScript(() => {
+    const counts = { removed: 0 };
+    Object.assign(window, { rootChanges: counts });
+    new MutationObserver((changes) => {
+      for (const change of changes) {
+        if ((change.target as Element).id === 'root') counts.removed += change.removedNodes.length;
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.goto(`/products/${product.urlKey}`);
+  await page.getByRole('button', { name: 'ADD TO BASKET' }).click();
+  await expect(page.getByRole('link', { name: /^Basket: 1 Items/ })).toBeVisible();
+  const removed = await page.evaluate(() => (window as unknown as { rootChanges: { removed: number } }).rootChanges);
+  expect(removed).toEqual({ removed: 0 });
+});
+
+test('a shopper with a basket opens a page drawn on the server without a hydration error', async ({ page }) => {
+  const product = await productWithSizes(page);
+  await page.goto(`/products/${product.urlKey}`);
+  await page.getByRole('button', { name: 'ADD TO BASKET' }).click();
+  await expect(page.getByRole('link', { name: /^Basket: 1 Items/ })).toBeVisible();
+  // The server draws an empty basket; the browser hydrates that, then shows the shopper's.
+  await page.goto('/about');
+  await expect(page.getByRole('heading', { level: 1, name: 'About Us' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Basket: 1 Items/ })).toBeVisible();
+});
