@@ -24,7 +24,9 @@ describe('pages drawn on the server', () => {
   let t: TestApp;
   let failing: TestApp;
   const warnings: string[] = [];
-  let product: { urlKey: string };
+  let product: { id: number; urlKey: string };
+  /** The addresses the renderer was asked to draw. */
+  const renders: string[] = [];
 
   beforeAll(async () => {
     webRoot = `${mkdtempSync(join(tmpdir(), 'shop-web-'))}/`;
@@ -33,7 +35,11 @@ describe('pages drawn on the server', () => {
       join(webRoot, 'index.html'),
       '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
     );
-    const renderPage = (await loadPageRenderer(source)) as RenderPage;
+    const real = (await loadPageRenderer(source)) as RenderPage;
+    const renderPage: RenderPage = (...args) => {
+      renders.push(args[0]);
+      return real(...args);
+    };
     t = await createTestApp({ webRoot, renderPage, env: { SHOP_NAME: 'Bina Music' } });
     const make = catalogFactory(t.db);
     const type = await make.type({ name: 'Tablas' });
@@ -99,6 +105,26 @@ describe('pages drawn on the server', () => {
       expect(response.body).toContain('<div id="root"></div>');
     },
   );
+
+  it('draws a page once while its data stays the same, and afresh once the product changes', async () => {
+    const url = `/products/${product.urlKey}?from=memo`;
+    const first = await t.app.inject({ url });
+    const again = await t.app.inject({ url });
+    expect(renders.filter((drawn) => drawn === url)).toHaveLength(1);
+    expect(again.body).toBe(first.body);
+
+    await t.db.kysely.updateTable('products').set({ title: 'Brass Tabla Set' }).where('id', '=', product.id).execute();
+    const changed = await t.app.inject({ url });
+    expect(renders.filter((drawn) => drawn === url)).toHaveLength(2);
+    expect(rootOf(changed.body)).toContain('Brass Tabla Set');
+  });
+
+  it('draws a page asked for several times at once only once', async () => {
+    const url = '/about?from=crowd';
+    const answers = await Promise.all([1, 2, 3, 4].map(() => t.app.inject({ url })));
+    expect(answers.map((answer) => rootOf(answer.body))).toEqual(Array(4).fill(rootOf(answers[0]?.body ?? '')));
+    expect(renders.filter((drawn) => drawn === url)).toHaveLength(1);
+  });
 
   it('still serves a page the renderer fails on, for the browser to draw, and says so in the log', async () => {
     const response = await failing.app.inject({ url: '/about' });
