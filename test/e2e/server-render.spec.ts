@@ -56,6 +56,23 @@ test.describe('without JavaScript', () => {
     await expect(page.getByRole('heading', { level: 1, name: product.title })).toBeVisible();
   });
 
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 390, height: 844 } });
+    // Laid out for the screen before any script runs: nothing moves when the page is hydrated.
+    test('the search page has its Filters button, not the sidebar', async ({ page }) => {
+      await page.goto('/search?t=2010');
+      await expect(page.getByRole('button', { name: /^Filters/ })).toBeVisible();
+      await expect(page.getByRole('complementary', { name: 'Filters' })).toBeHidden();
+    });
+  });
+
+  test('on a wide screen the search page has the filters in its sidebar, and no Filters button', async ({ page }) => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto('/search?t=2010');
+    await expect(page.getByRole('complementary', { name: 'Filters' })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Filters/ })).toBeHidden();
+  });
+
   test('a product page shows its title, price, sizes, stock state and image', async ({ page }) => {
     const product = await productWithSizes(page);
     await page.goto(`/products/${product.urlKey}`);

@@ -4,7 +4,6 @@ import type { Brand, ProductType } from '../../../contract/catalog.ts';
 import { searchSorts, type SearchSort } from '../../../contract/catalog-rules.ts';
 import { useBrands, useProductTypes } from '../../lib/catalog-api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
-import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { useProductSearch } from './api/search-products.ts';
 import { BrandFilter, CategoryFilter, type FacetCounts } from './category-filter.tsx';
 import { FilterChips } from './filter-chips.tsx';
@@ -40,7 +39,6 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
   // docs/rules.md#catalogue-and-search: the filter modal closes after each search.
   const filter = useSearchFilters(types, brands, () => dialog.current?.close());
   const search = useProductSearch(filter.filters);
-  const mobile = useMediaQuery('(max-width: 900px)');
   const facets = search.data?.pages[0]?.facets;
   const typeCounts: FacetCounts = useMemo(() => facets && new Map(facets.types.map((f) => [f.id, f.count])), [facets]);
   const brandCounts: FacetCounts = useMemo(
@@ -67,12 +65,13 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
 
   return (
     <div className={styles.layout}>
-      {!mobile && (
-        <aside className={styles.sidebar} aria-label="Filters">
-          {filters}
-          <SidebarAdvert />
-        </aside>
-      )}
+      {/* The sidebar on a wide screen, the Filters button and its dialog on a narrow one: both are in
+          the page and the stylesheet shows one, so the page the server draws is laid out right
+          before any script runs, whatever the screen (docs/decisions/0021-server-rendering.md). */}
+      <aside className={styles.sidebar} aria-label="Filters">
+        {filters}
+        <SidebarAdvert />
+      </aside>
       <div className={styles.results}>
         <KeywordForm
           value={filter.keywordInput}
@@ -81,22 +80,22 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
           hint={filter.keywordHint}
         />
 
-        {mobile && (
-          <>
-            <button type="button" className="button button-secondary" onClick={() => dialog.current?.showModal()}>
-              Filters{filter.chips.length > 0 ? ` (${filter.chips.length})` : ''}
+        <button
+          type="button"
+          className={`button button-secondary ${styles.filtersButton}`}
+          onClick={() => dialog.current?.showModal()}
+        >
+          Filters{filter.chips.length > 0 ? ` (${filter.chips.length})` : ''}
+        </button>
+        <dialog ref={dialog} className={styles.filterDialog} aria-label="Filters">
+          <div className={styles.dialogHead}>
+            <h2>Filters</h2>
+            <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
+              Close
             </button>
-            <dialog ref={dialog} className={styles.filterDialog} aria-label="Filters">
-              <div className={styles.dialogHead}>
-                <h2>Filters</h2>
-                <button type="button" className="button button-secondary" onClick={() => dialog.current?.close()}>
-                  Close
-                </button>
-              </div>
-              {filters}
-            </dialog>
-          </>
-        )}
+          </div>
+          {filters}
+        </dialog>
 
         <FilterChips chips={filter.chips} />
         <SortControl value={filter.sort} onChange={filter.setSort} />
