@@ -17,17 +17,6 @@ function readBuiltPage(path: string): string | undefined {
   return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
 
-/**
- * A page drawn on the server shows without the app's code, which only makes it interactive: the
- * browser fetches that code after the page's styles and images (low priority) rather than beside
- * them, so the content paints sooner on a slow connection (docs/decisions/0021-server-rendering.md).
- */
-function scriptsAfterContent(html: string): string {
-  return html
-    .replaceAll('<script type="module" crossorigin', '<script type="module" fetchpriority="low" crossorigin')
-    .replaceAll('<link rel="modulepreload" crossorigin', '<link rel="modulepreload" fetchpriority="low" crossorigin');
-}
-
 export const webRoot = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
 
 export interface WebAppOptions {
@@ -139,9 +128,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       ? indexHtml.replace(/<title>[^<]*<\/title>/, '').replace('</head>', `${head.tags}${shopScript}</head>`)
       : indexHtml.replace('</head>', `${head.tags}${shopScript}</head>`);
     const body = isServerRendered(path) ? await rendered(request.url, page) : '';
-    const html = body
-      ? scriptsAfterContent(withHead.replace('<div id="root"></div>', `<div id="root">${body}</div>`))
-      : withHead;
+    const html = body ? withHead.replace('<div id="root"></div>', `<div id="root">${body}</div>`) : withHead;
     return sendHtml(request, reply.status(head.status).header('cache-control', 'no-cache'), html);
   });
 }
