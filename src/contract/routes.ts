@@ -30,8 +30,21 @@ export const pageRoutePatterns: RegExp[] = [
   /^\/termsandconditions$/,
 ];
 
-export function isPageRoute(pathname: string): boolean {
+/**
+ * A path as the app's router matches it: without trailing slashes, decoded, and in any case (React
+ * Router ignores case), so the server and the browser agree on which page an address is.
+ */
+function routeShape(pathname: string): string {
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  try {
+    return decodeURI(path).toLowerCase();
+  } catch {
+    return path.toLowerCase();
+  }
+}
+
+export function isPageRoute(pathname: string): boolean {
+  const path = routeShape(pathname);
   return pageRoutePatterns.some((pattern) => pattern.test(path));
 }
 
@@ -52,8 +65,19 @@ const serverRenderedPatterns: RegExp[] = [
   /^\/termsandconditions$/,
 ];
 
-/** Whether the server renders this page path; any path that is no page (a 404) is rendered too. */
-export function isServerRendered(pathname: string): boolean {
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return serverRenderedPatterns.some((pattern) => pattern.test(path)) || !isPageRoute(pathname);
+/** Where every path that is no page is drawn: the 404 page is the same whatever the path. */
+const NOT_FOUND_LOCATION = '/page-not-found';
+
+/**
+ * Where the server draws this page path from (its path: none of these pages reads the query
+ * string), the 404 page's place for a path that is no page, or undefined when the browser draws it
+ * (a page that depends on the shopper, or a known page the server does not answer 200, such as
+ * a product that does not exist, which the browser sends on to the search page).
+ */
+export function serverRenderedLocation(pathname: string, status: number): string | undefined {
+  if (!isPageRoute(pathname)) return NOT_FOUND_LOCATION;
+  if (status !== 200) return undefined;
+  const shape = routeShape(pathname);
+  if (!serverRenderedPatterns.some((pattern) => pattern.test(shape))) return undefined;
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
 }

@@ -18,15 +18,20 @@ import { MessageModalProvider } from './ui/message-modal/message-modal.tsx';
  *
  * Built by `vite build --ssr` into dist/ssr, loaded by the server (src/server/http/server-render.ts).
  */
+/** A render taking longer than this is given up (the browser draws the page). */
+const RENDER_TIMEOUT_MS = 2_000;
+
 export async function renderPage(url: string, pageData: PageDataEntry[], shopIdentity: ShopIdentity): Promise<string> {
   setServerShopIdentity(shopIdentity);
   const client = new QueryClient({ defaultOptions: { queries: queryDefaults } });
   for (const entry of pageData) client.setQueryData(entry.key, entry.data);
-  // A whole document, so React puts the page's <title> and <meta> in its <head>, which the server
-  // leaves out: the page's head is the server's own (page-head.ts), as it was before rendering.
+  // A whole document, so React puts the page's <title> and <meta> in a <head> of its own, which the
+  // server leaves out: the page's head is the server's own (page-head.ts), as it was before
+  // rendering. (No <head> here: a second child beside <body> would change every useId the app
+  // makes, and the browser, hydrating #root alone, would make others.)
+  const errors: unknown[] = [];
   const { prelude } = await prerender(
     <html lang="en">
-      <head />
       <body>
         <div id="root">
           <StrictMode>
@@ -43,8 +48,14 @@ export async function renderPage(url: string, pageData: PageDataEntry[], shopIde
     </html>,
     // Every part inline, in order: React would otherwise send a large part after the rest, hidden,
     // with a script to show it, and a browser without JavaScript (or a crawler) would never see it.
-    { progressiveChunkSize: Number.MAX_SAFE_INTEGER },
+    {
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
+      // A page that cannot be drawn whole, or in time, is drawn by the browser instead.
+      signal: AbortSignal.timeout(RENDER_TIMEOUT_MS),
+      onError: (error) => void errors.push(error),
+    },
   );
+  if (errors.length > 0) throw errors[0];
   const html = await new Response(prelude).text();
   const start = html.indexOf('<div id="root">') + '<div id="root">'.length;
   const end = html.lastIndexOf('</div></body>');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { loadPageRenderer, type RenderPage } from './server-render.ts';
@@ -23,6 +23,7 @@ describe('pages drawn on the server', () => {
   let webRoot: string;
   let t: TestApp;
   let failing: TestApp;
+  let slow: TestApp;
   const warnings: string[] = [];
   let product: { id: number; urlKey: string };
   /** The addresses the renderer was asked to draw. */
@@ -61,10 +62,15 @@ describe('pages drawn on the server', () => {
         },
       }),
     });
+    slow = await createTestApp({
+      webRoot,
+      renderPage: (location) => new Promise((resolve) => setTimeout(() => resolve(`<p>drawn at ${location}</p>`), 300)),
+    });
   });
   afterAll(async () => {
     await t.close();
     await failing.close();
+    await slow.close();
     rmSync(webRoot, { recursive: true, force: true });
   });
 
@@ -105,24 +111,100 @@ describe('pages drawn on the server', () => {
     },
   );
 
+  const drawnAt = (location: string) => renders.filter((drawn) => drawn === location).length;
+
   it('draws a page once while its data stays the same, and afresh once the product changes', async () => {
-    const url = `/products/${product.urlKey}?from=memo`;
-    const first = await t.app.inject({ url });
-    const again = await t.app.inject({ url });
-    expect(renders.filter((drawn) => drawn === url)).toHaveLength(1);
+    const path = `/products/${product.urlKey}`;
+    const first = await t.app.inject({ url: path });
+    const before = drawnAt(path);
+    const again = await t.app.inject({ url: path });
+    expect(drawnAt(path)).toBe(before);
     expect(again.body).toBe(first.body);
 
     await t.db.kysely.updateTable('products').set({ title: 'Brass Tabla Set' }).where('id', '=', product.id).execute();
-    const changed = await t.app.inject({ url });
-    expect(renders.filter((drawn) => drawn === url)).toHaveLength(2);
+    const changed = await t.app.inject({ url: path });
+    expect(drawnAt(path)).toBe(before + 1);
     expect(rootOf(changed.body)).toContain('Brass Tabla Set');
   });
 
   it('draws a page asked for several times at once only once', async () => {
-    const url = '/about?from=crowd';
-    const answers = await Promise.all([1, 2, 3, 4].map(() => t.app.inject({ url })));
-    expect(answers.map((answer) => rootOf(answer.body))).toEqual(Array(4).fill(rootOf(answers[0]?.body ?? '')));
-    expect(renders.filter((drawn) => drawn === url)).toHaveLength(1);
+    // A brand renamed: every page's data (the brands list) changes, so /about is drawn afresh.
+    await t.db.kysely.updateTable('brands').set({ name: 'Taalwala Works' }).execute();
+    const before = drawnAt('/about');
+    const answers = await Promise.all([1, 2, 3, 4].map(() => t.app.inject({ url: '/about' })));
+    expect(new Set(answers.map((answer) => rootOf(answer.body))).size).toBe(1);
+    expect(drawnAt('/about')).toBe(before + 1);
+  });
+
+  it('draws a page once whatever its query string, which none of these pages reads', async () => {
+    await t.app.inject({ url: '/contact' });
+    const before = drawnAt('/contact');
+    for (const url of ['/contact?gclid=1', '/contact?gclid=2', '/contact/?utm_source=mail']) {
+      const response = await t.app.inject({ url });
+      expect(rootOf(response.body)).toContain('CONTACT US');
+    }
+    expect(drawnAt('/contact')).toBe(before);
+    expect(renders.some((drawn) => drawn.includes('?'))).toBe(false);
+  });
+
+  it('draws every path that is no page as one 404 page', async () => {
+    for (const url of ['/nope-1', '/nope-2', '/wp-login.php', '/assets/gone-123.js']) {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode).toBe(404);
+      expect(rootOf(response.body)).toContain('OOPS! NOTHING WAS FOUND');
+    }
+    expect(renders.filter((drawn) => drawn.startsWith('/nope') || drawn.includes('wp-login'))).toEqual([]);
+    expect(drawnAt('/page-not-found')).toBe(1);
+  });
+
+  it.each(['/ShoppingCart', '/Checkout-Confirm', '/%63heckout-confirm', '/ACCOUNT-HOME/'])(
+    'leaves %s to the browser: the router takes it for a page that depends on the shopper',
+    async (url) => {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('<div id="root"></div>');
+    },
+  );
+
+  it('leaves a product that does not exist to the browser, which sends the shopper to search', async () => {
+    const response = await t.app.inject({ url: '/products/no-such-tabla' });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).toContain('<div id="root"></div>');
+  });
+
+  it('writes catalogue text with $ patterns as it is, in the page and in its data', async () => {
+    await t.db.kysely
+      .updateTable('products')
+      .set({ title: "Tabla $` $' $& $$ Set" })
+      .where('id', '=', product.id)
+      .execute();
+    const response = await t.app.inject({ url: `/products/${product.urlKey}` });
+    expect(response.body.match(/<div id="root">/g)).toHaveLength(1);
+    expect(rootOf(response.body)).toContain('Tabla $` $&#x27; $&amp; $$ Set');
+    const data = /<script id="shop-page-data" type="application\/json">(.*?)<\/script>/s.exec(response.body)?.[1];
+    expect(JSON.stringify(JSON.parse(data ?? 'null'))).toContain("Tabla $` $' $& $$ Set");
+  });
+
+  it("draws a page afresh in a new year (the footer's copyright)", async () => {
+    await t.app.inject({ url: '/termsandconditions' });
+    const before = drawnAt('/termsandconditions');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date(new Date().getFullYear() + 1, 0, 1, 12));
+      const response = await t.app.inject({ url: '/termsandconditions' });
+      expect(drawnAt('/termsandconditions')).toBe(before + 1);
+      expect(rootOf(response.body)).toContain(String(new Date().getFullYear()));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('draws at most four pages at once: the others, while they wait, are left to the browser', async () => {
+    const urls = ['/home', '/about', '/contact', '/termsandconditions', '/nope-a'];
+    const answers = await Promise.all(urls.map((url) => slow.app.inject({ url })));
+    const drawn = answers.filter((answer) => rootOf(answer.body).startsWith('<p>drawn at '));
+    expect(drawn).toHaveLength(4);
+    expect(answers.filter((answer) => answer.body.includes('<div id="root"></div>'))).toHaveLength(1);
   });
 
   it('still serves a page the renderer fails on, for the browser to draw, and says so in the log', async () => {

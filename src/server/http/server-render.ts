@@ -21,29 +21,33 @@ export async function loadPageRenderer(entry = serverRenderEntry): Promise<Rende
   return built.renderPage;
 }
 
-/** How much rendered HTML an instance keeps (characters), whatever the number of pages. */
-const KEPT_HTML_CHARS = 8_000_000;
+/** How much rendered HTML an instance keeps, in bytes (two a character, as V8 may keep them). */
+const KEPT_HTML_BYTES = 16_000_000;
+/** Pages drawn at once; beyond it a page not drawn yet is left to the browser, so a flood costs little. */
+const RENDERS_AT_ONCE = 4;
 
 /**
- * The renderer, remembering what it drew: a page's HTML depends only on its address, the data
- * written into it and the shop's identity (one per instance), so a page asked for again with the
- * same data is the same HTML, and is not drawn again. When the catalogue changes, the data changes,
- * and the page is drawn afresh: nothing is ever older than the data beside it. Pages drawn at once
- * for the same address and data share one render.
+ * The renderer, remembering what it drew: a page's HTML depends only on where it is drawn from, the
+ * data written into it, the shop's identity (one per instance) and the year (the footer's
+ * copyright), so a page asked for again with the same data is the same HTML, and is not drawn
+ * again. When the catalogue changes, the data changes, and the page is drawn afresh: nothing is
+ * ever older than the data beside it. Pages drawn at once for the same address and data share one
+ * render, and while RENDERS_AT_ONCE others are being drawn a new one is not (the browser draws it).
  */
 export function rememberRenders(render: RenderPage): RenderPage {
   const kept = new LRUCache<string, string>({
-    maxSize: KEPT_HTML_CHARS,
-    sizeCalculation: (html, key) => html.length + key.length,
+    maxSize: KEPT_HTML_BYTES,
+    sizeCalculation: (html, key) => 2 * (html.length + key.length),
   });
   const rendering = new Map<string, Promise<string>>();
-  return (url, pageData, shop) => {
-    const key = `${url}\n${hash('sha256', JSON.stringify(pageData), 'base64')}`;
+  return (location, pageData, shop) => {
+    const key = `${location}\n${new Date().getFullYear()}\n${hash('sha256', JSON.stringify(pageData), 'base64')}`;
     const html = kept.get(key);
     if (html !== undefined) return Promise.resolve(html);
     let pending = rendering.get(key);
     if (!pending) {
-      pending = render(url, pageData, shop)
+      if (rendering.size >= RENDERS_AT_ONCE) return Promise.resolve('');
+      pending = render(location, pageData, shop)
         .then((drawn) => {
           kept.set(key, drawn);
           return drawn;

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { PAGE_DATA_ELEMENT_ID } from '../../contract/page-data.ts';
-import { isPageRoute, isServerRendered } from '../../contract/routes.ts';
+import { isPageRoute, serverRenderedLocation } from '../../contract/routes.ts';
 import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
 import type { PageHead } from '../seo/page-head.ts';
 import { escapeHtml, scriptJson } from './html.ts';
@@ -63,11 +63,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   const indexHtml = built
     ? readFileSync(indexPath, 'utf8').replace(
         /<title>[^<]*<\/title>/,
-        `<title>${escapeHtml(options.shop.name)}</title>`,
+        () => `<title>${escapeHtml(options.shop.name)}</title>`,
       )
     : undefined;
 
-  const adminHtml = readBuiltPage(`${root}admin/index.html`)?.replace('</head>', `${shopScript}</head>`);
+  const adminHtml = readBuiltPage(`${root}admin/index.html`)?.replace('</head>', () => `${shopScript}</head>`);
   const httpsOnly = requireHttps(options.production ?? false);
 
   /** The page drawn on the server, or nothing (the browser draws it) should rendering fail. */
@@ -123,12 +123,14 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     if (!indexHtml) {
       return reply.status(head.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    // A product's own title replaces the default one rather than standing beside it.
-    const withHead = head.tags.includes('<title')
-      ? indexHtml.replace(/<title>[^<]*<\/title>/, '').replace('</head>', `${head.tags}${shopScript}</head>`)
-      : indexHtml.replace('</head>', `${head.tags}${shopScript}</head>`);
-    const body = isServerRendered(path) ? await rendered(request.url, page) : '';
-    const html = body ? withHead.replace('<div id="root"></div>', `<div id="root">${body}</div>`) : withHead;
+    // A product's own title replaces the default one rather than standing beside it. (Replaced by
+    // functions: a string would read `$&`, `$'` and the like in catalogue text as patterns.)
+    const withHead = (
+      head.tags.includes('<title') ? indexHtml.replace(/<title>[^<]*<\/title>/, '') : indexHtml
+    ).replace('</head>', () => `${head.tags}${shopScript}</head>`);
+    const location = serverRenderedLocation(path, page.status);
+    const body = location ? await rendered(location, page) : '';
+    const html = body ? withHead.replace('<div id="root"></div>', () => `<div id="root">${body}</div>`) : withHead;
     return sendHtml(request, reply.status(head.status).header('cache-control', 'no-cache'), html);
   });
 }

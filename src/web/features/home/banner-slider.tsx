@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { useMediaQuery } from '../../lib/use-media-query.ts';
 import { BannerArt } from './art.tsx';
 import styles from './home.module.css';
 
@@ -29,10 +30,9 @@ export function BannerSlider() {
   const [paused, setPaused] = useState(false);
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
-  // Read once in the browser; rendered on the server (issue 18) the slider does not move anyway.
-  const [reducedMotion] = useState(
-    () => typeof window !== 'undefined' && (window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false),
-  );
+  // The page drawn on the server (ADR 0021) cannot know it: hydrated as drawn there (no preference),
+  // then drawn again at once with the browser's.
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   const rotating = !paused && !hovered && !focused && !reducedMotion;
 
   useEffect(() => {
