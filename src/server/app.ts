@@ -21,7 +21,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerWebApp } from './http/web-app.ts';
-import { loadPageRenderer, rememberRenders, type RenderPage } from './http/server-render.ts';
+import { loadPageRenderer, type RenderPage } from './http/server-render.ts';
 import { registerZod } from './http/zod.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { basketRoutes } from './basket/basket.routes.ts';
@@ -362,11 +362,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(productImageRoutes);
   await app.register(photoFileRoutes, { store: photos.store });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
-  const renderer = config.serverRender
+  const renderPage = config.serverRender
     ? (deps.renderPage ?? (webRoot ? undefined : await loadPageRenderer()))
     : undefined;
-  // A page asked for again with the same data is the HTML already drawn (server-render.ts).
-  const renderPage = renderer ? rememberRenders(renderer) : undefined;
   await registerWebApp(app, {
     shop: config.shop,
     production: config.env === 'production',

@@ -1,10 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
+import { fakeBuiltWebApp } from '../../../test/helpers/built-web-app.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { loadPageRenderer, type RenderPage } from './server-render.ts';
 
@@ -21,6 +19,7 @@ function rootOf(html: string): string {
 
 describe('pages drawn on the server', () => {
   let webRoot: string;
+  let built: ReturnType<typeof fakeBuiltWebApp>;
   let t: TestApp;
   let failing: TestApp;
   let slow: TestApp;
@@ -30,12 +29,8 @@ describe('pages drawn on the server', () => {
   const renders: string[] = [];
 
   beforeAll(async () => {
-    webRoot = `${mkdtempSync(join(tmpdir(), 'shop-web-'))}/`;
-    mkdirSync(join(webRoot, 'assets'));
-    writeFileSync(
-      join(webRoot, 'index.html'),
-      '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
-    );
+    built = fakeBuiltWebApp();
+    webRoot = built.root;
     const real = (await loadPageRenderer(source)) as RenderPage;
     const renderPage: RenderPage = (...args) => {
       renders.push(args[0]);
@@ -71,7 +66,7 @@ describe('pages drawn on the server', () => {
     await t.close();
     await failing.close();
     await slow.close();
-    rmSync(webRoot, { recursive: true, force: true });
+    built.remove();
   });
 
   it('draws a product page whole, with the product from the catalogue and its markup as text', async () => {

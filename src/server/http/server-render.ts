@@ -34,14 +34,17 @@ const RENDERS_AT_ONCE = 4;
  * ever older than the data beside it. Pages drawn at once for the same address and data share one
  * render, and while RENDERS_AT_ONCE others are being drawn a new one is not (the browser draws it).
  */
-export function rememberRenders(render: RenderPage): RenderPage {
+export function rememberRenders(
+  render: RenderPage,
+): (location: string, pageData: PageDataEntry[], dataJson: string, shop: ShopIdentity) => Promise<string> {
   const kept = new LRUCache<string, string>({
     maxSize: KEPT_HTML_BYTES,
     sizeCalculation: (html, key) => 2 * (html.length + key.length),
   });
   const rendering = new Map<string, Promise<string>>();
-  return (location, pageData, shop) => {
-    const key = `${location}\n${new Date().getFullYear()}\n${hash('sha256', JSON.stringify(pageData), 'base64')}`;
+  // `dataJson` is the page data as the page carries it, serialised once for both.
+  return (location, pageData, dataJson, shop) => {
+    const key = `${location}\n${new Date().getFullYear()}\n${hash('sha256', dataJson, 'base64')}`;
     const html = kept.get(key);
     if (html !== undefined) return Promise.resolve(html);
     let pending = rendering.get(key);

@@ -9,7 +9,7 @@ import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.t
 import type { PageHead } from '../seo/page-head.ts';
 import { escapeHtml, scriptJson } from './html.ts';
 import { sendHtml } from './page-compression.ts';
-import type { RenderPage } from './server-render.ts';
+import { rememberRenders, type RenderPage } from './server-render.ts';
 import { loadRoutePreloads } from './route-preloads.ts';
 import { isAdminPage, requireHttps } from './admin-scope.ts';
 
@@ -70,11 +70,14 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   const adminHtml = readBuiltPage(`${root}admin/index.html`)?.replace('</head>', () => `${shopScript}</head>`);
   const httpsOnly = requireHttps(options.production ?? false);
 
+  // A page asked for again with the same data is the HTML already drawn (server-render.ts).
+  const render = options.renderPage ? rememberRenders(options.renderPage) : undefined;
+
   /** The page drawn on the server, or nothing (the browser draws it) should rendering fail. */
-  async function rendered(url: string, page: PageHead): Promise<string> {
-    if (!options.renderPage) return '';
+  async function rendered(url: string, page: PageHead, dataJson: string): Promise<string> {
+    if (!render) return '';
     try {
-      return await options.renderPage(url, page.data, options.shop);
+      return await render(url, page.data, dataJson, options.shop);
     } catch (error) {
       options.log?.warn({ err: error, url }, 'page not rendered on the server');
       return '';
@@ -112,10 +115,9 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       const search = query.size > 0 ? `?${query}` : '';
       return reply.header('cache-control', 'no-cache').redirect(`${page.redirect}${search}`, 301);
     }
+    const dataJson = scriptJson(page.data);
     const pageData =
-      page.data.length > 0
-        ? `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${scriptJson(page.data)}</script>`
-        : '';
+      page.data.length > 0 ? `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${dataJson}</script>` : '';
     const head = {
       status: page.status,
       tags: page.tags + preloadsFor(path.length > 1 ? path.replace(/\/+$/, '') : path) + pageData,
@@ -129,7 +131,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       head.tags.includes('<title') ? indexHtml.replace(/<title>[^<]*<\/title>/, '') : indexHtml
     ).replace('</head>', () => `${head.tags}${shopScript}</head>`);
     const location = serverRenderedLocation(path, page.status);
-    const body = location ? await rendered(location, page) : '';
+    const body = location ? await rendered(location, page, dataJson) : '';
     const html = body ? withHead.replace('<div id="root"></div>', () => `<div id="root">${body}</div>`) : withHead;
     return sendHtml(request, reply.status(head.status).header('cache-control', 'no-cache'), html);
   });

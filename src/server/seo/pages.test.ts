@@ -1,26 +1,20 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
+import { fakeBuiltWebApp } from '../../../test/helpers/built-web-app.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 /** What the server writes into pages, and the crawler files, with a stand-in for the built app. */
 describe('pages, head tags, sitemap and robots', () => {
   let t: TestApp;
   let webRoot: string;
+  let built: ReturnType<typeof fakeBuiltWebApp>;
   let product: { urlKey: string };
   let draft: { urlKey: string };
   let typeId: number;
   beforeAll(async () => {
-    webRoot = `${mkdtempSync(join(tmpdir(), 'shop-web-'))}/`;
-    mkdirSync(join(webRoot, 'assets'));
-    writeFileSync(
-      join(webRoot, 'index.html'),
-      '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
-    );
-    writeFileSync(join(webRoot, 'assets', 'app-abc123.js'), 'console.log(1)');
+    built = fakeBuiltWebApp();
+    webRoot = built.root;
     t = await createTestApp({ webRoot, env: { SHOP_NAME: 'Test </script> Shop', PUBLIC_URL: 'https://shop.example' } });
     const make = catalogFactory(t.db);
     const type = await make.type({ name: 'Tablas' });
@@ -39,7 +33,7 @@ describe('pages, head tags, sitemap and robots', () => {
   });
   afterAll(async () => {
     await t.close();
-    rmSync(webRoot, { recursive: true, force: true });
+    built.remove();
   });
 
   const get = (url: string) => t.app.inject({ method: 'GET', url });
