@@ -77,7 +77,8 @@ const NOT_FOUND_LOCATION = '/page-not-found';
 export function serverRenderedLocation(pathname: string, status: number): string | undefined {
   if (!isPageRoute(pathname)) return NOT_FOUND_LOCATION;
   if (status !== 200) return undefined;
-  const shape = routeShape(pathname);
-  if (!serverRenderedPatterns.some((pattern) => pattern.test(shape))) return undefined;
-  return pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  // As the server reads it for the page's head and data (case and all): a page asked for in
+  // another case has neither, so the browser draws it, as it always did.
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return serverRenderedPatterns.some((pattern) => pattern.test(path)) ? path : undefined;
 }

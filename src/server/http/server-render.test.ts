@@ -161,6 +161,22 @@ describe('pages drawn on the server', () => {
     },
   );
 
+  it('draws a product page whose address ends in a slash, with the product', async () => {
+    const response = await t.app.inject({ url: `/products/${product.urlKey}/` });
+    expect(response.statusCode).toBe(200);
+    expect(rootOf(response.body)).toContain('In Stock');
+    expect(rootOf(response.body)).not.toContain('Loading');
+  });
+
+  it('leaves a page asked for in another case to the browser, drawing nothing for it', async () => {
+    const before = renders.length;
+    for (const url of ['/ABOUT', `/Products/${product.urlKey}`, '/Products/x1', '/Products/x2', '/Home']) {
+      const response = await t.app.inject({ url });
+      expect(response.body).toContain('<div id="root"></div>');
+    }
+    expect(renders.length).toBe(before);
+  });
+
   it('leaves a product that does not exist to the browser, which sends the shopper to search', async () => {
     const response = await t.app.inject({ url: '/products/no-such-tabla' });
     expect(response.statusCode).toBe(404);

@@ -107,8 +107,10 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       );
     }
     const query = new URLSearchParams(request.url.slice(path.length + 1));
+    // `/products/tabla/` is `/products/tabla`, as the app's router takes it.
+    const pagePath = path.length > 1 ? path.replace(/\/+$/, '') : path;
     const page: PageHead = isPageRoute(path)
-      ? await options.pageHead(path, query)
+      ? await options.pageHead(pagePath, query)
       : { status: 404, tags: '', data: [] };
     if (page.redirect !== undefined) {
       // Not kept by browsers without asking again: the key may be given back to the product later.
@@ -120,7 +122,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       page.data.length > 0 ? `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${dataJson}</script>` : '';
     const head = {
       status: page.status,
-      tags: page.tags + preloadsFor(path.length > 1 ? path.replace(/\/+$/, '') : path) + pageData,
+      tags: page.tags + preloadsFor(pagePath) + pageData,
     };
     if (!indexHtml) {
       return reply.status(head.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
