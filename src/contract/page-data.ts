@@ -24,3 +24,13 @@ export const pageQueryKeys = {
 export function firstSearchPage<T>(page: T): { pages: T[]; pageParams: number[] } {
   return { pages: [page], pageParams: [1] };
 }
+
+/**
+ * A page drawn on the server (docs/decisions/0021-server-rendering.md): the HTML inside #root, and
+ * the tags React put in the document's head for it (the page's own title, description and canonical
+ * link, page-meta.tsx), for the server to take what its own head lacks.
+ */
+export interface RenderedPage {
+  body: string;
+  head: string;
+}

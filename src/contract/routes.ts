@@ -51,12 +51,11 @@ export function isPageRoute(pathname: string): boolean {
 /**
  * The pages the server renders whole (docs/decisions/0021-server-rendering.md): what every shopper
  * sees alike, from the catalogue and the shop's own words. A basket, a checkout or an account is in
- * the shopper's browser, so those pages are drawn there, as is the back office. The search page is
- * drawn in the browser for now: hydrated on a phone, its results moved (Lighthouse measured a
- * layout shift of 0.6), which is not explained yet.
+ * the shopper's browser, so those pages are drawn there, as is the back office.
  */
 const serverRenderedPatterns: RegExp[] = [
   /^\/home$/,
+  /^\/search$/,
   /^\/products\/details\/[^/]+$/,
   /^\/products\/[^/]+$/,
   /^\/product\/[^/]+$/,
@@ -68,17 +67,29 @@ const serverRenderedPatterns: RegExp[] = [
 /** Where every path that is no page is drawn: the 404 page is the same whatever the path. */
 const NOT_FOUND_LOCATION = '/page-not-found';
 
+/** What of a query string the search page reads (src/contract/search-filters.ts): keyword, types, brands, order. */
+const searchAddressParams = ['k', 't', 'b', 's'];
+
 /**
- * Where the server draws this page path from (its path: none of these pages reads the query
- * string), the 404 page's place for a path that is no page, or undefined when the browser draws it
- * (a page that depends on the shopper, or a known page the server does not answer 200, such as
- * a product that does not exist, which the browser sends on to the search page).
+ * Where the server draws this page from: its path, and for the search page the filters in its
+ * query (no other page reads the query string, and the search page reads nothing else of it, so
+ * `?gclid=…` and the like make no new page); the 404 page's place for a path that is no page; or
+ * undefined when the browser draws it (a page that depends on the shopper, or a known page the
+ * server does not answer 200, such as a product that does not exist, which the browser sends on
+ * to the search page).
  */
-export function serverRenderedLocation(pathname: string, status: number): string | undefined {
+export function serverRenderedLocation(
+  pathname: string,
+  status: number,
+  query: URLSearchParams = new URLSearchParams(),
+): string | undefined {
   if (!isPageRoute(pathname)) return NOT_FOUND_LOCATION;
   if (status !== 200) return undefined;
   // As the server reads it for the page's head and data (case and all): a page asked for in
   // another case has neither, so the browser draws it, as it always did.
   const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return serverRenderedPatterns.some((pattern) => pattern.test(path)) ? path : undefined;
+  if (!serverRenderedPatterns.some((pattern) => pattern.test(path))) return undefined;
+  if (path !== '/search') return path;
+  const filters = new URLSearchParams([...query].filter(([name]) => searchAddressParams.includes(name)));
+  return filters.size > 0 ? `${path}?${filters}` : path;
 }

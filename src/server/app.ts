@@ -367,6 +367,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     : undefined;
   await registerWebApp(app, {
     shop: config.shop,
+    publicUrl: config.publicUrl,
     production: config.env === 'production',
     ...(webRoot ? { root: webRoot } : {}),
     pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl, log: app.log }),

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import type { PageDataEntry } from '../contract/page-data.ts';
+import type { PageDataEntry, RenderedPage } from '../contract/page-data.ts';
 import type { ShopIdentity } from '../contract/shop.ts';
 import { AppRoutes } from './app/router.tsx';
 import { queryDefaults } from './app/query-defaults.ts';
@@ -21,13 +21,16 @@ import { MessageModalProvider } from './ui/message-modal/message-modal.tsx';
 /** A render taking longer than this is given up (the browser draws the page). */
 const RENDER_TIMEOUT_MS = 2_000;
 
-export async function renderPage(url: string, pageData: PageDataEntry[], shopIdentity: ShopIdentity): Promise<string> {
+export async function renderPage(
+  url: string,
+  pageData: PageDataEntry[],
+  shopIdentity: ShopIdentity,
+): Promise<RenderedPage> {
   setServerShopIdentity(shopIdentity);
   const client = new QueryClient({ defaultOptions: { queries: queryDefaults } });
   for (const entry of pageData) client.setQueryData(entry.key, entry.data);
-  // A whole document, so React puts the page's <title> and <meta> in a <head> of its own, which the
-  // server leaves out: the page's head is the server's own (page-head.ts), as it was before
-  // rendering. (No <head> here: a second child beside <body> would change every useId the app
+  // A whole document, so React puts the page's <title> and <meta> in a <head> of its own, which is
+  // returned apart: the server takes from it what its own head (page-head.ts) lacks. (No <head> here: a second child beside <body> would change every useId the app
   // makes, and the browser, hydrating #root alone, would make others.)
   const errors: unknown[] = [];
   const { prelude } = await prerender(
@@ -59,8 +62,9 @@ export async function renderPage(url: string, pageData: PageDataEntry[], shopIde
   const html = await new Response(prelude).text();
   const start = html.indexOf('<div id="root">') + '<div id="root">'.length;
   const end = html.lastIndexOf('</div></body>');
+  const head = /<head>(.*?)<\/head>/s.exec(html)?.[1] ?? '';
   if (start < '<div id="root">'.length || end < start || html.includes('<script')) {
     throw new Error(`the page ${url} did not render whole`);
   }
-  return html.slice(start, end);
+  return { body: html.slice(start, end), head };
 }

@@ -17,6 +17,8 @@ test.describe('without JavaScript', () => {
 
     await page.goto('/about');
     await expect(page.getByRole('heading', { level: 1, name: 'About Us' })).toBeVisible();
+    // Its own title, as the app would name it, for a crawler or a tab.
+    await expect(page).toHaveTitle(/^About Us \| ./);
     await expect(page.getByRole('heading', { level: 2, name: 'Our vision' })).toBeVisible();
 
     // Links work without scripts: the top bar's Contact link opens the contact page.
@@ -51,6 +53,51 @@ test.describe('without JavaScript', () => {
     for (const stock of product.stocks) await expect(main).toContainText(stock.productSizeName);
     await expect(main).toContainText('In Stock');
     await expect(main.locator('img').first()).toBeVisible();
+  });
+
+  test('the search page shows the results of the filters in its address, and its products open', async ({ page }) => {
+    const product = await productWithSizes(page);
+    const words = product.title.split(' ').slice(0, 2).join(' ');
+    await page.goto(`/search?t=2010&k=${encodeURIComponent(words)}&s=price-desc`);
+    await expect(page.getByRole('heading', { level: 2, name: /^[1-9]\d* PRODUCTS FOUND$/ })).toBeVisible();
+    await expect(page.getByRole('searchbox')).toHaveValue(words);
+    await expect(page.getByLabel('Sort by')).toHaveValue('price-desc');
+    const results = page.getByRole('list', { name: 'Search results' });
+    await results.getByRole('link', { name: product.title }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/products/${product.urlKey}$`));
+    await expect(page.getByRole('heading', { level: 1, name: product.title })).toBeVisible();
+  });
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 412, height: 823 }, isMobile: true, hasTouch: true });
+  test('the search page drawn on the server is hydrated without moving, and answers the shopper', async ({ page }) => {
+    await page.addInitScript(() => {
+      const seen = { shift: 0, removed: 0 };
+      Object.assign(window, { seen });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>) seen.shift += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+      new MutationObserver((changes) => {
+        for (const change of changes) {
+          if ((change.target as Element).id === 'root') seen.removed += change.removedNodes.length;
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const served = await (await page.request.get('/search?t=2010')).text();
+    expect(served).toMatch(/PRODUCTS FOUND<\/h2>/);
+    await page.goto('/search?t=2010');
+    const found = page.getByRole('heading', { level: 2, name: /PRODUCTS FOUND$/ });
+    await expect(found).toBeVisible();
+    const before = await found.textContent();
+    // Hydrated: the Filters button opens its dialog, and a brand narrows the results.
+    await page.getByRole('button', { name: 'Filters' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Filters' });
+    await dialog.getByRole('checkbox').last().check();
+    await expect(page).toHaveURL(/[?&]b=\d+/);
+    await expect(found).not.toHaveText(before ?? '');
+    const seen = await page.evaluate(() => (window as unknown as { seen: { shift: number; removed: number } }).seen);
+    expect(seen).toEqual({ shift: 0, removed: 0 });
   });
 });
 

@@ -59,7 +59,8 @@ describe('pages drawn on the server', () => {
     });
     slow = await createTestApp({
       webRoot,
-      renderPage: (location) => new Promise((resolve) => setTimeout(() => resolve(`<p>drawn at ${location}</p>`), 300)),
+      renderPage: (location) =>
+        new Promise((resolve) => setTimeout(() => resolve({ body: `<p>drawn at ${location}</p>`, head: '' }), 300)),
     });
   });
   afterAll(async () => {
@@ -91,14 +92,61 @@ describe('pages drawn on the server', () => {
     expect(rootOf(response.body)).toContain(content);
   });
 
+  it.each([
+    ['/about', 'About Us | Bina Music', '/about'],
+    ['/termsandconditions', 'Terms And Conditions | Bina Music', '/termsandconditions'],
+    ['/search?t=1', 'Search for products | Bina Music', '/search'],
+  ])('gives %s its own title and canonical link, as the page names itself', async (url, title, canonical) => {
+    const response = await t.app.inject({ url });
+    const head = response.body.slice(0, response.body.indexOf('</head>'));
+    expect(head.match(/<title[^>]*>([^<]*)<\/title>/g)).toEqual([`<title data-server-head>${title}</title>`]);
+    const links = [...head.matchAll(/<link [^>]*rel="canonical"[^>]*>/g)].map((link) => link[0]);
+    expect(links).toHaveLength(1);
+    expect(links[0]).toContain(`href="${t.config.publicUrl}${canonical}"`);
+  });
+
+  it("keeps a product page's own head: one title, one description, one canonical link", async () => {
+    const response = await t.app.inject({ url: `/products/${product.urlKey}` });
+    const head = response.body.slice(0, response.body.indexOf('</head>'));
+    expect(head.match(/<title/g)).toHaveLength(1);
+    expect(head.match(/<meta [^>]*name="description"/g)).toHaveLength(1);
+    expect(head.match(/rel="canonical"/g)).toHaveLength(1);
+  });
+
   it('draws the 404 page for a path that is no page, with its 404 status', async () => {
     const response = await t.app.inject({ url: '/no-such-page' });
     expect(response.statusCode).toBe(404);
     expect(rootOf(response.body)).toContain('OOPS! NOTHING WAS FOUND');
+    expect(response.body).toContain('<title data-server-head>404 Page Not Found | Bina Music</title>');
   });
 
-  it.each(['/shoppingcart', '/checkout-details', '/account-home', '/login', '/payment-declined', '/search?k=tabla'])(
-    "leaves %s to the browser (the shopper's own, or, for now, the search page)",
+  it('draws the search page with the results of the search in its address', async () => {
+    const response = await t.app.inject({ url: '/search?k=copper+tabla' });
+    expect(response.statusCode).toBe(200);
+    const root = rootOf(response.body);
+    expect(root).toContain('1 PRODUCTS FOUND');
+    expect(root).toContain(`href="/products/${product.urlKey}"`);
+    // The keyword box holds the search, as the browser would show it.
+    expect(root).toMatch(/value="copper tabla"/);
+  });
+
+  it('draws a search once for the same filters, whatever else is in its query string', async () => {
+    await t.app.inject({ url: '/search?k=tabla&t=1' });
+    const before = renders.filter((drawn) => drawn.startsWith('/search')).length;
+    for (const url of [
+      '/search?k=tabla&t=1&gclid=1',
+      '/search?utm_source=mail&k=tabla&t=1',
+      '/search/?k=tabla&t=1&x=2',
+    ]) {
+      const response = await t.app.inject({ url });
+      expect(rootOf(response.body)).toContain('PRODUCTS FOUND');
+    }
+    expect(renders.filter((drawn) => drawn.startsWith('/search')).length).toBe(before);
+    expect(renders.filter((drawn) => /gclid|utm|x=/.test(drawn))).toEqual([]);
+  });
+
+  it.each(['/shoppingcart', '/checkout-details', '/account-home', '/login', '/payment-declined'])(
+    "leaves %s to the browser (the shopper's own)",
     async (url) => {
       const response = await t.app.inject({ url });
       expect(response.statusCode).toBe(200);
@@ -139,7 +187,7 @@ describe('pages drawn on the server', () => {
       expect(rootOf(response.body)).toContain('CONTACT US');
     }
     expect(drawnAt('/contact')).toBe(before);
-    expect(renders.some((drawn) => drawn.includes('?'))).toBe(false);
+    expect(renders.some((drawn) => drawn.includes('?') && !drawn.startsWith('/search?'))).toBe(false);
   });
 
   it('draws every path that is no page as one 404 page', async () => {

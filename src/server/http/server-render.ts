@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { LRUCache } from 'lru-cache';
-import type { PageDataEntry } from '../../contract/page-data.ts';
+import type { PageDataEntry, RenderedPage } from '../../contract/page-data.ts';
 import type { ShopIdentity } from '../../contract/shop.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { ShopIdentity } from '../../contract/shop.ts';
  * build's dist/ssr/entry-server.js (src/web/entry-server.tsx): the page's HTML for inside #root,
  * drawn with the data the server writes into the page.
  */
-export type RenderPage = (url: string, pageData: PageDataEntry[], shop: ShopIdentity) => Promise<string>;
+export type RenderPage = (url: string, pageData: PageDataEntry[], shop: ShopIdentity) => Promise<RenderedPage>;
 
 export const serverRenderEntry = fileURLToPath(new URL('../../../dist/ssr/entry-server.js', import.meta.url));
 
@@ -36,12 +36,17 @@ const RENDERS_AT_ONCE = 4;
  */
 export function rememberRenders(
   render: RenderPage,
-): (location: string, pageData: PageDataEntry[], dataJson: string, shop: ShopIdentity) => Promise<string> {
-  const kept = new LRUCache<string, string>({
+): (
+  location: string,
+  pageData: PageDataEntry[],
+  dataJson: string,
+  shop: ShopIdentity,
+) => Promise<RenderedPage | undefined> {
+  const kept = new LRUCache<string, RenderedPage>({
     maxSize: KEPT_HTML_BYTES,
-    sizeCalculation: (html, key) => 2 * (html.length + key.length),
+    sizeCalculation: (page, key) => 2 * (page.body.length + page.head.length + key.length),
   });
-  const rendering = new Map<string, Promise<string>>();
+  const rendering = new Map<string, Promise<RenderedPage>>();
   // `dataJson` is the page data as the page carries it, serialised once for both.
   return (location, pageData, dataJson, shop) => {
     const key = `${location}\n${new Date().getFullYear()}\n${hash('sha256', dataJson, 'base64')}`;
@@ -49,7 +54,7 @@ export function rememberRenders(
     if (html !== undefined) return Promise.resolve(html);
     let pending = rendering.get(key);
     if (!pending) {
-      if (rendering.size >= RENDERS_AT_ONCE) return Promise.resolve('');
+      if (rendering.size >= RENDERS_AT_ONCE) return Promise.resolve(undefined);
       pending = render(location, pageData, shop)
         .then((drawn) => {
           kept.set(key, drawn);
@@ -60,4 +65,30 @@ export function rememberRenders(
     }
     return pending;
   };
+}
+
+/** The tags of a page's own head that React writes (page-meta.tsx), each with how to tell the server's own. */
+const ownHeadTags = [
+  { drawn: /<title>[^<]*<\/title>/, serverHas: '<title' },
+  { drawn: /<meta name="description"[^>]*>/, serverHas: 'name="description"' },
+  { drawn: /<link rel="canonical"[^>]*>/, serverHas: 'rel="canonical"' },
+];
+
+/**
+ * What of the head React drew for a page goes into the page the server sends: its title, description
+ * and canonical link, where the server's own head tags (page-head.ts: a product's, a keyword
+ * search's) have none, so a browser without JavaScript, or a crawler, reads the page's own title.
+ * Each is marked as the server's, which the app replaces with its own when it runs (main.tsx), and
+ * a canonical link gets the shop's public address (React, on the server, knows only the path).
+ */
+export function headTagsFromRender(drawnHead: string, serverTags: string, publicUrl: string): string {
+  return ownHeadTags
+    .map(({ drawn, serverHas }) => {
+      const tag = drawn.exec(drawnHead)?.[0];
+      if (!tag || serverTags.includes(serverHas)) return '';
+      return tag
+        .replace(/^<(\w+)/, (_, name: string) => `<${name} data-server-head`)
+        .replace(/ href="\//, () => ` href="${publicUrl}/`);
+    })
+    .join('');
 }

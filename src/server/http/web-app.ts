@@ -9,7 +9,8 @@ import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.t
 import type { PageHead } from '../seo/page-head.ts';
 import { escapeHtml, scriptJson } from './html.ts';
 import { sendHtml } from './page-compression.ts';
-import { rememberRenders, type RenderPage } from './server-render.ts';
+import { headTagsFromRender, rememberRenders, type RenderPage } from './server-render.ts';
+import type { RenderedPage } from '../../contract/page-data.ts';
 import { loadRoutePreloads } from './route-preloads.ts';
 import { isAdminPage, requireHttps } from './admin-scope.ts';
 
@@ -25,6 +26,8 @@ export interface WebAppOptions {
   root?: string;
   /** Head tags and status for a page path and its query (product pages get theirs from the catalogue). */
   pageHead: (path: string, query: URLSearchParams) => Promise<PageHead>;
+  /** The shop's public address, for the canonical links of pages drawn on the server. */
+  publicUrl: string;
   /** Production serves the back office over HTTPS only. */
   production?: boolean;
   /** Renders a storefront page's HTML on the server (server-render.ts); without it the browser draws every page. */
@@ -74,13 +77,13 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   const render = options.renderPage ? rememberRenders(options.renderPage) : undefined;
 
   /** The page drawn on the server, or nothing (the browser draws it) should rendering fail. */
-  async function rendered(url: string, page: PageHead, dataJson: string): Promise<string> {
-    if (!render) return '';
+  async function rendered(url: string, page: PageHead, dataJson: string): Promise<RenderedPage | undefined> {
+    if (!render) return undefined;
     try {
       return await render(url, page.data, dataJson, options.shop);
     } catch (error) {
       options.log?.warn({ err: error, url }, 'page not rendered on the server');
-      return '';
+      return undefined;
     }
   }
 
@@ -120,21 +123,25 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     const dataJson = scriptJson(page.data);
     const pageData =
       page.data.length > 0 ? `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${dataJson}</script>` : '';
-    const head = {
-      status: page.status,
-      tags: page.tags + preloadsFor(pagePath) + pageData,
-    };
     if (!indexHtml) {
-      return reply.status(head.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+      return reply.status(page.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    // A product's own title replaces the default one rather than standing beside it. (Replaced by
+    const location = serverRenderedLocation(path, page.status, query);
+    const drawn = location ? await rendered(location, page, dataJson) : undefined;
+    const tags =
+      page.tags +
+      (drawn ? headTagsFromRender(drawn.head, page.tags, options.publicUrl) : '') +
+      preloadsFor(pagePath) +
+      pageData;
+    // The page's own title replaces the default one rather than standing beside it. (Replaced by
     // functions: a string would read `$&`, `$'` and the like in catalogue text as patterns.)
-    const withHead = (
-      head.tags.includes('<title') ? indexHtml.replace(/<title>[^<]*<\/title>/, '') : indexHtml
-    ).replace('</head>', () => `${head.tags}${shopScript}</head>`);
-    const location = serverRenderedLocation(path, page.status);
-    const body = location ? await rendered(location, page, dataJson) : '';
-    const html = body ? withHead.replace('<div id="root"></div>', () => `<div id="root">${body}</div>`) : withHead;
-    return sendHtml(request, reply.status(head.status).header('cache-control', 'no-cache'), html);
+    const withHead = (tags.includes('<title') ? indexHtml.replace(/<title>[^<]*<\/title>/, '') : indexHtml).replace(
+      '</head>',
+      () => `${tags}${shopScript}</head>`,
+    );
+    const html = drawn
+      ? withHead.replace('<div id="root"></div>', () => `<div id="root">${drawn.body}</div>`)
+      : withHead;
+    return sendHtml(request, reply.status(page.status).header('cache-control', 'no-cache'), html);
   });
 }

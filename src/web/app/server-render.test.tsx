@@ -23,8 +23,8 @@ const identity = {
   takes: ['card' as const],
 };
 
-function renderOnServer(url: string, pageData: PageDataEntry[] = []): Promise<string> {
-  return renderPage(url, pageData, identity);
+async function renderOnServer(url: string, pageData: PageDataEntry[] = []): Promise<string> {
+  return (await renderPage(url, pageData, identity)).body;
 }
 
 const tabla: Product = {
