@@ -65,18 +65,29 @@ const serverRenderedPatterns: RegExp[] = [
 ];
 
 /** Where every path that is no page is drawn: the 404 page is the same whatever the path. */
-const NOT_FOUND_LOCATION = '/page-not-found';
+export const NOT_FOUND_LOCATION = '/page-not-found';
 
 /** What of a query string the search page reads (src/contract/search-filters.ts): keyword, types, brands, order. */
 const searchAddressParams = ['k', 't', 'b', 's'];
 
 /**
- * Where the server draws this page from: its path, and for the search page the filters in its
- * query (no other page reads the query string, and the search page reads nothing else of it, so
- * `?gclid=…` and the like make no new page); the 404 page's place for a path that is no page; or
- * undefined when the browser draws it (a page that depends on the shopper, or a known page the
- * server does not answer 200, such as a product that does not exist, which the browser sends on
- * to the search page).
+ * A page's address as far as the server's answer depends on it: its path without trailing slashes
+ * (as the router takes it), and for the search page the filters in its query. No other page reads
+ * the query string, and the search page reads nothing else of it, so `?gclid=…` and the like make
+ * no new page.
+ */
+export function pageAddress(pathname: string, query: URLSearchParams): string {
+  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (path !== '/search') return path;
+  const filters = new URLSearchParams([...query].filter(([name]) => searchAddressParams.includes(name)));
+  return filters.size > 0 ? `${path}?${filters}` : path;
+}
+
+/**
+ * Where the server draws this page from: its address (pageAddress); the 404 page's place for a
+ * path that is no page; or undefined when the browser draws it (a page that depends on the shopper,
+ * or a known page the server does not answer 200, such as a product that does not exist, which the
+ * browser sends on to the search page).
  */
 export function serverRenderedLocation(
   pathname: string,
@@ -87,9 +98,7 @@ export function serverRenderedLocation(
   if (status !== 200) return undefined;
   // As the server reads it for the page's head and data (case and all): a page asked for in
   // another case has neither, so the browser draws it, as it always did.
-  const path = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  if (!serverRenderedPatterns.some((pattern) => pattern.test(path))) return undefined;
-  if (path !== '/search') return path;
-  const filters = new URLSearchParams([...query].filter(([name]) => searchAddressParams.includes(name)));
-  return filters.size > 0 ? `${path}?${filters}` : path;
+  const address = pageAddress(pathname, query);
+  const path = address.split('?')[0] ?? address;
+  return serverRenderedPatterns.some((pattern) => pattern.test(path)) ? address : undefined;
 }

@@ -294,6 +294,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: config.shop.name });
   const staffGuard = createStaffGuard(staff, secureCookies);
   const photos = createPhotoServices(db);
+  // A catalogue write on this instance shows at once (ADR 0010): in its catalogue and search caches,
+  // and in the pages it keeps (registered last, below).
+  let forgetPages = (): void => undefined;
+  const catalogueChanged = () => {
+    catalog.clearCaches();
+    forgetPages();
+  };
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', requireHttps(config.env === 'production').hook);
@@ -336,13 +343,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await admin.register(catalogAdminRoutes, {
         guard: staffGuard,
-        // Every write clears this instance's catalogue and search caches (ADR 0010).
-        catalog: createCatalogAdminService(db.kysely, { dialect: db.dialect, onChange: catalog.clearCaches }),
+        // Every write clears this instance's catalogue and search caches (ADR 0010), and its pages.
+        catalog: createCatalogAdminService(db.kysely, { dialect: db.dialect, onChange: catalogueChanged }),
       });
       await admin.register(photosAdminRoutes, { guard: staffGuard, photos: photos.admin });
       await admin.register(productsCsvAdminRoutes, {
         guard: staffGuard,
-        csv: createProductsCsvService(db.kysely, { dialect: db.dialect, onChange: catalog.clearCaches }),
+        csv: createProductsCsvService(db.kysely, { dialect: db.dialect, onChange: catalogueChanged }),
       });
     },
     { prefix: '/api/admin' },
@@ -365,15 +372,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const renderPage = config.serverRender
     ? (deps.renderPage ?? (webRoot ? undefined : await loadPageRenderer()))
     : undefined;
-  await registerWebApp(app, {
+  const web = await registerWebApp(app, {
     shop: config.shop,
     publicUrl: config.publicUrl,
+    pageCacheSeconds: config.pageCacheSeconds,
+    sessionCookies: [sessionCookieName(secureCookies), staffCookieName(secureCookies)],
     production: config.env === 'production',
     ...(webRoot ? { root: webRoot } : {}),
     pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl, log: app.log }),
     ...(renderPage ? { renderPage } : {}),
     log: app.log,
   });
+  forgetPages = web.forgetPages;
   return app;
 }
 

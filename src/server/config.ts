@@ -126,6 +126,8 @@ const envSchema = z
     LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(10_000).default(3),
     SEARCH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     CATALOG_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
+    // How long one instance reuses a storefront page's whole answer, and a CDN may keep it (ADR 0021).
+    PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).optional(),
     // How stale this instance's search index may be before a search reads the change log first (ADR 0017).
     SEARCH_INDEX_LAG_MS: z.coerce.number().int().min(0).max(10_000).optional(),
     RESERVATION_MINUTES: z.coerce
@@ -223,6 +225,8 @@ export interface Config {
   /** How long one instance reuses a search answer; 0 turns the cache off. */
   searchCacheSeconds: number;
   catalogCacheSeconds: number;
+  /** How long one instance reuses a storefront page's HTML, and a CDN may keep it; 0 turns both off. */
+  pageCacheSeconds: number;
   /** A search reads the change log first when this instance read it longer ago (docs/decisions/0017-in-process-search-index.md). */
   searchIndexLagMs: number;
   /** Scales every per-route rate limit (1 is the shop's own limits). */
@@ -361,6 +365,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     trustProxy: env.TRUST_PROXY,
     searchCacheSeconds: env.SEARCH_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
     catalogCacheSeconds: env.CATALOG_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 10),
+    pageCacheSeconds: env.PAGE_CACHE_SECONDS ?? (env.NODE_ENV === 'test' ? 0 : 5),
     searchIndexLagMs: env.SEARCH_INDEX_LAG_MS ?? (env.NODE_ENV === 'test' ? 0 : 1_000),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === 'development' ? 'pretty' : 'json'),

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Brand, Product, SearchQuery, SearchResponse } from '../../contract/catalog.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
+import { cachedLoader, countNothing, type CountLookup, type Kept } from '../cache/cached-loader.ts';
 import { keywordWords } from './search-terms.ts';
 
 /**
@@ -24,9 +25,6 @@ export interface CatalogCacheOptions {
   countLookups?: (cache: 'search' | 'catalogue', hits: number, misses: number) => void;
 }
 
-type CountLookup = (hits: number, misses: number) => void;
-const countNothing: CountLookup = () => undefined;
-
 /** A search page as it is kept: which products, in order, and how many matched. */
 export type SearchHits = Pick<SearchResponse, 'totalResults' | 'isNextPage' | 'facets'> & { ids: number[] };
 type ProductTypeRow = Awaited<ReturnType<CatalogRepository['listProductTypes']>>[number];
@@ -44,64 +42,6 @@ export interface CatalogLoaders {
   productByKey(key: string): Promise<FoundProduct>;
   candidates(filter: { typeIds?: number[]; brandId?: number }): Promise<number[]>;
   searchPage(query: SearchQuery): Promise<SearchHits>;
-}
-
-interface Kept<V> {
-  value: V;
-  /** When the load that read it began: the database was as it says at that moment or later. */
-  loadedAt: number;
-}
-
-/**
- * A loader that reuses each answer for at most `seconds`. From half that age, an answer is still
- * given while a load in the background refreshes it, so a busy entry rarely makes anyone wait;
- * concurrent callers share one load. With 0 seconds, every call loads.
- */
-function cachedLoader<K extends string | number, V extends object>(
-  seconds: number,
-  max: number,
-  load: (key: K) => Promise<V>,
-  count: CountLookup = countNothing,
-): { get: (key: K) => Promise<V>; clear: () => void } {
-  if (seconds <= 0) return { get: load, clear: () => undefined };
-  const maxAge = seconds * 1000;
-  const kept = new LRUCache<K, Kept<V>>({ max, ttl: maxAge });
-  const loading = new Map<K, Promise<V>>();
-  // Bumped by clear(): a load begun before it may have read what the change replaced, so is not kept.
-  let generation = 0;
-  function loadAndKeep(key: K): Promise<V> {
-    const pending = loading.get(key);
-    if (pending) return pending;
-    const startedIn = generation;
-    const loadedAt = Date.now();
-    const loaded = load(key)
-      .then((value) => {
-        if (generation === startedIn) kept.set(key, { value, loadedAt });
-        return value;
-      })
-      .finally(() => {
-        if (loading.get(key) === loaded) loading.delete(key);
-      });
-    loading.set(key, loaded);
-    return loaded;
-  }
-  return {
-    async get(key) {
-      const entry = kept.get(key);
-      const age = entry ? Date.now() - entry.loadedAt : Infinity;
-      const fresh = entry !== undefined && age < maxAge;
-      count(fresh ? 1 : 0, fresh ? 0 : 1);
-      if (!entry || age >= maxAge) return loadAndKeep(key);
-      // The next caller gets the fresh answer; a failed refresh leaves this one to age out.
-      if (age >= maxAge / 2) loadAndKeep(key).catch(() => undefined);
-      return entry.value;
-    },
-    clear() {
-      generation++;
-      kept.clear();
-      loading.clear();
-    },
-  };
 }
 
 /**
@@ -260,11 +200,11 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
   };
   const catalogue = counted('catalogue');
   const products = cachedProducts(seconds, load.products, catalogue);
-  const productTypes = cachedLoader(seconds, 1, () => load.productTypes(), catalogue);
-  const brands = cachedLoader(seconds, 1, () => load.brands(), catalogue);
+  const productTypes = cachedLoader(seconds, { max: 1 }, () => load.productTypes(), catalogue);
+  const brands = cachedLoader(seconds, { max: 1 }, () => load.brands(), catalogue);
   const productKeys = cachedLoader(
     seconds,
-    20_000,
+    { max: 20_000 },
     async (key: string) => ({ found: await load.productByKey(key) }),
     catalogue,
   );
@@ -274,7 +214,7 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
   // call samples afresh, which is the same as drawing from all.
   const candidates = cachedLoader(
     seconds,
-    1000,
+    { max: 1000 },
     async (key: string) => pickAtRandom(await load.candidates(candidateFilterOf(key)), RANDOM_PICK_POOL),
     catalogue,
   );

@@ -14,6 +14,11 @@ import { sameSecret } from './same-secret.ts';
  * stands guard: a token planted by a sibling subdomain that can write cookies, or one lifted from
  * another visitor, does not match this browser's session. A sign-in or sign-out changes the
  * session, so it answers with a new token (`reply.renewCsrfToken`).
+ *
+ * The token is set by the API's answers to GETs, not by pages (docs/decisions/0021-server-rendering.md):
+ * a page is the same for every shopper and may be kept by a CDN, which would not keep, or would
+ * share, an answer setting a cookie. The page's script asks `GET /api/csrf-token` for one before its
+ * first call that changes something, if no API answer has set one yet.
  */
 const exempt = new Set(['/api/payments/paypal/ipn']);
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -59,10 +64,18 @@ export function registerCsrf(
     setToken(this, sessionsOf(cookies));
   });
 
+  // Answers nothing: the hook above sets the token when the browser has none, or one for other sessions.
+  app.get(
+    '/api/csrf-token',
+    { schema: { hide: false, summary: 'Sets the XSRF-TOKEN cookie when missing' } },
+    (_, reply) => reply.header('cache-control', 'no-store').status(204).send(),
+  );
+
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const cookie = request.cookies[CSRF_COOKIE];
     const sessions = sessionsOf(request.cookies);
     if (safeMethods.has(request.method)) {
+      if (!request.url.startsWith('/api/')) return;
       // A missing token, or one for sessions the browser no longer holds (a session cookie that
       // ran out), is replaced, so the page's next call carries a good one.
       if (!cookie || !signedFor(secret, cookie, sessions)) setToken(reply, sessions);

@@ -4,11 +4,12 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { PAGE_DATA_ELEMENT_ID } from '../../contract/page-data.ts';
-import { isPageRoute, serverRenderedLocation } from '../../contract/routes.ts';
+import { isPageRoute, NOT_FOUND_LOCATION, pageAddress, serverRenderedLocation } from '../../contract/routes.ts';
 import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
 import type { PageHead } from '../seo/page-head.ts';
 import { escapeHtml, scriptJson } from './html.ts';
-import { sendHtml } from './page-compression.ts';
+import { cachedLoader } from '../cache/cached-loader.ts';
+import { htmlPage, sendHtml, type HtmlPage } from './page-compression.ts';
 import { headTagsFromRender, rememberRenders, type RenderPage } from './server-render.ts';
 import type { RenderedPage } from '../../contract/page-data.ts';
 import { loadRoutePreloads } from './route-preloads.ts';
@@ -28,6 +29,13 @@ export interface WebAppOptions {
   pageHead: (path: string, query: URLSearchParams) => Promise<PageHead>;
   /** The shop's public address, for the canonical links of pages drawn on the server. */
   publicUrl: string;
+  /**
+   * How long this instance reuses a storefront page's whole answer, and a CDN may keep it
+   * (PAGE_CACHE_SECONDS); 0 or none: every page is made for its request and marked no-cache.
+   */
+  pageCacheSeconds?: number;
+  /** The session cookies' names: a page asked for with one is marked private, whatever it holds. */
+  sessionCookies?: string[];
   /** Production serves the back office over HTTPS only. */
   production?: boolean;
   /** Renders a storefront page's HTML on the server (server-render.ts); without it the browser draws every page. */
@@ -40,7 +48,24 @@ export interface WebAppOptions {
  * every page route with the shop's identity and the page's head written in, and a 404 status for
  * paths that are no page. Without a build the API still runs and page paths answer with a hint.
  */
-export async function registerWebApp(app: FastifyInstance, options: WebAppOptions): Promise<void> {
+/**
+ * A storefront page's answer as it is kept: its status, and its HTML (`whole` unless the server
+ * meant to draw it and did not, which is then not kept) or where it has moved to.
+ */
+type PageAnswer =
+  { status: number; page: HtmlPage; whole: boolean; redirect?: undefined } | { status: 301; redirect: string };
+
+/** How much of the storefront's pages one instance keeps, in bytes (the HTML and its encodings). */
+const KEPT_PAGES_BYTES = 32_000_000;
+
+/**
+ * Registers the web app; what it answers is the same for every shopper, so `forgetPages` is called
+ * when the catalogue changes on this instance (a back-office write), as the catalogue's caches are.
+ */
+export async function registerWebApp(
+  app: FastifyInstance,
+  options: WebAppOptions,
+): Promise<{ forgetPages: () => void }> {
   const root = options.root ?? webRoot;
   const indexPath = `${root}index.html`;
   const built = existsSync(indexPath);
@@ -87,6 +112,56 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     }
   }
 
+  /** A page's answer for its address (pageAddress), or for every path that is no page. */
+  async function answerFor(address: string): Promise<PageAnswer> {
+    const queryAt = address.indexOf('?');
+    const pagePath = queryAt < 0 ? address : address.slice(0, queryAt);
+    const query = new URLSearchParams(queryAt < 0 ? '' : address.slice(queryAt + 1));
+    const page: PageHead = isPageRoute(pagePath)
+      ? await options.pageHead(pagePath, query)
+      : { status: 404, tags: '', data: [] };
+    if (page.redirect !== undefined) return { status: 301, redirect: page.redirect };
+    if (!indexHtml) return { status: page.status, page: htmlPage(''), whole: false };
+    const dataJson = scriptJson(page.data);
+    const pageData =
+      page.data.length > 0 ? `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${dataJson}</script>` : '';
+    const location = serverRenderedLocation(pagePath, page.status, query);
+    const drawn = location ? await rendered(location, page, dataJson) : undefined;
+    const tags =
+      page.tags +
+      (drawn ? headTagsFromRender(drawn.head, page.tags, options.publicUrl) : '') +
+      preloadsFor(pagePath) +
+      pageData;
+    // The page's own title replaces the default one rather than standing beside it. (Replaced by
+    // functions: a string would read `$&`, `$'` and the like in catalogue text as patterns.)
+    const withHead = (tags.includes('<title') ? indexHtml.replace(/<title>[^<]*<\/title>/, '') : indexHtml).replace(
+      '</head>',
+      () => `${tags}${shopScript}</head>`,
+    );
+    const html = drawn
+      ? withHead.replace('<div id="root"></div>', () => `<div id="root">${drawn.body}</div>`)
+      : withHead;
+    // A page the server meant to draw and did not (a render given up, or too many at once) is not kept.
+    const whole = location === undefined || render === undefined || drawn !== undefined;
+    return { status: page.status, page: htmlPage(html), whole };
+  }
+
+  // Every shopper is sent the same page for an address (nothing of a basket or an account is drawn
+  // on the server), so each instance keeps its answers for a few seconds, refreshed in the
+  // background as the catalogue's are, and a CDN may keep them as long.
+  const pageCacheSeconds = options.pageCacheSeconds ?? 0;
+  const pages = cachedLoader(
+    pageCacheSeconds,
+    {
+      maxSize: KEPT_PAGES_BYTES,
+      sizeOf: (answer) => (answer.redirect === undefined ? 3 * answer.page.bytes : 1),
+      keeps: (answer) => answer.redirect !== undefined || answer.whole,
+    },
+    answerFor,
+  );
+  const sessionCookies = options.sessionCookies ?? [];
+  const sharedCacheControl = `public, max-age=0, s-maxage=${pageCacheSeconds}, stale-while-revalidate=${pageCacheSeconds}`;
+
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/');
@@ -111,37 +186,24 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     }
     const query = new URLSearchParams(request.url.slice(path.length + 1));
     // `/products/tabla/` is `/products/tabla`, as the app's router takes it.
-    const pagePath = path.length > 1 ? path.replace(/\/+$/, '') : path;
-    const page: PageHead = isPageRoute(path)
-      ? await options.pageHead(pagePath, query)
-      : { status: 404, tags: '', data: [] };
-    if (page.redirect !== undefined) {
+    const answer = await pages.get(isPageRoute(path) ? pageAddress(path, query) : NOT_FOUND_LOCATION);
+    if (answer.redirect !== undefined) {
       // Not kept by browsers without asking again: the key may be given back to the product later.
       const search = query.size > 0 ? `?${query}` : '';
-      return reply.header('cache-control', 'no-cache').redirect(`${page.redirect}${search}`, 301);
+      return reply.header('cache-control', 'no-cache').redirect(`${answer.redirect}${search}`, 301);
     }
-    const dataJson = scriptJson(page.data);
-    const pageData =
-      page.data.length > 0 ? `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${dataJson}</script>` : '';
     if (!indexHtml) {
-      return reply.status(page.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+      return reply.status(answer.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    const location = serverRenderedLocation(path, page.status, query);
-    const drawn = location ? await rendered(location, page, dataJson) : undefined;
-    const tags =
-      page.tags +
-      (drawn ? headTagsFromRender(drawn.head, page.tags, options.publicUrl) : '') +
-      preloadsFor(pagePath) +
-      pageData;
-    // The page's own title replaces the default one rather than standing beside it. (Replaced by
-    // functions: a string would read `$&`, `$'` and the like in catalogue text as patterns.)
-    const withHead = (tags.includes('<title') ? indexHtml.replace(/<title>[^<]*<\/title>/, '') : indexHtml).replace(
-      '</head>',
-      () => `${tags}${shopScript}</head>`,
-    );
-    const html = drawn
-      ? withHead.replace('<div id="root"></div>', () => `<div id="root">${drawn.body}</div>`)
-      : withHead;
-    return sendHtml(request, reply.status(page.status).header('cache-control', 'no-cache'), html);
+    // Only a page that is there is kept by a CDN, and never one asked for with a session: a shared
+    // cache must not learn who is signed in, or keep an answer a signed-in browser was sent.
+    const signedIn = sessionCookies.some((name) => request.cookies[name] !== undefined);
+    const cacheControl = signedIn
+      ? 'private, no-cache'
+      : answer.status === 200 && pageCacheSeconds > 0
+        ? sharedCacheControl
+        : 'no-cache';
+    return sendHtml(request, reply.status(answer.status).header('cache-control', cacheControl), answer.page);
   });
+  return { forgetPages: pages.clear };
 }

@@ -1,5 +1,5 @@
 import { CSRF_COOKIE, CSRF_HEADER } from '../../contract/csrf.ts';
-import { refusalMessages } from '../../contract/error-codes.ts';
+import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 /**
  * Thrown for any answer that is not 2xx; carries the status so callers can tell 404 from the rest,
  * and the error code and message of the answer's body when it has them (docs/rules.md#api-answers-and-errors).
@@ -60,6 +60,19 @@ export function csrfToken(): string | undefined {
 }
 
 /**
+ * A token for a call that changes something: the cookie's, or, when no API answer has set one yet,
+ * one asked for (pages set none: a CDN may keep them, docs/decisions/0021-server-rendering.md).
+ */
+async function tokenForChange(renew: boolean): Promise<string | undefined> {
+  if (!renew) {
+    const token = csrfToken();
+    if (token) return token;
+  }
+  await fetch('/api/csrf-token', { headers: { accept: 'application/json' } });
+  return csrfToken();
+}
+
+/**
  * Calls the API and answers its JSON. The payload types come from src/contract, whose zod schemas
  * the server checks its answers against; browsing pages skip parsing them again to stay small.
  */
@@ -70,11 +83,19 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
   if (init.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
   // docs/rules.md#security: every call that changes something echoes the XSRF-TOKEN cookie.
   const method = (init.method ?? 'GET').toUpperCase();
-  if (method !== 'GET' && method !== 'HEAD') {
-    const token = csrfToken();
+  const changes = method !== 'GET' && method !== 'HEAD';
+  if (changes) {
+    const token = await tokenForChange(false);
     if (token) headers.set(CSRF_HEADER, token);
   }
-  const response = await fetch(path, { ...init, headers });
+  let response = await fetch(path, { ...init, headers });
+  if (changes && response.status === 403 && (await errorOf(response.clone())).code === errorCodes.csrf) {
+    // A token for sessions this browser no longer holds (one that ran out): the server refused the
+    // call before doing anything, so it is made once more with a new one.
+    const token = await tokenForChange(true);
+    if (token) headers.set(CSRF_HEADER, token);
+    response = await fetch(path, { ...init, headers });
+  }
   if (!response.ok) {
     const { code, message, fields } = await errorOf(response);
     throw new ApiRequestError(

@@ -1,0 +1,77 @@
+import { LRUCache } from 'lru-cache';
+
+/** Told how many look-ups a cache answered itself and how many it read (the metrics' hit ratios). */
+export type CountLookup = (hits: number, misses: number) => void;
+export const countNothing: CountLookup = () => undefined;
+
+export interface Kept<V> {
+  value: V;
+  /** When the load that read it began: the database was as it says at that moment or later. */
+  loadedAt: number;
+}
+
+/**
+ * How much a loader keeps: a number of answers, or their total size by a measure of each; and,
+ * when some answers are not to be kept at all (a page the server did not get to draw), which.
+ */
+export type CacheLimit<V> = ({ max: number } | { maxSize: number; sizeOf: (value: V) => number }) & {
+  keeps?: (value: V) => boolean;
+};
+
+/**
+ * A loader that reuses each answer for at most `seconds` (the catalogue's caches, ADR 0006, and the
+ * pages' HTML, ADR 0021). From half that age, an answer is still given while a load in the
+ * background refreshes it, so a busy entry rarely makes anyone wait; concurrent callers share one
+ * load. With 0 seconds, every call loads.
+ */
+export function cachedLoader<K extends string | number, V extends object>(
+  seconds: number,
+  limit: CacheLimit<V>,
+  load: (key: K) => Promise<V>,
+  count: CountLookup = countNothing,
+): { get: (key: K) => Promise<V>; clear: () => void } {
+  if (seconds <= 0) return { get: load, clear: () => undefined };
+  const maxAge = seconds * 1000;
+  const kept = new LRUCache<K, Kept<V>>(
+    'max' in limit
+      ? { max: limit.max, ttl: maxAge }
+      : { maxSize: limit.maxSize, sizeCalculation: (entry) => Math.max(1, limit.sizeOf(entry.value)), ttl: maxAge },
+  );
+  const keeps = limit.keeps ?? (() => true);
+  const loading = new Map<K, Promise<V>>();
+  // Bumped by clear(): a load begun before it may have read what the change replaced, so is not kept.
+  let generation = 0;
+  function loadAndKeep(key: K): Promise<V> {
+    const pending = loading.get(key);
+    if (pending) return pending;
+    const startedIn = generation;
+    const loadedAt = Date.now();
+    const loaded = load(key)
+      .then((value) => {
+        if (generation === startedIn && keeps(value)) kept.set(key, { value, loadedAt });
+        return value;
+      })
+      .finally(() => {
+        if (loading.get(key) === loaded) loading.delete(key);
+      });
+    loading.set(key, loaded);
+    return loaded;
+  }
+  return {
+    async get(key) {
+      const entry = kept.get(key);
+      const age = entry ? Date.now() - entry.loadedAt : Infinity;
+      const fresh = entry !== undefined && age < maxAge;
+      count(fresh ? 1 : 0, fresh ? 0 : 1);
+      if (!entry || age >= maxAge) return loadAndKeep(key);
+      // The next caller gets the fresh answer; a failed refresh leaves this one to age out.
+      if (age >= maxAge / 2) loadAndKeep(key).catch(() => undefined);
+      return entry.value;
+    },
+    clear() {
+      generation++;
+      kept.clear();
+      loading.clear();
+    },
+  };
+}

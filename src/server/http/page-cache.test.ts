@@ -1,0 +1,144 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCalls } from '../../../test/helpers/catalogue-admin.ts';
+import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
+import { fakeBuiltWebApp } from '../../../test/helpers/built-web-app.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { loadPageRenderer, type RenderPage } from './server-render.ts';
+
+/**
+ * A storefront page's whole answer is kept by the instance for PAGE_CACHE_SECONDS and may be kept
+ * as long by a CDN (docs/decisions/0021-server-rendering.md): it is the same for every shopper, so
+ * it sets no cookie, and an answer to a signed-in browser is marked private all the same.
+ */
+const SECONDS = 1;
+const source = fileURLToPath(new URL('../../web/entry-server.tsx', import.meta.url));
+
+function rootOf(html: string): string {
+  return /<div id="root">([\s\S]*)<\/div><\/body>/.exec(html)?.[1] ?? '';
+}
+
+describe('pages kept for a few seconds', () => {
+  let built: ReturnType<typeof fakeBuiltWebApp>;
+  let t: TestApp;
+  let uncached: TestApp;
+  let product: { id: number; urlKey: string };
+  const renders: string[] = [];
+  let real: RenderPage;
+
+  beforeAll(async () => {
+    built = fakeBuiltWebApp();
+    real = (await loadPageRenderer(source)) as RenderPage;
+    const renderPage: RenderPage = (...args) => {
+      renders.push(args[0]);
+      return real(...args);
+    };
+    t = await createTestApp({ webRoot: built.root, renderPage, env: { PAGE_CACHE_SECONDS: String(SECONDS) } });
+    uncached = await createTestApp({ webRoot: built.root, renderPage });
+    const make = catalogFactory(t.db);
+    const type = await make.type({ name: 'Tablas' });
+    const brand = await make.brand({ name: 'Taalwala' });
+    product = await make.product({ typeId: type.id, brandId: brand.id, title: 'Copper Tabla Set' });
+  });
+  afterAll(async () => {
+    await t.close();
+    await uncached.close();
+    built.remove();
+  });
+
+  const setTitle = (title: string) =>
+    t.db.kysely.updateTable('products').set({ title }).where('id', '=', product.id).execute();
+
+  it('answers a page from its copy for its seconds, then from the catalogue again', async () => {
+    const path = `/products/${product.urlKey}`;
+    expect(rootOf((await t.app.inject({ url: path })).body)).toContain('Copper Tabla Set');
+    // Changed behind the shop's back (another instance's write): this one keeps its copy a while.
+    await setTitle('Brass Tabla Set');
+    expect(rootOf((await t.app.inject({ url: path })).body)).toContain('Copper Tabla Set');
+    await sleep(SECONDS * 1000 + 100);
+    expect(rootOf((await t.app.inject({ url: path })).body)).toContain('Brass Tabla Set');
+  });
+
+  it('keeps one copy of a search page whatever else is in its query string', async () => {
+    await t.app.inject({ url: '/search?k=tabla' });
+    await setTitle('Steel Tabla Set');
+    for (const url of ['/search?k=tabla&gclid=1', '/search?utm_source=mail&k=tabla']) {
+      const root = rootOf((await t.app.inject({ url })).body);
+      expect(root).toContain('1 PRODUCTS FOUND');
+      expect(root).not.toContain('Steel Tabla Set');
+    }
+    // Another keyword is another page.
+    expect(rootOf((await t.app.inject({ url: '/search?k=steel' })).body)).toContain('Steel Tabla Set');
+  });
+
+  it('shows a back-office change made on this instance at once', async () => {
+    const path = `/products/${product.urlKey}`;
+    expect((await t.app.inject({ url: path })).statusCode).toBe(200);
+    const admin = adminCalls(t, (await staffMember(t, 'staff')).cookie);
+    await admin('POST', `/products/${product.id}/status`, { status: 'archived' });
+    expect((await t.app.inject({ url: path })).statusCode).toBe(404);
+    await admin('POST', `/products/${product.id}/status`, { status: 'published' });
+    expect((await t.app.inject({ url: path })).statusCode).toBe(200);
+  });
+
+  it('does not keep a page it meant to draw and did not, so the next shopper gets it drawn', async () => {
+    let failing = true;
+    const flaky = await createTestApp({
+      webRoot: built.root,
+      renderPage: (...args) => (failing ? Promise.reject(new Error('the renderer broke')) : real(...args)),
+      env: { PAGE_CACHE_SECONDS: '60' },
+    });
+    try {
+      expect((await flaky.app.inject({ url: '/about' })).body).toContain('<div id="root"></div>');
+      failing = false;
+      expect(rootOf((await flaky.app.inject({ url: '/about' })).body)).toContain('About Us');
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('tells a CDN it may keep a page for as long, and sets no cookie on it', async () => {
+    for (const url of ['/home', '/about', `/products/${product.urlKey}`, '/search?t=1', '/shoppingcart']) {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe(
+        `public, max-age=0, s-maxage=${SECONDS}, stale-while-revalidate=${SECONDS}`,
+      );
+      expect(response.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
+  it.each(['sid', 'admin'])('marks a page asked for with a %s session cookie private', async (cookie) => {
+    const response = await t.app.inject({ url: '/about', headers: { cookie: `${cookie}=anything` } });
+    expect(response.headers['cache-control']).toBe('private, no-cache');
+    expect(rootOf(response.body)).toContain('About Us');
+  });
+
+  it('lets no CDN keep a 404, a redirect, or any page when the cache is off', async () => {
+    expect((await t.app.inject({ url: '/no-such-page' })).headers['cache-control']).toBe('no-cache');
+    expect((await t.app.inject({ url: '/products/no-such-tabla' })).headers['cache-control']).toBe('no-cache');
+    expect((await uncached.app.inject({ url: '/about' })).headers['cache-control']).toBe('no-cache');
+  });
+
+  it('gives a browser with no token one from the API, not from a page', async () => {
+    const answer = await t.app.inject({ url: '/api/csrf-token' });
+    expect(answer.statusCode).toBe(204);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(String(answer.headers['set-cookie'])).toMatch(/^XSRF-TOKEN=[\w-]+\.[\w-]+; Path=\//);
+  });
+
+  it('serves a page kept compressed as each browser asks, the same page each way', async () => {
+    const url = '/termsandconditions';
+    const plain = await t.app.inject({ url });
+    const brotli = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
+    const gzip = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    expect(renders.filter((drawn) => drawn === url)).toHaveLength(1);
+  });
+});

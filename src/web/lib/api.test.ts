@@ -1,0 +1,77 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CSRF_COOKIE, CSRF_HEADER } from '../../contract/csrf.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
+import { ApiRequestError, requestJson } from './api.ts';
+
+/**
+ * A call that changes something echoes the XSRF-TOKEN cookie (docs/rules.md#security). Pages do not
+ * set it (they may be kept by a CDN, docs/decisions/0021-server-rendering.md), so the page asks the
+ * API for one first when it has none, and asks again once when the server refuses the one it has.
+ */
+describe('requestJson and the CSRF token', () => {
+  const calls: Array<{ url: string; method: string; token: string | null }> = [];
+  let answers: Array<(url: string) => Response>;
+
+  beforeEach(() => {
+    document.cookie = `${CSRF_COOKIE}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+    calls.length = 0;
+    vi.stubGlobal('fetch', (url: string, init: RequestInit = {}) => {
+      const method = init.method ?? 'GET';
+      calls.push({ url, method, token: new Headers(init.headers).get(CSRF_HEADER) });
+      if (url === '/api/csrf-token') {
+        document.cookie = `${CSRF_COOKIE}=token-${calls.length}; path=/`;
+        return Promise.resolve(new Response(null, { status: 204 }));
+      }
+      const answer = answers.shift();
+      return Promise.resolve(answer ? answer(url) : Response.json({ ok: true }));
+    });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const refused = () =>
+    Response.json(
+      { error: { code: errorCodes.csrf, message: 'This request did not come from the shop page.' } },
+      { status: 403 },
+    );
+
+  it('asks for a token before a first call that changes something, and echoes it', async () => {
+    answers = [];
+    await requestJson('/api/basket/verify', { method: 'POST', body: '{}' });
+    expect(calls).toEqual([
+      { url: '/api/csrf-token', method: 'GET', token: null },
+      { url: '/api/basket/verify', method: 'POST', token: 'token-1' },
+    ]);
+  });
+
+  it('asks for nothing more when it has a token, nor for a GET', async () => {
+    answers = [];
+    document.cookie = `${CSRF_COOKIE}=kept; path=/`;
+    await requestJson('/api/brands');
+    await requestJson('/api/search', { method: 'POST', body: '{}' });
+    expect(calls).toEqual([
+      { url: '/api/brands', method: 'GET', token: null },
+      { url: '/api/search', method: 'POST', token: 'kept' },
+    ]);
+  });
+
+  it('asks for a new token once when the server refuses the one it has, then tries again', async () => {
+    document.cookie = `${CSRF_COOKIE}=stale; path=/`;
+    answers = [refused];
+    await expect(requestJson('/api/search', { method: 'POST', body: '{}' })).resolves.toEqual({ ok: true });
+    expect(calls.map((call) => `${call.method} ${call.url} ${call.token}`)).toEqual([
+      'POST /api/search stale',
+      'GET /api/csrf-token null',
+      'POST /api/search token-2',
+    ]);
+  });
+
+  it('gives up with the refusal when the new token is refused too', async () => {
+    document.cookie = `${CSRF_COOKIE}=stale; path=/`;
+    answers = [refused, refused];
+    const failure = await requestJson('/api/search', { method: 'POST', body: '{}' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiRequestError);
+    expect((failure as ApiRequestError).status).toBe(403);
+    expect(calls.filter((call) => call.method === 'POST')).toHaveLength(2);
+  });
+});
