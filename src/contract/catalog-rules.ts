@@ -12,6 +12,20 @@ export const RELATED_PRODUCT_COUNT = 4;
 export const HOME_SECTION_PRODUCT_COUNT = 8;
 
 /**
+ * The five home sections (docs/rules.md#pages-and-routes), each showing random products of one type:
+ * the home page draws them, and the server writes their products into the page (page-data.ts). The
+ * spec loads type 2008 (dholaks) for the TABLAS section; shoppers reading TABLAS expect tablas, so
+ * the section shows type 2035.
+ */
+export const homeSections = [
+  { title: 'FEATURED INSTRUMENTS', typeId: 1003, viewMore: '2017,2009,1003' },
+  { title: 'PROFESSIONAL QUALITY DHOLS', typeId: 2010, viewMore: '2010' },
+  { title: 'TABLAS', typeId: 2035, viewMore: '2035' },
+  { title: 'HARMONIUM', typeId: 2017, viewMore: '2017' },
+  { title: 'STRING INSTRUMENTS', typeId: 1001, viewMore: '1001' },
+] as const;
+
+/**
  * Search orders (docs/rules.md#catalogue-and-search): relevance (with a keyword, best match first; without one, the
  * catalogue's own order), price low to high and high to low (a product's lowest price), newest.
  */

@@ -1,3 +1,4 @@
+import { HOME_SECTION_PRODUCT_COUNT } from './catalog-rules.ts';
 import type { SearchFilters } from './search-filters.ts';
 
 /**
@@ -16,6 +17,8 @@ export const pageQueryKeys = {
   productTypes: () => ['product-types'] as const,
   brands: () => ['brands'] as const,
   product: (urlKey: string) => ['product', urlKey] as const,
+  relatedProducts: (productId: number | undefined) => ['related-products', productId] as const,
+  homeSection: (typeId: number) => ['random-products', typeId, HOME_SECTION_PRODUCT_COUNT] as const,
   search: (filters: SearchFilters) =>
     ['search', filters.keyword, filters.typeIds, filters.brandIds, filters.sort] as const,
 };

@@ -43,6 +43,19 @@ function routeShape(pathname: string): string {
   }
 }
 
+/** Pages whose address carries a secret (a reset or activation token, an order's recovery code). */
+const secretAddressPatterns: RegExp[] = [
+  /^\/reset-password\/[^/]+$/,
+  /^\/verify-account\/[^/]+$/,
+  /^\/order-recovery\/[^/]+$/,
+];
+
+/** A page whose address is a secret, which no cache may keep or key by (an outside attack found them public). */
+export function isSecretAddress(pathname: string): boolean {
+  const path = routeShape(pathname);
+  return secretAddressPatterns.some((pattern) => pattern.test(path));
+}
+
 export function isPageRoute(pathname: string): boolean {
   const path = routeShape(pathname);
   return pageRoutePatterns.some((pattern) => pattern.test(path));

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { basketStore } from './lib/basket/basket-store.ts';
@@ -27,6 +27,8 @@ const app = (
   </StrictMode>
 );
 // A page the server rendered (docs/decisions/0021-server-rendering.md) is hydrated: React takes
-// over the HTML already drawn, keeping each part until its code has loaded, instead of drawing it again.
-if (root.firstElementChild) hydrateRoot(root, app);
+// over the HTML already drawn, keeping each part until its code has loaded, instead of drawing it
+// again. As a transition, so the work yields to the browser every few milliseconds (the page is
+// already on screen, and a tap on it is answered between slices) rather than holding it in one task.
+if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
 else createRoot(root).render(app);

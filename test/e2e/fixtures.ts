@@ -9,6 +9,30 @@ import { outboxFor } from './outbox-path.ts';
  */
 export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleErrors: string[] }>({
   allowConsoleErrors: [[], { option: true }],
+  // A page drawn on the server starts its code after its first paint (/boot.js,
+  // docs/decisions/0021-server-rendering.md): a click before the page is hydrated would do nothing,
+  // so a page loaded whole is used once it is (layout.tsx marks it), as a shopper would see it.
+  // Every page of the test's browser, the test's own and any it opens.
+  context: async ({ context, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled !== false) {
+      for (const page of context.pages()) waitForHydration(page);
+      context.on('page', waitForHydration);
+    }
+    await use(context);
+  },
+  // And the pages of any other browser a test opens (a second shopper beside staff).
+  browser: [
+    async ({ browser }, use) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args) => {
+        const context = await newContext(...args);
+        if (args[0]?.javaScriptEnabled !== false) context.on('page', waitForHydration);
+        return context;
+      };
+      await use(browser);
+    },
+    { scope: 'worker' },
+  ],
   consoleErrors: [
     async ({ page, allowConsoleErrors }, use) => {
       const errors: string[] = [];
@@ -26,6 +50,25 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleErrors: s
 });
 
 export { expect };
+
+function waitForHydration(page: Page): void {
+  const hydrated = () =>
+    page.waitForFunction(
+      () => !document.querySelector('script[src="/boot.js"]') || document.documentElement.hasAttribute('data-hydrated'),
+    );
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => {
+    const response = await goto(...args);
+    await hydrated();
+    return response;
+  };
+  page.reload = async (...args) => {
+    const response = await reload(...args);
+    await hydrated();
+    return response;
+  };
+}
 
 export async function expectNoAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page })

@@ -123,6 +123,45 @@ test('a page drawn on the server is hydrated: its elements are kept and answer t
   expect(removed).toEqual({ removed: 0 });
 });
 
+test('a page drawn on the server fetches its code only after what its first paint needs, then hydrates', async ({
+  page,
+}) => {
+  const product = await productWithSizes(page);
+  await page.goto(`/products/${product.urlKey}`);
+  const timings = await page.evaluate(() => {
+    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+    return {
+      parsed: navigation.domInteractive,
+      styles: resources.filter((entry) => entry.name.endsWith('.css')).map((entry) => entry.responseEnd),
+      scripts: resources.filter((entry) => /\/assets\/.*\.js$/.test(entry.name)).map((entry) => entry.startTime),
+    };
+  });
+  expect(timings.styles.length).toBeGreaterThan(0);
+  expect(timings.scripts.length).toBeGreaterThan(3);
+  const firstScript = Math.min(...timings.scripts);
+  expect(firstScript).toBeGreaterThanOrEqual(timings.parsed);
+  expect(firstScript).toBeGreaterThanOrEqual(Math.max(...timings.styles));
+  // And then it answers the shopper.
+  await page.getByRole('button', { name: 'ADD TO BASKET' }).click();
+  await expect(page.getByRole('link', { name: /^Basket: 1 Items/ })).toBeVisible();
+});
+
+test('a page drawn on the server asks the API nothing as it hydrates: its data came with it', async ({ page }) => {
+  const product = await productWithSizes(page);
+  for (const path of ['/home', `/products/${product.urlKey}`, '/search?t=2010&s=price-asc']) {
+    const asked: string[] = [];
+    const listen = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) asked.push(request.url());
+    };
+    page.on('request', listen);
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    page.off('request', listen);
+    expect(asked, path).toEqual([]);
+  }
+});
+
 test('a shopper with a basket opens a page drawn on the server without a hydration error', async ({ page }) => {
   const product = await productWithSizes(page);
   await page.goto(`/products/${product.urlKey}`);

@@ -14,8 +14,8 @@ export interface Kept<V> {
  * How much a loader keeps: a number of answers, or their total size by a measure of each; and,
  * when some answers are not to be kept at all (a page the server did not get to draw), which.
  */
-export type CacheLimit<V> = ({ max: number } | { maxSize: number; sizeOf: (value: V) => number }) & {
-  keeps?: (value: V) => boolean;
+export type CacheLimit<K, V> = ({ max: number } | { maxSize: number; sizeOf: (value: V) => number }) & {
+  keeps?: (value: V, key: K) => boolean;
 };
 
 /**
@@ -26,7 +26,7 @@ export type CacheLimit<V> = ({ max: number } | { maxSize: number; sizeOf: (value
  */
 export function cachedLoader<K extends string | number, V extends object>(
   seconds: number,
-  limit: CacheLimit<V>,
+  limit: CacheLimit<K, V>,
   load: (key: K) => Promise<V>,
   count: CountLookup = countNothing,
 ): { get: (key: K) => Promise<V>; clear: () => void } {
@@ -48,7 +48,7 @@ export function cachedLoader<K extends string | number, V extends object>(
     const loadedAt = Date.now();
     const loaded = load(key)
       .then((value) => {
-        if (generation === startedIn && keeps(value)) kept.set(key, { value, loadedAt });
+        if (generation === startedIn && keeps(value, key)) kept.set(key, { value, loadedAt });
         return value;
       })
       .finally(() => {

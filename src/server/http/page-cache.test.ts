@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,8 +52,10 @@ describe('pages kept for a few seconds', () => {
   const setTitle = (title: string) =>
     t.db.kysely.updateTable('products').set({ title }).where('id', '=', product.id).execute();
 
-  it('answers a page from its copy for its seconds, then from the catalogue again', async () => {
+  it('answers a page asked for again from its copy for its seconds, then from the catalogue again', async () => {
     const path = `/products/${product.urlKey}`;
+    // Kept from the second time it is asked for.
+    await t.app.inject({ url: path });
     expect(rootOf((await t.app.inject({ url: path })).body)).toContain('Copper Tabla Set');
     // Changed behind the shop's back (another instance's write): this one keeps its copy a while.
     await setTitle('Brass Tabla Set');
@@ -61,8 +64,15 @@ describe('pages kept for a few seconds', () => {
     expect(rootOf((await t.app.inject({ url: path })).body)).toContain('Brass Tabla Set');
   });
 
+  it('does not keep a page asked for once: a flood of addresses takes no room', async () => {
+    await t.app.inject({ url: '/search?k=copper' });
+    await setTitle('Copper Tabla Drum');
+    expect(rootOf((await t.app.inject({ url: '/search?k=copper' })).body)).toContain('Copper Tabla Drum');
+  });
+
   it('keeps one copy of a search page whatever else is in its query string', async () => {
     await t.app.inject({ url: '/search?k=tabla' });
+    await t.app.inject({ url: '/search?k=tabla&utm_campaign=x' });
     await setTitle('Steel Tabla Set');
     for (const url of ['/search?k=tabla&gclid=1', '/search?utm_source=mail&k=tabla']) {
       const root = rootOf((await t.app.inject({ url })).body);
@@ -114,6 +124,36 @@ describe('pages kept for a few seconds', () => {
     const response = await t.app.inject({ url: '/about', headers: { cookie: `${cookie}=anything` } });
     expect(response.headers['cache-control']).toBe('private, no-cache');
     expect(rootOf(response.body)).toContain('About Us');
+  });
+
+  it.each(['/reset-password/3f9a0c', '/verify-account/77b1e2', '/order-recovery/c0ffee'])(
+    'lets nothing keep %s, whose address is a secret',
+    async (url) => {
+      const response = await t.app.inject({ url });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['cache-control']).toBe('private, no-store');
+    },
+  );
+
+  it('answers a request line with the whole address, or with a fragment, as the page it names', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const ask = (target: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.write(`GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
+        );
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        socket.on('error', reject);
+      });
+    const whole = await ask(`http://127.0.0.1:${port}/about`);
+    expect(whole.split('\r\n')[0]).toBe('HTTP/1.1 200 OK');
+    expect(whole).toContain('About Us');
+    const fragment = await ask('/search?k=tabla#frag');
+    expect(fragment).toContain('Search results for “tabla” |');
+    expect(fragment).not.toContain('frag');
   });
 
   it('lets no CDN keep a 404, a redirect, or any page when the cache is off', async () => {

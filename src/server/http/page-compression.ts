@@ -10,18 +10,18 @@ const gzipped = promisify(gzip);
 const THRESHOLD_BYTES = 1024;
 
 export interface HtmlPage {
-  html: string;
-  bytes: number;
+  /** The HTML in UTF-8: its exact size, and none of the strings it was put together from kept alive. */
+  html: Buffer;
   /** Its encodings, each made the first time a browser asks for it. */
   encoded: Map<'br' | 'gzip', Promise<Buffer>>;
 }
 
 /** A page's HTML, to be sent compressed as often as it is asked for, compressed once each way. */
 export function htmlPage(html: string): HtmlPage {
-  return { html, bytes: Buffer.byteLength(html), encoded: new Map() };
+  return { html: Buffer.from(html), encoded: new Map() };
 }
 
-function encode(html: string, encoding: 'br' | 'gzip'): Promise<Buffer> {
+function encode(html: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer> {
   return encoding === 'br' ? brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }) : gzipped(html);
 }
 
@@ -39,11 +39,13 @@ export async function sendHtml(
   reply: FastifyReply,
   page: HtmlPage | string,
 ): Promise<FastifyReply> {
-  const { html, bytes, encoded } = typeof page === 'string' ? htmlPage(page) : page;
+  const { html, encoded } = typeof page === 'string' ? htmlPage(page) : page;
   reply.type('text/html; charset=utf-8').header('vary', 'accept-encoding');
   const header = request.headers['accept-encoding'];
   const encoding =
-    typeof header === 'string' && bytes >= THRESHOLD_BYTES ? negotiate(header.toLowerCase(), ['br', 'gzip']) : null;
+    typeof header === 'string' && html.length >= THRESHOLD_BYTES
+      ? negotiate(header.toLowerCase(), ['br', 'gzip'])
+      : null;
   if (encoding !== 'br' && encoding !== 'gzip') return reply.send(html);
   let body = encoded.get(encoding);
   if (!body) {

@@ -4,11 +4,19 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { PAGE_DATA_ELEMENT_ID } from '../../contract/page-data.ts';
-import { isPageRoute, NOT_FOUND_LOCATION, pageAddress, serverRenderedLocation } from '../../contract/routes.ts';
+import {
+  isPageRoute,
+  isSecretAddress,
+  NOT_FOUND_LOCATION,
+  pageAddress,
+  serverRenderedLocation,
+} from '../../contract/routes.ts';
 import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
 import type { PageHead } from '../seo/page-head.ts';
 import { escapeHtml, scriptJson } from './html.ts';
+import { LRUCache } from 'lru-cache';
 import { cachedLoader } from '../cache/cached-loader.ts';
+import { startAppAfterFirstPaint } from './app-start.ts';
 import { htmlPage, sendHtml, type HtmlPage } from './page-compression.ts';
 import { headTagsFromRender, rememberRenders, type RenderPage } from './server-render.ts';
 import type { RenderedPage } from '../../contract/page-data.ts';
@@ -55,8 +63,13 @@ export interface WebAppOptions {
 type PageAnswer =
   { status: number; page: HtmlPage; whole: boolean; redirect?: undefined } | { status: 301; redirect: string };
 
-/** How much of the storefront's pages one instance keeps, in bytes (the HTML and its encodings). */
-const KEPT_PAGES_BYTES = 32_000_000;
+/**
+ * How much of the storefront's pages one instance keeps, in bytes: the HTML in UTF-8 and its
+ * encodings (each well under half of it). An outside attack with a flood of distinct search pages
+ * measured what a larger budget costs: 32 MB, counted then from the text, took the server's
+ * resident memory up by 100 MB.
+ */
+const KEPT_PAGES_BYTES = 12_000_000;
 
 /**
  * Registers the web app; what it answers is the same for every shopper, so `forgetPages` is called
@@ -96,6 +109,8 @@ export async function registerWebApp(
     : undefined;
 
   const adminHtml = readBuiltPage(`${root}admin/index.html`)?.replace('</head>', () => `${shopScript}</head>`);
+  // The same for every answer: compressed once each way.
+  const adminPage = adminHtml === undefined ? undefined : htmlPage(adminHtml);
   const httpsOnly = requireHttps(options.production ?? false);
 
   // A page asked for again with the same data is the HTML already drawn (server-render.ts).
@@ -139,7 +154,7 @@ export async function registerWebApp(
       () => `${tags}${shopScript}</head>`,
     );
     const html = drawn
-      ? withHead.replace('<div id="root"></div>', () => `<div id="root">${drawn.body}</div>`)
+      ? startAppAfterFirstPaint(withHead.replace('<div id="root"></div>', () => `<div id="root">${drawn.body}</div>`))
       : withHead;
     // A page the server meant to draw and did not (a render given up, or too many at once) is not kept.
     const whole = location === undefined || render === undefined || drawn !== undefined;
@@ -150,12 +165,22 @@ export async function registerWebApp(
   // on the server), so each instance keeps its answers for a few seconds, refreshed in the
   // background as the catalogue's are, and a CDN may keep them as long.
   const pageCacheSeconds = options.pageCacheSeconds ?? 0;
+  // A page is kept from the second time it is asked for: a flood of addresses each asked for once
+  // (distinct search words, say) is answered and never kept, so it takes no room from the pages
+  // shoppers do ask for again (an outside attack measured 100 MB more resident memory otherwise).
+  const askedOnce = new LRUCache<string, true>({ max: 10_000 });
+  const askedBefore = (address: string) => {
+    if (askedOnce.has(address)) return true;
+    askedOnce.set(address, true);
+    return false;
+  };
   const pages = cachedLoader(
     pageCacheSeconds,
     {
       maxSize: KEPT_PAGES_BYTES,
-      sizeOf: (answer) => (answer.redirect === undefined ? 3 * answer.page.bytes : 1),
-      keeps: (answer) => answer.redirect !== undefined || answer.whole,
+      sizeOf: (answer) => (answer.redirect === undefined ? 2 * answer.page.html.length : 1),
+      keeps: (answer, address) =>
+        (answer.redirect !== undefined || answer.whole) && !isSecretAddress(address) && askedBefore(address),
     },
     answerFor,
   );
@@ -163,7 +188,11 @@ export async function registerWebApp(
   const sharedCacheControl = `public, max-age=0, s-maxage=${pageCacheSeconds}, stale-while-revalidate=${pageCacheSeconds}`;
 
   app.setNotFoundHandler(async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
+    // The path and query as asked for: without a fragment (which browsers never send, and a CDN
+    // may leave out of its key) and without the scheme and host of a request line that names the
+    // whole address (HTTP/1.1 servers must take that form; the router does for the API).
+    const asked = request.url.replace(/#.*$/s, '').replace(/^[a-z][a-z\d+.-]*:\/\/[^/?]*/i, '') || '/';
+    const path = asked.split('?')[0] ?? '/';
     const wantsPage = (request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/');
     if (!wantsPage) {
       return reply
@@ -175,16 +204,16 @@ export async function registerWebApp(
       // Not `await`ed: a reply is thenable, so awaiting one gives undefined (found by an outside attack:
       // the page was built and sent again after the refusal, logging an error each time).
       if (httpsOnly.refuses(request)) return httpsOnly.refusal(reply);
-      if (!adminHtml) {
+      if (!adminPage) {
         return reply.status(404).type('text/plain').send('The back office is not built yet: run `npm run build`.');
       }
       return sendHtml(
         request,
         reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex, nofollow'),
-        adminHtml,
+        adminPage,
       );
     }
-    const query = new URLSearchParams(request.url.slice(path.length + 1));
+    const query = new URLSearchParams(asked.slice(path.length + 1));
     // `/products/tabla/` is `/products/tabla`, as the app's router takes it.
     const answer = await pages.get(isPageRoute(path) ? pageAddress(path, query) : NOT_FOUND_LOCATION);
     if (answer.redirect !== undefined) {
@@ -198,11 +227,13 @@ export async function registerWebApp(
     // Only a page that is there is kept by a CDN, and never one asked for with a session: a shared
     // cache must not learn who is signed in, or keep an answer a signed-in browser was sent.
     const signedIn = sessionCookies.some((name) => request.cookies[name] !== undefined);
-    const cacheControl = signedIn
-      ? 'private, no-cache'
-      : answer.status === 200 && pageCacheSeconds > 0
-        ? sharedCacheControl
-        : 'no-cache';
+    const cacheControl = isSecretAddress(path)
+      ? 'private, no-store'
+      : signedIn
+        ? 'private, no-cache'
+        : answer.status === 200 && pageCacheSeconds > 0
+          ? sharedCacheControl
+          : 'no-cache';
     return sendHtml(request, reply.status(answer.status).header('cache-control', cacheControl), answer.page);
   });
   return { forgetPages: pages.clear };

@@ -1,5 +1,6 @@
 import {
   brandListSchema,
+  productListSchema,
   productSchema,
   productTypeTreeSchema,
   searchRequestSchema,
@@ -8,10 +9,16 @@ import {
   type Product,
   type ProductType,
 } from '../../contract/catalog.ts';
-import { DEFAULT_PAGE_SIZE } from '../../contract/catalog-rules.ts';
+import {
+  DEFAULT_PAGE_SIZE,
+  HOME_SECTION_PRODUCT_COUNT,
+  homeSections,
+  RELATED_PRODUCT_COUNT,
+} from '../../contract/catalog-rules.ts';
 import { firstSearchPage, pageQueryKeys, type PageDataEntry } from '../../contract/page-data.ts';
 import { readSearchAddress } from '../../contract/search-filters.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
+import { NotFoundError } from '../errors.ts';
 
 /**
  * The catalogue data a page draws first, written into its HTML so the app need not ask the API
@@ -53,9 +60,37 @@ export function createPageData(catalog: CatalogService) {
       return [...entries, { key: pageQueryKeys.search(filters), data: firstSearchPage(found) }];
     },
 
+    /**
+     * The home page's sections: each one's random picks, as GET /api/products/random answers them
+     * (a section whose type the catalogue lacks is left to the page, which shows it empty).
+     */
+    async home(): Promise<PageDataEntry[]> {
+      const [{ entries }, ...sections] = await Promise.all([
+        layout(),
+        ...homeSections.map(async (section) => {
+          try {
+            const products = await catalog.randomByType(section.typeId, HOME_SECTION_PRODUCT_COUNT);
+            return [{ key: pageQueryKeys.homeSection(section.typeId), data: productListSchema.parse(products) }];
+          } catch (error) {
+            if (error instanceof NotFoundError) return [];
+            throw error;
+          }
+        }),
+      ]);
+      return [...entries, ...sections.flat()];
+    },
+
+    /** A product page: the product, and the related products drawn below it. */
     async product(urlKey: string, product: Product): Promise<PageDataEntry[]> {
-      const { entries } = await layout();
-      return [...entries, { key: pageQueryKeys.product(urlKey), data: productSchema.parse(product) }];
+      const [{ entries }, related] = await Promise.all([
+        layout(),
+        catalog.related(String(product.id), RELATED_PRODUCT_COUNT),
+      ]);
+      return [
+        ...entries,
+        { key: pageQueryKeys.product(urlKey), data: productSchema.parse(product) },
+        { key: pageQueryKeys.relatedProducts(product.id), data: productListSchema.parse(related) },
+      ];
     },
   };
 }

@@ -117,6 +117,7 @@ export function createPageHead(deps: {
         data: await dataOrNone(() => pageData.search(query)),
       };
     }
+    if (path === '/home') return { status: 200, tags: '', data: await dataOrNone(pageData.home) };
     const match = productPath.exec(path);
     if (!match?.[1]) return { status: 200, tags: '', data: await dataOrNone(pageData.layout) };
     let key: string;

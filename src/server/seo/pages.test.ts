@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOME_SECTION_PRODUCT_COUNT, homeSections, RELATED_PRODUCT_COUNT } from '../../contract/catalog-rules.ts';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
 import { fakeBuiltWebApp } from '../../../test/helpers/built-web-app.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -205,6 +206,37 @@ describe('pages, head tags, sitemap and robots', () => {
       expect(entry((await get('/search?k=unreleased')).body, 'search')).toMatchObject({
         data: { pages: [{ totalResults: 0, results: [] }] },
       });
+    });
+
+    it("gives /home each section's products, under the key the home page asks for", async () => {
+      const make = catalogFactory(t.db);
+      const dhols = await make.type({ id: 2010, name: 'Dhols' });
+      const brand = await make.brand({ name: 'Dholwala' });
+      const dhol = await make.product({ typeId: dhols.id, brandId: brand.id, title: 'Bhangra Dhol' });
+      const body = (await get('/home')).body;
+      const sections = pageData(body).filter((e) => e.key[0] === 'random-products');
+      // Each section of a type the catalogue has (here the dhols alone), under the home page's own key.
+      expect(homeSections.map((section) => section.typeId)).toContain(2010);
+      expect(sections.map((e) => e.key)).toEqual([['random-products', 2010, HOME_SECTION_PRODUCT_COUNT]]);
+      const dholSection = sections.find((e) => e.key[1] === 2010);
+      expect(dholSection?.data).toEqual(await apiJson(`/api/products/random/2010/${HOME_SECTION_PRODUCT_COUNT}`));
+      expect((dholSection?.data as Array<{ urlKey: string }>).map((p) => p.urlKey)).toEqual([dhol.urlKey]);
+    });
+
+    it('gives a product page its related products, under the key the page asks for', async () => {
+      const make = catalogFactory(t.db);
+      const type = await make.type({ name: 'Harmoniums' });
+      const brand = await make.brand({ name: 'Bina' });
+      const first = await make.product({ typeId: type.id, brandId: brand.id, title: 'Scale Changer Harmonium' });
+      const second = await make.product({ typeId: type.id, brandId: brand.id, title: 'Folding Harmonium' });
+      const body = (await get(`/products/${first.urlKey}`)).body;
+      const related = entry(body, 'related-products');
+      expect(related?.key).toEqual(['related-products', first.id]);
+      // Its own type first, then others, as GET /api/products/{id}/{count} picks them.
+      const keys = (related?.data as Array<{ urlKey: string }>).map((p) => p.urlKey);
+      expect(keys[0]).toBe(second.urlKey);
+      expect(keys).not.toContain(first.urlKey);
+      expect(keys.length).toBeLessThanOrEqual(RELATED_PRODUCT_COUNT);
     });
 
     it('keeps a hostile keyword inert: no element closed, the text kept as typed', async () => {

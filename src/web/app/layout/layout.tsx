@@ -24,6 +24,7 @@ export function Layout() {
       <main id="main" className={styles.main} tabIndex={-1}>
         <Suspense fallback={<PageLoading />}>
           <Outlet />
+          <PageHydrated />
         </Suspense>
       </main>
       <Footer />
@@ -43,4 +44,17 @@ export function PageLoading() {
       <span className="visually-hidden">Loading…</span>
     </div>
   );
+}
+
+/**
+ * Marks the document once the page's part has been hydrated or drawn in the browser, so the page
+ * answers the shopper from then on: a page drawn on the server starts its code after its first
+ * paint (docs/decisions/0021-server-rendering.md), and a tap before then does nothing. Browser
+ * tests wait for it after loading a page; a monitor may too. Renders nothing, on either side.
+ */
+function PageHydrated() {
+  useEffect(() => {
+    document.documentElement.setAttribute('data-hydrated', '');
+  }, []);
+  return null;
 }

@@ -1,5 +1,6 @@
 import { useQueries } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { homeSections as sections } from '../../../contract/catalog-rules.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { shop } from '../../lib/shop.ts';
 import { ProductGrid } from '../../ui/product-grid/product-grid.tsx';
@@ -13,19 +14,6 @@ const adverts = [
   { typeId: 2010, title: 'Dhols', text: 'For bhangra and the baraat', Art: DholArt },
   { typeId: 2017, title: 'Harmoniums', text: 'Portable, folding, scale changer', Art: HarmoniumArt },
   { typeId: 1001, title: 'String Instruments', text: 'Sitars, tanpuras, santoor', Art: SitarArt },
-];
-
-/**
- * The five home sections (docs/rules.md#pages-and-routes), each showing random products of one type. The spec
- * loads type 2008 (dholaks) for the TABLAS section; shoppers reading TABLAS expect tablas, so the
- * section shows type 2035.
- */
-const sections = [
-  { title: 'FEATURED INSTRUMENTS', typeId: 1003, viewMore: '2017,2009,1003' },
-  { title: 'PROFESSIONAL QUALITY DHOLS', typeId: 2010, viewMore: '2010' },
-  { title: 'TABLAS', typeId: 2035, viewMore: '2035' },
-  { title: 'HARMONIUM', typeId: 2017, viewMore: '2017' },
-  { title: 'STRING INSTRUMENTS', typeId: 1001, viewMore: '1001' },
 ];
 
 export default function HomePage() {

@@ -14,7 +14,7 @@ export function productQueryOptions(key: string) {
 
 export function relatedProductsQueryOptions(productId: number | undefined) {
   return queryOptions({
-    queryKey: ['related-products', productId],
+    queryKey: pageQueryKeys.relatedProducts(productId),
     enabled: productId !== undefined,
     queryFn: ({ signal }) => requestJson<Product[]>(`/api/products/${productId}/${RELATED_PRODUCT_COUNT}`, { signal }),
   });
