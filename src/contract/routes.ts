@@ -62,20 +62,14 @@ export function isPageRoute(pathname: string): boolean {
 }
 
 /**
- * The pages the server renders whole (docs/decisions/0021-server-rendering.md): what every shopper
- * sees alike, from the catalogue and the shop's own words. A basket, a checkout or an account is in
- * the shopper's browser, so those pages are drawn there, as is the back office.
+ * The pages the server renders (docs/decisions/0021-server-rendering.md): every page but the bare
+ * address, which the app sends on to /home. What every shopper sees alike (home, search, products,
+ * about, contact, terms) is drawn whole; a page that depends on the shopper's browser (the basket,
+ * checkout, account, sign-in, payment results) is drawn as the shop around its loading state, and
+ * the browser draws the page itself (src/web/app/shopper-page.tsx). The back office is drawn in
+ * the browser.
  */
-const serverRenderedPatterns: RegExp[] = [
-  /^\/home$/,
-  /^\/search$/,
-  /^\/products\/details\/[^/]+$/,
-  /^\/products\/[^/]+$/,
-  /^\/product\/[^/]+$/,
-  /^\/about$/,
-  /^\/contact$/,
-  /^\/termsandconditions$/,
-];
+const serverRenderedPatterns: RegExp[] = pageRoutePatterns.filter((pattern) => !pattern.test('/'));
 
 /** Where every path that is no page is drawn: the 404 page is the same whatever the path. */
 export const NOT_FOUND_LOCATION = '/page-not-found';
@@ -113,5 +107,7 @@ export function serverRenderedLocation(
   // another case has neither, so the browser draws it, as it always did.
   const address = pageAddress(pathname, query);
   const path = address.split('?')[0] ?? address;
-  return serverRenderedPatterns.some((pattern) => pattern.test(path)) ? address : undefined;
+  if (!serverRenderedPatterns.some((pattern) => pattern.test(path))) return undefined;
+  // Its shell is the same whatever the token: drawn, and remembered, without it.
+  return isSecretAddress(path) ? path.replace(/[^/]+$/, 'token') : address;
 }

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
 import { outboxFor } from './outbox-path.ts';
 
@@ -14,10 +14,9 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleErrors: s
   // so a page loaded whole is used once it is (layout.tsx marks it), as a shopper would see it.
   // Every page of the test's browser, the test's own and any it opens.
   context: async ({ context, javaScriptEnabled }, use) => {
-    if (javaScriptEnabled !== false) {
-      for (const page of context.pages()) waitForHydration(page);
-      context.on('page', waitForHydration);
-    }
+    if (javaScriptEnabled === false) withoutScripts.add(context);
+    for (const page of context.pages()) waitForHydration(page);
+    context.on('page', waitForHydration);
     await use(context);
   },
   // And the pages of any other browser a test opens (a second shopper beside staff).
@@ -26,7 +25,8 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleErrors: s
       const newContext = browser.newContext.bind(browser);
       browser.newContext = async (...args) => {
         const context = await newContext(...args);
-        if (args[0]?.javaScriptEnabled !== false) context.on('page', waitForHydration);
+        if (args[0]?.javaScriptEnabled === false) withoutScripts.add(context);
+        context.on('page', waitForHydration);
         return context;
       };
       await use(browser);
@@ -51,11 +51,20 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleErrors: s
 
 export { expect };
 
+/** Browsers that run no script, where no page is ever hydrated. */
+const withoutScripts = new WeakSet<BrowserContext>();
+/** Pages whose loads already wait for hydration. */
+const waiting = new WeakSet<Page>();
+
 function waitForHydration(page: Page): void {
-  const hydrated = () =>
-    page.waitForFunction(
+  if (waiting.has(page)) return;
+  waiting.add(page);
+  const hydrated = async () => {
+    if (withoutScripts.has(page.context())) return;
+    await page.waitForFunction(
       () => !document.querySelector('script[src="/boot.js"]') || document.documentElement.hasAttribute('data-hydrated'),
     );
+  };
   const goto = page.goto.bind(page);
   const reload = page.reload.bind(page);
   page.goto = async (...args) => {
