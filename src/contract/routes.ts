@@ -43,6 +43,27 @@ function routeShape(pathname: string): string {
   }
 }
 
+/** The pages that depend on what is in the shopper's browser (src/web/app/router.tsx draws them with ShopperPage). */
+const shopperPagePatterns: RegExp[] = [
+  /^\/shoppingcart$/,
+  /^\/shopping-cart$/,
+  /^\/checkout(?:-details|-delivery|-review|-confirm)?$/,
+  /^\/order-recovery\/[^/]+$/,
+  /^\/payment-(?:success|declined)$/,
+  /^\/login$/,
+  /^\/register$/,
+  /^\/forgotpassword$/,
+  /^\/reset-password\/[^/]+$/,
+  /^\/verify-account\/[^/]+$/,
+  /^\/account-home$/,
+];
+
+/** A page of the shopper's own: no shared cache keeps it (its address may carry what is theirs). */
+export function isShopperPage(pathname: string): boolean {
+  const path = routeShape(pathname);
+  return shopperPagePatterns.some((pattern) => pattern.test(path));
+}
+
 /** Pages whose address carries a secret (a reset or activation token, an order's recovery code). */
 const secretAddressPatterns: RegExp[] = [
   /^\/reset-password\/[^/]+$/,

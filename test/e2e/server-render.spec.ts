@@ -37,6 +37,9 @@ test.describe('without JavaScript', () => {
       const missing = await page.goto('/no-such-page');
       expect(missing?.status()).toBe(404);
       await expect(page.getByText('OOPS! NOTHING WAS FOUND')).toBeVisible();
+      // Its footer names the shop's categories, as every page's does, not their placeholders.
+      await expect(page.getByRole('contentinfo')).not.toContainText(/Category \d+/);
+      await expect(page.getByRole('region', { name: 'Quick Shop' }).getByRole('link').first()).toBeVisible();
       await page.getByRole('main').getByRole('link', { name: 'HOME', exact: true }).click();
       await expect(page).toHaveURL(/\/home$/);
       await expect(page.getByRole('heading', { level: 2, name: 'Fast UK delivery' })).toBeVisible();

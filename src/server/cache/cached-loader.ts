@@ -35,7 +35,12 @@ export function cachedLoader<K extends string | number, V extends object>(
   const kept = new LRUCache<K, Kept<V>>(
     'max' in limit
       ? { max: limit.max, ttl: maxAge }
-      : { maxSize: limit.maxSize, sizeCalculation: (entry) => Math.max(1, limit.sizeOf(entry.value)), ttl: maxAge },
+      : {
+          maxSize: limit.maxSize,
+          // The key counts too: an address may be as long as a request line.
+          sizeCalculation: (entry, key) => Math.max(1, limit.sizeOf(entry.value) + String(key).length),
+          ttl: maxAge,
+        },
   );
   const keeps = limit.keeps ?? (() => true);
   const loading = new Map<K, Promise<V>>();

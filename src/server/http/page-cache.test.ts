@@ -83,17 +83,30 @@ describe('pages kept for a few seconds', () => {
     expect(rootOf((await t.app.inject({ url: '/search?k=steel' })).body)).toContain('Steel Tabla Set');
   });
 
-  it('shows a back-office change made on this instance at once', async () => {
-    const path = `/products/${product.urlKey}`;
-    expect((await t.app.inject({ url: path })).statusCode).toBe(200);
-    const admin = adminCalls(t, (await staffMember(t, 'staff')).cookie);
-    await admin('POST', `/products/${product.id}/status`, { status: 'archived' });
-    expect((await t.app.inject({ url: path })).statusCode).toBe(404);
-    await admin('POST', `/products/${product.id}/status`, { status: 'published' });
-    expect((await t.app.inject({ url: path })).statusCode).toBe(200);
+  it('shows a back-office change made on this instance at once, though it kept the page', async () => {
+    const kept = await createTestApp({ webRoot: built.root, renderPage: real, env: { PAGE_CACHE_SECONDS: '60' } });
+    try {
+      const make = catalogFactory(kept.db);
+      const type = await make.type({ name: 'Dhols' });
+      const brand = await make.brand({ name: 'Dholwala' });
+      const dhol = await make.product({ typeId: type.id, brandId: brand.id, title: 'Bhangra Dhol' });
+      const admin = adminCalls(kept, (await staffMember(kept, 'staff')).cookie);
+      const path = `/products/${dhol.urlKey}`;
+      await kept.app.inject({ url: path });
+      await kept.app.inject({ url: path });
+      // Kept: a change behind the shop's back does not show.
+      await kept.db.kysely.updateTable('products').set({ title: 'Wedding Dhol' }).where('id', '=', dhol.id).execute();
+      expect(rootOf((await kept.app.inject({ url: path })).body)).toContain('Bhangra Dhol');
+      await admin('POST', `/products/${dhol.id}/status`, { status: 'archived' });
+      expect((await kept.app.inject({ url: path })).statusCode).toBe(404);
+      await admin('POST', `/products/${dhol.id}/status`, { status: 'published' });
+      expect(rootOf((await kept.app.inject({ url: path })).body)).toContain('Wedding Dhol');
+    } finally {
+      await kept.close();
+    }
   });
 
-  it('does not keep a page it meant to draw and did not, so the next shopper gets it drawn', async () => {
+  it('does not keep a page it meant to draw and did not, nor lets a CDN keep it', async () => {
     let failing = true;
     const flaky = await createTestApp({
       webRoot: built.root,
@@ -101,7 +114,12 @@ describe('pages kept for a few seconds', () => {
       env: { PAGE_CACHE_SECONDS: '60' },
     });
     try {
-      expect((await flaky.app.inject({ url: '/about' })).body).toContain('<div id="root"></div>');
+      // Asked for twice while the renderer fails: a page kept from its second asking would be this one.
+      for (let i = 0; i < 2; i++) {
+        const response = await flaky.app.inject({ url: '/about' });
+        expect(response.body).toContain('<div id="root"></div>');
+        expect(response.headers['cache-control']).toBe('no-cache');
+      }
       failing = false;
       expect(rootOf((await flaky.app.inject({ url: '/about' })).body)).toContain('About Us');
     } finally {
@@ -109,8 +127,25 @@ describe('pages kept for a few seconds', () => {
     }
   });
 
+  it('does not keep a page served without its data, nor lets a CDN keep it', async () => {
+    const broken = await createTestApp({ webRoot: built.root, renderPage: real, env: { PAGE_CACHE_SECONDS: '60' } });
+    try {
+      await broken.db.kysely.schema.alterTable('brands').renameTo('brands_gone').execute();
+      for (let i = 0; i < 2; i++) {
+        const response = await broken.app.inject({ url: '/about' });
+        expect(response.statusCode).toBe(200);
+        expect(response.body).not.toContain('shop-page-data');
+        expect(response.headers['cache-control']).toBe('no-cache');
+      }
+      await broken.db.kysely.schema.alterTable('brands_gone').renameTo('brands').execute();
+      expect((await broken.app.inject({ url: '/about' })).body).toContain('shop-page-data');
+    } finally {
+      await broken.close();
+    }
+  });
+
   it('tells a CDN it may keep a page for as long, and sets no cookie on it', async () => {
-    for (const url of ['/home', '/about', `/products/${product.urlKey}`, '/search?t=1', '/shoppingcart']) {
+    for (const url of ['/home', '/about', `/products/${product.urlKey}`, '/search?t=1', '/contact?utm_source=mail']) {
       const response = await t.app.inject({ url });
       expect(response.statusCode).toBe(200);
       expect(response.headers['cache-control']).toBe(
@@ -126,14 +161,19 @@ describe('pages kept for a few seconds', () => {
     expect(rootOf(response.body)).toContain('About Us');
   });
 
-  it.each(['/reset-password/3f9a0c', '/verify-account/77b1e2', '/order-recovery/c0ffee'])(
-    'lets nothing keep %s, whose address is a secret',
-    async (url) => {
-      const response = await t.app.inject({ url });
-      expect(response.statusCode).toBe(200);
-      expect(response.headers['cache-control']).toBe('private, no-store');
-    },
-  );
+  it.each([
+    '/reset-password/3f9a0c',
+    '/verify-account/77b1e2',
+    '/order-recovery/c0ffee',
+    // PayPal's return echoes the order's code in the query.
+    '/checkout-confirm?tx=9AB&cm=c0ffee',
+    '/shoppingcart',
+    '/account-home',
+  ])("lets nothing keep %s, the shopper's own or a secret address", async (url) => {
+    const response = await t.app.inject({ url });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('private, no-store');
+  });
 
   it('answers a request line with the whole address, or with a fragment, as the page it names', async () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -156,7 +196,7 @@ describe('pages kept for a few seconds', () => {
     expect(fragment).not.toContain('frag');
   });
 
-  it('lets no CDN keep a 404, a redirect, or any page when the cache is off', async () => {
+  it('lets no CDN keep a 404, or any page when the cache is off', async () => {
     expect((await t.app.inject({ url: '/no-such-page' })).headers['cache-control']).toBe('no-cache');
     expect((await t.app.inject({ url: '/products/no-such-tabla' })).headers['cache-control']).toBe('no-cache');
     expect((await uncached.app.inject({ url: '/about' })).headers['cache-control']).toBe('no-cache');
@@ -170,6 +210,8 @@ describe('pages kept for a few seconds', () => {
   });
 
   it('serves a page kept compressed as each browser asks, the same page each way', async () => {
+    // (Asked for once before: a page is kept from its second asking.)
+    await t.app.inject({ url: '/termsandconditions' });
     const url = '/termsandconditions';
     const plain = await t.app.inject({ url });
     const brotli = await t.app.inject({ url, headers: { 'accept-encoding': 'br' } });
@@ -179,6 +221,5 @@ describe('pages kept for a few seconds', () => {
     const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
     expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(plain.body);
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
-    expect(renders.filter((drawn) => drawn === url)).toHaveLength(1);
   });
 });

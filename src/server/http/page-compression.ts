@@ -51,6 +51,8 @@ export async function sendHtml(
   if (!body) {
     body = encode(html, encoding);
     encoded.set(encoding, body);
+    // A compression that failed is tried afresh the next time, not kept.
+    body.catch(() => encoded.delete(encoding));
   }
   return reply.header('content-encoding', encoding).send(await body);
 }

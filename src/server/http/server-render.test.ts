@@ -118,6 +118,8 @@ describe('pages drawn on the server', () => {
     expect(response.statusCode).toBe(404);
     expect(rootOf(response.body)).toContain('OOPS! NOTHING WAS FOUND');
     expect(response.body).toContain('<title data-server-head>404 Page Not Found | Bina Music</title>');
+    // The menus and footer from the catalogue, as on every page, not their placeholders.
+    expect(rootOf(response.body)).toContain('>Tablas</a>');
   });
 
   it('draws the search page with the results of the search in its address', async () => {
@@ -207,13 +209,16 @@ describe('pages drawn on the server', () => {
   });
 
   it('draws every path that is no page as one 404 page', async () => {
+    const before = drawnAt('/page-not-found');
     for (const url of ['/nope-1', '/nope-2', '/wp-login.php', '/assets/gone-123.js']) {
       const response = await t.app.inject({ url });
       expect(response.statusCode).toBe(404);
       expect(rootOf(response.body)).toContain('OOPS! NOTHING WAS FOUND');
     }
     expect(renders.filter((drawn) => drawn.startsWith('/nope') || drawn.includes('wp-login'))).toEqual([]);
-    expect(drawnAt('/page-not-found')).toBe(1);
+    // Drawn once at most (the catalogue may have changed since the last 404 drawn), not once a path.
+    expect(drawnAt('/page-not-found')).toBeLessThanOrEqual(before + 1);
+    expect(drawnAt('/page-not-found')).toBeGreaterThan(0);
   });
 
   it.each(['/ShoppingCart', '/Checkout-Confirm', '/%63heckout-confirm', '/ACCOUNT-HOME/'])(

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
@@ -7,6 +8,7 @@ import { PAGE_DATA_ELEMENT_ID } from '../../contract/page-data.ts';
 import {
   isPageRoute,
   isSecretAddress,
+  isShopperPage,
   NOT_FOUND_LOCATION,
   pageAddress,
   serverRenderedLocation,
@@ -132,9 +134,10 @@ export async function registerWebApp(
     const queryAt = address.indexOf('?');
     const pagePath = queryAt < 0 ? address : address.slice(0, queryAt);
     const query = new URLSearchParams(queryAt < 0 ? '' : address.slice(queryAt + 1));
+    // A path that is no page is the 404 page, with the data every page's menus and footer draw.
     const page: PageHead = isPageRoute(pagePath)
       ? await options.pageHead(pagePath, query)
-      : { status: 404, tags: '', data: [] };
+      : { ...(await options.pageHead(NOT_FOUND_LOCATION, query)), status: 404 };
     if (page.redirect !== undefined) return { status: 301, redirect: page.redirect };
     if (!indexHtml) return { status: page.status, page: htmlPage(''), whole: false };
     const dataJson = scriptJson(page.data);
@@ -156,8 +159,9 @@ export async function registerWebApp(
     const html = drawn
       ? startAppAfterFirstPaint(withHead.replace('<div id="root"></div>', () => `<div id="root">${drawn.body}</div>`))
       : withHead;
-    // A page the server meant to draw and did not (a render given up, or too many at once) is not kept.
-    const whole = location === undefined || render === undefined || drawn !== undefined;
+    // A page served without its data, or one the server meant to draw and did not (a render given
+    // up, or too many at once), is kept by no cache: the next shopper gets it whole.
+    const whole = !page.dataMissing && (location === undefined || render === undefined || drawn !== undefined);
     return { status: page.status, page: htmlPage(html), whole };
   }
 
@@ -168,10 +172,12 @@ export async function registerWebApp(
   // A page is kept from the second time it is asked for: a flood of addresses each asked for once
   // (distinct search words, say) is answered and never kept, so it takes no room from the pages
   // shoppers do ask for again (an outside attack measured 100 MB more resident memory otherwise).
+  // (Kept by a digest: an address may be as long as a request line.)
   const askedOnce = new LRUCache<string, true>({ max: 10_000 });
   const askedBefore = (address: string) => {
-    if (askedOnce.has(address)) return true;
-    askedOnce.set(address, true);
+    const digest = hash('sha256', address, 'base64');
+    if (askedOnce.has(digest)) return true;
+    askedOnce.set(digest, true);
     return false;
   };
   const pages = cachedLoader(
@@ -227,13 +233,16 @@ export async function registerWebApp(
     // Only a page that is there is kept by a CDN, and never one asked for with a session: a shared
     // cache must not learn who is signed in, or keep an answer a signed-in browser was sent.
     const signedIn = sessionCookies.some((name) => request.cookies[name] !== undefined);
-    const cacheControl = isSecretAddress(path)
-      ? 'private, no-store'
-      : signedIn
-        ? 'private, no-cache'
-        : answer.status === 200 && pageCacheSeconds > 0
-          ? sharedCacheControl
-          : 'no-cache';
+    // A shopper's own page may carry a secret in its query (PayPal's return to /checkout-confirm
+    // echoes the order's code), so none is kept by a shared cache either.
+    const cacheControl =
+      isSecretAddress(path) || isShopperPage(path)
+        ? 'private, no-store'
+        : signedIn
+          ? 'private, no-cache'
+          : answer.whole && answer.status === 200 && pageCacheSeconds > 0
+            ? sharedCacheControl
+            : 'no-cache';
     return sendHtml(request, reply.status(answer.status).header('cache-control', cacheControl), answer.page);
   });
   return { forgetPages: pages.clear };

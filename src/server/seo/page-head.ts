@@ -21,6 +21,8 @@ export interface PageHead {
   redirect?: string;
   /** Catalogue answers the page draws first, written into it (page-data.ts). */
   data: PageDataEntry[];
+  /** The data could not be read this time: the page is served without it, and kept by no cache. */
+  dataMissing?: boolean;
 }
 
 const productPath = /^\/(?:products\/details|products|product)\/([^/]+)$/;
@@ -99,27 +101,25 @@ export function createPageHead(deps: {
   const pageData = createPageData(deps.catalog);
   // The data only lets the page draw sooner: without it the app asks the API as it always could, so
   // a failure here (a search refused while the shop is busy, say) costs speed, never the page.
-  async function dataOrNone(load: () => Promise<PageDataEntry[]>): Promise<PageDataEntry[]> {
+  async function withData(head: Omit<PageHead, 'data'>, load: () => Promise<PageDataEntry[]>): Promise<PageHead> {
     try {
-      return await load();
+      return { ...head, data: await load() };
     } catch (error) {
       deps.log.warn({ err: error }, 'page data left out of the page');
-      return [];
+      return { ...head, data: [], dataMissing: true };
     }
   }
 
   return async function pageHead(path: string, query: URLSearchParams = new URLSearchParams()): Promise<PageHead> {
     if (path === '/search') {
       const keyword = (query.get('k') ?? '').trim().slice(0, 100);
-      return {
-        status: 200,
-        tags: keyword ? searchTags(keyword, deps.shop, deps.publicUrl) : '',
-        data: await dataOrNone(() => pageData.search(query)),
-      };
+      return withData({ status: 200, tags: keyword ? searchTags(keyword, deps.shop, deps.publicUrl) : '' }, () =>
+        pageData.search(query),
+      );
     }
-    if (path === '/home') return { status: 200, tags: '', data: await dataOrNone(pageData.home) };
+    if (path === '/home') return withData({ status: 200, tags: '' }, pageData.home);
     const match = productPath.exec(path);
-    if (!match?.[1]) return { status: 200, tags: '', data: await dataOrNone(pageData.layout) };
+    if (!match?.[1]) return withData({ status: 200, tags: '' }, pageData.layout);
     let key: string;
     try {
       key = decodeURIComponent(match[1]);
@@ -130,11 +130,9 @@ export function createPageHead(deps: {
       const found = await deps.catalog.lookUp(key);
       if ('movedTo' in found)
         return { status: 301, tags: '', data: [], redirect: `/products/${encodeURIComponent(found.movedTo)}` };
-      return {
-        status: 200,
-        tags: productTags(found.product, deps.shop, deps.publicUrl),
-        data: await dataOrNone(() => pageData.product(key, found.product)),
-      };
+      return withData({ status: 200, tags: productTags(found.product, deps.shop, deps.publicUrl) }, () =>
+        pageData.product(key, found.product),
+      );
     } catch (error) {
       // An unknown product: the app sends the shopper on to /search; crawlers get a 404.
       if (error instanceof NotFoundError) return { status: 404, tags: '', data: [] };

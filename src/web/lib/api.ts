@@ -63,7 +63,7 @@ export function csrfToken(): string | undefined {
  * A token for a call that changes something: the cookie's, or, when no API answer has set one yet,
  * one asked for (pages set none: a CDN may keep them, docs/decisions/0021-server-rendering.md).
  */
-async function tokenForChange(renew: boolean): Promise<string | undefined> {
+export async function tokenForChange(renew = false): Promise<string | undefined> {
   if (!renew) {
     const token = csrfToken();
     if (token) return token;

@@ -1,7 +1,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { ProductPhotos } from '../../../../../../contract/admin/photos.ts';
 import { CSRF_HEADER } from '../../../../../../contract/csrf.ts';
-import { ApiRequestError, csrfToken, requestJson } from '../../../../../lib/api.ts';
+import { ApiRequestError, tokenForChange, requestJson } from '../../../../../lib/api.ts';
 import { catalogueProductsKey } from '../../../../lib/query-keys.ts';
 
 /** A product's photos in the back office (docs/back-office.md#product-photos). */
@@ -33,27 +33,30 @@ export function uploadPhoto(
   onProgress: (sent: number) => void,
   queryClient: QueryClient,
 ): Promise<ProductPhotos> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', base(productId));
-    xhr.responseType = 'json';
-    xhr.setRequestHeader('accept', 'application/json');
-    const token = csrfToken();
-    if (token) xhr.setRequestHeader(CSRF_HEADER, token);
-    xhr.upload.addEventListener('progress', (event) => {
-      if (event.lengthComputable) onProgress(event.loaded / event.total);
-    });
-    xhr.addEventListener('load', () => {
-      const body = xhr.response as (ProductPhotos & { error?: { code?: string; message?: string } }) | null;
-      if (xhr.status === 201 && body) return resolve(keep(queryClient, body));
-      const error = body?.error;
-      reject(new ApiRequestError(xhr.status, `upload answered ${xhr.status}`, error?.code, error?.message));
-    });
-    xhr.addEventListener('error', () => reject(new ApiRequestError(0, 'the upload did not reach the shop')));
-    const form = new FormData();
-    form.append('file', file, file.name);
-    xhr.send(form);
-  });
+  // The token as every other call gets it (lib/api.ts): asked for first when no API answer set one.
+  return tokenForChange().then(
+    (token) =>
+      new Promise((resolve, reject) => {
+        const xhr = new XMLHttpRequest();
+        xhr.open('POST', base(productId));
+        xhr.responseType = 'json';
+        xhr.setRequestHeader('accept', 'application/json');
+        if (token) xhr.setRequestHeader(CSRF_HEADER, token);
+        xhr.upload.addEventListener('progress', (event) => {
+          if (event.lengthComputable) onProgress(event.loaded / event.total);
+        });
+        xhr.addEventListener('load', () => {
+          const body = xhr.response as (ProductPhotos & { error?: { code?: string; message?: string } }) | null;
+          if (xhr.status === 201 && body) return resolve(keep(queryClient, body));
+          const error = body?.error;
+          reject(new ApiRequestError(xhr.status, `upload answered ${xhr.status}`, error?.code, error?.message));
+        });
+        xhr.addEventListener('error', () => reject(new ApiRequestError(0, 'the upload did not reach the shop')));
+        const form = new FormData();
+        form.append('file', file, file.name);
+        xhr.send(form);
+      }),
+  );
 }
 
 export async function reorderPhotos(productId: number, photoIds: number[], queryClient: QueryClient) {
