@@ -70,6 +70,19 @@ test.describe('without JavaScript', () => {
     await expect(page).toHaveURL(new RegExp(`/products/${product.urlKey}$`));
     await expect(page.getByRole('heading', { level: 1, name: product.title })).toBeVisible();
   });
+
+  test('the search box searches, keeping the filters in the address', async ({ page }) => {
+    const product = await productWithSizes(page);
+    const word = product.title.split(' ')[0] ?? '';
+    await page.goto('/search?t=2010&s=price-asc');
+    await page.getByRole('searchbox').fill(word);
+    await page.getByRole('searchbox').press('Enter');
+    await expect(page).toHaveURL(new RegExp(`[?&]k=${encodeURIComponent(word)}(&|$)`));
+    await expect(page).toHaveURL(/[?&]t=2010(&|$)/);
+    await expect(page).toHaveURL(/[?&]s=price-asc(&|$)/);
+    await expect(page.getByRole('heading', { level: 2, name: /^[1-9]\d* PRODUCTS FOUND$/ })).toBeVisible();
+    await expect(page.getByRole('searchbox')).toHaveValue(word);
+  });
 });
 
 test.describe('on a phone', () => {

@@ -78,6 +78,11 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
           onChange={filter.setKeywordInput}
           onSubmit={filter.submitKeyword}
           hint={filter.keywordHint}
+          keep={{
+            ...(filter.filters.typeIds.length > 0 ? { t: filter.filters.typeIds.join(',') } : {}),
+            ...(filter.filters.brandIds.length > 0 ? { b: filter.filters.brandIds.join(',') } : {}),
+            ...(filter.sort !== 'relevance' ? { s: filter.sort } : {}),
+          }}
         />
 
         <button
