@@ -89,14 +89,21 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   expect(summary).toEqual([]);
 }
 
+/** A token being asked for, per browser: posts made at once share it (each asking would set another). */
+const tokensAsked = new WeakMap<BrowserContext, Promise<void>>();
+
 /** A POST from the test, carrying the CSRF cookie and header as the shop's page does. */
 export async function apiPost(page: Page, url: string, data: unknown) {
-  let token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value;
-  if (!token) {
-    await page.request.get('/api/brands');
-    token = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value;
+  const cookieToken = async () => (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value;
+  if (!(await cookieToken())) {
+    let asking = tokensAsked.get(page.context());
+    if (!asking) {
+      asking = page.request.get('/api/csrf-token').then(() => undefined);
+      tokensAsked.set(page.context(), asking);
+    }
+    await asking;
   }
-  return page.request.post(url, { data: data as object, headers: { 'x-xsrf-token': token ?? '' } });
+  return page.request.post(url, { data: data as object, headers: { 'x-xsrf-token': (await cookieToken()) ?? '' } });
 }
 
 /** A demo product of a type with at least `entries` stock entries, all with 2 or more in stock. */

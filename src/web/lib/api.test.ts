@@ -20,8 +20,14 @@ describe('requestJson and the CSRF token', () => {
       const method = init.method ?? 'GET';
       calls.push({ url, method, token: new Headers(init.headers).get(CSRF_HEADER) });
       if (url === '/api/csrf-token') {
-        document.cookie = `${CSRF_COOKIE}=token-${calls.length}; path=/`;
-        return Promise.resolve(new Response(null, { status: 204 }));
+        // The cookie arrives with the answer, a moment later, as over a network.
+        const token = `token-${calls.length}`;
+        return new Promise((resolve) =>
+          setTimeout(() => {
+            document.cookie = `${CSRF_COOKIE}=${token}; path=/`;
+            resolve(new Response(null, { status: 204 }));
+          }, 5),
+        );
       }
       const answer = answers.shift();
       return Promise.resolve(answer ? answer(url) : Response.json({ ok: true }));
@@ -42,6 +48,16 @@ describe('requestJson and the CSRF token', () => {
       { url: '/api/csrf-token', method: 'GET', token: null },
       { url: '/api/basket/verify', method: 'POST', token: 'token-1' },
     ]);
+  });
+
+  it('asks once for calls made at once, which all echo the one token', async () => {
+    answers = [];
+    await Promise.all([
+      requestJson('/api/basket/verify', { method: 'POST', body: '{}' }),
+      requestJson('/api/search', { method: 'POST', body: '{}' }),
+    ]);
+    expect(calls.filter((call) => call.url === '/api/csrf-token')).toHaveLength(1);
+    expect(calls.filter((call) => call.method === 'POST').map((call) => call.token)).toEqual(['token-1', 'token-1']);
   });
 
   it('asks for nothing more when it has a token, nor for a GET', async () => {

@@ -68,9 +68,16 @@ export async function tokenForChange(renew = false): Promise<string | undefined>
     const token = csrfToken();
     if (token) return token;
   }
-  await fetch('/api/csrf-token', { headers: { accept: 'application/json' } });
+  // Calls made at once share one asking: each answer would set a token of its own.
+  asking ??= fetch('/api/csrf-token', { headers: { accept: 'application/json' } })
+    .then(() => undefined)
+    .finally(() => {
+      asking = undefined;
+    });
+  await asking;
   return csrfToken();
 }
+let asking: Promise<void> | undefined;
 
 /**
  * Calls the API and answers its JSON. The payload types come from src/contract, whose zod schemas
