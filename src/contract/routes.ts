@@ -43,7 +43,7 @@ function routeShape(pathname: string): string {
   }
 }
 
-/** The pages that depend on what is in the shopper's browser (src/web/app/router.tsx draws them with ShopperPage). */
+/** The pages that depend on what is in the shopper's browser (the layout draws them with ShopperPage). */
 const shopperPagePatterns: RegExp[] = [
   /^\/shoppingcart$/,
   /^\/shopping-cart$/,
@@ -87,7 +87,7 @@ export function isPageRoute(pathname: string): boolean {
  * address, which the app sends on to /home. What every shopper sees alike (home, search, products,
  * about, contact, terms) is drawn whole; a page that depends on the shopper's browser (the basket,
  * checkout, account, sign-in, payment results) is drawn as the shop around its loading state, and
- * the browser draws the page itself (src/web/app/shopper-page.tsx). The back office is drawn in
+ * the browser draws the page itself (`ShopperPage` in src/web/app/layout/layout.tsx). The back office is drawn in
  * the browser.
  */
 const serverRenderedPatterns: RegExp[] = pageRoutePatterns.filter((pattern) => !pattern.test('/'));

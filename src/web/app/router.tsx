@@ -1,7 +1,6 @@
-import { lazy, type ReactNode } from 'react';
+import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { Layout } from './layout/layout.tsx';
-import { ShopperPage } from './shopper-page.tsx';
 
 /**
  * The shop's route table (docs/rules.md#pages-and-routes). Every page is its
@@ -31,9 +30,6 @@ const ResetPasswordPage = lazy(() => import('../features/account/reset-password-
 const AccountPage = lazy(() => import('../features/account/account-page.tsx'));
 const NotFoundPage = lazy(() => import('../features/not-found/not-found-page.tsx'));
 
-/** docs/decisions/0021-server-rendering.md: drawn on the server as the shop around a loading page. */
-const shopper = (page: ReactNode) => <ShopperPage>{page}</ShopperPage>;
-
 export function AppRoutes() {
   return (
     <Routes>
@@ -44,25 +40,25 @@ export function AppRoutes() {
         <Route path="products/details/:key" element={<ProductPage />} />
         <Route path="products/:key" element={<ProductPage />} />
         <Route path="product/:key" element={<ProductPage />} />
-        <Route path="shoppingcart" element={shopper(<CartPage />)} />
-        <Route path="shopping-cart" element={shopper(<CartPage />)} />
-        <Route path="checkout" element={shopper(<CheckoutSignInPage />)} />
-        <Route path="checkout-details" element={shopper(<DetailsPage />)} />
-        <Route path="checkout-delivery" element={shopper(<DeliveryPage />)} />
-        <Route path="checkout-review" element={shopper(<ReviewPage />)} />
-        <Route path="checkout-confirm" element={shopper(<ConfirmPage />)} />
-        <Route path="order-recovery/:id" element={shopper(<RecoveryPage />)} />
-        <Route path="payment-success" element={shopper(<PaymentSuccessPage />)} />
-        <Route path="payment-declined" element={shopper(<PaymentDeclinedPage />)} />
-        <Route path="login" element={shopper(<LoginPage />)} />
-        <Route path="register" element={shopper(<RegisterPage />)} />
-        <Route path="verify-account/:token" element={shopper(<VerifyAccountPage />)} />
-        <Route path="forgotpassword" element={shopper(<ForgotPasswordPage />)} />
-        <Route path="reset-password/:token" element={shopper(<ResetPasswordPage />)} />
+        <Route path="shoppingcart" element={<CartPage />} />
+        <Route path="shopping-cart" element={<CartPage />} />
+        <Route path="checkout" element={<CheckoutSignInPage />} />
+        <Route path="checkout-details" element={<DetailsPage />} />
+        <Route path="checkout-delivery" element={<DeliveryPage />} />
+        <Route path="checkout-review" element={<ReviewPage />} />
+        <Route path="checkout-confirm" element={<ConfirmPage />} />
+        <Route path="order-recovery/:id" element={<RecoveryPage />} />
+        <Route path="payment-success" element={<PaymentSuccessPage />} />
+        <Route path="payment-declined" element={<PaymentDeclinedPage />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route path="register" element={<RegisterPage />} />
+        <Route path="verify-account/:token" element={<VerifyAccountPage />} />
+        <Route path="forgotpassword" element={<ForgotPasswordPage />} />
+        <Route path="reset-password/:token" element={<ResetPasswordPage />} />
         <Route path="about" element={<AboutPage />} />
         <Route path="contact" element={<ContactPage />} />
         <Route path="termsandconditions" element={<TermsPage />} />
-        <Route path="account-home" element={shopper(<AccountPage />)} />
+        <Route path="account-home" element={<AccountPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

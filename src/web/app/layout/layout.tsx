@@ -1,5 +1,6 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { isShopperPage } from '../../../contract/routes.ts';
 import { shop } from '../../lib/shop.ts';
 import { Footer } from './footer.tsx';
 import { Header } from './header.tsx';
@@ -23,7 +24,14 @@ export function Layout() {
       <Header />
       <main id="main" className={styles.main} tabIndex={-1}>
         <Suspense fallback={<PageLoading />}>
-          <Outlet />
+          {/* A page of the shopper's own is drawn by the browser alone (ShopperPage, below). */}
+          {isShopperPage(pathname) ? (
+            <ShopperPage>
+              <Outlet />
+            </ShopperPage>
+          ) : (
+            <Outlet />
+          )}
           <PageHydrated />
         </Suspense>
       </main>
@@ -57,4 +65,22 @@ function PageHydrated() {
     document.documentElement.setAttribute('data-hydrated', '');
   }, []);
   return null;
+}
+
+const noChanges = () => () => undefined;
+
+/**
+ * A page that depends on what is in the shopper's browser (the basket, the session, a token in the
+ * address): the server draws the shop around it with the page's loading state in its place
+ * (docs/decisions/0021-server-rendering.md), and the browser, once it has hydrated that, draws the
+ * page itself. The first render in the browser is the server's (useSyncExternalStore's server
+ * snapshot while hydrating), so nothing mismatches.
+ */
+export function ShopperPage({ children }: { children: ReactNode }) {
+  const inBrowser = useSyncExternalStore(
+    noChanges,
+    () => true,
+    () => false,
+  );
+  return inBrowser ? children : <PageLoading />;
 }
