@@ -1,10 +1,6 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type UserConfig } from 'vite';
-import { adminDeepLinks } from './scripts/vite-admin-pages.ts';
-import { devShopIdentity } from './scripts/vite-dev-shop.ts';
-
-const api = `http://localhost:${process.env.PORT ?? 3000}`;
 const web = resolve(import.meta.dirname, 'src/web');
 
 /**
@@ -18,7 +14,7 @@ export default defineConfig(({ mode, isSsrBuild }): UserConfig => ({
   // The server-rendering build (`--ssr entry-server.tsx`, into dist/ssr) needs only code: the
   // browser's build has the files.
   ...(isSsrBuild ? { publicDir: false } : {}),
-  plugins: [react(), devShopIdentity(), adminDeepLinks()],
+  plugins: [react()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: mode !== 'admin',
@@ -30,11 +26,6 @@ export default defineConfig(({ mode, isSsrBuild }): UserConfig => ({
       input: mode === 'admin' ? { admin: resolve(web, 'admin/index.html') } : { shop: resolve(web, 'index.html') },
     },
   },
-  server: {
-    port: 5173,
-    strictPort: true,
-    // Everything the shop's server answers besides the page itself: the API, pictures, the payment
-    // sandboxes (a purchase goes through them) and the local inbox (its links open the app here).
-    proxy: { '/api': api, '/images': api, '/sandbox': api, '/dev/inbox': api },
-  },
+  // No `server` settings: `npm run dev` runs Vite inside the shop's server, on its port
+  // (src/server/http/dev-web.ts), which answers the pages, the API and everything else.
 }));

@@ -22,6 +22,7 @@ import type { Db } from './db/database.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { loadPageRenderer, type RenderPage } from './http/server-render.ts';
+import type { DevWebOptions } from './http/dev-web.ts';
 import { registerZod } from './http/zod.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { basketRoutes } from './basket/basket.routes.ts';
@@ -81,6 +82,8 @@ export interface AppDeps {
    * web app is served from dist/web, and SERVER_RENDER is on.
    */
   renderPage?: RenderPage;
+  /** Development: the Vite configuration the hosted dev server uses (WEB_DEV_SERVER); tests give their own. */
+  devWeb?: DevWebOptions;
   /** How payments reach PayPal's IPN validation; tests give a stand-in. */
   paymentFetch?: typeof fetch;
   /** Where the JSON log lines go; standard output unless a test reads them. */
@@ -99,7 +102,11 @@ const HEADERS_TIMEOUT_MS = 10_000;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db, webRoot } = deps;
   const logStream = deps.logStream ?? (config.logFormat === 'pretty' ? await prettyLogStream() : undefined);
+  // `npm run dev`: Vite's development server is hosted in this one, on its port (dev-web.ts); Vite,
+  // a development dependency, is not even loaded otherwise.
+  const viteHost = config.webDevServer ? (await import('./http/dev-web.ts')).hostVite(deps.devWeb) : undefined;
   const app = Fastify({
+    ...(viteHost ? { serverFactory: viteHost.serverFactory } : {}),
     // JSON lines, one per event, each carrying the request id (docs/rules.md#operations).
     logger: { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
     genReqId: requestIdOf,
@@ -369,9 +376,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(productImageRoutes);
   await app.register(photoFileRoutes, { store: photos.store });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
-  const renderPage = config.serverRender
-    ? (deps.renderPage ?? (webRoot ? undefined : await loadPageRenderer()))
-    : undefined;
+  const dev = viteHost ? await viteHost.start(app.server) : undefined;
+  if (dev) app.addHook('onClose', dev.close);
+  const renderPage = !config.serverRender
+    ? undefined
+    : dev
+      ? dev.renderPage
+      : (deps.renderPage ?? (webRoot ? undefined : await loadPageRenderer()));
   const web = await registerWebApp(app, {
     shop: config.shop,
     publicUrl: config.publicUrl,
@@ -381,6 +392,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(webRoot ? { root: webRoot } : {}),
     pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl, log: app.log }),
     ...(renderPage ? { renderPage } : {}),
+    ...(dev ? { dev } : {}),
     log: app.log,
   });
   forgetPages = web.forgetPages;

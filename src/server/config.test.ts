@@ -107,6 +107,21 @@ describe('configuration', () => {
     ).toBe('live');
   });
 
+  it('refuses to host Vite’s development server in production', () => {
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(32),
+      PUBLIC_URL: 'https://shop.example',
+      PAYPAL_INTEGRATION: 'standard',
+      PAYPAL_BUSINESS_EMAIL: 'payments@shop.example',
+    };
+    expect(loadConfig(production).webDevServer).toBe(false);
+    expect(() => loadConfig({ ...production, WEB_DEV_SERVER: 'true' })).toThrow(
+      /WEB_DEV_SERVER is for development, refused in production/,
+    );
+    expect(loadConfig({ WEB_DEV_SERVER: 'true' }).webDevServer).toBe(true);
+  });
+
   it('refuses the local sandboxes’ Opayo key and PayPal address in production, and speaks only to providers it has settings for', () => {
     const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://shop.example' };
     const standard = { ...production, PAYPAL_INTEGRATION: 'standard', PAYPAL_BUSINESS_EMAIL: 'payments@shop.example' };

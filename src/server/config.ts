@@ -69,6 +69,8 @@ const envSchema = z
     CHECKOUT_THREAD: boolean.default(true),
     // The storefront's pages drawn on the server, then hydrated (docs/decisions/0021-server-rendering.md).
     SERVER_RENDER: boolean.default(true),
+    // `npm run dev`: the server hosts Vite's development server (pages from the source, hot reload).
+    WEB_DEV_SERVER: boolean.default(false),
     // How long the shop waits on its database before answering 503 (docs/rules.md#api-answers-and-errors;
     // a hung server once held requests 35 s): to connect or get a pooled connection, for one statement, and how long a
     // transaction may sit idle holding its locks. SQLite's busy wait blocks the whole process, so
@@ -175,6 +177,9 @@ const envSchema = z
     for (const name of ['SESSION_SECRET', 'PUBLIC_URL'] as const) {
       if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
     }
+    if (env.WEB_DEV_SERVER) {
+      ctx.addIssue({ code: 'custom', path: ['WEB_DEV_SERVER'], message: 'is for development, refused in production' });
+    }
     if (env.PAYPAL_MODE === 'local' || env.OPAYO_MODE === 'local') {
       ctx.addIssue({
         code: 'custom',
@@ -196,6 +201,8 @@ export interface Config {
   checkoutThread: boolean;
   /** Storefront pages are rendered on the server (src/web/entry-server.tsx) when the build has the renderer. */
   serverRender: boolean;
+  /** `npm run dev`: Vite's development server is hosted by this one (src/server/http/dev-web.ts). */
+  webDevServer: boolean;
   /** Database waits, in milliseconds (see DATABASE_*_TIMEOUT_MS). */
   databaseTimeouts: { connectMs: number; statementMs: number; idleInTransactionMs: number; busyMs: number };
   seedDemo: boolean;
@@ -310,6 +317,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     databaseCheckoutPoolSize: env.DATABASE_CHECKOUT_POOL_SIZE,
     checkoutThread: env.CHECKOUT_THREAD,
     serverRender: env.SERVER_RENDER,
+    webDevServer: env.WEB_DEV_SERVER,
     databaseTimeouts: {
       connectMs: env.DATABASE_CONNECT_TIMEOUT_MS,
       statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS,

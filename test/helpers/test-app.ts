@@ -8,6 +8,7 @@ import { loadConfig, type Config } from '../../src/server/config.ts';
 import type { Db } from '../../src/server/db/database.ts';
 import { seedDemoCatalogue } from '../../src/server/catalog/demo/demo-catalogue.ts';
 import type { RenderPage } from '../../src/server/http/server-render.ts';
+import type { DevWebOptions } from '../../src/server/http/dev-web.ts';
 import type { Tracing } from '../../src/server/tracing/tracing.ts';
 import { createTestDb, type TestDatabase } from './test-db.ts';
 import { csrfTokenForCookies, TEST_SESSION_SECRET } from './csrf.ts';
@@ -41,6 +42,8 @@ export async function createTestApp(
     checkoutPoolSize?: number;
     /** Draws the storefront's pages on the server (src/server/http/server-render.ts). */
     renderPage?: RenderPage;
+    /** WEB_DEV_SERVER: the Vite configuration the hosted development server uses. */
+    devWeb?: DevWebOptions;
   } = {},
 ): Promise<TestApp> {
   const logs = [options.tracing?.logQuery, options.log].filter((log) => log !== undefined);
@@ -68,6 +71,7 @@ export async function createTestApp(
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.tracing ? { tracing: options.tracing } : {}),
     ...(options.renderPage ? { renderPage: options.renderPage } : {}),
+    ...(options.devWeb ? { devWeb: options.devWeb } : {}),
   });
   await app.ready();
   return {

@@ -47,3 +47,19 @@ export function allowInlineStyle(reply: FastifyReply): FastifyReply {
     "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'self'; object-src 'none'",
   );
 }
+
+/**
+ * Development (`npm run dev`, dev-web.ts): the page's own nonce allows the inline scripts and the
+ * styles Vite adds (React Refresh's preamble, each module's CSS); nothing else inline is allowed.
+ */
+export function allowNonce(reply: FastifyReply, nonce: string): FastifyReply {
+  const policy = reply.getHeader('content-security-policy');
+  if (typeof policy !== 'string') return reply;
+  return reply.header(
+    'content-security-policy',
+    policy.replace(
+      /\b(script-src|style-src)\s([^;]*)/g,
+      (_, directive: string, sources: string) => `${directive} ${sources} 'nonce-${nonce}'`,
+    ),
+  );
+}

@@ -21,9 +21,11 @@ import { cachedLoader } from '../cache/cached-loader.ts';
 import { startAppAfterFirstPaint } from './app-start.ts';
 import { htmlPage, sendHtml, type HtmlPage } from './page-compression.ts';
 import { headTagsFromRender, rememberRenders, type RenderPage } from './server-render.ts';
-import type { RenderedPage } from '../../contract/page-data.ts';
+import type { PageDataEntry, RenderedPage } from '../../contract/page-data.ts';
 import { loadRoutePreloads } from './route-preloads.ts';
 import { isAdminPage, requireHttps } from './admin-scope.ts';
+import type { DevWeb } from './dev-web.ts';
+import { allowNonce } from './security-headers.ts';
 
 function readBuiltPage(path: string): string | undefined {
   return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
@@ -51,6 +53,12 @@ export interface WebAppOptions {
   /** Renders a storefront page's HTML on the server (server-render.ts); without it the browser draws every page. */
   renderPage?: RenderPage;
   log?: { warn: (details: object, message: string) => void };
+  /**
+   * `npm run dev`: the pages come from Vite (dev-web.ts), made afresh for each request and drawn
+   * (with its `renderPage`, given as `renderPage`) as the source now stands; nothing is kept, and the
+   * built app is not served.
+   */
+  dev?: Pick<DevWeb, 'page'>;
 }
 
 /**
@@ -63,7 +71,14 @@ export interface WebAppOptions {
  * meant to draw it and did not, which is then not kept) or where it has moved to.
  */
 type PageAnswer =
-  { status: number; page: HtmlPage; whole: boolean; redirect?: undefined } | { status: 301; redirect: string };
+  | { status: number; page: HtmlPage; whole: boolean; nonce?: string; redirect?: undefined }
+  | { status: 301; redirect: string };
+
+/** A page's HTML before the page's own head and body are written in, and the nonce its scripts carry (development). */
+interface PageTemplate {
+  html: string;
+  nonce?: string;
+}
 
 /**
  * How much of the storefront's pages one instance keeps, in bytes: the HTML in UTF-8 and its
@@ -83,7 +98,8 @@ export async function registerWebApp(
 ): Promise<{ forgetPages: () => void }> {
   const root = options.root ?? webRoot;
   const indexPath = `${root}index.html`;
-  const built = existsSync(indexPath);
+  const { dev } = options;
+  const built = !dev && existsSync(indexPath);
   if (built) {
     await app.register(fastifyStatic, {
       root,
@@ -103,20 +119,35 @@ export async function registerWebApp(
   }
   const shopScript = `<script id="${SHOP_CONFIG_ELEMENT_ID}" type="application/json">${scriptJson(options.shop)}</script>`;
   const preloadsFor = loadRoutePreloads(`${root}.vite/manifest.json`);
-  const indexHtml = built
-    ? readFileSync(indexPath, 'utf8').replace(
-        /<title>[^<]*<\/title>/,
-        () => `<title>${escapeHtml(options.shop.name)}</title>`,
-      )
-    : undefined;
+  const withShopTitle = (html: string) =>
+    html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(options.shop.name)}</title>`);
+  const withShopScript = (html: string) => html.replace('</head>', () => `${shopScript}</head>`);
+  const indexHtml = built ? withShopTitle(readFileSync(indexPath, 'utf8')) : undefined;
+  const shopTemplate = async (): Promise<PageTemplate | undefined> => {
+    if (!dev) return indexHtml === undefined ? undefined : { html: indexHtml };
+    const page = await dev.page('shop');
+    return { html: withShopTitle(page.html), nonce: page.nonce };
+  };
 
-  const adminHtml = readBuiltPage(`${root}admin/index.html`)?.replace('</head>', () => `${shopScript}</head>`);
+  const builtAdminHtml = dev ? undefined : readBuiltPage(`${root}admin/index.html`);
   // The same for every answer: compressed once each way.
-  const adminPage = adminHtml === undefined ? undefined : htmlPage(adminHtml);
+  const builtAdminPage = builtAdminHtml === undefined ? undefined : htmlPage(withShopScript(builtAdminHtml));
+  const adminPage = async (): Promise<{ page: HtmlPage; nonce?: string } | undefined> => {
+    if (!dev) return builtAdminPage && { page: builtAdminPage };
+    const page = await dev.page('admin');
+    return { page: htmlPage(withShopScript(page.html)), nonce: page.nonce };
+  };
   const httpsOnly = requireHttps(options.production ?? false);
 
   // A page asked for again with the same data is the HTML already drawn (server-render.ts).
-  const render = options.renderPage ? rememberRenders(options.renderPage) : undefined;
+  // (Not in development, where the same data drawn again may meet changed code.)
+  const { renderPage } = options;
+  const render = !renderPage
+    ? undefined
+    : dev
+      ? (location: string, pageData: PageDataEntry[], _dataJson: string, shop: ShopIdentity) =>
+          renderPage(location, pageData, shop)
+      : rememberRenders(renderPage);
 
   /** The page drawn on the server, or nothing (the browser draws it) should rendering fail. */
   async function rendered(url: string, page: PageHead, dataJson: string): Promise<RenderedPage | undefined> {
@@ -139,7 +170,8 @@ export async function registerWebApp(
       ? await options.pageHead(pagePath, query)
       : { ...(await options.pageHead(NOT_FOUND_LOCATION, query)), status: 404 };
     if (page.redirect !== undefined) return { status: 301, redirect: page.redirect };
-    if (!indexHtml) return { status: page.status, page: htmlPage(''), whole: false };
+    const template = await shopTemplate();
+    if (!template) return { status: page.status, page: htmlPage(''), whole: false };
     const dataJson = scriptJson(page.data);
     const pageData =
       page.data.length > 0 ? `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${dataJson}</script>` : '';
@@ -152,23 +184,27 @@ export async function registerWebApp(
       pageData;
     // The page's own title replaces the default one rather than standing beside it. (Replaced by
     // functions: a string would read `$&`, `$'` and the like in catalogue text as patterns.)
-    const withHead = (tags.includes('<title') ? indexHtml.replace(/<title>[^<]*<\/title>/, '') : indexHtml).replace(
-      '</head>',
-      () => `${tags}${shopScript}</head>`,
-    );
+    const withHead = (
+      tags.includes('<title') ? template.html.replace(/<title>[^<]*<\/title>/, '') : template.html
+    ).replace('</head>', () => `${tags}${shopScript}</head>`);
     const html = drawn
       ? startAppAfterFirstPaint(withHead.replace('<div id="root"></div>', () => `<div id="root">${drawn.body}</div>`))
       : withHead;
     // A page served without its data, or one the server meant to draw and did not (a render given
     // up, or too many at once), is kept by no cache: the next shopper gets it whole.
     const whole = !page.dataMissing && (location === undefined || render === undefined || drawn !== undefined);
-    return { status: page.status, page: htmlPage(html), whole };
+    return {
+      status: page.status,
+      page: htmlPage(html),
+      whole,
+      ...(template.nonce === undefined ? {} : { nonce: template.nonce }),
+    };
   }
 
   // Every shopper is sent the same page for an address (nothing of a basket or an account is drawn
   // on the server), so each instance keeps its answers for a few seconds, refreshed in the
   // background as the catalogue's are, and a CDN may keep them as long.
-  const pageCacheSeconds = options.pageCacheSeconds ?? 0;
+  const pageCacheSeconds = dev ? 0 : (options.pageCacheSeconds ?? 0);
   // A page is kept from the second time it is asked for: a flood of addresses each asked for once
   // (distinct search words, say) is answered and never kept, so it takes no room from the pages
   // shoppers do ask for again (an outside attack measured 100 MB more resident memory otherwise).
@@ -210,13 +246,15 @@ export async function registerWebApp(
       // Not `await`ed: a reply is thenable, so awaiting one gives undefined (found by an outside attack:
       // the page was built and sent again after the refusal, logging an error each time).
       if (httpsOnly.refuses(request)) return httpsOnly.refusal(reply);
-      if (!adminPage) {
+      const admin = await adminPage();
+      if (!admin) {
         return reply.status(404).type('text/plain').send('The back office is not built yet: run `npm run build`.');
       }
+      if (admin.nonce !== undefined) allowNonce(reply, admin.nonce);
       return sendHtml(
         request,
         reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex, nofollow'),
-        adminPage,
+        admin.page,
       );
     }
     const query = new URLSearchParams(asked.slice(path.length + 1));
@@ -227,9 +265,10 @@ export async function registerWebApp(
       const search = query.size > 0 ? `?${query}` : '';
       return reply.header('cache-control', 'no-cache').redirect(`${answer.redirect}${search}`, 301);
     }
-    if (!indexHtml) {
+    if (!built && !dev) {
       return reply.status(answer.status).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
+    if (answer.nonce !== undefined) allowNonce(reply, answer.nonce);
     // Only a page that is there is kept by a CDN, and never one asked for with a session: a shared
     // cache must not learn who is signed in, or keep an answer a signed-in browser was sent.
     const signedIn = sessionCookies.some((name) => request.cookies[name] !== undefined);
