@@ -67,8 +67,10 @@ async function sqliteCatalogue(runDir: string): Promise<string> {
 async function postgresCatalogue(url: string): Promise<string> {
   await seedDatabase(url, products);
   const db = openDatabase(url);
-  // After a bulk load, what autovacuum would soon do.
-  await sql`analyze`.execute(db.kysely);
+  // After a bulk load, what autovacuum would soon do: without the vacuum (a server with autovacuum
+  // off never gets one), reads check each row's visibility in the heap: measured 2026-11-24, 100/s
+  // evenly p97.5 77 ms without it and 43 ms with it, closed loop 246/s and 306/s.
+  await sql`vacuum analyze`.execute(db.kysely);
   const counted = await db.kysely
     .selectFrom('products')
     .select((eb) => eb.fn.countAll<string>().as('n'))
