@@ -380,7 +380,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(photoFileRoutes, { store: photos.store });
   await app.register(seoRoutes, { catalog, publicUrl: config.publicUrl });
   const dev = viteHost ? await viteHost.start(app.server) : undefined;
-  if (dev) app.addHook('onClose', dev.close);
+  // Before the HTTP server closes, which waits for every connection: Vite's close drops the open
+  // tabs' hot-reload sockets, which would otherwise hold a restart up until start.ts gives up.
+  if (dev) app.addHook('preClose', dev.close);
   const renderPage = !config.serverRender
     ? undefined
     : dev

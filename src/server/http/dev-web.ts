@@ -50,11 +50,19 @@ export function hostVite(options: DevWebOptions = {}): {
   start: (server: Server) => Promise<DevWeb & { close: () => Promise<void> }>;
 } {
   let vite: ViteDevServer | undefined;
-  const serverFactory: FastifyServerFactory = (handler) =>
-    createHttpServer((request: IncomingMessage, response: ServerResponse) => {
+  const serverFactory: FastifyServerFactory = (handler, options) => {
+    const server = createHttpServer(options.http ?? {}, (request: IncomingMessage, response: ServerResponse) => {
       if (!vite) return handler(request, response);
+      // (A module that does not compile is logged and shown in the browser's overlay by Vite, which
+      // then hands the request on, in middleware mode, with no error.)
       vite.middlewares(request, response, () => handler(request, response));
     });
+    // What Fastify sets on the server it makes itself (app.ts gives the values).
+    if (typeof options.requestTimeout === 'number') server.requestTimeout = options.requestTimeout;
+    if (typeof options.keepAliveTimeout === 'number') server.keepAliveTimeout = options.keepAliveTimeout;
+    if (typeof options.connectionTimeout === 'number') server.setTimeout(options.connectionTimeout);
+    return server;
+  };
 
   async function start(server: Server) {
     const { createServer } = await import('vite');

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { allowNonce, registerSecurityHeaders } from './security-headers.ts';
 
 describe('security headers and health', () => {
   let t: TestApp;
@@ -29,3 +31,32 @@ describe('security headers and health', () => {
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ ok: true });
   });
 });
+
+describe('a development page’s nonce (npm run dev)', () => {
+  it('is added to the scripts’ and styles’ sources and to nothing else', async () => {
+    const app = Fastify();
+    await registerSecurityHeaders(app, false);
+    app.get('/page', (_request, reply) => allowNonce(reply, 'abc123').send('page'));
+    const policy = String((await app.inject({ method: 'GET', url: '/page' })).headers['content-security-policy']);
+    const plain = String(await createPlainPolicy()).split(';');
+    const directives = policy.split(';');
+    expect(directives).toHaveLength(plain.length);
+    for (const [index, directive] of directives.entries()) {
+      const before = plain[index] ?? '';
+      if (/^(script-src|style-src) /.test(before)) expect(directive).toBe(`${before} 'nonce-abc123'`);
+      else expect(directive).toBe(before);
+    }
+    // style-src-attr keeps 'unsafe-inline' alone: a nonce beside it would switch it off.
+    expect(policy).toContain("style-src-attr 'unsafe-inline';");
+    await app.close();
+  });
+});
+
+async function createPlainPolicy(): Promise<string> {
+  const app = Fastify();
+  await registerSecurityHeaders(app, false);
+  app.get('/page', () => 'page');
+  const policy = String((await app.inject({ method: 'GET', url: '/page' })).headers['content-security-policy']);
+  await app.close();
+  return policy;
+}

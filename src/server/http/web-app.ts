@@ -118,7 +118,8 @@ export async function registerWebApp(
     });
   }
   const shopScript = `<script id="${SHOP_CONFIG_ELEMENT_ID}" type="application/json">${scriptJson(options.shop)}</script>`;
-  const preloadsFor = loadRoutePreloads(`${root}.vite/manifest.json`);
+  // (An earlier build's manifest names chunks a page from the source does not use.)
+  const preloadsFor = dev ? () => '' : loadRoutePreloads(`${root}.vite/manifest.json`);
   const withShopTitle = (html: string) =>
     html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(options.shop.name)}</title>`);
   const withShopScript = (html: string) => html.replace('</head>', () => `${shopScript}</head>`);
