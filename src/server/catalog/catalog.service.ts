@@ -103,8 +103,8 @@ export function createCatalogService(
   repository: CatalogRepository,
   options: CatalogCacheOptions & {
     /**
-     * Searches running at once on this instance (search-turns.ts): 1 on SQLite, whose queries hold
-     * the event loop anyway; a few on PostgreSQL, to overlap its round trips.
+     * Searches running at once on this instance (search-turns.ts): the shop runs one at a time on
+     * either database (docs/decisions/0017-in-process-search-index.md).
      */
     searchesAtOnce?: number;
   },
