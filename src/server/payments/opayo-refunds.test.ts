@@ -200,6 +200,34 @@ describe('refunds through Opayo', () => {
     expect((await admin('GET', `/orders/${orderNumber}`)).json().refunds).toEqual([]);
   });
 
+  it('keeps the reservation when the look-up after a lost answer is refused for another reason than “no such refund”', async () => {
+    // Opayo made the refund, its answer was lost, and the Reporting API then refused the look-up
+    // itself (a password changed in MySagePay, say): that says nothing of the refund, so freeing
+    // the amount would let staff refund it a second time.
+    const { orderNumber, row } = await paidOrder();
+    let calls = 0;
+    opayo.state.intercept = async (url, _init, forward) => {
+      calls += 1;
+      if (calls === 1) return forward();
+      if (url.endsWith(REFUND_PATH)) {
+        await forward();
+        throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+      }
+      return new Response(
+        '<vspaccess><errorcode>0003</errorcode><error>The signature does not match.</error></vspaccess>',
+      );
+    };
+    const unknown = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 1000, reason: 'Goodwill' });
+    expect(unknown.statusCode).toBe(409);
+    expect(unknown.json().error.message).toContain('did not confirm the refund');
+    expect((await orderRow(orderNumber)).refunded_total).toBe(1000);
+    expect(await requestsOf(row.id)).toEqual(['pending']);
+    // The whole payment cannot be refunded again on top of it.
+    opayo.state.intercept = undefined;
+    const again = await admin('POST', `/orders/${orderNumber}/refund`, { amount: 5995, reason: 'Goodwill' });
+    expect(again.statusCode).toBe(409);
+  });
+
   describe('a refund Opayo never confirmed, settled later', () => {
     /** Another instance's sweep, ten minutes on, with Opayo answering again. */
     const sweepLater = () => {

@@ -4,7 +4,12 @@ import type { Config } from '../../config.ts';
 import { escapeHtml } from '../../http/html.ts';
 import { sameSecret } from '../../http/same-secret.ts';
 import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from '../opayo-crypt.ts';
-import { bareVpsTxId, readVspaccess, reportingSignature } from '../providers/opayo-form/opayo-admin-api.ts';
+import {
+  bareVpsTxId,
+  readVspaccess,
+  REPORTING_NO_SUCH_TRANSACTION,
+  reportingSignature,
+} from '../providers/opayo-form/opayo-admin-api.ts';
 import { formFields, hiddenFields, isOurs, page, sendPage, toPence } from './sandbox-pages.ts';
 
 /**
@@ -198,7 +203,8 @@ export const opayoSandboxRoutes: FastifyPluginAsync<{ config: Config }> = async 
       : command.vendortxcode
         ? byVendorTxCode.get(command.vendortxcode)
         : undefined;
-    if (!found) return error('0043', 'No transaction of this vendor has that VPSTxId or VendorTxCode.');
+    if (!found)
+      return error(REPORTING_NO_SUCH_TRANSACTION, 'No transaction of this vendor has that VPSTxId or VendorTxCode.');
     return vspaccess([
       ['errorcode', '0000'],
       ['timestamp', reportDate(new Date().toISOString())],

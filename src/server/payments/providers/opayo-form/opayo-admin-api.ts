@@ -15,6 +15,13 @@ import type { OpayoMode } from '../../opayo.ts';
 
 export class OpayoUnreachable extends Error {}
 
+/**
+ * The Reporting API's error code for a transaction it does not hold (the local sandbox answers it
+ * too). The guideline we had does not list its codes (ADR 0014): should Opayo answer another for
+ * that, a refund whose answer was lost stays reserved, and unsettled, rather than freed.
+ */
+export const REPORTING_NO_SUCH_TRANSACTION = '0043';
+
 const CALL_TIMEOUT_MS = 15_000;
 
 export function opayoAdminUrls(mode: OpayoMode, publicUrl: string) {

@@ -30,7 +30,13 @@ import type {
   ProviderRefundResult,
 } from '../../payment-provider.ts';
 import { recordRefund, settleRefundRequest } from '../../payments.repository.ts';
-import { bareVpsTxId, OpayoUnreachable, opayoAdminClient, type OpayoAdminClient } from './opayo-admin-api.ts';
+import {
+  bareVpsTxId,
+  OpayoUnreachable,
+  opayoAdminClient,
+  REPORTING_NO_SUCH_TRANSACTION,
+  type OpayoAdminClient,
+} from './opayo-admin-api.ts';
 
 /**
  * A refund attempt's VendorTxCode, made from the request id that is written, with the reserved
@@ -241,12 +247,18 @@ export function opayoFormProvider({ db, dialect, config, fetch, clock, events, r
       if (!(error instanceof OpayoUnreachable)) throw error;
       return { outcome: 'unknown', reason: `Opayo answered neither the refund nor the look-up of ${vendorTxCode}` };
     }
-    // Any error answer reads as "no such refund": the Reporting API's own code for that is not
-    // in the material we had (ADR 0014); the reason staff see names what it said.
-    if (made.errorcode !== '0000')
+    // Only "no such transaction" means no refund was made. Any other refusal of the look-up (a
+    // changed password, a signature, a busy service) says nothing of the refund: the amount stays
+    // reserved and the sweep asks again, rather than free it for a second refund (ADR 0014).
+    if (made.errorcode === REPORTING_NO_SUCH_TRANSACTION)
       return {
         outcome: 'refused',
         reason: `Opayo did not answer; its Reporting API has no refund ${vendorTxCode} (${made.errorcode}: ${made.error ?? ''})`,
+      };
+    if (made.errorcode !== '0000')
+      return {
+        outcome: 'unknown',
+        reason: `Opayo answered neither the refund nor the look-up of ${vendorTxCode} (${made.errorcode}: ${made.error ?? ''})`,
       };
     const vpsTxId = `{${bareVpsTxId(made.vpstxid ?? '')}}`;
     if (
