@@ -84,7 +84,7 @@ export function isPageRoute(pathname: string): boolean {
 
 /**
  * The pages the server renders (docs/decisions/0021-server-rendering.md): every page but the bare
- * address, which the app sends on to /home. What every shopper sees alike (home, search, products,
+ * address, which the server sends on to /home (page-head.ts). What every shopper sees alike (home, search, products,
  * about, contact, terms) is drawn whole; a page that depends on the shopper's browser (the basket,
  * checkout, account, sign-in, payment results) is drawn as the shop around its loading state, and
  * the browser draws the page itself (`ShopperPage` in src/web/app/layout/layout.tsx). The back office is drawn in

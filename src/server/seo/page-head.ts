@@ -111,6 +111,9 @@ export function createPageHead(deps: {
   }
 
   return async function pageHead(path: string, query: URLSearchParams = new URLSearchParams()): Promise<PageHead> {
+    // The bare address is the home page's (ADR 0003: its canonical address is /home), sent on by the
+    // server so that a browser or crawler without JavaScript gets there too.
+    if (path === '/') return { status: 301, tags: '', data: [], redirect: '/home' };
     if (path === '/search') {
       const keyword = (query.get('k') ?? '').trim().slice(0, 100);
       return withData({ status: 200, tags: keyword ? searchTags(keyword, deps.shop, deps.publicUrl) : '' }, () =>

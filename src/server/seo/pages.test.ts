@@ -39,8 +39,20 @@ describe('pages, head tags, sitemap and robots', () => {
 
   const get = (url: string) => t.app.inject({ method: 'GET', url });
 
+  it('sends the bare address on to /home, whose page it is, with its query, for browsers and crawlers without JavaScript', async () => {
+    // (It was an empty page the app alone sent on, so without JavaScript the shop's own address showed nothing.)
+    for (const [asked, location] of [
+      ['/', '/home'],
+      ['/?utm_source=leaflet', '/home?utm_source=leaflet'],
+    ]) {
+      const response = await get(asked as string);
+      expect(response.statusCode).toBe(301);
+      expect(response.headers.location).toBe(location);
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
   it.each([
-    '/',
     '/home',
     '/search',
     '/shoppingcart',
