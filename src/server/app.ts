@@ -303,14 +303,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // route behind the staff guard unless it says it is public.
   const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: config.shop.name });
   const staffGuard = createStaffGuard(staff, secureCookies);
-  const photos = createPhotoServices(db);
   // A catalogue write on this instance shows at once (ADR 0010): in its catalogue and search caches,
-  // and in the pages it keeps (registered last, below).
+  // and in the pages it keeps (registered last, below). Stock adjustments and photos too.
   let forgetPages = (): void => undefined;
   const catalogueChanged = () => {
     catalog.clearCaches();
     forgetPages();
   };
+  const photos = createPhotoServices(db, { onChange: catalogueChanged });
   await app.register(
     async (admin) => {
       admin.addHook('onRequest', requireHttps(config.env === 'production').hook);
@@ -341,6 +341,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         stock: createStockAdminService(db.kysely, {
           dialect: db.dialect,
           lowStockThreshold: config.lowStockThreshold,
+          onChange: catalogueChanged,
         }),
       });
       await admin.register(vouchersAdminRoutes, { guard: staffGuard, vouchers: createVouchersAdminService(db.kysely) });

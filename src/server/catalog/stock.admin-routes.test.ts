@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import { stockHistorySchema, stockListSchema, stockRowSchema } from '../../contract/admin/stock.ts';
 import { dashboardSchema } from '../../contract/admin/dashboard.ts';
@@ -218,5 +218,30 @@ describe('back office stock', () => {
     const history = stockHistorySchema.parse((await admin('GET', `/stock/${p.stockId}`)).json());
     expect(history.adjustments.reduce((sum, a) => sum + a.delta, 0)).toBe(adjusted);
     expect(history.adjustments.every((a) => a.stockAfter >= 0)).toBe(true);
+  });
+});
+
+describe('a stock adjustment on a shop that keeps its catalogue for a while', () => {
+  it('shows in the shop at once on the instance that made it (ADR 0010), not when its copy runs out', async () => {
+    const t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '60' } });
+    onTestFinished(() => t.close());
+    const fx = await checkoutFixtures(t.db);
+    const staff = await staffMember(t, 'staff');
+    const p = await fx.product(1500, 5);
+    const stockShown = async () =>
+      (
+        (await t.app.inject({ method: 'GET', url: `/api/products/${p.urlKey}` })).json() as {
+          stocks: Array<{ stock: number }>;
+        }
+      ).stocks[0]?.stock;
+    expect(await stockShown()).toBe(5);
+    const adjusted = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/stock/${p.stockId}/adjustments`,
+      headers: { cookie: staff.cookie },
+      payload: { delta: 7, reason: 'received' },
+    });
+    expect(adjusted.statusCode, adjusted.body).toBe(200);
+    expect(await stockShown()).toBe(12);
   });
 });

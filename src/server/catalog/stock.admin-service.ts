@@ -41,7 +41,13 @@ export async function lowStockThresholdOf(db: Kysely<Database>, fallback: number
 
 export function createStockAdminService(
   db: Kysely<Database>,
-  options: { dialect: Dialect; lowStockThreshold: number; now?: () => Date },
+  options: {
+    dialect: Dialect;
+    lowStockThreshold: number;
+    now?: () => Date;
+    /** Told after an adjustment: the shop's kept copies of the catalogue show stock (ADR 0010). */
+    onChange?: () => void;
+  },
 ) {
   const now = () => (options.now ?? (() => new Date()))().toISOString();
   const threshold = () => lowStockThresholdOf(db, options.lowStockThreshold);
@@ -90,7 +96,7 @@ export function createStockAdminService(
      */
     async adjust(stockId: number, input: StockAdjustmentInput, staff: Staff): Promise<StockRow> {
       const { delta, reason, note } = input;
-      return db.transaction().execute(async (trx) => {
+      const adjusted = await db.transaction().execute(async (trx) => {
         const stockAfter = await adjustStockLevel(trx, stockId, delta);
         if (stockAfter === undefined) {
           const row = await rowOrThrow(stockId, trx);
@@ -116,6 +122,8 @@ export function createStockAdminService(
         });
         return rowOrThrow(stockId, trx);
       });
+      options.onChange?.();
+      return adjusted;
     },
 
     async setLowStockThreshold(input: LowStockThresholdInput, staff: Staff): Promise<{ threshold: number }> {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { ProductPhotos } from '../../../contract/admin/photos.ts';
 import type { Product, StockDetail } from '../../../contract/catalog.ts';
 import { catalogFactory } from '../../../../test/helpers/catalog-factory.ts';
@@ -409,5 +409,45 @@ describe('product photos', () => {
     expect(page.body).toContain(
       `<link rel="preload" as="image" type="image/avif" fetchpriority="high" imagesrcset="/images/photos/${key}-320.avif 320w, /images/photos/${key}-640.avif 640w, /images/photos/${key}-700.avif 700w"`,
     );
+  });
+});
+
+describe('photos on a shop that keeps its catalogue for a while', () => {
+  it('show in the shop at once on the instance that made the change (ADR 0010): upload, main photo, delete', async () => {
+    const t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '60' } });
+    onTestFinished(() => t.close());
+    const make = catalogFactory(t.db);
+    const { id } = await make.product({
+      typeId: (await make.type()).id,
+      brandId: (await make.brand()).id,
+      images: ['/images/products/sitar-2.svg'],
+    });
+    const { cookie } = await staffMember(t, 'staff');
+    const shownPhotos = async () =>
+      (await t.app.inject({ method: 'GET', url: `/api/products/${id}` }))
+        .json<Product>()
+        .images.map((image) => image.photo?.width ?? image.imageUrl);
+    expect(await shownPhotos()).toEqual(['/images/products/sitar-2.svg']);
+
+    const body = multipart([
+      { filename: 'a.jpg', contentType: 'image/jpeg', bytes: await makePicture('jpeg', 700, 700) },
+      { filename: 'b.png', contentType: 'image/png', bytes: await makePicture('png', 500, 400) },
+    ]);
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/products/${id}/photos`,
+      headers: { ...body.headers, cookie },
+      payload: body.payload,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    expect(await shownPhotos()).toEqual([700, 500]);
+
+    const [a, b] = uploaded.json<ProductPhotos>().photos.map((photo) => photo.id) as [number, number];
+    const call = (method: 'PUT' | 'DELETE', url: string, payload?: object) =>
+      t.app.inject({ method, url: `/api/admin/products/${id}/photos${url}`, headers: { cookie }, payload });
+    expect((await call('PUT', '/order', { photoIds: [b, a] })).statusCode).toBe(200);
+    expect(await shownPhotos()).toEqual([500, 700]);
+    expect((await call('DELETE', `/${b}`)).statusCode).toBe(200);
+    expect(await shownPhotos()).toEqual([700]);
   });
 });

@@ -34,7 +34,14 @@ export interface UploadedFile {
 
 export function createPhotosAdminService(
   db: Kysely<Database>,
-  deps: { dialect: Dialect; store: PhotoStore; limiter: ConversionLimiter; now?: () => Date },
+  deps: {
+    dialect: Dialect;
+    store: PhotoStore;
+    limiter: ConversionLimiter;
+    now?: () => Date;
+    /** Told after every change: the shop's kept copies of the catalogue show the photos (ADR 0010). */
+    onChange?: () => void;
+  },
 ) {
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
 
@@ -78,6 +85,7 @@ export function createPhotosAdminService(
         at: now(),
       });
     });
+    deps.onChange?.();
     return service.list(productId);
   }
 
@@ -154,6 +162,7 @@ export function createPhotosAdminService(
           });
         }
       });
+      deps.onChange?.();
       return service.list(productId);
     },
 
@@ -199,6 +208,7 @@ export function createPhotosAdminService(
           at: now(),
         });
       });
+      deps.onChange?.();
       return service.list(productId);
     },
   };
