@@ -50,17 +50,18 @@ export function hostVite(options: DevWebOptions = {}): {
   start: (server: Server) => Promise<DevWeb & { close: () => Promise<void> }>;
 } {
   let vite: ViteDevServer | undefined;
-  const serverFactory: FastifyServerFactory = (handler, options) => {
-    const server = createHttpServer(options.http ?? {}, (request: IncomingMessage, response: ServerResponse) => {
+  const serverFactory: FastifyServerFactory = (handler, fastifyOptions) => {
+    const server = createHttpServer(fastifyOptions.http ?? {}, (request: IncomingMessage, response: ServerResponse) => {
       if (!vite) return handler(request, response);
       // (A module that does not compile is logged and shown in the browser's overlay by Vite, which
       // then hands the request on, in middleware mode, with no error.)
       vite.middlewares(request, response, () => handler(request, response));
     });
     // What Fastify sets on the server it makes itself (app.ts gives the values).
-    if (typeof options.requestTimeout === 'number') server.requestTimeout = options.requestTimeout;
-    if (typeof options.keepAliveTimeout === 'number') server.keepAliveTimeout = options.keepAliveTimeout;
-    if (typeof options.connectionTimeout === 'number') server.setTimeout(options.connectionTimeout);
+    const { requestTimeout, keepAliveTimeout, connectionTimeout } = fastifyOptions;
+    if (typeof requestTimeout === 'number') server.requestTimeout = requestTimeout;
+    if (typeof keepAliveTimeout === 'number') server.keepAliveTimeout = keepAliveTimeout;
+    if (typeof connectionTimeout === 'number') server.setTimeout(connectionTimeout);
     return server;
   };
 
