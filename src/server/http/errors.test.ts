@@ -21,4 +21,13 @@ describe("the router's refusals", () => {
       expect(answer.body).not.toContain('FST_ERR');
     });
   }
+
+  it('sends its refusals with the security headers every other answer has', async () => {
+    // (The router refuses before the hooks that set them run, so they were missing here.)
+    const answer = await t.server.inject({ method: 'GET', url: '/products/%ff' });
+    expect(answer.statusCode).toBe(400);
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    expect(answer.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(answer.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
 });

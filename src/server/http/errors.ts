@@ -5,6 +5,7 @@ import { errorCodes } from '../../contract/error-codes.ts';
 import { BadRequestError, NotFoundError, RefusedError, UpstreamUnavailableError } from '../errors.ts';
 import { isDatabaseUnavailable } from '../db/database.ts';
 import { StalledRequestError } from './in-flight.ts';
+import { withSecurityHeadersBeforeRouting } from './security-headers.ts';
 
 /**
  * One error shape for every answer (docs/rules.md#api-answers-and-errors): bad input is a 400 naming each field,
@@ -29,6 +30,7 @@ const statusCodes: Record<number, string> = {
  * answer in Fastify's shape. They answer in the shop's.
  */
 export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  withSecurityHeadersBeforeRouting(reply);
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     const message = error.code === 'FST_ERR_BAD_URL' ? 'The address is not valid' : error.message;
