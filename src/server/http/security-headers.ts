@@ -13,6 +13,9 @@ const paymentHosts = [
   'https://sandbox.opayo.eu.elavon.com',
 ];
 
+/** Sent on every answer, the router's own refusals included. */
+const REFERRER_POLICY = 'strict-origin-when-cross-origin';
+
 export async function registerSecurityHeaders(app: FastifyInstance, production: boolean): Promise<void> {
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -36,7 +39,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, production: 
     // The shop's own pages are same-origin; the map and payment pages are other sites anyway.
     crossOriginEmbedderPolicy: false,
     hsts: production ? { maxAge: 31_536_000, includeSubDomains: true } : false,
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    referrerPolicy: { policy: REFERRER_POLICY },
   });
 }
 
@@ -73,6 +76,6 @@ export function withSecurityHeadersBeforeRouting(reply: FastifyReply): FastifyRe
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'SAMEORIGIN',
-    'referrer-policy': 'strict-origin-when-cross-origin',
+    'referrer-policy': REFERRER_POLICY,
   });
 }
