@@ -1,17 +1,16 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import { pacedRequests, rotate } from './harness.ts';
 
 /**
- * A shopper's stream of pages at an even pace (pacedRequests), in a worker thread of its own
- * (bench:search): in the thread that sends the searches its timings would include that thread's
- * own queue. Posts p50, p99 and the failed calls.
+ * A shopper's stream of pages at an even pace (pacedRequests), in a process of its own
+ * (bench:search): in the process that sends the searches its timings would include that process's
+ * own queue. Given its work as its first message; answers with p50, p99 and the failed calls.
  */
-const { base, paths, perSecond, seconds } = workerData as {
+const { base, paths, perSecond, seconds } = await new Promise<{
   base: string;
   paths: string[];
   perSecond: number;
   seconds: number;
-};
+}>((resolve) => process.once('message', resolve as (message: unknown) => void));
 const nextPath = rotate(paths);
 // Untimed first requests: this thread's first one opens its connection and compiles fetch (about
 // 40 ms, measured alone as well as under load), which is the load generator's start, not the server.
@@ -21,4 +20,4 @@ const { p50, p99, errors } = await pacedRequests(
   perSecond,
   seconds,
 );
-parentPort?.postMessage({ p50, p99, errors });
+process.send?.({ p50, p99, errors }, () => process.disconnect());

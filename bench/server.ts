@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
@@ -24,6 +25,46 @@ app.get('/bench/memory', () => ({
   ...process.memoryUsage(),
   ...Object.fromEntries(getHeapSpaceStatistics().map((space) => [space.space_name, space.space_size])),
 }));
+
+/**
+ * What the server saw of a run (bench:search prints it beside the client's figures): how long the
+ * event loop was late, the main thread's garbage-collection pauses, and how long product pages took
+ * from their request's arrival to their answer's end. A client's tail beyond these is its own.
+ */
+const loopDelay = monitorEventLoopDelay({ resolution: 2 });
+loopDelay.enable();
+let gcPauses: number[] = [];
+new PerformanceObserver((list) => gcPauses.push(...list.getEntries().map((entry) => entry.duration))).observe({
+  entryTypes: ['gc'],
+});
+let productPageMs: number[] = [];
+app.server.on('request', (request: { url?: string }, response: { once(event: 'finish', then: () => void): void }) => {
+  if (!request.url?.startsWith('/api/products/')) return;
+  const arrived = performance.now();
+  response.once('finish', () => productPageMs.push(performance.now() - arrived));
+});
+const quantile = (values: number[], q: number) =>
+  Number(
+    ([...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0).toFixed(1),
+  );
+app.post('/bench/observed', () => {
+  const seen = {
+    loopDelayP99: Number((loopDelay.percentile(99) / 1e6).toFixed(1)),
+    loopDelayMax: Number((loopDelay.max / 1e6).toFixed(1)),
+    gcPauses: gcPauses.length,
+    gcP99: quantile(gcPauses, 0.99),
+    gcMax: quantile(gcPauses, 1),
+    gcTotalMs: Math.round(gcPauses.reduce((sum, ms) => sum + ms, 0)),
+    productPages: productPageMs.length,
+    productPageP99: quantile(productPageMs, 0.99),
+    productPageMax: quantile(productPageMs, 1),
+  };
+  loopDelay.reset();
+  gcPauses = [];
+  productPageMs = [];
+  return seen;
+});
+
 const sample = await app.inject({
   method: 'POST',
   url: '/api/search',
