@@ -2,7 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import type { ProductStatus } from '../../contract/catalog-rules.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { listPhotos, type PhotoRow, type VariantRow } from './photos/photos.repository.ts';
+import { jsonArrayFromFor, jsonRows } from '../db/json-arrays.ts';
+import { listPhotoVariants, photoRowsQuery, type PhotoRow, type VariantRow } from './photos/photos.repository.ts';
 import { toFts5Query, toTsQuery } from './search-terms.ts';
 
 /**
@@ -101,45 +102,67 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
       photos: { photos: PhotoRow[]; variants: VariantRow[] };
     }> {
       if (ids.length === 0) return { products: [], stocks: [], images: [], photos: { photos: [], variants: [] } };
-      const [products, stocks, images, photos] = await Promise.all([
-        db
-          .selectFrom('products as p')
-          .innerJoin('brands as b', 'b.id', 'p.brand_id')
-          .innerJoin('product_types as t', 't.id', 'p.product_type_id')
-          .select([
-            'p.id',
-            'p.url_key',
-            'p.title',
-            'p.brand_id',
-            'b.name as brand_name',
-            'p.product_type_id',
-            't.name as product_type_name',
-            'p.description',
-            'p.seo_title',
-            'p.seo_keywords',
-            'p.seo_description',
-          ])
-          .where('p.id', 'in', ids)
-          .where('p.status', '=', 'published')
-          .execute(),
-        db
-          .selectFrom('product_stocks')
-          .select(['id', 'product_id', 'size_name', 'price', 'price_reduction', 'price_without_discount', 'stock'])
-          .where('product_id', 'in', ids)
-          .orderBy('sort_order')
-          .orderBy('id')
-          .execute(),
-        db
-          .selectFrom('product_images')
-          .select(['product_id', 'image_url'])
-          .where('product_id', 'in', ids)
-          .orderBy('sort_order')
-          .orderBy('id')
-          .execute(),
-        // Uploaded photos, shown instead of the drawings when a product has any.
-        listPhotos(db, ids),
-      ]);
-      return { products, stocks, images, photos };
+      // One statement, not one per table: with the catalogue cache cold each is a wait for the
+      // database, and on PostgreSQL four at once took four backends' turns on busy CPUs
+      // (docs/decisions/0017-in-process-search-index.md).
+      const jsonArrayFrom = jsonArrayFromFor(dialect);
+      const gathered = await db
+        .selectNoFrom([
+          jsonArrayFrom(
+            db
+              .selectFrom('products as p')
+              .innerJoin('brands as b', 'b.id', 'p.brand_id')
+              .innerJoin('product_types as t', 't.id', 'p.product_type_id')
+              .select([
+                'p.id',
+                'p.url_key',
+                'p.title',
+                'p.brand_id',
+                'b.name as brand_name',
+                'p.product_type_id',
+                't.name as product_type_name',
+                'p.description',
+                'p.seo_title',
+                'p.seo_keywords',
+                'p.seo_description',
+              ])
+              .where('p.id', 'in', ids)
+              .where('p.status', '=', 'published'),
+          ).as('products'),
+          jsonArrayFrom(
+            db
+              .selectFrom('product_stocks')
+              .select(['id', 'product_id', 'size_name', 'price', 'price_reduction', 'price_without_discount', 'stock'])
+              .where('product_id', 'in', ids)
+              .orderBy('sort_order')
+              .orderBy('id'),
+          ).as('stocks'),
+          jsonArrayFrom(
+            db
+              .selectFrom('product_images')
+              .select(['product_id', 'image_url'])
+              .where('product_id', 'in', ids)
+              .orderBy('sort_order')
+              .orderBy('id'),
+          ).as('images'),
+          // Uploaded photos, shown instead of the drawings when a product has any.
+          jsonArrayFrom(photoRowsQuery(db, ids)).as('photos'),
+        ])
+        .executeTakeFirstOrThrow();
+      const photos = jsonRows(gathered.photos as PhotoRow[] | string);
+      return {
+        products: jsonRows(gathered.products as ProductRow[] | string),
+        stocks: jsonRows(gathered.stocks as StockRow[] | string),
+        images: jsonRows(gathered.images as ImageRow[] | string),
+        // Most products have no photos: then there are no variants to look for.
+        photos: {
+          photos,
+          variants: await listPhotoVariants(
+            db,
+            photos.map((photo) => photo.id),
+          ),
+        },
+      };
     },
 
     /** Every product id matching the filter, for picking at random from (docs/rules.md#catalogue-and-search). */

@@ -19,35 +19,55 @@ export async function findProductForPhotos(
   return query.executeTakeFirst();
 }
 
+/** Some products' photos in their order (the first is the main image). */
+export function photoRowsQuery(db: Kysely<Database>, productIds: number[]) {
+  return db
+    .selectFrom('product_photos')
+    .select([
+      'id',
+      'product_id',
+      'photo_key',
+      'position',
+      'width',
+      'height',
+      'source_format',
+      'source_bytes',
+      'created_at',
+    ])
+    .where('product_id', 'in', productIds)
+    .orderBy('product_id')
+    .orderBy('position')
+    .orderBy('id');
+}
+
+/** The sizes and formats made of some photos. */
+export async function listPhotoVariants(db: Kysely<Database>, photoIds: number[]): Promise<VariantRow[]> {
+  if (photoIds.length === 0) return [];
+  return db
+    .selectFrom('product_photo_variants')
+    .select(['photo_id', 'format', 'width', 'height', 'byte_size'])
+    .where('photo_id', 'in', photoIds)
+    .orderBy('photo_id')
+    .orderBy('format')
+    .orderBy('width')
+    .execute();
+}
+
 /** Photos in their order (the first is the main image) with their variants, for some products. */
 export async function listPhotos(
   db: Kysely<Database>,
   productIds: number[],
 ): Promise<{ photos: PhotoRow[]; variants: VariantRow[] }> {
   if (productIds.length === 0) return { photos: [], variants: [] };
-  const photos = await db
-    .selectFrom('product_photos')
-    .selectAll()
-    .where('product_id', 'in', productIds)
-    .orderBy('product_id')
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  const photos = await photoRowsQuery(db, productIds).execute();
   // Most products in a page of results have no photos: then there are no variants to look for.
-  if (photos.length === 0) return { photos, variants: [] };
-  const variants = await db
-    .selectFrom('product_photo_variants')
-    .select(['photo_id', 'format', 'width', 'height', 'byte_size'])
-    .where(
-      'photo_id',
-      'in',
+  return {
+    photos,
+    variants: await listPhotoVariants(
+      db,
       photos.map((photo) => photo.id),
-    )
-    .orderBy('photo_id')
-    .orderBy('format')
-    .orderBy('width')
-    .execute();
-  return { photos, variants };
+    ),
+  };
 }
 
 export async function insertPhoto(db: Kysely<Database>, photo: Omit<PhotoRow, 'id' | 'position'>): Promise<number> {
