@@ -29,6 +29,11 @@ export interface CatalogCacheOptions {
 export type SearchHits = Pick<SearchResponse, 'totalResults' | 'isNextPage' | 'facets'> & { ids: number[] };
 type ProductTypeRow = Awaited<ReturnType<CatalogRepository['listProductTypes']>>[number];
 type FoundProduct = Awaited<ReturnType<CatalogRepository['findProductByKey']>>;
+/** A product page's read: the product its key names (any status), and its body when it is published. */
+export interface ProductPage {
+  found: FoundProduct;
+  product: Product | undefined;
+}
 /** Which products random picks are drawn from: some types, one brand, or all. */
 export type CandidateFilter = { typeIds: number[] } | { brandId: number } | Record<string, never>;
 
@@ -40,6 +45,8 @@ export interface CatalogLoaders {
   brands(): Promise<Brand[]>;
   /** The product a path's key (an id, a URL key or an old URL key) names. */
   productByKey(key: string): Promise<FoundProduct>;
+  /** What a product page shows, read at once (one statement with the cache cold). */
+  productPage(key: string): Promise<ProductPage>;
   candidates(filter: { typeIds?: number[]; brandId?: number }): Promise<number[]>;
   searchPage(query: SearchQuery): Promise<SearchHits>;
 }
@@ -208,6 +215,10 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
     async (key: string) => ({ found: await load.productByKey(key) }),
     catalogue,
   );
+  // Product pages by key, each with its body: a page read cold is one statement, not a look-up of
+  // the key and then a load of the body (docs/decisions/0017-in-process-search-index.md). Bodies are
+  // kept here beside the product cache's, for as long.
+  const productPages = cachedLoader(seconds, { max: 5_000 }, (key: string) => load.productPage(key), catalogue);
   // Random picks and related products are drawn from a sample of each filter's products, kept and
   // renewed with the cache: from all of a large catalogue nearly every pick was a body not kept
   // yet, loaded from the database (docs/decisions/0020-checkout-first.md). Without the cache, every
@@ -224,11 +235,13 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
     productTypes: () => productTypes.get(0),
     brands: () => brands.get(0),
     productByKey: async (key: string) => (await productKeys.get(key)).found,
+    productPage: productPages.get,
     candidates: (filter: CandidateFilter) => candidates.get(candidateKey(filter)),
     searchPage: searchPages.get,
     /** Forgets everything, so this instance's next answers read the database (a back-office write). */
     clear(): void {
-      for (const cache of [products, productTypes, brands, productKeys, candidates, searchPages]) cache.clear();
+      for (const cache of [products, productTypes, brands, productKeys, productPages, candidates, searchPages])
+        cache.clear();
     },
   };
 }

@@ -3,7 +3,13 @@ import type { ProductStatus } from '../../contract/catalog-rules.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { jsonArrayFromFor, jsonRows } from '../db/json-arrays.ts';
-import { listPhotoVariants, photoRowsQuery, type PhotoRow, type VariantRow } from './photos/photos.repository.ts';
+import {
+  listPhotoVariants,
+  photoRowsQuery,
+  type PhotoRow,
+  type ProductIdList,
+  type VariantRow,
+} from './photos/photos.repository.ts';
 import { toFts5Query, toTsQuery } from './search-terms.ts';
 
 /**
@@ -56,7 +62,102 @@ export interface SearchFilter {
   offset: number;
 }
 
+export interface ProductBodies {
+  products: ProductRow[];
+  stocks: StockRow[];
+  images: ImageRow[];
+  photos: { photos: PhotoRow[]; variants: VariantRow[] };
+}
+
+const emptyBodies = (): ProductBodies => ({
+  products: [],
+  stocks: [],
+  images: [],
+  photos: { photos: [], variants: [] },
+});
+
 export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) {
+  const jsonArrayFrom = jsonArrayFromFor(dialect);
+
+  /**
+   * Some products' bodies, sizes, images and photos as JSON arrays of one statement: with the
+   * catalogue cache cold, each statement is a wait for the database, and on PostgreSQL four at
+   * once took four backends' turns on busy CPUs (docs/decisions/0017-in-process-search-index.md).
+   * Shoppers see published products only.
+   */
+  function bodyArrays(ids: ProductIdList) {
+    return [
+      jsonArrayFrom(
+        db
+          .selectFrom('products as p')
+          .innerJoin('brands as b', 'b.id', 'p.brand_id')
+          .innerJoin('product_types as t', 't.id', 'p.product_type_id')
+          .select([
+            'p.id',
+            'p.url_key',
+            'p.title',
+            'p.brand_id',
+            'b.name as brand_name',
+            'p.product_type_id',
+            't.name as product_type_name',
+            'p.description',
+            'p.seo_title',
+            'p.seo_keywords',
+            'p.seo_description',
+          ])
+          .where('p.id', 'in', ids)
+          .where('p.status', '=', 'published'),
+      ).as('products'),
+      jsonArrayFrom(
+        db
+          .selectFrom('product_stocks')
+          .select(['id', 'product_id', 'size_name', 'price', 'price_reduction', 'price_without_discount', 'stock'])
+          .where('product_id', 'in', ids)
+          .orderBy('sort_order')
+          .orderBy('id'),
+      ).as('stocks'),
+      jsonArrayFrom(
+        db
+          .selectFrom('product_images')
+          .select(['product_id', 'image_url'])
+          .where('product_id', 'in', ids)
+          .orderBy('sort_order')
+          .orderBy('id'),
+      ).as('images'),
+      // Uploaded photos, shown instead of the drawings when a product has any.
+      jsonArrayFrom(photoRowsQuery(db, ids)).as('photos'),
+    ] as const;
+  }
+
+  async function bodiesOf(
+    gathered: Record<'products' | 'stocks' | 'images' | 'photos', unknown>,
+  ): Promise<ProductBodies> {
+    const photos = jsonRows(gathered.photos as PhotoRow[] | string);
+    return {
+      products: jsonRows(gathered.products as ProductRow[] | string),
+      stocks: jsonRows(gathered.stocks as StockRow[] | string),
+      images: jsonRows(gathered.images as ImageRow[] | string),
+      // Most products have no photos: then there are no variants to look for.
+      photos: {
+        photos,
+        variants: await listPhotoVariants(
+          db,
+          photos.map((photo) => photo.id),
+        ),
+      },
+    };
+  }
+
+  /** The product one of its old URL keys names (it answers a redirect). */
+  function findByOldKey(urlKey: string): Promise<FoundProductRow | undefined> {
+    return db
+      .selectFrom('product_url_redirects as r')
+      .innerJoin('products as p', 'p.id', 'r.product_id')
+      .select(['p.id', 'p.product_type_id', 'p.url_key', 'p.status'])
+      .where('r.old_key', '=', urlKey)
+      .executeTakeFirst();
+  }
+
   return {
     listProductTypes() {
       return db
@@ -86,83 +187,42 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
         return db.selectFrom('products as p').select(columns).where('p.id', '=', key.id).executeTakeFirst();
       return (
         (await db.selectFrom('products as p').select(columns).where('p.url_key', '=', key.urlKey).executeTakeFirst()) ??
-        (await db
-          .selectFrom('product_url_redirects as r')
-          .innerJoin('products as p', 'p.id', 'r.product_id')
-          .select(columns)
-          .where('r.old_key', '=', key.urlKey)
-          .executeTakeFirst())
+        (await findByOldKey(key.urlKey))
       );
     },
 
-    async loadProducts(ids: number[]): Promise<{
-      products: ProductRow[];
-      stocks: StockRow[];
-      images: ImageRow[];
-      photos: { photos: PhotoRow[]; variants: VariantRow[] };
-    }> {
+    /** Product bodies with their sizes, images and photos, in one statement (gatherProducts). */
+    async loadProducts(ids: number[]): Promise<ProductBodies> {
       if (ids.length === 0) return { products: [], stocks: [], images: [], photos: { photos: [], variants: [] } };
-      // One statement, not one per table: with the catalogue cache cold each is a wait for the
-      // database, and on PostgreSQL four at once took four backends' turns on busy CPUs
-      // (docs/decisions/0017-in-process-search-index.md).
-      const jsonArrayFrom = jsonArrayFromFor(dialect);
+      const gathered = await db.selectNoFrom(bodyArrays(ids)).executeTakeFirstOrThrow();
+      return bodiesOf(gathered);
+    },
+
+    /**
+     * A product page's reads in one statement: the product a key names, whatever its status, and
+     * its body if it is published. Only an old URL key (a redirect, rare) takes a second statement.
+     */
+    async loadProductPage(
+      key: { id: number } | { urlKey: string },
+    ): Promise<{ found: FoundProductRow | undefined; bodies: ProductBodies }> {
+      const named = db
+        .selectFrom('products as k')
+        .select('k.id')
+        .where((eb) => ('id' in key ? eb('k.id', '=', key.id) : eb('k.url_key', '=', key.urlKey)));
       const gathered = await db
         .selectNoFrom([
-          jsonArrayFrom(
+          jsonArrayFromFor(dialect)(
             db
               .selectFrom('products as p')
-              .innerJoin('brands as b', 'b.id', 'p.brand_id')
-              .innerJoin('product_types as t', 't.id', 'p.product_type_id')
-              .select([
-                'p.id',
-                'p.url_key',
-                'p.title',
-                'p.brand_id',
-                'b.name as brand_name',
-                'p.product_type_id',
-                't.name as product_type_name',
-                'p.description',
-                'p.seo_title',
-                'p.seo_keywords',
-                'p.seo_description',
-              ])
-              .where('p.id', 'in', ids)
-              .where('p.status', '=', 'published'),
-          ).as('products'),
-          jsonArrayFrom(
-            db
-              .selectFrom('product_stocks')
-              .select(['id', 'product_id', 'size_name', 'price', 'price_reduction', 'price_without_discount', 'stock'])
-              .where('product_id', 'in', ids)
-              .orderBy('sort_order')
-              .orderBy('id'),
-          ).as('stocks'),
-          jsonArrayFrom(
-            db
-              .selectFrom('product_images')
-              .select(['product_id', 'image_url'])
-              .where('product_id', 'in', ids)
-              .orderBy('sort_order')
-              .orderBy('id'),
-          ).as('images'),
-          // Uploaded photos, shown instead of the drawings when a product has any.
-          jsonArrayFrom(photoRowsQuery(db, ids)).as('photos'),
+              .select(['p.id', 'p.product_type_id', 'p.url_key', 'p.status'])
+              .where('p.id', 'in', named),
+          ).as('found'),
+          ...bodyArrays(named),
         ])
         .executeTakeFirstOrThrow();
-      const photos = jsonRows(gathered.photos as PhotoRow[] | string);
-      return {
-        products: jsonRows(gathered.products as ProductRow[] | string),
-        stocks: jsonRows(gathered.stocks as StockRow[] | string),
-        images: jsonRows(gathered.images as ImageRow[] | string),
-        // Most products have no photos: then there are no variants to look for.
-        photos: {
-          photos,
-          variants: await listPhotoVariants(
-            db,
-            photos.map((photo) => photo.id),
-          ),
-        },
-      };
+      const [found] = jsonRows(gathered.found as FoundProductRow[] | string);
+      if (!found && 'urlKey' in key) return { found: await findByOldKey(key.urlKey), bodies: emptyBodies() };
+      return { found, bodies: await bodiesOf(gathered) };
     },
 
     /** Every product id matching the filter, for picking at random from (docs/rules.md#catalogue-and-search). */

@@ -11,8 +11,21 @@ import type {
 } from '../../contract/catalog.ts';
 import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
 import { NotFoundError } from '../errors.ts';
-import { createCatalogCache, pickAtRandom, type CatalogCacheOptions, type SearchHits } from './catalog-cache.ts';
-import type { CatalogRepository, FoundProductRow, ImageRow, ProductRow, StockRow } from './catalog.repository.ts';
+import {
+  createCatalogCache,
+  pickAtRandom,
+  type CatalogCacheOptions,
+  type ProductPage,
+  type SearchHits,
+} from './catalog-cache.ts';
+import type {
+  CatalogRepository,
+  FoundProductRow,
+  ImageRow,
+  ProductBodies,
+  ProductRow,
+  StockRow,
+} from './catalog.repository.ts';
 import type { SearchEngine } from './search-engine/search-engine.ts';
 import { createSearchTurns } from './search-engine/search-turns.ts';
 import { withDescendants } from './type-tree.ts';
@@ -116,13 +129,23 @@ export function createCatalogService(
     productTypes: () => repository.listProductTypes(),
     brands: () => repository.listBrands(),
     productByKey: (key) => repository.findProductByKey(parseProductKey(key)),
+    productPage: loadProductPage,
     candidates: (filter) => repository.productIds(filter),
     // Only a search worked out takes a turn: a page the cache holds is answered at once.
     searchPage: (query) => inTurn(() => searchPage(query)),
   });
 
   async function loadProducts(ids: number[]): Promise<Map<number, Product>> {
-    const { products, stocks, images, photos } = await repository.loadProducts(ids);
+    return productsFrom(await repository.loadProducts(ids));
+  }
+
+  /** A product page's key and body in one read (catalog.repository.ts loadProductPage). */
+  async function loadProductPage(key: string): Promise<ProductPage> {
+    const { found, bodies } = await repository.loadProductPage(parseProductKey(key));
+    return { found, product: found && productsFrom(bodies).get(found.id) };
+  }
+
+  function productsFrom({ products, stocks, images, photos }: ProductBodies): Map<number, Product> {
     const stocksOf = groupBy(stocks);
     const imagesOf = groupBy(images);
     const photosOf = productImagesOf(photos.photos, photos.variants);
@@ -160,10 +183,10 @@ export function createCatalogService(
   }
 
   async function lookUp(key: string): Promise<ProductLookUp> {
-    const found = await shownProduct(key);
-    if (found && 'urlKey' in parseProductKey(key) && found.url_key !== key) return { movedTo: found.url_key };
-    const [product] = found ? await cache.products([found.id]) : [];
-    if (!product) throw new NotFoundError('No such product');
+    const { found, product } = await cache.productPage(key);
+    const shown = found?.status === 'published' ? found : undefined;
+    if (shown && 'urlKey' in parseProductKey(key) && shown.url_key !== key) return { movedTo: shown.url_key };
+    if (!shown || !product) throw new NotFoundError('No such product');
     return { product };
   }
 

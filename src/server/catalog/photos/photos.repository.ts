@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilderExpression } from 'kysely';
 import type { PhotoFormat } from '../../../contract/photos.ts';
 import type { Dialect } from '../../db/database.ts';
 import type { Database, ProductPhotoTable, ProductPhotoVariantTable } from '../../db/schema.ts';
@@ -19,8 +19,11 @@ export async function findProductForPhotos(
   return query.executeTakeFirst();
 }
 
+/** Products named by their ids, or by a query of them (a product page's key). */
+export type ProductIdList = number[] | SelectQueryBuilderExpression<{ id: number }>;
+
 /** Some products' photos in their order (the first is the main image). */
-export function photoRowsQuery(db: Kysely<Database>, productIds: number[]) {
+export function photoRowsQuery(db: Kysely<Database>, productIds: ProductIdList) {
   return db
     .selectFrom('product_photos')
     .select([
