@@ -1,8 +1,9 @@
 import { awaitingPayment } from '../../contract/order-status.ts';
 import type { Kysely } from 'kysely';
+import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import { loadStockRows, stockRowsQuery } from '../catalog/catalog.repository.ts';
 import type { Dialect } from '../db/database.ts';
-import { jsonArrayFromFor, jsonRows as rows } from '../db/json-arrays.ts';
 import type { Database } from '../db/schema.ts';
 import type { DeliveryMethodFact, StockFact, VoucherFact } from './pricing.ts';
 
@@ -147,7 +148,7 @@ export async function loadPricingFactsAtOnce(
   dialect: Dialect,
   wanted: { stockIds: number[]; countryId: number; voucherCodes: string[]; orderCode: string | undefined; now: string },
 ): Promise<PricingFactRows> {
-  const jsonArrayFrom = jsonArrayFromFor(dialect);
+  const jsonArrayFrom = dialect === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
   const row = await db
     .selectNoFrom([
       jsonArrayFrom(stockRowsQuery(db, wanted.stockIds)).as('stocks'),
@@ -158,6 +159,8 @@ export async function loadPricingFactsAtOnce(
       jsonArrayFrom(heldByOrderQuery(db, wanted.orderCode, wanted.now)).as('held'),
     ])
     .executeTakeFirstOrThrow();
+  // PostgreSQL's driver parses JSON; SQLite answers it as text.
+  const rows = <T>(value: T[] | string): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
   return {
     stocks: rows(row.stocks as StockRow[] | string).map(stockFactOf),
     deliveryMethods: rows(row.deliveryMethods as DeliveryMethodRow[] | string).map(deliveryMethodFactOf),

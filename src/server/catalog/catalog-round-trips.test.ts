@@ -4,10 +4,10 @@ import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 /**
- * With the catalogue cache off or cold, each statement is one more wait for the database (on
- * PostgreSQL a round trip, taken while searches keep the CPUs busy): a product page and a page of
- * search results read their products' bodies, sizes, images and photos in one statement (a product
- * page's key with them)
+ * With the catalogue cache off or cold, each statement PostgreSQL is sent is one more round trip,
+ * taken while searches keep the CPUs busy: there a product page and a page of search results read
+ * their products' bodies, sizes, images and photos in one statement (a product page's key with
+ * them). SQLite answers in process, where separate statements cost less than gathering them
  * (docs/decisions/0017-in-process-search-index.md, "product bodies in one statement").
  */
 describe('statements a product page and a search page send', () => {
@@ -51,7 +51,7 @@ describe('statements a product page and a search page send', () => {
     }
   }
 
-  it('a product page: the product its key names, with its sizes, images and photos', async () => {
+  it('a product page: the product its key names, with its sizes, images and photos, in one statement on PostgreSQL', async () => {
     const { answer, statements: sent } = await counted(() =>
       t.app.inject({ method: 'GET', url: `/api/products/${keys[3]}` }),
     );
@@ -61,10 +61,12 @@ describe('statements a product page and a search page send', () => {
       '/images/products/dhol-3-1.svg',
       '/images/products/dhol-3-2.svg',
     ]);
-    expect(sent.length, sent.join('\n')).toBe(1);
+    if (t.db.dialect === 'postgres') expect(sent.length, sent.join('\n')).toBe(1);
+    // The key, the body, its sizes, images and photos.
+    else expect(sent.length, sent.join('\n')).toBeLessThanOrEqual(5);
   });
 
-  it('a page of search results: every product on it in one statement', async () => {
+  it('a page of search results: every product on it in one statement on PostgreSQL', async () => {
     const search = () => t.app.inject({ method: 'POST', url: '/api/search', payload: { title: 'dhol', pageSize: 36 } });
     // Once, so the index has read the catalogue's change log.
     await search();
@@ -74,6 +76,7 @@ describe('statements a product page and a search page send', () => {
     expect(page.results.every((product) => product.stocks.length === 2 && product.images.length === 2)).toBe(true);
     // Besides the index's look at the change log and the type tree (read for the category filter).
     const bodies = sent.filter((text) => !/search_changes|from "product_types"/.test(text));
-    expect(bodies.length, sent.join('\n')).toBe(1);
+    if (t.db.dialect === 'postgres') expect(bodies.length, sent.join('\n')).toBe(1);
+    else expect(bodies.length, sent.join('\n')).toBeLessThanOrEqual(4);
   });
 });
