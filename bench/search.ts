@@ -165,6 +165,8 @@ interface Observed {
   gcP99: number;
   gcMax: number;
   gcTotalMs: number;
+  scavenges: number;
+  scavengeP99: number;
   productPages: number;
   productPageP99: number;
   productPageMax: number;
@@ -338,12 +340,12 @@ try {
     '\nas the server saw it: event-loop delay, its garbage-collection pauses, product pages from arrival to answer\n',
   );
   console.log(
-    '| searches | loop delay p99 / max ms | GC pauses | GC p99 / max ms | GC total ms | product pages (server) p99 / max ms |',
+    '| searches | loop delay p99 / max ms | GC pauses (scavenges) | GC p99 / max ms | scavenges p99 ms | GC total ms | product pages (server) p99 / max ms |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const { name, observed: o } of rows) {
     console.log(
-      `| ${name} | ${o.loopDelayP99} / ${o.loopDelayMax} | ${o.gcPauses} | ${o.gcP99} / ${o.gcMax} | ${o.gcTotalMs} | ${o.productPageP99} / ${o.productPageMax} (${o.productPages}) |`,
+      `| ${name} | ${o.loopDelayP99} / ${o.loopDelayMax} | ${o.gcPauses} (${o.scavenges}) | ${o.gcP99} / ${o.gcMax} | ${o.scavengeP99} | ${o.gcTotalMs} | ${o.productPageP99} / ${o.productPageMax} (${o.productPages}) |`,
     );
   }
 } finally {

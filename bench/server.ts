@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { constants, monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
@@ -34,7 +34,15 @@ app.get('/bench/memory', () => ({
 const loopDelay = monitorEventLoopDelay({ resolution: 2 });
 loopDelay.enable();
 let gcPauses: number[] = [];
-new PerformanceObserver((list) => gcPauses.push(...list.getEntries().map((entry) => entry.duration))).observe({
+/** The young generation's collections (scavenges) apart: their length is what survives them. */
+let scavenges: number[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gcPauses.push(entry.duration);
+    if ((entry.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MINOR)
+      scavenges.push(entry.duration);
+  }
+}).observe({
   entryTypes: ['gc'],
 });
 let productPageMs: number[] = [];
@@ -55,12 +63,15 @@ app.post('/bench/observed', () => {
     gcP99: quantile(gcPauses, 0.99),
     gcMax: quantile(gcPauses, 1),
     gcTotalMs: Math.round(gcPauses.reduce((sum, ms) => sum + ms, 0)),
+    scavenges: scavenges.length,
+    scavengeP99: quantile(scavenges, 0.99),
     productPages: productPageMs.length,
     productPageP99: quantile(productPageMs, 0.99),
     productPageMax: quantile(productPageMs, 1),
   };
   loopDelay.reset();
   gcPauses = [];
+  scavenges = [];
   productPageMs = [];
   return seen;
 });
