@@ -18,6 +18,18 @@ export type CacheLimit<K, V> = ({ max: number } | { maxSize: number; sizeOf: (va
   keeps?: (value: V, key: K) => boolean;
 };
 
+export interface CachedLoader<K, V> {
+  get(key: K): Promise<V>;
+  /** What is kept for `key` and young enough to give, without loading it. */
+  peek(key: K): V | undefined;
+  /**
+   * For an answer read elsewhere (one read that answers several caches): call before reading, keep
+   * with what it returns. A `clear()` in between makes it keep nothing, as a load's answer would not be.
+   */
+  keeper(): (key: K, value: V) => void;
+  clear(): void;
+}
+
 /**
  * A loader that reuses each answer for at most `seconds` (the catalogue's caches, ADR 0006, and the
  * pages' HTML, ADR 0021). From half that age, an answer is still given while a load in the
@@ -29,8 +41,8 @@ export function cachedLoader<K extends string | number, V extends object>(
   limit: CacheLimit<K, V>,
   load: (key: K) => Promise<V>,
   count: CountLookup = countNothing,
-): { get: (key: K) => Promise<V>; clear: () => void } {
-  if (seconds <= 0) return { get: load, clear: () => undefined };
+): CachedLoader<K, V> {
+  if (seconds <= 0) return { get: load, peek: () => undefined, keeper: () => () => undefined, clear: () => undefined };
   const maxAge = seconds * 1000;
   const kept = new LRUCache<K, Kept<V>>(
     'max' in limit
@@ -46,14 +58,20 @@ export function cachedLoader<K extends string | number, V extends object>(
   const loading = new Map<K, Promise<V>>();
   // Bumped by clear(): a load begun before it may have read what the change replaced, so is not kept.
   let generation = 0;
+  function keeper(): (key: K, value: V) => void {
+    const startedIn = generation;
+    const loadedAt = Date.now();
+    return (key, value) => {
+      if (generation === startedIn && keeps(value, key)) kept.set(key, { value, loadedAt });
+    };
+  }
   function loadAndKeep(key: K): Promise<V> {
     const pending = loading.get(key);
     if (pending) return pending;
-    const startedIn = generation;
-    const loadedAt = Date.now();
+    const keep = keeper();
     const loaded = load(key)
       .then((value) => {
-        if (generation === startedIn && keeps(value, key)) kept.set(key, { value, loadedAt });
+        keep(key, value);
         return value;
       })
       .finally(() => {
@@ -62,17 +80,23 @@ export function cachedLoader<K extends string | number, V extends object>(
     loading.set(key, loaded);
     return loaded;
   }
+  /** A kept answer young enough to give (refreshed in the background from half its age), or undefined. */
+  function peek(key: K): V | undefined {
+    const entry = kept.get(key);
+    const age = entry ? Date.now() - entry.loadedAt : Infinity;
+    const fresh = entry !== undefined && age < maxAge;
+    count(fresh ? 1 : 0, fresh ? 0 : 1);
+    if (!entry || !fresh) return undefined;
+    // The next caller gets the fresh answer; a failed refresh leaves this one to age out.
+    if (age >= maxAge / 2) loadAndKeep(key).catch(() => undefined);
+    return entry.value;
+  }
   return {
     async get(key) {
-      const entry = kept.get(key);
-      const age = entry ? Date.now() - entry.loadedAt : Infinity;
-      const fresh = entry !== undefined && age < maxAge;
-      count(fresh ? 1 : 0, fresh ? 0 : 1);
-      if (!entry || age >= maxAge) return loadAndKeep(key);
-      // The next caller gets the fresh answer; a failed refresh leaves this one to age out.
-      if (age >= maxAge / 2) loadAndKeep(key).catch(() => undefined);
-      return entry.value;
+      return peek(key) ?? loadAndKeep(key);
     },
+    peek,
+    keeper,
     clear() {
       generation++;
       kept.clear();

@@ -60,7 +60,12 @@ function cachedProducts(
   seconds: number,
   load: (ids: number[]) => Promise<Map<number, Product>>,
   count: CountLookup = countNothing,
-): { get: (ids: number[]) => Promise<Product[]>; clear: () => void } {
+): {
+  get: (ids: number[]) => Promise<Product[]>;
+  /** As CachedLoader's: keeps bodies read elsewhere (a product page's one read). */
+  keeper: () => (product: Product) => void;
+  clear: () => void;
+} {
   const maxAge = seconds * 1000;
   const kept = maxAge > 0 ? new LRUCache<number, Kept<Product>>({ max: 20_000, ttl: maxAge }) : undefined;
   let generation = 0;
@@ -87,13 +92,17 @@ function cachedProducts(
       })();
     });
   }
-  async function loadAndKeep(ids: number[]): Promise<Map<number, Product>> {
+  function keeper(): (product: Product) => void {
     const startedIn = generation;
     const loadedAt = Date.now();
+    return (product) => {
+      if (generation === startedIn) kept?.set(product.id, { value: product, loadedAt });
+    };
+  }
+  async function loadAndKeep(ids: number[]): Promise<Map<number, Product>> {
+    const keep = keeper();
     const loaded = await load(ids);
-    if (generation === startedIn) {
-      for (const [id, product] of loaded) kept?.set(id, { value: product, loadedAt });
-    }
+    for (const product of loaded.values()) keep(product);
     return loaded;
   }
 
@@ -119,6 +128,7 @@ function cachedProducts(
         return product ? [product] : [];
       });
     },
+    keeper,
     clear() {
       generation++;
       kept?.clear();
@@ -215,10 +225,6 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
     async (key: string) => ({ found: await load.productByKey(key) }),
     catalogue,
   );
-  // Product pages by key, each with its body: a page read cold is one statement, not a look-up of
-  // the key and then a load of the body (docs/decisions/0017-in-process-search-index.md). Bodies are
-  // kept here beside the product cache's, for as long.
-  const productPages = cachedLoader(seconds, { max: 5_000 }, (key: string) => load.productPage(key), catalogue);
   // Random picks and related products are drawn from a sample of each filter's products, kept and
   // renewed with the cache: from all of a large catalogue nearly every pick was a body not kept
   // yet, loaded from the database (docs/decisions/0020-checkout-first.md). Without the cache, every
@@ -235,13 +241,31 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
     productTypes: () => productTypes.get(0),
     brands: () => brands.get(0),
     productByKey: async (key: string) => (await productKeys.get(key)).found,
-    productPage: productPages.get,
+    /**
+     * A product page: the product its key names and its body, from the key and product caches when
+     * they have them, else read at once (one statement on PostgreSQL, where looking the key up and
+     * then loading the body took two rounds: docs/decisions/0017-in-process-search-index.md) and
+     * kept in both.
+     */
+    async productPage(key: string): Promise<ProductPage> {
+      const known = productKeys.peek(key);
+      if (known) {
+        const found = known.found;
+        if (found?.status !== 'published') return { found, product: undefined };
+        const [product] = await products.get([found.id]);
+        return { found, product };
+      }
+      const [keepKey, keepBody] = [productKeys.keeper(), products.keeper()];
+      const page = await load.productPage(key);
+      keepKey(key, { found: page.found });
+      if (page.product) keepBody(page.product);
+      return page;
+    },
     candidates: (filter: CandidateFilter) => candidates.get(candidateKey(filter)),
     searchPage: searchPages.get,
     /** Forgets everything, so this instance's next answers read the database (a back-office write). */
     clear(): void {
-      for (const cache of [products, productTypes, brands, productKeys, productPages, candidates, searchPages])
-        cache.clear();
+      for (const cache of [products, productTypes, brands, productKeys, candidates, searchPages]) cache.clear();
     },
   };
 }

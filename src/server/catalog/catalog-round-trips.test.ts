@@ -79,4 +79,128 @@ describe('statements a product page and a search page send', () => {
     if (t.db.dialect === 'postgres') expect(bodies.length, sent.join('\n')).toBe(1);
     else expect(bodies.length, sent.join('\n')).toBeLessThanOrEqual(4);
   });
+
+  it('a product with photos: its photos and their sizes, in two statements on PostgreSQL', async () => {
+    const product = await t.db.kysely
+      .selectFrom('products')
+      .select('id')
+      .where('url_key', '=', keys[5]!)
+      .executeTakeFirstOrThrow();
+    const photo = await t.db.kysely
+      .insertInto('product_photos')
+      .values({
+        product_id: product.id,
+        photo_key: 'dhol-five-front',
+        position: 1,
+        width: 1600,
+        height: 1200,
+        source_format: 'jpeg',
+        source_bytes: 200_000,
+        created_at: new Date().toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db.kysely
+      .insertInto('product_photo_variants')
+      .values(
+        [400, 800].map((width) => ({
+          photo_id: photo.id,
+          format: 'webp' as const,
+          width,
+          height: width * 0.75,
+          byte_size: width * 10,
+        })),
+      )
+      .execute();
+    const { answer, statements: sent } = await counted(() =>
+      t.app.inject({ method: 'GET', url: `/api/products/${keys[5]}` }),
+    );
+    const shown = productSchema.parse(answer.json());
+    expect(shown.images).toHaveLength(1);
+    expect(shown.images[0]?.imageUrl).toContain('dhol-five-front');
+    if (t.db.dialect === 'postgres') expect(sent.length, sent.join('\n')).toBe(2);
+  });
+
+  it('sizes and images in their shop order, which is not the order they were added in', async () => {
+    const product = await t.db.kysely
+      .selectFrom('products')
+      .select('id')
+      .where('url_key', '=', keys[7]!)
+      .executeTakeFirstOrThrow();
+    // Staff moved the last-added size and image first.
+    for (const table of ['product_stocks', 'product_images'] as const) {
+      const rows = await t.db.kysely
+        .selectFrom(table)
+        .select('id')
+        .where('product_id', '=', product.id)
+        .orderBy('id')
+        .execute();
+      for (const [i, row] of rows.entries())
+        await t.db.kysely
+          .updateTable(table)
+          .set({ sort_order: rows.length - i })
+          .where('id', '=', row.id)
+          .execute();
+    }
+    const page = productSchema.parse((await t.app.inject({ method: 'GET', url: `/api/products/${keys[7]}` })).json());
+    expect(page.stocks.map((stock) => stock.productSizeName)).toEqual(['Large', 'Small']);
+    expect(page.images.map((image) => image.imageUrl)).toEqual([
+      '/images/products/dhol-7-2.svg',
+      '/images/products/dhol-7-1.svg',
+    ]);
+    const found = searchResponseSchema
+      .parse(
+        (await t.app.inject({ method: 'POST', url: '/api/search', payload: { title: 'dhol', pageSize: 36 } })).json(),
+      )
+      .results.find((result) => result.urlKey === keys[7]);
+    expect(found?.stocks.map((stock) => stock.productSizeName)).toEqual(['Large', 'Small']);
+    expect(found?.images.map((image) => image.imageUrl)).toEqual(page.images.map((image) => image.imageUrl));
+  });
+});
+
+describe('a product page with the catalogue cache on', () => {
+  let t: TestApp;
+  let statements: string[] = [];
+  let keys: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '60' }, log: (event) => statements.push(event.query.sql) });
+    const make = catalogFactory(t.db);
+    const type = await make.type({ name: 'Tablas' });
+    const brand = await make.brand({ name: 'Taalwala' });
+    keys = [];
+    for (let i = 0; i < 3; i++)
+      keys.push(
+        (
+          await make.product({
+            typeId: type.id,
+            brandId: brand.id,
+            title: `Copper Tabla ${i}`,
+            stocks: [{ sizeName: 'Standard', price: 15000 + i, stock: 2 }],
+          })
+        ).urlKey,
+      );
+  });
+  afterAll(() => t.close());
+
+  const page = async (key: string) =>
+    productSchema.parse((await t.app.inject({ method: 'GET', url: `/api/products/${key}` })).json());
+
+  it('is read once, then answered from the caches', async () => {
+    await page(keys[0]!);
+    statements = [];
+    expect((await page(keys[0]!)).stocks[0]?.price).toBe(15000);
+    expect(statements).toEqual([]);
+  });
+
+  it('keeps the body it read where search results find it, so the two agree', async () => {
+    const shown = await page(keys[1]!);
+    // A change made behind the shop's back (no back-office write clears the caches): both keep
+    // showing what the page read, until the cache's seconds run out.
+    await t.db.kysely.updateTable('product_stocks').set({ price: 99_999 }).where('product_id', '=', shown.id).execute();
+    const results = searchResponseSchema.parse(
+      (await t.app.inject({ method: 'POST', url: '/api/search', payload: { title: 'tabla', pageSize: 36 } })).json(),
+    ).results;
+    expect(results.find((result) => result.id === shown.id)?.stocks[0]?.price).toBe(15001);
+  });
 });

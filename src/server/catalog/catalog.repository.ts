@@ -101,13 +101,22 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
         .where('p.status', '=', 'published'),
       stocks: db
         .selectFrom('product_stocks')
-        .select(['id', 'product_id', 'size_name', 'price', 'price_reduction', 'price_without_discount', 'stock'])
+        .select([
+          'id',
+          'product_id',
+          'size_name',
+          'price',
+          'price_reduction',
+          'price_without_discount',
+          'stock',
+          'sort_order',
+        ])
         .where('product_id', 'in', ids)
         .orderBy('sort_order')
         .orderBy('id'),
       images: db
         .selectFrom('product_images')
-        .select(['product_id', 'image_url'])
+        .select(['id', 'product_id', 'image_url', 'sort_order'])
         .where('product_id', 'in', ids)
         .orderBy('sort_order')
         .orderBy('id'),
@@ -137,7 +146,13 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
     key?: { id: number } | { urlKey: string },
   ): Promise<ProductBodies & { found: FoundProductRow[] }> {
     const queries = bodyQueries(ids);
-    let read: Omit<ProductBodies, 'photos'> & { photos: PhotoRow[]; found: FoundProductRow[] };
+    let read: {
+      found: FoundProductRow[];
+      products: ProductRow[];
+      stocks: Array<StockRow & { sort_order: number }>;
+      images: Array<ImageRow & { id: number; sort_order: number }>;
+      photos: PhotoRow[];
+    };
     if (dialect === 'postgres') {
       const gathered = await db
         .selectNoFrom([
@@ -151,6 +166,12 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
       // The driver parses JSON, and JSON keeps these columns' types (numbers, strings).
       read = gathered as unknown as typeof read;
       read.found ??= [];
+      // json_agg keeps its sorted subquery's order in practice, which PostgreSQL does not promise.
+      const bySortOrder = (a: { sort_order: number; id: number }, b: { sort_order: number; id: number }) =>
+        a.sort_order - b.sort_order || a.id - b.id;
+      read.stocks.sort(bySortOrder);
+      read.images.sort(bySortOrder);
+      read.photos.sort((a, b) => a.position - b.position || a.id - b.id);
     } else {
       read = {
         found: key ? await namedQuery(key).execute() : [],

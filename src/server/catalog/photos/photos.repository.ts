@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, SelectQueryBuilderExpression } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { PhotoFormat } from '../../../contract/photos.ts';
 import type { Dialect } from '../../db/database.ts';
 import type { Database, ProductPhotoTable, ProductPhotoVariantTable } from '../../db/schema.ts';
@@ -20,7 +20,7 @@ export async function findProductForPhotos(
 }
 
 /** Products named by their ids, or by a query of them (a product page's key). */
-export type ProductIdList = number[] | SelectQueryBuilderExpression<{ id: number }>;
+export type ProductIdList = number[] | SelectQueryBuilder<Database & { k: Database['products'] }, 'k', { id: number }>;
 
 /** Some products' photos in their order (the first is the main image). */
 export function photoRowsQuery(db: Kysely<Database>, productIds: ProductIdList) {
