@@ -103,6 +103,11 @@ describe('catalogue API', () => {
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'No such product' } });
     expect((await get('/api/products/999999999')).statusCode).toBe(404);
+    // Past the database's integers (PostgreSQL refused it with an error: a 500).
+    for (const key of ['9999999999', '2147483648'])
+      expect((await get(`/api/products/${key}`)).json()).toEqual({
+        error: { code: 'NOT_FOUND', message: 'No such product' },
+      });
   });
 
   it('GET /api/products/random/{typeId}/{count} picks from a type and its children', async () => {

@@ -9,6 +9,7 @@ import type {
   StockDetail,
   Title,
 } from '../../contract/catalog.ts';
+import { MAX_ID } from '../../contract/basket-rules.ts';
 import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
 import { NotFoundError } from '../errors.ts';
 import {
@@ -99,7 +100,8 @@ function typeFacets(
 
 /** A key in a path is an id when it is all digits, otherwise a URL key. */
 function parseProductKey(key: string): { id: number } | { urlKey: string } {
-  return /^\d{1,10}$/.test(key) ? { id: Number(key) } : { urlKey: key };
+  // An id past the database's integers names nothing; as a URL key (which always has a letter) it finds nothing.
+  return /^\d{1,10}$/.test(key) && Number(key) <= MAX_ID ? { id: Number(key) } : { urlKey: key };
 }
 
 /**
