@@ -27,6 +27,7 @@ import { registerZod } from './http/zod.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { basketRoutes } from './basket/basket.routes.ts';
 import type { BasketQuery } from '../contract/basket.ts';
+import { URL_KEY_MAX } from '../contract/catalog-rules.ts';
 import { createBasketService } from './basket/basket.service.ts';
 import { startCheckoutThread } from './orders/checkout-thread/checkout-thread.ts';
 import { ordersRoutes } from './orders/orders.routes.ts';
@@ -120,6 +121,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           })()
         : config.trustProxy,
     bodyLimit: 256 * 1024,
+    // A path's parts may be as long as a product's URL key (find-my-way's 100 by default refused the
+    // longer keys staff may save, 414); longer ones are still refused before any route runs.
+    routerOptions: { maxParamLength: 2 * URL_KEY_MAX },
     // Slow clients are cut off (docs/rules.md#security): a request must arrive whole within the
     // configured time (Fastify leaves Node's limit off unless told) and its headers within 10 s
     // of it, or it is answered 408 and its connection closed. Node checks every connection for

@@ -5,6 +5,7 @@ import {
   productTypeTreeSchema,
   stockDetailListSchema,
 } from '../../contract/catalog.ts';
+import { URL_KEY_MAX } from '../../contract/catalog-rules.ts';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
@@ -96,6 +97,22 @@ describe('catalogue API', () => {
       }),
     ]);
     expect((await get(`/api/products/${made.id}`)).json()).toEqual(product);
+  });
+
+  it('answers a product whose URL key is as long as staff may make it', async () => {
+    const type = await make.type({ name: 'Sitars' });
+    const brand = await make.brand({ name: 'Long Names' });
+    const urlKey = `sitar-${'a'.repeat(URL_KEY_MAX - 6)}`;
+    const made = await make.product({ typeId: type.id, brandId: brand.id, title: 'Sitar', urlKey });
+    for (const url of [`/api/products/${urlKey}`, `/api/products/${urlKey}/4`]) {
+      const response = await get(url);
+      expect(response.statusCode, url).toBe(200);
+    }
+    expect(productSchema.parse((await get(`/api/products/${urlKey}`)).json()).id).toBe(made.id);
+    // Longer than any URL key: refused by the shop's own check, in its own words.
+    const tooLong = await get(`/api/products/${'a'.repeat(URL_KEY_MAX + 1)}`);
+    expect(tooLong.statusCode).toBe(400);
+    expect(JSON.stringify(tooLong.json())).toContain('key');
   });
 
   it('answers 404 for an unknown product', async () => {
