@@ -142,9 +142,11 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
    * cost more than the separate statements (0.86 against 0.58 ms a page of 36 products).
    */
   async function readBodies(
-    ids: ProductIdList,
-    key?: { id: number } | { urlKey: string },
+    wanted: { ids: number[] } | { key: { id: number } | { urlKey: string } },
   ): Promise<ProductBodies & { found: FoundProductRow[] }> {
+    const key = 'key' in wanted ? wanted.key : undefined;
+    // A product page's body is named by its key, in the same statement.
+    const ids = 'ids' in wanted ? wanted.ids : namedQuery(wanted.key).clearSelect().select('p.id');
     const queries = bodyQueries(ids);
     let read: {
       found: FoundProductRow[];
@@ -236,7 +238,7 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
     /** Product bodies with their sizes, images and photos (readBodies). */
     async loadProducts(ids: number[]): Promise<ProductBodies> {
       if (ids.length === 0) return emptyBodies();
-      const { found: _none, ...bodies } = await readBodies(ids);
+      const { found: _none, ...bodies } = await readBodies({ ids });
       return bodies;
     },
 
@@ -247,14 +249,10 @@ export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) 
     async loadProductPage(
       key: { id: number } | { urlKey: string },
     ): Promise<{ found: FoundProductRow | undefined; bodies: ProductBodies }> {
-      const named = db
-        .selectFrom('products as k')
-        .select('k.id')
-        .where((eb) => ('id' in key ? eb('k.id', '=', key.id) : eb('k.url_key', '=', key.urlKey)));
       const {
         found: [found],
         ...bodies
-      } = await readBodies(named, key);
+      } = await readBodies({ key });
       if (!found && 'urlKey' in key) return { found: await findByOldKey(key.urlKey), bodies: emptyBodies() };
       return { found, bodies };
     },

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
+import { statementCounter } from '../../../test/helpers/statements.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { markOrderPaid } from './order-lifecycle.ts';
 import { findOrderByCode } from './orders.repository.ts';
@@ -16,30 +17,14 @@ import { createOrdersService } from './orders.service.ts';
 describe('statements sent on the money path, by basket size', () => {
   let t: TestApp;
   let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
-  let counting = false;
-  let statements: string[] = [];
+  const { log, counted } = statementCounter();
   let shoppers = 0;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      log: (event) => {
-        if (counting) statements.push(event.query.sql);
-      },
-    });
+    t = await createTestApp({ log });
     fx = await checkoutFixtures(t.db);
   });
   afterAll(() => t.close());
-
-  /** The statements `work` sends, and what it answered. */
-  async function counted<T>(work: () => Promise<T>): Promise<{ answer: T; statements: string[] }> {
-    statements = [];
-    counting = true;
-    try {
-      return { answer: await work(), statements };
-    } finally {
-      counting = false;
-    }
-  }
 
   /** A basket of `size` lines, each of its own product with stock to spare. */
   async function basketOf(size: number) {

@@ -20,7 +20,7 @@ export async function findProductForPhotos(
 }
 
 /** Products named by their ids, or by a query of them (a product page's key). */
-export type ProductIdList = number[] | SelectQueryBuilder<Database & { k: Database['products'] }, 'k', { id: number }>;
+export type ProductIdList = number[] | SelectQueryBuilder<Database & { p: Database['products'] }, 'p', { id: number }>;
 
 /** Some products' photos in their order (the first is the main image). */
 export function photoRowsQuery(db: Kysely<Database>, productIds: ProductIdList) {
