@@ -155,20 +155,30 @@ describe('the Opayo return against a padding-oracle attack', () => {
         ]),
         password,
       ),
-      encryptCrypt(
-        encodeFields([
-          ['VendorTxCode', vendorTxCode],
-          ['VPSTxId', `{${randomUUID().toUpperCase()}}`],
-          ['Status', 'OK'],
-          ['TxAuthNo', '42'],
-          ['Amount', order.total],
-        ]),
-        password,
-      ),
     ];
+    const realVpsTxId = `{${randomUUID().toUpperCase()}}`;
+    const real = encryptCrypt(
+      encodeFields([
+        ['VendorTxCode', vendorTxCode],
+        ['VPSTxId', realVpsTxId],
+        ['Status', 'OK'],
+        ['TxAuthNo', '42'],
+        ['Amount', order.total],
+      ]),
+      password,
+    );
     const answers = [];
     for (const crypt of crypts) answers.push(fingerprint(await returnWith(t.server, crypt)));
+    // None of the forgeries, the wrong amount among them, paid the order.
+    expect(await statusOf(t, order.orderNumber)).toBe('pending_payment');
+    answers.push(fingerprint(await returnWith(t.server, real)));
     expect(new Set(answers).size).toBe(1);
+    const paidBy = await t.db.kysely
+      .selectFrom('orders')
+      .select('transaction_id')
+      .where('order_number', '=', order.orderNumber)
+      .executeTakeFirstOrThrow();
+    expect(paidBy.transaction_id).toBe(realVpsTxId);
     const first = await returnWith(t.server, crypts[0]!);
     expect(first.statusCode).toBe(303);
     expect(first.headers.location).toBe('/checkout-confirm');
