@@ -13,17 +13,22 @@ export interface SlowSmtpServer {
   received: ReceivedMail[];
   /** Connections opened so far. */
   connections(): number;
+  /** Greets every connection held so far, and every later one at once (ends a hang on cue). */
+  release(): void;
   close(): Promise<void>;
 }
 
 /**
  * A minimal SMTP server on 127.0.0.1 for tests: it greets `greetingDelayMs` after a client
- * connects (never, with `Infinity`, like a hung mail server), then accepts every message.
+ * connects (never, with `Infinity`, like a hung mail server, until `release()`), then accepts
+ * every message.
  */
 export async function startSlowSmtp(options: { greetingDelayMs: number }): Promise<SlowSmtpServer> {
   const received: ReceivedMail[] = [];
   const sockets = new Set<Socket>();
   let opened = 0;
+  let released = false;
+  const held = new Set<() => void>();
   const server = createServer((socket) => {
     opened++;
     sockets.add(socket);
@@ -74,12 +79,20 @@ export async function startSlowSmtp(options: { greetingDelayMs: number }): Promi
         onLine(line);
       }
     });
-    if (Number.isFinite(options.greetingDelayMs)) {
-      const timer = setTimeout(() => {
-        greeted = true;
-        reply('220 slow.test ESMTP');
-      }, options.greetingDelayMs);
-      socket.on('close', () => clearTimeout(timer));
+    const greet = () => {
+      held.delete(greet);
+      if (greeted) return;
+      greeted = true;
+      reply('220 slow.test ESMTP');
+    };
+    if (released) greet();
+    else {
+      held.add(greet);
+      if (Number.isFinite(options.greetingDelayMs)) {
+        const timer = setTimeout(greet, options.greetingDelayMs);
+        socket.on('close', () => clearTimeout(timer));
+      }
+      socket.on('close', () => held.delete(greet));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -88,6 +101,10 @@ export async function startSlowSmtp(options: { greetingDelayMs: number }): Promi
     url: `smtp://127.0.0.1:${port}`,
     received,
     connections: () => opened,
+    release() {
+      released = true;
+      for (const greet of [...held]) greet();
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
