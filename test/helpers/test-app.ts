@@ -10,6 +10,7 @@ import { seedDemoCatalogue } from '../../src/server/catalog/demo/demo-catalogue.
 import type { RenderPage } from '../../src/server/http/server-render.ts';
 import type { DevWebOptions } from '../../src/server/http/dev-web.ts';
 import type { Tracing } from '../../src/server/tracing/tracing.ts';
+import type { Clock } from '../../src/server/cache/cached-loader.ts';
 import { createTestDb, type TestDatabase } from './test-db.ts';
 import { csrfTokenForCookies, TEST_SESSION_SECRET } from './csrf.ts';
 
@@ -44,6 +45,8 @@ export async function createTestApp(
     renderPage?: RenderPage;
     /** WEB_DEV_SERVER: the Vite configuration the hosted development server uses. */
     devWeb?: DevWebOptions;
+    /** The caches' clock: a test moves it on instead of waiting out a lifetime (test/helpers/clock.ts). */
+    now?: Clock;
   } = {},
 ): Promise<TestApp> {
   const logs = [options.tracing?.logQuery, options.log].filter((log) => log !== undefined);
@@ -72,6 +75,7 @@ export async function createTestApp(
     ...(options.tracing ? { tracing: options.tracing } : {}),
     ...(options.renderPage ? { renderPage: options.renderPage } : {}),
     ...(options.devWeb ? { devWeb: options.devWeb } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
   await app.ready();
   return {
@@ -93,8 +97,15 @@ export async function createTestApp(
  * Another instance of the shop on the same database as `first`, with its own connection, as a
  * second process behind a load balancer would have. Closed by its own close(), before first's.
  */
-export async function createSecondInstance(first: TestApp): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
-  const app = await buildApp({ config: first.config, db: first.database.connect() });
+export async function createSecondInstance(
+  first: TestApp,
+  options: { now?: Clock } = {},
+): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
+  const app = await buildApp({
+    config: first.config,
+    db: first.database.connect(),
+    ...(options.now ? { now: options.now } : {}),
+  });
   await app.ready();
   return { app: likeTheShopPage(app, first.config), close: () => app.close() };
 }

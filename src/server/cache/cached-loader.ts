@@ -4,6 +4,15 @@ import { LRUCache } from 'lru-cache';
 export type CountLookup = (hits: number, misses: number) => void;
 export const countNothing: CountLookup = () => undefined;
 
+/**
+ * Milliseconds now, as the caches tell age: Date.now when serving; a test gives its own clock and
+ * moves it on, so a cache's lifetime is tested without waiting it out.
+ */
+export type Clock = () => number;
+export const systemClock: Clock = () => Date.now();
+// The LRU caches below are given this clock (`perf`) and ask it at every look-up (`ttlResolution: 0`):
+// by default they keep one reading for a millisecond, behind a timer, and use performance.now.
+
 export interface Kept<V> {
   value: V;
   /** When the load that read it began: the database was as it says at that moment or later. */
@@ -41,17 +50,20 @@ export function cachedLoader<K extends string | number, V extends object>(
   limit: CacheLimit<K, V>,
   load: (key: K) => Promise<V>,
   count: CountLookup = countNothing,
+  now: Clock = systemClock,
 ): CachedLoader<K, V> {
   if (seconds <= 0) return { get: load, peek: () => undefined, keeper: () => () => undefined, clear: () => undefined };
   const maxAge = seconds * 1000;
   const kept = new LRUCache<K, Kept<V>>(
     'max' in limit
-      ? { max: limit.max, ttl: maxAge }
+      ? { max: limit.max, ttl: maxAge, perf: { now }, ttlResolution: 0 }
       : {
           maxSize: limit.maxSize,
           // The key counts too: an address may be as long as a request line.
           sizeCalculation: (entry, key) => Math.max(1, limit.sizeOf(entry.value) + String(key).length),
           ttl: maxAge,
+          perf: { now },
+          ttlResolution: 0,
         },
   );
   const keeps = limit.keeps ?? (() => true);
@@ -60,7 +72,7 @@ export function cachedLoader<K extends string | number, V extends object>(
   let generation = 0;
   function keeper(): (key: K, value: V) => void {
     const startedIn = generation;
-    const loadedAt = Date.now();
+    const loadedAt = now();
     return (key, value) => {
       if (generation === startedIn && keeps(value, key)) kept.set(key, { value, loadedAt });
     };
@@ -83,7 +95,7 @@ export function cachedLoader<K extends string | number, V extends object>(
   /** A kept answer young enough to give (refreshed in the background from half its age), or undefined. */
   function peek(key: K): V | undefined {
     const entry = kept.get(key);
-    const age = entry ? Date.now() - entry.loadedAt : Infinity;
+    const age = entry ? now() - entry.loadedAt : Infinity;
     const fresh = entry !== undefined && age < maxAge;
     count(fresh ? 1 : 0, fresh ? 0 : 1);
     if (!entry || !fresh) return undefined;

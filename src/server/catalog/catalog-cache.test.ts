@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
+import { manualClock } from '../../../test/helpers/clock.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 /** ADR 0006: product bodies and random-pick candidates kept per instance for a few seconds. */
@@ -14,7 +14,8 @@ describe('the catalogue cache', () => {
   const get = (url: string) => t!.app.inject({ method: 'GET', url });
 
   it('reuses a product page and random picks for CATALOG_CACHE_SECONDS, while the basket reads stock fresh', async () => {
-    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' } });
+    const clock = manualClock();
+    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' }, now: clock.now });
     const fx = await checkoutFixtures(t.db);
     const p = await fx.product(2000, 3);
     const stockOnPage = async () => (await get(`/api/products/${p.urlKey}`)).json().stocks[0].stock as number;
@@ -36,14 +37,16 @@ describe('the catalogue cache', () => {
     });
     expect(commit.json().ok).toBe(false);
 
-    // After the TTL, one answer may still be the old one while the fresh one loads.
-    await sleep(1_100);
-    await stockOnPage();
-    await expect.poll(stockOnPage, { timeout: 2000 }).toBe(1);
+    // At the end of its second the page is read again.
+    clock.advance(999);
+    expect(await stockOnPage()).toBe(3);
+    clock.advance(1);
+    expect(await stockOnPage()).toBe(1);
   });
 
   it('reuses the brand list for CATALOG_CACHE_SECONDS, as it does the type tree', async () => {
-    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' } });
+    const clock = manualClock();
+    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' }, now: clock.now });
     const brand = await catalogFactory(t.db).brand({ name: 'Taalwala' });
     const brandNames = async () => (await get('/api/brands')).json().map((b: { name: string }) => b.name) as string[];
     expect(await brandNames()).toContain('Taalwala');
@@ -54,9 +57,10 @@ describe('the catalogue cache', () => {
       .where('id', '=', brand.id)
       .execute();
     expect(await brandNames()).toContain('Taalwala');
-    await sleep(1_100);
-    await brandNames();
-    await expect.poll(brandNames, { timeout: 2000 }).toContain('Renamed behind the shop');
+    clock.advance(999);
+    expect(await brandNames()).toContain('Taalwala');
+    clock.advance(1);
+    expect(await brandNames()).toContain('Renamed behind the shop');
   });
 
   it('draws random picks on a large type from a sample kept with the cache, so a crowd reuses bodies already kept', async () => {
@@ -77,7 +81,8 @@ describe('the catalogue cache', () => {
   });
 
   it('draws random picks from the cached candidates: distinct, of the type asked, and new products after expiry', async () => {
-    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' } });
+    const clock = manualClock();
+    t = await createTestApp({ env: { CATALOG_CACHE_SECONDS: '1' }, now: clock.now });
     const make = catalogFactory(t.db);
     const type = await make.type();
     const other = await make.type();
@@ -97,9 +102,7 @@ describe('the catalogue cache', () => {
     expect(seen.size).toBe(6);
 
     const added = await make.product({ typeId: type.id, brandId: brand.id });
-    await sleep(1_100);
-    await get(`/api/products/random/${type.id}/6`);
-    await sleep(100);
+    clock.advance(1_000);
     const after = new Set<number>();
     for (let i = 0; i < 30; i++)
       for (const p of (await get(`/api/products/random/${type.id}/6`)).json()) after.add(p.id);

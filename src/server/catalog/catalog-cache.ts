@@ -1,7 +1,14 @@
 import { LRUCache } from 'lru-cache';
 import type { Brand, Product, SearchQuery, SearchResponse } from '../../contract/catalog.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
-import { cachedLoader, countNothing, type CountLookup, type Kept } from '../cache/cached-loader.ts';
+import {
+  cachedLoader,
+  countNothing,
+  systemClock,
+  type Clock,
+  type CountLookup,
+  type Kept,
+} from '../cache/cached-loader.ts';
 import { keywordWords } from './search-terms.ts';
 
 /**
@@ -23,6 +30,8 @@ export interface CatalogCacheOptions {
   catalogCacheSeconds: number;
   /** Told how many look-ups a cache answered itself and how many it read (the metrics' hit ratios). */
   countLookups?: (cache: 'search' | 'catalogue', hits: number, misses: number) => void;
+  /** How the caches tell age (tests move their own clock on). */
+  now?: Clock;
 }
 
 /** A search page as it is kept: which products, in order, and how many matched. */
@@ -60,6 +69,7 @@ function cachedProducts(
   seconds: number,
   load: (ids: number[]) => Promise<Map<number, Product>>,
   count: CountLookup = countNothing,
+  now: Clock = systemClock,
 ): {
   get: (ids: number[]) => Promise<Product[]>;
   /** As CachedLoader's: keeps bodies read elsewhere (a product page's one read). */
@@ -67,7 +77,10 @@ function cachedProducts(
   clear: () => void;
 } {
   const maxAge = seconds * 1000;
-  const kept = maxAge > 0 ? new LRUCache<number, Kept<Product>>({ max: 20_000, ttl: maxAge }) : undefined;
+  const kept =
+    maxAge > 0
+      ? new LRUCache<number, Kept<Product>>({ max: 20_000, ttl: maxAge, perf: { now }, ttlResolution: 0 })
+      : undefined;
   let generation = 0;
   const staleIds = new Set<number>();
   let refreshing = false;
@@ -94,7 +107,7 @@ function cachedProducts(
   }
   function keeper(): (product: Product) => void {
     const startedIn = generation;
-    const loadedAt = Date.now();
+    const loadedAt = now();
     return (product) => {
       if (generation === startedIn) kept?.set(product.id, { value: product, loadedAt });
     };
@@ -109,12 +122,12 @@ function cachedProducts(
   return {
     /** Products by id, in the order asked, from the cache where it has them; unknown ids are left out. */
     async get(ids) {
-      const now = Date.now();
+      const at = now();
       const found = new Map<number, Product>();
       const missing: number[] = [];
       for (const id of ids) {
         const entry = kept?.get(id);
-        const age = entry ? now - entry.loadedAt : Infinity;
+        const age = entry ? at - entry.loadedAt : Infinity;
         if (!entry || age >= maxAge) missing.push(id);
         else {
           found.set(id, entry.value);
@@ -185,9 +198,10 @@ function cachedSearchPages(
   seconds: number,
   load: (query: SearchQuery) => Promise<SearchHits>,
   count: CountLookup = countNothing,
+  now: Clock = systemClock,
 ): { get: (query: SearchQuery) => Promise<SearchHits>; clear: () => void } {
   if (seconds <= 0) return { get: load, clear: () => undefined };
-  const pages = new LRUCache<string, SearchHits>({ max: 2000, ttl: seconds * 1000 });
+  const pages = new LRUCache<string, SearchHits>({ max: 2000, ttl: seconds * 1000, perf: { now }, ttlResolution: 0 });
   let generation = 0;
   return {
     async get(query) {
@@ -216,14 +230,16 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
     return countLookups && ((hits, misses) => countLookups(cache, hits, misses));
   };
   const catalogue = counted('catalogue');
-  const products = cachedProducts(seconds, load.products, catalogue);
-  const productTypes = cachedLoader(seconds, { max: 1 }, () => load.productTypes(), catalogue);
-  const brands = cachedLoader(seconds, { max: 1 }, () => load.brands(), catalogue);
+  const now = options.now ?? systemClock;
+  const products = cachedProducts(seconds, load.products, catalogue, now);
+  const productTypes = cachedLoader(seconds, { max: 1 }, () => load.productTypes(), catalogue, now);
+  const brands = cachedLoader(seconds, { max: 1 }, () => load.brands(), catalogue, now);
   const productKeys = cachedLoader(
     seconds,
     { max: 20_000 },
     async (key: string) => ({ found: await load.productByKey(key) }),
     catalogue,
+    now,
   );
   // Random picks and related products are drawn from a sample of each filter's products, kept and
   // renewed with the cache: from all of a large catalogue nearly every pick was a body not kept
@@ -234,8 +250,9 @@ export function createCatalogCache(options: CatalogCacheOptions, load: CatalogLo
     { max: 1000 },
     async (key: string) => pickAtRandom(await load.candidates(candidateFilterOf(key)), RANDOM_PICK_POOL),
     catalogue,
+    now,
   );
-  const searchPages = cachedSearchPages(options.searchCacheSeconds, load.searchPage, counted('search'));
+  const searchPages = cachedSearchPages(options.searchCacheSeconds, load.searchPage, counted('search'), now);
   return {
     products: products.get,
     productTypes: () => productTypes.get(0),

@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCalls } from '../../../test/helpers/catalogue-admin.ts';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
 import { fakeBuiltWebApp } from '../../../test/helpers/built-web-app.ts';
+import { manualClock } from '../../../test/helpers/clock.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { loadPageRenderer, type RenderPage } from './server-render.ts';
@@ -28,6 +28,7 @@ describe('pages kept for a few seconds', () => {
   let product: { id: number; urlKey: string };
   const renders: string[] = [];
   let real: RenderPage;
+  const clock = manualClock();
 
   beforeAll(async () => {
     built = fakeBuiltWebApp();
@@ -36,7 +37,12 @@ describe('pages kept for a few seconds', () => {
       renders.push(args[0]);
       return real(...args);
     };
-    t = await createTestApp({ webRoot: built.root, renderPage, env: { PAGE_CACHE_SECONDS: String(SECONDS) } });
+    t = await createTestApp({
+      webRoot: built.root,
+      renderPage,
+      env: { PAGE_CACHE_SECONDS: String(SECONDS) },
+      now: clock.now,
+    });
     uncached = await createTestApp({ webRoot: built.root, renderPage });
     const make = catalogFactory(t.db);
     const type = await make.type({ name: 'Tablas' });
@@ -60,7 +66,7 @@ describe('pages kept for a few seconds', () => {
     // Changed behind the shop's back (another instance's write): this one keeps its copy a while.
     await setTitle('Brass Tabla Set');
     expect(rootOf((await t.app.inject({ url: path })).body)).toContain('Copper Tabla Set');
-    await sleep(SECONDS * 1000 + 100);
+    clock.advance(SECONDS * 1000);
     expect(rootOf((await t.app.inject({ url: path })).body)).toContain('Brass Tabla Set');
   });
 

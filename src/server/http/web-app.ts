@@ -17,7 +17,7 @@ import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.t
 import type { PageHead } from '../seo/page-head.ts';
 import { escapeHtml, scriptJson } from './html.ts';
 import { LRUCache } from 'lru-cache';
-import { cachedLoader } from '../cache/cached-loader.ts';
+import { cachedLoader, countNothing, type Clock } from '../cache/cached-loader.ts';
 import { startAppAfterFirstPaint } from './app-start.ts';
 import { htmlPage, sendHtml, type HtmlPage } from './page-compression.ts';
 import { headTagsFromRender, rememberRenders, type RenderPage } from './server-render.ts';
@@ -46,6 +46,8 @@ export interface WebAppOptions {
    * (PAGE_CACHE_SECONDS); 0 or none: every page is made for its request and marked no-cache.
    */
   pageCacheSeconds?: number;
+  /** How the page cache tells age (tests move their own clock on). */
+  now?: Clock;
   /** The session cookies' names: a page asked for with one is marked private, whatever it holds. */
   sessionCookies?: string[];
   /** Production serves the back office over HTTPS only. */
@@ -226,6 +228,8 @@ export async function registerWebApp(
         (answer.redirect !== undefined || answer.whole) && !isSecretAddress(address) && askedBefore(address),
     },
     answerFor,
+    countNothing,
+    options.now,
   );
   const sessionCookies = options.sessionCookies ?? [];
   const sharedCacheControl = `public, max-age=0, s-maxage=${pageCacheSeconds}, stale-while-revalidate=${pageCacheSeconds}`;
