@@ -21,26 +21,20 @@ describe('slow clients', () => {
   afterAll(() => t.close());
 
   /**
-   * Opens a connection, sends `start`, then a byte every 200 ms; answers what the server sent and
-   * how long the connection stayed open, or that it was still open after `giveUpMs`.
+   * Opens a connection, sends `start`, then a byte every 200 ms until the server closes it; answers
+   * what the server sent. No timer of its own: a server that let the trickle go on would never close
+   * it, and the test would fail by its timeout (how soon it closes is the server's REQUEST_TIMEOUT).
    */
-  function trickle(start: string, giveUpMs: number): Promise<{ answer: string; openMs: number | 'still open' }> {
+  function trickle(start: string): Promise<{ answer: string }> {
     return new Promise((resolve) => {
-      const began = performance.now();
       let answer = '';
       const socket: Socket = connect(port, '127.0.0.1', () => socket.write(start));
       const drip = setInterval(() => socket.writable && socket.write('a'), 200);
-      const giveUp = setTimeout(() => {
-        clearInterval(drip);
-        socket.destroy();
-        resolve({ answer, openMs: 'still open' });
-      }, giveUpMs);
       socket.on('data', (chunk) => (answer += chunk.toString()));
       socket.on('error', () => undefined);
       socket.on('close', () => {
         clearInterval(drip);
-        clearTimeout(giveUp);
-        resolve({ answer, openMs: performance.now() - began });
+        resolve({ answer });
       });
     });
   }
@@ -48,20 +42,16 @@ describe('slow clients', () => {
   it('cuts off a PayPal webhook whose body arrives a byte at a time', async () => {
     const result = await trickle(
       'POST /webhooks/paypal HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n',
-      8_000,
     );
-    expect(result.openMs).not.toBe('still open');
-    expect(result.openMs).toBeLessThan(5_000);
     expect(result.answer).toMatch(/^HTTP\/1\.1 408 /);
   });
 
   it('cuts off an IPN whose headers never end', async () => {
     const result = await trickle(
       'POST /api/payments/paypal/ipn HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nX-Padding: ',
-      8_000,
     );
-    expect(result.openMs).not.toBe('still open');
-    expect(result.openMs).toBeLessThan(5_000);
+    // Closed by the server (the trickle ends only then), with or without a word.
+    expect(result.answer === '' || /^HTTP\/1\.1 4\d\d /.test(result.answer)).toBe(true);
   });
 
   it('still answers a client that sends its request at once', async () => {

@@ -118,11 +118,8 @@ describe('npm run dev: Vite hosted by the shop', () => {
     // hot-reload socket must not hold the server's closing up (start.ts gives it 15 s, then fails).
     const closing = t.close();
     t = undefined;
-    const closed = await Promise.race([
-      closing.then(() => true),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), 3_000)),
-    ]);
-    expect(closed).toBe(true);
+    // A close held by the socket would never end, and the test fails by its timeout.
+    await closing;
   });
 
   describe('a change to the source', () => {
