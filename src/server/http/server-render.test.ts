@@ -23,6 +23,9 @@ describe('pages drawn on the server', () => {
   let t: TestApp;
   let failing: TestApp;
   let slow: TestApp;
+  /** The slow renderer draws nothing until the test opens this gate. */
+  let openGate = (): void => undefined;
+  let gate = Promise.resolve();
   const warnings: string[] = [];
   let product: { id: number; urlKey: string };
   /** The addresses the renderer was asked to draw. */
@@ -59,8 +62,7 @@ describe('pages drawn on the server', () => {
     });
     slow = await createTestApp({
       webRoot,
-      renderPage: (location) =>
-        new Promise((resolve) => setTimeout(() => resolve({ body: `<p>drawn at ${location}</p>`, head: '' }), 300)),
+      renderPage: (location) => gate.then(() => ({ body: `<p>drawn at ${location}</p>`, head: '' })),
     });
   });
   afterAll(async () => {
@@ -280,8 +282,14 @@ describe('pages drawn on the server', () => {
   });
 
   it('draws at most four pages at once: the others, while they wait, are left to the browser', async () => {
+    gate = new Promise<void>((resolve) => (openGate = resolve));
     const urls = ['/home', '/about', '/contact', '/termsandconditions', '/nope-a'];
-    const answers = await Promise.all(urls.map((url) => slow.app.inject({ url })));
+    const asked = urls.map((url) => slow.app.inject({ url }));
+    // Four drawings wait at the gate; the fifth page is answered meanwhile, for the browser to draw.
+    const first = await Promise.race(asked);
+    expect(first.body).toContain('<div id="root"></div>');
+    openGate();
+    const answers = await Promise.all(asked);
     const drawn = answers.filter((answer) => rootOf(answer.body).startsWith('<p>drawn at '));
     expect(drawn).toHaveLength(4);
     expect(answers.filter((answer) => answer.body.includes('<div id="root"></div>'))).toHaveLength(1);
