@@ -309,7 +309,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // The back office's API (docs/back-office.md): one scope, HTTPS only in production, and every
   // route behind the staff guard unless it says it is public.
-  const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: config.shop.name });
+  const staff = createStaffService(db.kysely, {
+    dialect: db.dialect,
+    publicUrl: config.publicUrl,
+    shopName: config.shop.name,
+  });
   const staffGuard = createStaffGuard(staff, secureCookies);
   // A catalogue write on this instance shows at once (ADR 0010): in its catalogue and search caches,
   // and in the pages it keeps (registered last, below). Stock adjustments and photos too.

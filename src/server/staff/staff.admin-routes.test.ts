@@ -18,7 +18,8 @@ describe('back office: staff accounts, sessions and two-factor sign-in', () => {
     t.app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {}, remoteAddress: nextIp() });
   const get = (url: string, cookie = '') =>
     t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {}, remoteAddress: nextIp() });
-  const service = () => createStaffService(t.db.kysely, { publicUrl: t.config.publicUrl, shopName: 'Test shop' });
+  const service = () =>
+    createStaffService(t.db.kysely, { dialect: t.db.dialect, publicUrl: t.config.publicUrl, shopName: 'Test shop' });
   const signIn = (email: string, password = STAFF_PASSWORD, code?: string) =>
     post('/api/admin/sign-in', { email, password, ...(code ? { code } : {}) });
 
@@ -293,6 +294,48 @@ describe('back office: staff accounts, sessions and two-factor sign-in', () => {
       headers: { cookie: owner.cookie },
     });
     expect(demoted.statusCode).toBe(409);
+  });
+
+  it('keeps one owner who can sign in when the last two demote each other at the same moment', async () => {
+    // Under READ COMMITTED each change read "two owners" before either wrote: both went through and
+    // the shop was left with none. Raced many times, as one lucky ordering proves nothing.
+    const a = await staffMember(t, 'owner');
+    const b = await staffMember(t, 'owner');
+    const activeOwners = async () =>
+      (
+        await t.db.kysely
+          .selectFrom('staff')
+          .select('id')
+          .where('role', '=', 'owner')
+          .where('disabled_at', 'is', null)
+          .where('password_hash', 'is not', null)
+          .execute()
+      ).map((row) => row.id);
+    const demote = (by: { cookie: string }, id: number) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/staff/${id}`,
+        payload: { role: 'staff' },
+        headers: { cookie: by.cookie },
+      });
+    const rounds: Array<{ statuses: number[]; ownersLeft: number }> = [];
+    for (let round = 0; round < 20; round++) {
+      // Set-up straight in the table: a and b the only owners, both able to sign in.
+      await t.db.kysely
+        .updateTable('staff')
+        .set({ role: 'staff' })
+        .where('role', '=', 'owner')
+        .where('id', 'not in', [a.id, b.id])
+        .execute();
+      await t.db.kysely.updateTable('staff').set({ role: 'owner' }).where('id', 'in', [a.id, b.id]).execute();
+      const answers = await Promise.all([demote(a, b.id), demote(b, a.id)]);
+      rounds.push({
+        statuses: answers.map((answer) => answer.statusCode).sort(),
+        ownersLeft: (await activeOwners()).length,
+      });
+    }
+    // Each time exactly one went through; the other was refused (409), or found itself no longer an owner (403).
+    expect(rounds).toEqual(rounds.map(() => ({ statuses: [200, expect.toBeOneOf([403, 409])], ownersLeft: 1 })));
   });
 
   it('ends a disabled member’s set-password links, and its sessions', async () => {

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, StaffTable } from '../db/schema.ts';
-import { isUniqueViolation } from '../db/database.ts';
+import { isUniqueViolation, type Dialect } from '../db/database.ts';
 import type { StaffRole } from '../../contract/admin/staff.ts';
 
 /** Staff accounts' SQL: accounts, set-password links and sessions. */
@@ -48,16 +48,23 @@ export async function updateStaff(
 /**
  * Owners able to sign in now (not disabled, a password chosen): the last one may not be demoted
  * or disabled. An owner still holding only a set-password link does not count.
+ *
+ * On PostgreSQL their rows stay locked until the transaction ends: two owners demoting each other
+ * at once would otherwise each count two under READ COMMITTED and leave none. The second waits,
+ * and its count then leaves out the row the first changed. SQLite's writers already take turns
+ * (BEGIN IMMEDIATE, db/database.ts), and it has no FOR UPDATE.
  */
-export async function countActiveOwners(db: Kysely<Database>): Promise<number> {
-  const row = await db
+export async function lockActiveOwners(db: Kysely<Database>, dialect: Dialect): Promise<number> {
+  let query = db
     .selectFrom('staff')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .select('id')
     .where('role', '=', 'owner')
     .where('disabled_at', 'is', null)
     .where('password_hash', 'is not', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+    // One order for every transaction, so two of them never hold each other's rows.
+    .orderBy('id');
+  if (dialect === 'postgres') query = query.forUpdate();
+  return (await query.execute()).length;
 }
 
 /**

@@ -4,11 +4,11 @@ import { errorCodes } from '../../contract/error-codes.ts';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords.ts';
 import { hashToken, newToken } from '../accounts/tokens.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
+import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
 import {
   acceptTotpStep,
-  countActiveOwners,
   endStaffTokens,
   findStaffByEmail,
   findStaffById,
@@ -16,6 +16,7 @@ import {
   insertStaffSession,
   insertStaffToken,
   listStaff,
+  lockActiveOwners,
   revokeStaffSession,
   revokeStaffSessions,
   touchStaffSession,
@@ -48,7 +49,16 @@ export type SignInResult = { outcome: 'signed-in'; token: string } | { outcome: 
 
 export function createStaffService(
   db: Kysely<Database>,
-  options: { publicUrl: string; shopName: string; now?: () => Date },
+  options: {
+    /**
+     * The database's dialect, which change() needs to lock the owners' rows on PostgreSQL. Scripts
+     * that only create accounts (the benches) may leave it out; change() then refuses to run.
+     */
+    dialect?: Dialect;
+    publicUrl: string;
+    shopName: string;
+    now?: () => Date;
+  },
 ) {
   const now = options.now ?? (() => new Date());
   const later = (ms: number) => new Date(now().getTime() + ms).toISOString();
@@ -181,8 +191,12 @@ export function createStaffService(
 
     /** An owner changes a member's role or disables the account; the last owner stays an owner. */
     async change(id: number, change: { role?: StaffRole; disabled?: boolean }, by: Staff): Promise<StaffMember> {
+      const { dialect } = options;
+      if (dialect === undefined) throw new Error('The staff service needs the dialect to change a member');
       const at = now().toISOString();
       await db.transaction().execute(async (trx) => {
+        // The owners first, locked, then the member as it is after any change that held them.
+        const activeOwners = await lockActiveOwners(trx, dialect);
         const member = await findStaffById(trx, id);
         if (!member) throw new NotFoundError('No such staff member');
         // Only an owner who can sign in now counts toward the shop's last one.
@@ -191,7 +205,7 @@ export function createStaffService(
           member.disabled_at === null &&
           member.password_hash !== null &&
           ((change.role !== undefined && change.role !== 'owner') || change.disabled === true);
-        if (losesOwner && (await countActiveOwners(trx)) <= 1) {
+        if (losesOwner && activeOwners <= 1) {
           throw new RefusedError(409, errorCodes.conflict, 'The shop must keep at least one owner who can sign in');
         }
         const disabledAt =

@@ -28,7 +28,11 @@ const config = loadConfig();
 const db = openDatabase(config.databaseUrl);
 try {
   await migrateToLatest(db);
-  const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: config.shop.name });
+  const staff = createStaffService(db.kysely, {
+    dialect: db.dialect,
+    publicUrl: config.publicUrl,
+    shopName: config.shop.name,
+  });
   const { member, setPasswordUrl } = await staff.create(parsed.data);
   console.log(`Created ${member.role} ${member.email}. To choose a password (once, within 72 hours), open:`);
   console.log(setPasswordUrl);
