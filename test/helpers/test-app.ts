@@ -44,6 +44,8 @@ export async function createTestApp(
     renderPage?: RenderPage;
     /** WEB_DEV_SERVER: the Vite configuration the hosted development server uses. */
     devWeb?: DevWebOptions;
+    /** Wraps the connection the app is given (a test injecting faults into its statements). */
+    wrapDb?: (db: Db) => Db;
   } = {},
 ): Promise<TestApp> {
   const logs = [options.tracing?.logQuery, options.log].filter((log) => log !== undefined);
@@ -65,7 +67,7 @@ export async function createTestApp(
   });
   const app = await buildApp({
     config,
-    db,
+    db: options.wrapDb ? options.wrapDb(db) : db,
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     ...(options.paymentFetch ? { paymentFetch: options.paymentFetch } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
