@@ -279,7 +279,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const payments = createPaymentsService(db.checkout, config, {
     dialect: db.dialect,
     mailer,
-    log: logMailError,
     rateLimitFactor: config.rateLimitFactor,
     ...(paymentFetch ? { fetch: paymentFetch } : {}),
     ...(metrics ? { onNotification: metrics.paymentNotification } : {}),

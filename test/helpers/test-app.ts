@@ -47,6 +47,8 @@ export async function createTestApp(
     devWeb?: DevWebOptions;
     /** The caches' clock: a test moves it on instead of waiting out a lifetime (test/helpers/clock.ts). */
     now?: Clock;
+    /** Wraps the connection the app is given (a test injecting faults into its statements). */
+    wrapDb?: (db: Db) => Db;
   } = {},
 ): Promise<TestApp> {
   const logs = [options.tracing?.logQuery, options.log].filter((log) => log !== undefined);
@@ -68,7 +70,7 @@ export async function createTestApp(
   });
   const app = await buildApp({
     config,
-    db,
+    db: options.wrapDb ? options.wrapDb(db) : db,
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     ...(options.paymentFetch ? { paymentFetch: options.paymentFetch } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),

@@ -152,6 +152,12 @@ export function createMailQueue(db: Kysely<Database>, options: MailQueueOptions)
       await insertMail(db, message, clock().toISOString());
       void drain();
     },
+    async sendWith(trx, message) {
+      await insertMail(trx, message, clock().toISOString());
+    },
+    wake() {
+      void drain();
+    },
     sendInBackground(compose) {
       const task: Promise<void> = new Promise<void>((resolve) => setImmediate(resolve))
         .then(compose)

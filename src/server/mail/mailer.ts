@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { ShopIdentity } from '../../contract/shop.ts';
+import type { Database } from '../db/schema.ts';
 import { escapeHtml } from '../http/html.ts';
 
 /**
@@ -30,6 +32,14 @@ export interface Mailer {
    * the caller has returned, and what it answers, if anything, is queued. Errors are logged.
    */
   sendInBackground(compose: () => Promise<MailMessage | undefined>): void;
+  /**
+   * Queues the message in the caller's transaction: a mail that a change causes (an order paid, a
+   * payment failed) is queued if and only if the change commits, so a process that dies just after
+   * the commit cannot lose it (docs/rules.md#mail). Call `wake` once the transaction has committed.
+   */
+  sendWith(trx: Kysely<Database>, message: MailMessage): Promise<void>;
+  /** Sends what was queued in a transaction that has now committed, rather than at the worker's next look. */
+  wake(): void;
 }
 
 const linkify = (html: string) => html.replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');

@@ -28,27 +28,24 @@ export function createPaymentEvents(
     clock: () => Date;
     publicUrl: string;
     mailer?: Mailer;
-    log?: (error: unknown) => void;
     /** Told each event's provider and outcome once it is recorded, or 'duplicate' or 'error' (the metrics). */
     onApplied?: (provider: string, outcome: string) => void;
   },
 ) {
   /**
-   * Tells the shopper what happened, after the result is safely recorded. A mail that cannot be
-   * sent is logged; it never undoes or blocks the payment.
+   * Queues the e-mail that tells the shopper what happened, in the transaction that records it
+   * (docs/rules.md#mail): the mail and the payment commit together or not at all, so a process
+   * that dies right after the commit has already queued it.
    */
-  async function notify(orderId: number | null, outcome: string): Promise<void> {
-    if (!options.mailer || orderId === null || !['paid', 'paid late', 'failed'].includes(outcome)) return;
-    try {
-      const order = await findOrderById(db, orderId);
-      const message =
-        outcome === 'failed'
-          ? paymentFailedEmail(order, options.publicUrl)
-          : orderConfirmationEmail(order, await findOrderLines(db, orderId));
-      await options.mailer.send(message);
-    } catch (error) {
-      options.log?.(error);
-    }
+  async function queueMail(trx: Kysely<Database>, orderId: number | null, outcome: string): Promise<boolean> {
+    if (!options.mailer || orderId === null || !['paid', 'paid late', 'failed'].includes(outcome)) return false;
+    const order = await findOrderById(trx, orderId);
+    const message =
+      outcome === 'failed'
+        ? paymentFailedEmail(order, options.publicUrl)
+        : orderConfirmationEmail(order, await findOrderLines(trx, orderId));
+    await options.mailer.sendWith(trx, message);
+    return true;
   }
 
   return {
@@ -74,9 +71,9 @@ export function createPaymentEvents(
         if (await eventSeen(trx, event.key)) throw new Duplicate();
         const decided = await decide(trx, at);
         await recordEvent(trx, { ...event, ...decided, at });
-        return decided;
+        return { ...decided, mailed: await queueMail(trx, decided.orderId, decided.outcome) };
       });
-      await notify(result.orderId, result.outcome);
+      if (result.mailed) options.mailer?.wake();
       return result.outcome;
     } catch (error) {
       // Two copies at the same moment: the second loses the race on the unique key.

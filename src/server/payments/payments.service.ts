@@ -33,7 +33,6 @@ export function createPaymentsService(
     fetch?: typeof fetch;
     clock?: () => Date;
     mailer?: Mailer;
-    log?: (error: unknown) => void;
     rateLimitFactor?: number;
     /** Told of each notification, return or capture applied: its provider and outcome (the metrics). */
     onNotification?: (provider: string, outcome: string) => void;
@@ -45,7 +44,6 @@ export function createPaymentsService(
     publicUrl: config.publicUrl,
     ...(options.onNotification ? { onApplied: options.onNotification } : {}),
     ...(options.mailer ? { mailer: options.mailer } : {}),
-    ...(options.log ? { log: options.log } : {}),
   });
   const context = {
     db,
