@@ -64,11 +64,15 @@ export function isShopperPage(pathname: string): boolean {
   return shopperPagePatterns.some((pattern) => pattern.test(path));
 }
 
-/** Pages whose address carries a secret (a reset or activation token, an order's recovery code). */
+/**
+ * Pages whose address carries a secret (a reset or activation token, an order's recovery code, the
+ * back office's set-password token, valid 72 hours).
+ */
 const secretAddressPatterns: RegExp[] = [
   /^\/reset-password\/[^/]+$/,
   /^\/verify-account\/[^/]+$/,
   /^\/order-recovery\/[^/]+$/,
+  /^\/admin\/set-password\/[^/]+$/,
 ];
 
 /** A page whose address is a secret, which no cache may keep or key by (an outside attack found them public). */

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createCatalogRepository } from './catalog/catalog.repository.ts';
 import { catalogRoutes } from './catalog/catalog.routes.ts';
 import { createCatalogService } from './catalog/catalog.service.ts';
@@ -20,6 +20,7 @@ import { photosAdminRoutes } from './catalog/photos/photos.admin-routes.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { answerFrameworkError, registerErrorHandling } from './http/errors.ts';
+import { redactAddress } from './http/redact-address.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { loadPageRenderer, type RenderPage } from './http/server-render.ts';
 import type { DevWebOptions } from './http/dev-web.ts';
@@ -109,10 +110,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // `npm run dev`: Vite's development server is hosted in this one, on its port (dev-web.ts); Vite,
   // a development dependency, is not even loaded otherwise.
   const viteHost = config.webDevServer ? (await import('./http/dev-web.ts')).hostVite(deps.devWeb) : undefined;
+  // Addresses are logged without the secrets some carry (tokens, order codes: redact-address.ts).
+  const logger: FastifyServerOptions['logger'] = {
+    level: config.logLevel,
+    serializers: { req: requestForLog },
+    ...(logStream ? { stream: logStream } : {}),
+  };
   const app = Fastify({
     ...(viteHost ? { serverFactory: viteHost.serverFactory } : {}),
     // JSON lines, one per event, each carrying the request id (docs/rules.md#operations).
-    logger: { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
+    logger,
     genReqId: requestIdOf,
     // Behind a reverse proxy, the client's address comes from X-Forwarded-For (rate limits use it).
     // A number is how many proxies stand in front: only their hops are believed (proxy-addr's hop count).
@@ -421,6 +428,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 async function prettyLogStream(): Promise<NodeJS.WritableStream> {
   const { default: pretty } = await import('pino-pretty');
   return pretty({ sync: true, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
+}
+
+/** Fastify's own request serializer, with the address's secrets redacted. */
+function requestForLog(request: {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  host: string;
+  ip: string;
+  socket?: { remotePort?: number };
+}) {
+  return {
+    method: request.method,
+    url: redactAddress(request.url),
+    version: [request.headers['accept-version']].flat()[0],
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
 }
 
 /** A proxy's X-Request-Id is kept when it is a plain token; otherwise a new one is made. */

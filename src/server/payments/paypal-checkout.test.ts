@@ -325,4 +325,33 @@ describe('PayPal Checkout', () => {
     expect((await postWebhook(await signedWebhook(event))).statusCode).toBe(503);
     expect((await orderRow(row.order_code)).refunded_total).toBe(0);
   });
+
+  it('answers a forged webhook alike for a known and an unknown order number while PayPal cannot verify it', async () => {
+    const { orderNumber } = await paidOrder();
+    paypal.state.intercept = async (url, _init, forward) => {
+      if (url.includes('verify-webhook-signature')) throw new TypeError('fetch failed');
+      return forward();
+    };
+    // A stranger guessing order numbers: nothing may be looked up before PayPal vouches for the
+    // event, or the answer tells which numbers exist.
+    const forged = (invoice: string) => ({
+      id: `WH-${randomUUID()}`,
+      event_type: 'PAYMENT.CAPTURE.COMPLETED',
+      resource: {
+        id: 'CAPFORGED',
+        status: 'COMPLETED',
+        amount: { currency_code: 'GBP', value: '34.95' },
+        invoice_id: invoice,
+      },
+    });
+    const answers = [];
+    for (const invoice of [String(orderNumber), '987654321', 'not-a-number']) {
+      const answer = await postWebhook(await signedWebhook(forged(invoice), false));
+      answers.push({ status: answer.statusCode, body: answer.body });
+    }
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[1]).toEqual(answers[2]);
+    // PayPal delivers again what was not taken, so the event is not lost once PayPal answers.
+    expect(answers[0]?.status).toBe(503);
+  });
 });

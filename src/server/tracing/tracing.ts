@@ -2,11 +2,12 @@ import { context, SpanKind, SpanStatusCode, trace, type Span } from '@openteleme
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { FastifyPluginCallback } from 'fastify';
 import type { LogEvent } from 'kysely';
 import type { Dialect } from '../db/database.ts';
+import { redactAddress } from '../http/redact-address.ts';
 import type { MailTransport } from '../mail/mailer.ts';
 
 /**
@@ -39,14 +40,22 @@ export const REQUEST_ID_ATTRIBUTE = 'shop.request_id';
 /** How long a stopping process waits for its last spans to be sent. */
 const SHUTDOWN_WAIT_MS = 2_000;
 
-export function startTracing(settings: { endpoint: string; serviceName: string; dialect: Dialect }): Tracing {
+export function startTracing(settings: {
+  endpoint: string;
+  serviceName: string;
+  dialect: Dialect;
+  /** Where spans go instead of the OTLP endpoint (a test's in-memory exporter). */
+  exporter?: SpanExporter;
+}): Tracing {
   const provider = new TracerProvider({
     resource: resourceFromAttributes({
       'service.name': settings.serviceName,
     }),
     // Spans leave in batches, off the request's path; the exporter posts OTLP as JSON over HTTP.
     spanProcessors: [
-      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${settings.endpoint}/v1/traces` }) }),
+      new BatchSpanProcessor({
+        exporter: settings.exporter ?? new OTLPTraceExporter({ url: `${settings.endpoint}/v1/traces` }),
+      }),
     ],
   });
   // Spans started in a request's async work are its children (AsyncLocalStorage carries them).
@@ -57,7 +66,10 @@ export function startTracing(settings: { endpoint: string; serviceName: string; 
   const fastifyOtel = new FastifyOtelInstrumentation({
     // The request and its handler; a span for each of the shop's dozen hooks would bury them.
     instrumentHooks: false,
-    requestHook: (span: Span, request: { id: string }) => span.setAttribute(REQUEST_ID_ATTRIBUTE, request.id),
+    // url.path is the whole address, query and all: written again without its secrets (tokens,
+    // order codes) before the span is sent anywhere.
+    requestHook: (span: Span, request: { id: string; url: string }) =>
+      span.setAttributes({ [REQUEST_ID_ATTRIBUTE]: request.id, 'url.path': redactAddress(request.url) }),
   });
   fastifyOtel.setTracerProvider(provider);
 
@@ -95,8 +107,9 @@ export function startTracing(settings: { endpoint: string; serviceName: string; 
           attributes: {
             'http.request.method': method,
             'server.address': url.hostname,
-            // The path without its query, which could carry a token.
-            'url.full': `${url.origin}${url.pathname}`,
+            // The path without its query, which could carry a token, nor the secrets in the path
+            // (PayPal's order id, the shopper's return token).
+            'url.full': `${url.origin}${redactAddress(url.pathname)}`,
             'peer.service': 'payment provider',
           },
         },

@@ -225,18 +225,13 @@ export function paypalCheckoutProvider({
     | 'paypal-transmission-time';
 
   /**
-   * A webhook. Only one naming one of our orders is worth asking PayPal about; anything else is
-   * dropped. It changes something only after PayPal's verify-webhook-signature answers SUCCESS.
+   * A webhook. It is read only after PayPal's verify-webhook-signature answers SUCCESS; then one
+   * naming none of our orders is dropped.
    */
   async function handleWebhook(headers: Record<string, unknown>, event: Record<string, unknown>): Promise<string> {
-    const type = typeof event.event_type === 'string' ? event.event_type : '';
-    const kind =
-      type === 'PAYMENT.CAPTURE.REFUNDED' ? 'refund' : type === 'PAYMENT.CAPTURE.REVERSED' ? 'reversal' : 'capture';
-    if (!type.startsWith('PAYMENT.CAPTURE.')) return `ignored ${type.slice(0, 40) || 'no type'}`;
-    const resource = readMoneyResource(event.resource, kind === 'capture' ? 'capture' : 'refund');
-    const orderNumber = /^\d{1,10}$/.test(resource?.invoiceId ?? '') ? Number(resource?.invoiceId) : undefined;
-    const order = orderNumber === undefined ? undefined : await findOrderByNumber(db, orderNumber);
-    if (!resource || !order) return 'rejected: names no order';
+    // PayPal vouches for the event before anything in it is read or looked up: a forged event
+    // naming a real order and one naming none get the same answer (503 while PayPal cannot be
+    // asked), so the webhook tells a stranger nothing about which order numbers exist.
     const header = (name: WebhookHeader) => (typeof headers[name] === 'string' ? headers[name] : '');
     const verification = await ask(() =>
       api.verifyWebhookSignature({
@@ -252,6 +247,14 @@ export function paypalCheckoutProvider({
     if (verification.status !== 200)
       throw new UpstreamUnavailableError(`verify-webhook-signature answered ${verification.status}`);
     if (verification.body.verification_status !== 'SUCCESS') return 'rejected: signature not verified';
+    const type = typeof event.event_type === 'string' ? event.event_type : '';
+    const kind =
+      type === 'PAYMENT.CAPTURE.REFUNDED' ? 'refund' : type === 'PAYMENT.CAPTURE.REVERSED' ? 'reversal' : 'capture';
+    if (!type.startsWith('PAYMENT.CAPTURE.')) return `ignored ${type.slice(0, 40) || 'no type'}`;
+    const resource = readMoneyResource(event.resource, kind === 'capture' ? 'capture' : 'refund');
+    const orderNumber = /^\d{1,10}$/.test(resource?.invoiceId ?? '') ? Number(resource?.invoiceId) : undefined;
+    const order = orderNumber === undefined ? undefined : await findOrderByNumber(db, orderNumber);
+    if (!resource || !order) return 'rejected: names no order';
     if (kind === 'capture') return applyCapture(order, resource, `webhook ${type}`);
     return applyRefund(order, resource, kind, `webhook ${type}`);
   }

@@ -1,4 +1,5 @@
 import type { PaypalMode } from '../../paypal.ts';
+import { redactAddress } from '../../../http/redact-address.ts';
 
 /**
  * PayPal's REST API as PayPal Checkout uses it (docs/rules.md#payments): OAuth2 client credentials, Orders v2,
@@ -40,7 +41,7 @@ export function paypalRestClient(options: {
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
     } catch (error) {
-      throw new PaypalUnreachable(`PayPal did not answer ${path}: ${(error as Error).message}`);
+      throw new PaypalUnreachable(`PayPal did not answer ${redactAddress(path)}: ${(error as Error).message}`);
     }
     const text = await response.text();
     let body: Record<string, unknown>;
@@ -49,7 +50,8 @@ export function paypalRestClient(options: {
     } catch {
       body = { unreadable: text.slice(0, 200) };
     }
-    if (response.status >= 500) throw new PaypalUnreachable(`PayPal answered ${response.status} to ${path}`);
+    if (response.status >= 500)
+      throw new PaypalUnreachable(`PayPal answered ${response.status} to ${redactAddress(path)}`);
     return { status: response.status, body };
   }
 
