@@ -87,8 +87,8 @@ export function isPageRoute(pathname: string): boolean {
 }
 
 /**
- * The pages the server renders (docs/decisions/0021-server-rendering.md): every page but the bare
- * address, which the server sends on to /home (page-head.ts). What every shopper sees alike (home, search, products,
+ * The pages the server renders (docs/decisions/0021-server-rendering.md): every page, the bare
+ * address as /home (the home page's, page-head.ts). What every shopper sees alike (home, search, products,
  * about, contact, terms) is drawn whole; a page that depends on the shopper's browser (the basket,
  * checkout, account, sign-in, payment results) is drawn as the shop around its loading state, and
  * the browser draws the page itself (`ShopperPage` in src/web/app/layout/layout.tsx). The back office is drawn in
@@ -132,6 +132,8 @@ export function serverRenderedLocation(
   // another case has neither, so the browser draws it, as it always did.
   const address = pageAddress(pathname, query);
   const path = address.split('?')[0] ?? address;
+  // The bare address is the home page (page-head.ts), drawn as the browser will hydrate it, at /home (main.tsx).
+  if (path === '/') return '/home';
   if (!serverRenderedPatterns.some((pattern) => pattern.test(path))) return undefined;
   // Its shell is the same whatever the token: drawn, and remembered, without it.
   return isSecretAddress(path) ? path.replace(/[^/]+$/, 'token') : address;

@@ -7,11 +7,22 @@ import './styles/global.css';
 
 // The server wrote a default title, or a product's head for crawlers; the app now renders each
 // page's own (React places its <title> after any existing one, and the first one wins).
-// Its generic description too: each page renders one, its own or this one.
-const generic = document.querySelector('head > meta[name="description"]:not([data-server-head])');
+// Its generic description too: each page renders one, its own or this one. (A page with its own
+// description was sent with the generic one unnamed, so that crawlers read one: web-app.ts.)
+const generic = document.querySelector(
+  'head > meta[name="description"]:not([data-server-head]), head > meta[data-generic-description]',
+);
 setDefaultDescription(generic?.getAttribute('content') ?? '');
-for (const element of document.querySelectorAll('[data-server-head], head > title, head > meta[name="description"]')) {
+for (const element of document.querySelectorAll(
+  '[data-server-head], head > title, head > meta[name="description"], head > meta[data-generic-description]',
+)) {
   element.remove();
+}
+
+// The bare address is the home page's canonical address, served as the home page (page-head.ts);
+// the spec's route table shows it at /home, and the page was drawn there, so the router starts there.
+if (window.location.pathname === '/') {
+  window.history.replaceState(window.history.state, '', `/home${window.location.search}${window.location.hash}`);
 }
 
 basketStore.start();

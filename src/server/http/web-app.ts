@@ -27,6 +27,9 @@ import { isAdminPage, requireHttps } from './admin-scope.ts';
 import type { DevWeb } from './dev-web.ts';
 import { allowNonce } from './security-headers.ts';
 
+/** index.html's generic description (src/web/index.html), however the build spreads its attributes. */
+const genericDescription = /<meta\s+name="description"[^>]*>/;
+
 function readBuiltPage(path: string): string | undefined {
   return existsSync(path) ? readFileSync(path, 'utf8') : undefined;
 }
@@ -185,11 +188,19 @@ export async function registerWebApp(
       (drawn ? headTagsFromRender(drawn.head, page.tags, options.publicUrl) : '') +
       preloadsFor(pagePath) +
       pageData;
-    // The page's own title replaces the default one rather than standing beside it. (Replaced by
+    // The page's own title and description replace the default ones rather than standing beside
+    // them: a search engine reads the first description it meets (issue 31). (Replaced by
     // functions: a string would read `$&`, `$'` and the like in catalogue text as patterns.)
-    const withHead = (
-      tags.includes('<title') ? template.html.replace(/<title>[^<]*<\/title>/, '') : template.html
-    ).replace('</head>', () => `${tags}${shopScript}</head>`);
+    let ownHead = template.html;
+    if (tags.includes('<title')) ownHead = ownHead.replace(/<title>[^<]*<\/title>/, '');
+    if (/<meta\b[^>]*\bname="description"/.test(tags)) {
+      // Kept for the app without its name, which no crawler reads: the pages the app draws next
+      // without a description of their own show it (main.tsx).
+      ownHead = ownHead.replace(genericDescription, (tag) =>
+        tag.replace(/\bname="description"/, 'data-generic-description'),
+      );
+    }
+    const withHead = ownHead.replace('</head>', () => `${tags}${shopScript}</head>`);
     const html = drawn
       ? startAppAfterFirstPaint(withHead.replace('<div id="root"></div>', () => `<div id="root">${drawn.body}</div>`))
       : withHead;

@@ -111,16 +111,16 @@ export function createPageHead(deps: {
   }
 
   return async function pageHead(path: string, query: URLSearchParams = new URLSearchParams()): Promise<PageHead> {
-    // The bare address is the home page's (ADR 0003: its canonical address is /home), sent on by the
-    // server so that a browser or crawler without JavaScript gets there too.
-    if (path === '/') return { status: 301, tags: '', data: [], redirect: '/home' };
+    // The bare address is the home page's canonical address (the spec; ADR 0003), so it is the home
+    // page, not a redirect to /home: a canonical link must not point at a redirect. A browser shows
+    // it at /home, as the spec's route table sends it there (main.tsx).
     if (path === '/search') {
       const keyword = (query.get('k') ?? '').trim().slice(0, 100);
       return withData({ status: 200, tags: keyword ? searchTags(keyword, deps.shop, deps.publicUrl) : '' }, () =>
         pageData.search(query),
       );
     }
-    if (path === '/home') return withData({ status: 200, tags: '' }, pageData.home);
+    if (path === '/' || path === '/home') return withData({ status: 200, tags: '' }, pageData.home);
     const match = productPath.exec(path);
     if (!match?.[1]) return withData({ status: 200, tags: '' }, pageData.layout);
     let key: string;

@@ -39,16 +39,16 @@ describe('pages, head tags, sitemap and robots', () => {
 
   const get = (url: string) => t.app.inject({ method: 'GET', url });
 
-  it('sends the bare address on to /home, whose page it is, with its query, for browsers and crawlers without JavaScript', async () => {
-    // (It was an empty page the app alone sent on, so without JavaScript the shop's own address showed nothing.)
-    for (const [asked, location] of [
-      ['/', '/home'],
-      ['/?utm_source=leaflet', '/home?utm_source=leaflet'],
-    ]) {
-      const response = await get(asked as string);
-      expect(response.statusCode).toBe(301);
-      expect(response.headers.location).toBe(location);
-      expect(response.headers['cache-control']).toBe('no-cache');
+  it('answers the bare address with the home page, for browsers and crawlers without JavaScript', async () => {
+    // (It was an empty page the app alone sent on, so without JavaScript the shop's own address showed
+    // nothing; then a 301 to /home, but the site root is the home page's canonical address, which
+    // must not redirect: issue 31.)
+    for (const asked of ['/', '/?utm_source=leaflet']) {
+      const response = await get(asked);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.location).toBeUndefined();
+      // The home page, as /home is (its canonical link: page-descriptions.test.ts).
+      expect(response.body).toBe((await get('/home')).body);
     }
   });
 
@@ -160,7 +160,8 @@ describe('pages, head tags, sitemap and robots', () => {
   it('lists the shop pages and every product in /sitemap.xml, and points to it from /robots.txt', async () => {
     const sitemap = await get('/sitemap.xml');
     expect(sitemap.headers['content-type']).toMatch(/^application\/xml/);
-    expect(sitemap.body).toContain('<loc>https://shop.example/home</loc>');
+    // The home page under its canonical address, the site root (issue 31).
+    expect(sitemap.body).toContain('<loc>https://shop.example/</loc>');
     expect(sitemap.body).toContain(`<loc>https://shop.example/products/${product.urlKey}</loc>`);
     const robots = await get('/robots.txt');
     expect(robots.body).toContain('Sitemap: https://shop.example/sitemap.xml');

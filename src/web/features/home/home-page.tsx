@@ -24,7 +24,7 @@ export default function HomePage() {
       <PageMeta
         title={`Welcome to ${shop.name}: Indian Musical Instruments`}
         description="Dhols, tablas, harmoniums, sitars and more, hand-made by artisans and delivered across the UK."
-        canonicalPath="/home"
+        canonicalPath="/"
       />
       <h1 className="visually-hidden">Welcome to {shop.name}</h1>
       <BannerSlider />

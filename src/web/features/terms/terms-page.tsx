@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
-import { shop, siteOrigin } from '../../lib/shop.ts';
+import { PageMeta } from '../../lib/page-meta.tsx';
+import { shop } from '../../lib/shop.ts';
 import styles from './terms.module.css';
 
 /**
@@ -10,8 +11,11 @@ export default function TermsPage() {
   const name = shop.name;
   return (
     <div className={`container page ${styles.terms}`}>
-      <title>{`Terms And Conditions | ${name}`}</title>
-      <link rel="canonical" href={`${siteOrigin()}/termsandconditions`} />
+      <PageMeta
+        title="Terms And Conditions"
+        description={`The terms of buying from ${name}: ordering, delivery, returns and exchanges, privacy and the use of this website.`}
+        canonicalPath="/termsandconditions"
+      />
       <h1 className="page-title">Terms Of Use</h1>
       <p className={styles.tagline}>The small Print</p>
       <p>
