@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOf } from '../../../test/helpers/routes.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -22,6 +23,12 @@ describe('GET /api/openapi.json', () => {
     document = answer.json<OpenApi>();
   });
   afterAll(() => t.close());
+
+  it('is a valid OpenAPI document, every $ref resolving', async () => {
+    const result = await new Validator().validate(structuredClone(document) as object);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
 
   it('is an OpenAPI 3.1 document naming every API route with its methods', () => {
     expect(document.openapi).toMatch(/^3\.1\./);

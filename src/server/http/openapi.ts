@@ -1,7 +1,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 
 /**
  * The API's OpenAPI 3.1 description (docs/rules.md#api-answers-and-errors), made from the zod
@@ -27,6 +27,9 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
       route.url.startsWith('/api/')
         ? jsonSchemaTransform(route)
         : { schema: { ...route.schema, hide: true }, url: route.url },
+    // The schemas named in zod's registry (.meta({ id })) become components, which the routes'
+    // schemas refer to: without them a $ref (the product-type tree's, to itself) would dangle.
+    transformObject: jsonSchemaTransformObject,
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
   if (!options.production) {
