@@ -27,14 +27,17 @@ export interface ProductType {
   parentId: number;
   childTypes: ProductType[];
 }
-export const productTypeSchema: z.ZodType<ProductType> = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  parentId: z.number().int(),
-  get childTypes() {
-    return z.array(productTypeSchema);
-  },
-});
+// Named (an OpenAPI component): a tree refers to itself, which the API document can only say by reference.
+export const productTypeSchema: z.ZodType<ProductType> = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    parentId: z.number().int(),
+    get childTypes() {
+      return z.array(productTypeSchema);
+    },
+  })
+  .meta({ id: 'ProductType' });
 export const productTypeTreeSchema = z.array(productTypeSchema);
 
 export const brandSchema = z.object({ id: z.number().int(), name: z.string() });

@@ -53,7 +53,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
 
   /** The answer is the token itself (docs/rules.md#accounts-and-sessions); the browser also gets it as a cookie. */
   const refused = { error: { code: errorCodes.unauthorized, message: messages.login.failed } };
-  app.post('/sign-in', { ...perMinute(10), schema: { body: signInSchema } }, async (request, reply) => {
+  const signIn = {
+    ...perMinute(10),
+    schema: { body: signInSchema, response: { 200: z.string(), 401: apiErrorSchema, 403: apiErrorSchema } },
+  };
+  app.post('/sign-in', signIn, async (request, reply) => {
     const session = await accounts.signIn(request.body.username, request.body.password);
     if (session === 'refused') return reply.status(401).send(refused);
     // Only the right password gets here, so this tells nothing about other addresses (docs/rules.md#accounts-and-sessions).
@@ -65,21 +69,21 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
   });
   app.post(
     '/resend-activation',
-    { ...perMinute(3), schema: { body: resendActivationSchema } },
+    { ...perMinute(3), schema: { body: resendActivationSchema, response: { 200: okSchema, 401: apiErrorSchema } } },
     async (request, reply) =>
       (await accounts.resendActivation(request.body.username, request.body.password))
         ? reply.send({ ok: true })
         : reply.status(401).send(refused),
   );
 
-  app.post('/sign-out', async (request, reply) => {
+  app.post('/sign-out', { schema: { response: { 200: okSchema } } }, async (request, reply) => {
     const token = sessionTokenOf(request, secureCookies);
     if (token) await accounts.signOut(token);
     clearSessionCookie(reply, secureCookies);
     return reply.send({ ok: true });
   });
 
-  app.get('/is-authenticated', { preHandler: requireCustomer }, () => true);
+  app.get('/is-authenticated', { preHandler: requireCustomer, schema: { response: { 200: z.boolean() } } }, () => true);
 
   app.get(
     '/who-am-i',

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'f
 import { errorCodes } from '../../contract/error-codes.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { sessionTokenOf } from './session.ts';
+import { answersWith } from '../http/hook-answers.ts';
 
 /**
  * Who is signed in, for every route that asks (docs/rules.md#accounts-and-sessions): `requireCustomer` as a route's
@@ -22,6 +23,7 @@ export function createSignInGuard(accounts: Pick<AccountsService, 'customerFor'>
     if (customerId === undefined) return notSignedIn(reply);
     customers.set(request, customerId);
   };
+  answersWith(requireCustomer, [401]);
 
   /** The signed-in customer of a request that passed `requireCustomer`. */
   function customerIdOf(request: FastifyRequest): number {

@@ -20,7 +20,7 @@ import { sameSecret } from './same-secret.ts';
  * share, an answer setting a cookie. The page's script asks `GET /api/csrf-token` for one before its
  * first call that changes something, if no API answer has set one yet.
  */
-const exempt = new Set(['/api/payments/paypal/ipn']);
+export const csrfExemptRoutes = new Set(['/api/payments/paypal/ipn']);
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 declare module 'fastify' {
@@ -85,7 +85,7 @@ export function registerCsrf(
     // `/%61pi/...` to `/api/...`, so a test of the address would let that spelling through.
     // A request that matches no route reaches only the 404 answer.
     const route = request.routeOptions.url;
-    if (route === undefined || !route.startsWith('/api/') || exempt.has(route)) return;
+    if (route === undefined || !route.startsWith('/api/') || csrfExemptRoutes.has(route)) return;
     const header = request.headers[CSRF_HEADER];
     if (!cookie || typeof header !== 'string' || !sameSecret(cookie, header) || !signedFor(secret, cookie, sessions)) {
       return reply.status(403).send({

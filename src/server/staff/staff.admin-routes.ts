@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   newStaffAnswerSchema,
   newStaffSchema,
@@ -149,7 +150,10 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
   );
   app.post(
     '/staff/:id/set-password-link',
-    { config: { role: 'owner' }, schema: { params: staffIdParamsSchema } },
+    {
+      config: { role: 'owner' },
+      schema: { params: staffIdParamsSchema, response: { 200: z.object({ setPasswordUrl: z.string() }) } },
+    },
     async (request) => ({ setPasswordUrl: await staff.newLink(request.params.id, staffOf(request)) }),
   );
 };

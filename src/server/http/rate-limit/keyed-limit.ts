@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorCodes } from '../../../contract/error-codes.ts';
 import type { RateLimitRepository } from './rate-limit.repository.ts';
+import { answersWith } from '../hook-answers.ts';
 
 /**
  * A limit counted by something other than the client (one account's sign-in guesses from any
@@ -19,7 +20,7 @@ export function keyedLimit(
     message?: string;
   },
 ) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+  const limit = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
     const key = options.keyOf(request);
     if (key === undefined) return;
     const now = Date.now();
@@ -35,4 +36,5 @@ export function keyedLimit(
         },
       });
   };
+  return answersWith(limit, [429]);
 }

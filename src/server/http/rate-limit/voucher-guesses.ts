@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { clientKeyOf } from '../client-address.ts';
+import { answersWith } from '../hook-answers.ts';
 
 /** Checks of a voucher code one client may make a minute, wherever the code is sent. */
 export const VOUCHER_CHECKS_PER_MINUTE = 20;
@@ -19,10 +20,13 @@ function carriesVoucherCode(body: unknown): boolean {
  * after the body is read.
  */
 export function voucherGuessLimit(app: FastifyInstance, rateLimitFactor: number): preHandlerAsyncHookHandler {
-  return app.rateLimit({
-    max: Math.max(1, Math.round(VOUCHER_CHECKS_PER_MINUTE * rateLimitFactor)),
-    timeWindow: '1 minute',
-    keyGenerator: (request: FastifyRequest) => `voucher-checks ${clientKeyOf(request.ip)}`,
-    allowList: (request: FastifyRequest) => !carriesVoucherCode(request.body),
-  });
+  return answersWith(
+    app.rateLimit({
+      max: Math.max(1, Math.round(VOUCHER_CHECKS_PER_MINUTE * rateLimitFactor)),
+      timeWindow: '1 minute',
+      keyGenerator: (request: FastifyRequest) => `voucher-checks ${clientKeyOf(request.ip)}`,
+      allowList: (request: FastifyRequest) => !carriesVoucherCode(request.body),
+    }),
+    [429],
+  );
 }
