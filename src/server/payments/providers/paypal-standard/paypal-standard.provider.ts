@@ -86,11 +86,14 @@ export function paypalStandardProvider({
    */
   async function handleIpn(rawBody: string): Promise<string> {
     const ipn = Object.fromEntries(new URLSearchParams(rawBody));
-    // Only a notification about one of the shop's orders is worth asking PayPal about: anyone can
-    // post here, and each question is a request the shop makes on their behalf.
+    // Only a notification shaped like one of the shop's (an invoice number, a transaction id) is
+    // worth asking PayPal about: anyone can post here, and each question is a request the shop makes
+    // on their behalf. Whether that order exists is read only once PayPal has vouched for it:
+    // looking first made the answer (503 while PayPal was unreachable) and its time name the orders.
     const invoice = ipn.invoice ?? '';
-    const named = /^\d{1,10}$/.test(invoice) ? await findOrderByNumber(db, Number(invoice)) : undefined;
-    const verdict = named ? await askPaypal(rawBody) : 'NOT ASKED';
+    const shapedLikeOurs = /^\d{1,10}$/.test(invoice) && Boolean(ipn.txn_id);
+    const verdict = shapedLikeOurs ? await askPaypal(rawBody) : 'NOT ASKED';
+    const named = verdict === 'VERIFIED' ? await findOrderByNumber(db, Number(invoice)) : undefined;
     const status = ipn.payment_status ?? '';
     const verified = verdict === 'VERIFIED' && Boolean(ipn.txn_id);
     const key = verified
@@ -100,9 +103,9 @@ export function paypalStandardProvider({
     const outcome = await events.once(
       { key, provider: 'paypal', providerStatus: status || 'none', body },
       async (trx, at) => {
-        if (!named) return { orderId: null, outcome: 'rejected: names no order' };
         if (verdict !== 'VERIFIED')
           return { orderId: null, outcome: `rejected: ${verdict.slice(0, 20) || 'no verdict'}` };
+        if (!named) return { orderId: null, outcome: 'rejected: names no order' };
         const orderNumber = Number(ipn.invoice);
         const order = Number.isInteger(orderNumber) ? await findOrderByNumber(trx, orderNumber) : undefined;
         if (order && Object.hasOwn(refundStatuses, status)) {
