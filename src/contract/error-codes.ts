@@ -22,6 +22,8 @@ export const errorCodes = {
   notActivated: 'ACCOUNT_NOT_ACTIVATED',
   forbidden: 'FORBIDDEN',
   conflict: 'CONFLICT',
+  /** Erasure refused: an order still needs the customer's name and address to be fulfilled. */
+  customerHasLiveOrders: 'CUSTOMER_HAS_LIVE_ORDERS',
   httpsRequired: 'HTTPS_REQUIRED',
   internal: 'INTERNAL_ERROR',
 } as const;

@@ -46,16 +46,33 @@ export function findCustomer(db: Kysely<Database>, id: number) {
   return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** A customer's orders: those placed signed in, and those placed as a guest with their address. */
-function ordersOf(db: Kysely<Database>, customer: { id: number; email: string }) {
+/** Whom a GDPR request is about: an account, and whether its address was ever shown to be theirs. */
+export interface DataSubject {
+  id: number;
+  email: string;
+  /** Only a verified address claims what was done with it as a guest (orders, messages, mail). */
+  verified: boolean;
+}
+
+/**
+ * A customer's orders: those placed signed in, and, once their address is verified, those placed
+ * as a guest with it. Anyone may register an address and never verify it: the guest orders placed
+ * with it are its owner's, not that account's.
+ */
+function ordersOf(db: Kysely<Database>, customer: DataSubject) {
   return db
     .selectFrom('orders')
     .where((eb) =>
-      eb.or([eb('customer_id', '=', customer.id), eb(sql<string>`lower(email)`, '=', customer.email.toLowerCase())]),
+      customer.verified
+        ? eb.or([
+            eb('customer_id', '=', customer.id),
+            eb.and([eb('customer_id', 'is', null), eb(sql<string>`lower(email)`, '=', customer.email.toLowerCase())]),
+          ])
+        : eb('customer_id', '=', customer.id),
     );
 }
 
-export function findCustomerOrders(db: Kysely<Database>, customer: { id: number; email: string }) {
+export function findCustomerOrders(db: Kysely<Database>, customer: DataSubject) {
   return ordersOf(db, customer).selectAll().orderBy('id', 'desc').execute();
 }
 
@@ -75,17 +92,18 @@ export function findContactMessagesFrom(db: Kysely<Database>, email: string) {
 
 /**
  * Erases a customer's personal data (UK GDPR): the account row is emptied and can never sign in
- * again; their orders keep what the accounts need (lines, prices, VAT, countries, payment
- * references) with every personal field blanked; their messages, queued mail, sessions and links
- * go; the payment notifications about their orders lose their bodies (which name the payer).
+ * again; the given orders (theirs, as findCustomerOrders finds them) keep what the accounts need
+ * (lines, prices, VAT, countries, payment references) with every personal field blanked; their
+ * sessions and links go, and with a verified address their messages and the mail to or about them;
+ * the payment notifications about their orders lose their bodies (which name the payer).
  */
 export async function eraseCustomer(
   trx: Kysely<Database>,
-  customer: { id: number; email: string },
+  customer: DataSubject,
+  orderIds: number[],
   now: string,
 ): Promise<{ orders: number }> {
   const placeholder = `erased-${customer.id}@erased.invalid`;
-  const orderIds = (await ordersOf(trx, customer).select('id').execute()).map((row) => row.id);
   if (orderIds.length > 0) {
     await trx
       .updateTable('orders')
@@ -122,22 +140,13 @@ export async function eraseCustomer(
       numbers.map((row) => row.order_number),
     );
   }
-  await trx
-    .deleteFrom('contact_messages')
-    .where(sql<string>`lower(email)`, '=', customer.email.toLowerCase())
-    .execute();
-  // Mail to them, and mail about them (the shop's copy of their message names them).
-  const email = customer.email.toLowerCase();
-  const mentioning = `%${email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  await trx
-    .deleteFrom('mail_queue')
-    .where((eb) =>
-      eb.or([
-        eb(sql<string>`lower(recipient)`, '=', email),
-        sql<SqlBool>`lower(paragraphs) like ${mentioning} escape '\\'`,
-      ]),
-    )
-    .execute();
+  if (customer.verified) {
+    await trx
+      .deleteFrom('contact_messages')
+      .where(sql<string>`lower(email)`, '=', customer.email.toLowerCase())
+      .execute();
+    await deleteMailToOrAbout(trx, customer.email);
+  }
   await trx.deleteFrom('sessions').where('customer_id', '=', customer.id).execute();
   await trx.deleteFrom('account_tokens').where('customer_id', '=', customer.id).execute();
   await trx
@@ -166,4 +175,34 @@ export async function eraseCustomer(
     .where('id', '=', customer.id)
     .execute();
   return { orders: orderIds.length };
+}
+
+/**
+ * Mail to an address (its recipient, exactly), and mail about it (the shop's copy of their
+ * enquiry, which names them): the address whole, not inside a longer one. `ann@example.com` is
+ * not `joann@example.com` nor `ann@example.com.au`, whose mail is someone else's.
+ */
+async function deleteMailToOrAbout(trx: Kysely<Database>, address: string): Promise<void> {
+  const email = address.toLowerCase();
+  const containing = `%${email.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // SQL narrows to the messages holding the text; the address's edges are checked here.
+  const candidates = await trx
+    .selectFrom('mail_queue')
+    .select(['id', 'recipient', 'paragraphs'])
+    .where((eb) =>
+      eb.or([
+        eb(sql<string>`lower(recipient)`, '=', email),
+        sql<SqlBool>`lower(paragraphs) like ${containing} escape '\\'`,
+      ]),
+    )
+    .execute();
+  const whole = new RegExp(`(?<![\\w.!#$%&'*+/=?^\`{|}~-])${escapeRegExp(email)}(?![\\w-]|\\.\\w)`, 'i');
+  const ids = candidates
+    .filter((mail) => mail.recipient.trim().toLowerCase() === email || whole.test(mail.paragraphs))
+    .map((mail) => mail.id);
+  if (ids.length > 0) await trx.deleteFrom('mail_queue').where('id', 'in', ids).execute();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

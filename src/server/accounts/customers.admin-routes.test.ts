@@ -5,6 +5,7 @@ import { REGISTRATION_PASSWORD, registrationBody } from '../../../test/helpers/r
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { insertRefundRequest } from '../payments/payments.repository.ts';
+import { insertMail } from '../mail/mail-queue.repository.ts';
 
 /**
  * Customers in the back office (docs/back-office.md#customers): finding one, and a UK GDPR request
@@ -106,9 +107,10 @@ describe('back office customers', () => {
     const { email, token, customer, orders } = await customerWithHistory();
     // Staff wrote the customer's name into a refund's reason (found by an outside attack: it stayed).
     const paidOne = orders[0]!.ok ? orders[0]!.orderNumber : 0;
+    // Paid and dispatched: nothing is left to fulfil, so nothing stops the erasure.
     await t.db.kysely
       .updateTable('orders')
-      .set({ status: 'paid', paid_at: new Date().toISOString() })
+      .set({ status: 'paid', paid_at: new Date().toISOString(), fulfilment: 'dispatched' })
       .where('order_number', '=', paidOne)
       .execute();
     const refund = await admin('POST', `/orders/${paidOne}/refund`, {
@@ -207,5 +209,113 @@ describe('back office customers', () => {
     expect(
       (await t.app.inject({ method: 'POST', url: '/api/register', payload: registrationBody(email) })).json(),
     ).toEqual({ errorCode: 0 });
+  });
+
+  /** A guest order placed with an address, by whoever typed it. */
+  async function guestOrder(email: string) {
+    const p = await fx.product(1200, 10);
+    const placed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: p.stockId, requestedQty: 1 }], {
+        guest: { ...guest, firstname: 'Priya', lastname: 'Guest', email },
+      }),
+      remoteAddress: `10.5.${++made}.1`,
+    });
+    const order = commitResponseSchema.parse(placed.json());
+    if (!order.ok) throw new Error('expected an order');
+    return order;
+  }
+
+  const orderByNumber = (orderNumber: number) =>
+    t.db.kysely.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
+
+  it('gives an account whose address was never verified neither the guest orders placed with it nor their erasure', async () => {
+    // Priya shops as a guest; a stranger then registers her address and never verifies it.
+    const email = `meera.${++made}.${Date.now()}@example.com`;
+    const hers = await guestOrder(email);
+    await t.app.inject({ method: 'POST', url: '/api/register', payload: registrationBody(email) });
+    const stranger = await t.db.kysely
+      .selectFrom('customers')
+      .selectAll()
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(stranger.verified_at).toBeNull();
+
+    expect((await admin('GET', `/customers/${stranger.id}`)).json().orders).toEqual([]);
+    const exported = (await admin('GET', `/customers/${stranger.id}/export`)).json();
+    expect(exported.orders).toEqual([]);
+    expect(JSON.stringify(exported)).not.toContain('Priya');
+
+    const erased = await admin('POST', `/customers/${stranger.id}/erase`, { confirmEmail: email });
+    expect(erased.statusCode).toBe(200);
+    // Her order still knows who she is and where it goes.
+    const order = await orderByNumber(hers.orderNumber);
+    expect(order).toMatchObject({ email, firstname: 'Priya', lastname: 'Guest' });
+    expect(order.delivery_line1).not.toBe('');
+  });
+
+  it('refuses to erase a customer while an order awaits payment holding stock, or is paid and not dispatched', async () => {
+    const { email, customer, orders } = await customerWithHistory();
+    const [first, second] = orders.map((o) => (o.ok ? o.orderNumber : 0)) as [number, number];
+
+    // Both orders await payment and hold their stock.
+    const unpaid = await admin('POST', `/customers/${customer.id}/erase`, { confirmEmail: email });
+    expect(unpaid.statusCode).toBe(409);
+    expect(unpaid.json().error.code).toBe('CUSTOMER_HAS_LIVE_ORDERS');
+    expect(unpaid.json().error.message).toContain(`order ${first} is awaiting payment and holds stock`);
+    expect(unpaid.json().error.message).toContain(`order ${second} is awaiting payment and holds stock`);
+
+    // One is cancelled, the other paid: that one is still to be sent.
+    expect((await admin('POST', `/orders/${second}/cancel`, {})).statusCode).toBe(200);
+    await t.db.kysely
+      .updateTable('orders')
+      .set({ status: 'paid', paid_at: new Date().toISOString() })
+      .where('order_number', '=', first)
+      .execute();
+    const paid = await admin('POST', `/customers/${customer.id}/erase`, { confirmEmail: email });
+    expect(paid.statusCode).toBe(409);
+    expect(paid.json().error.message).toContain(`order ${first} is paid and not yet dispatched`);
+    expect(paid.json().error.message).not.toContain(`order ${second}`);
+    // Nothing was erased by the refusals.
+    expect((await orderByNumber(first)).firstname).toBe('Rohan');
+    expect((await admin('GET', `/customers/${customer.id}`)).json()).toMatchObject({ erased: false });
+
+    const dispatched = await admin('POST', `/orders/${first}/dispatch`, {
+      carrier: 'Royal Mail',
+      trackingNumber: 'AB123456789GB',
+    });
+    expect(dispatched.statusCode).toBe(200);
+    expect((await admin('POST', `/customers/${customer.id}/erase`, { confirmEmail: email })).statusCode).toBe(200);
+  });
+
+  it("keeps other people's queued mail that merely contains the erased address", async () => {
+    const { email, customer, orders } = await customerWithHistory();
+    for (const order of orders) if (order.ok) await admin('POST', `/orders/${order.orderNumber}/cancel`, {});
+    const address = email.toLowerCase();
+    // Someone whose address ends with the erased one has mail waiting (not yet due, so it stays queued).
+    const longer = `jo${address}`;
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const queue = (to: string, subject: string, paragraphs: string[]) =>
+      insertMail(t.db.kysely, { to, subject, paragraphs }, later);
+    await queue(longer, 'Your order is confirmed', [`We will write to ${longer} when it is on its way.`]);
+    await queue('hello@raag-instruments.example', 'Enquiry from Jo', [`From: Jo <${longer}>, telephone 07700 900456`]);
+    // Mail to the erased address, and the shop's copy of their own enquiry, go.
+    await queue(email, 'Your order is confirmed', ['Thank you.']);
+    await queue('hello@raag-instruments.example', 'Enquiry from Rohan', [`From: Rohan <${email}>, telephone 07700`]);
+    const waiting = () =>
+      t.db.kysely
+        .selectFrom('mail_queue')
+        .select(['recipient', 'subject'])
+        .where('next_attempt_at', '=', later)
+        .orderBy('id')
+        .execute();
+    expect(await waiting()).toHaveLength(4);
+
+    expect((await admin('POST', `/customers/${customer.id}/erase`, { confirmEmail: email })).statusCode).toBe(200);
+    expect(await waiting()).toEqual([
+      { recipient: longer, subject: 'Your order is confirmed' },
+      { recipient: 'hello@raag-instruments.example', subject: 'Enquiry from Jo' },
+    ]);
   });
 });

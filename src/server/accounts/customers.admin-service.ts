@@ -14,7 +14,10 @@ import {
   findCustomerOrders,
   findOrderLinesOf,
   listCustomers,
+  type DataSubject,
 } from './customers.admin-repository.ts';
+import { awaitingPayment, isOneOf } from '../../contract/order-status.ts';
+import type { OrderRow } from '../orders/orders.repository.ts';
 
 /**
  * Customers in the back office (docs/back-office.md#customers): find one, see their details and
@@ -41,7 +44,8 @@ export function createCustomersAdminService(db: Kysely<Database>, options: { now
     async detail(id: number): Promise<CustomerDetail> {
       const customer = await customerOrThrow(id);
       const [orders, audit] = await Promise.all([
-        customer.erased_at ? findCustomerOrders(db, { id, email: customer.email }) : findCustomerOrders(db, customer),
+        // Once erased, the address is the placeholder its orders were given.
+        findCustomerOrders(db, subjectOf(customer)),
         auditOf(db, 'customer', id),
       ]);
       return {
@@ -73,12 +77,14 @@ export function createCustomersAdminService(db: Kysely<Database>, options: { now
     /** Everything the shop holds about a customer (a subject access request), as one JSON document. */
     async exportData(id: number, staff: Staff): Promise<object> {
       const customer = await customerOrThrow(id);
-      const orders = await findCustomerOrders(db, customer);
+      const subject = subjectOf(customer);
+      const orders = await findCustomerOrders(db, subject);
       const lines = await findOrderLinesOf(
         db,
         orders.map((order) => order.id),
       );
-      const messages = await findContactMessagesFrom(db, customer.email);
+      // Messages sent with an address are its owner's: an account that never verified it gets none.
+      const messages = subject.verified ? await findContactMessagesFrom(db, customer.email) : [];
       await recordAudit(db, { staff, action: 'customer.export', entityType: 'customer', entityId: id, at: now() });
       const { password_hash: _hash, ...account } = customer;
       return {
@@ -101,15 +107,34 @@ export function createCustomersAdminService(db: Kysely<Database>, options: { now
         if (confirmEmail.trim().toLowerCase() !== customer.email.toLowerCase()) {
           throw new BadRequestError('That is not this customer’s e-mail address.', 'confirmEmail');
         }
+        const subject = subjectOf(customer);
+        const orders = await findCustomerOrders(trx, subject);
+        // The name and address are what a live order is fulfilled with: staff erase once it is done.
+        const live = orders.flatMap((order) => {
+          const reason = stillToFulfil(order);
+          return reason ? [`order ${order.order_number} ${reason}`] : [];
+        });
+        if (live.length > 0)
+          throw new RefusedError(
+            409,
+            errorCodes.customerHasLiveOrders,
+            `This customer cannot be erased yet: ${live.join('; ')}. Their name and address are needed to ` +
+              'fulfil it: erase them once every order is dispatched, cancelled or refunded.',
+          );
         const at = now();
-        const { orders } = await eraseCustomer(trx, customer, at);
+        const erased = await eraseCustomer(
+          trx,
+          subject,
+          orders.map((order) => order.id),
+          at,
+        );
         // The entry says what was done, not whose data it was.
         await recordAudit(trx, {
           staff,
           action: 'customer.erase',
           entityType: 'customer',
           entityId: id,
-          after: { erased: true, ordersBlanked: orders },
+          after: { erased: true, ordersBlanked: erased.orders },
           at,
         });
       });
@@ -119,6 +144,27 @@ export function createCustomersAdminService(db: Kysely<Database>, options: { now
 }
 
 export type CustomersAdminService = ReturnType<typeof createCustomersAdminService>;
+
+function subjectOf(customer: Pick<Customer, 'id' | 'email' | 'verified_at'>): DataSubject {
+  return { id: customer.id, email: customer.email, verified: customer.verified_at !== null };
+}
+
+/**
+ * Why an order still needs its customer's name and address, if it does: it holds stock awaiting
+ * its payment (which may yet come), or it is paid and not yet sent (unless refunded in full).
+ */
+function stillToFulfil(
+  order: Pick<OrderRow, 'status' | 'holds_stock' | 'fulfilment' | 'refunded_total' | 'total_including_delivery'>,
+): string | undefined {
+  if (isOneOf(order.status, awaitingPayment) && order.holds_stock === 1) return 'is awaiting payment and holds stock';
+  if (
+    order.status === 'paid' &&
+    order.fulfilment === 'unfulfilled' &&
+    order.refunded_total < order.total_including_delivery
+  )
+    return 'is paid and not yet dispatched';
+  return undefined;
+}
 
 function customerSummary(
   customer: Pick<Customer, 'id' | 'email' | 'firstname' | 'lastname' | 'created_at' | 'verified_at' | 'erased_at'>,

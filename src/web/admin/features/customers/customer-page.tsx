@@ -127,7 +127,8 @@ function EraseForm({ customer }: { customer: CustomerDetail }) {
       <h3>Erase</h3>
       <p>
         Their personal data is anonymised for good; their orders stay for the accounts with the personal fields blanked.
-        This cannot be undone.
+        This cannot be undone. An order still awaiting payment or still to be dispatched stops it until that order is
+        dispatched, cancelled or refunded.
       </p>
       <ErrorAlert error={problem} />
       <Field

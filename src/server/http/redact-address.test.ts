@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { redactAddress } from './redact-address.ts';
+
+/** The address a log line or span keeps: the secrets gone, what it was for still readable. */
+describe('redactAddress', () => {
+  it.each([
+    ['/reset-password/abc123', '/reset-password/REDACTED'],
+    ['/Verify-Account/abc123/', '/Verify-Account/REDACTED/'],
+    ['/admin/set-password/abc%2Fdef', '/admin/set-password/REDACTED'],
+    ['/api/order-status/AbCdEfGhIjKlMnOp', '/api/order-status/REDACTED'],
+    ['/api/sagepay-config/1234?code=AbCdEfGhIjKlMnOp', '/api/sagepay-config/1234?code=REDACTED'],
+    [
+      '/api/payments/paypal-checkout/return?%54oken=5O190127&PayerID=X1',
+      '/api/payments/paypal-checkout/return?%54oken=REDACTED&PayerID=REDACTED',
+    ],
+    ['/api/payments/opayo/return?crypt=@ABCDEF', '/api/payments/opayo/return?crypt=REDACTED'],
+    ['/v2/checkout/orders/5O190127/capture', '/v2/checkout/orders/REDACTED/capture'],
+    // A page reads no query but search's: whatever a provider's return brings is dropped.
+    [
+      '/checkout-confirm?tx=1&cm=code&st=Completed&bare',
+      '/checkout-confirm?tx=REDACTED&cm=REDACTED&st=REDACTED&REDACTED',
+    ],
+  ])('%s is logged as %s', (address, logged) => {
+    expect(redactAddress(address)).toBe(logged);
+  });
+
+  it('keeps what carries no secret', () => {
+    for (const address of ['/search?k=tabla&s=price', '/api/admin/orders?q=smith&page=2', '/products/dhol', '/healthz'])
+      expect(redactAddress(address)).toBe(address);
+  });
+});
