@@ -347,7 +347,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await admin.register(customersAdminRoutes, {
         guard: staffGuard,
-        customers: createCustomersAdminService(db.kysely),
+        customers: createCustomersAdminService(db.kysely, { dialect: db.dialect }),
       });
       await admin.register(dashboardAdminRoutes, {
         dashboard: createDashboardService(db.kysely, { lowStockThreshold: config.lowStockThreshold }),

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import type { Dialect } from '../db/database.ts';
 import { eraseAuditFreeText } from '../audit/audit.repository.ts';
 
 /** Customers' SQL for the back office: finding them, everything held about one, and erasure. */
@@ -72,8 +73,15 @@ function ordersOf(db: Kysely<Database>, customer: DataSubject) {
     );
 }
 
-export function findCustomerOrders(db: Kysely<Database>, customer: DataSubject) {
-  return ordersOf(db, customer).selectAll().orderBy('id', 'desc').execute();
+/**
+ * A customer's orders; with `lockFor` PostgreSQL, locked for the rest of the transaction, so a
+ * payment cannot land on one between erasure's look at it and its blanking (SQLite's writers
+ * already take turns).
+ */
+export function findCustomerOrders(db: Kysely<Database>, customer: DataSubject, options: { lockFor?: Dialect } = {}) {
+  let query = ordersOf(db, customer).selectAll().orderBy('id', 'desc');
+  if (options.lockFor === 'postgres') query = query.forUpdate();
+  return query.execute();
 }
 
 export function findOrderLinesOf(db: Kysely<Database>, orderIds: number[]) {

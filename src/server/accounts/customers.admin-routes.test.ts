@@ -1,9 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
 import { REGISTRATION_PASSWORD, registrationBody } from '../../../test/helpers/registration.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { testDatabaseUrl, testDialect } from '../../../test/helpers/test-db.ts';
 import { insertRefundRequest } from '../payments/payments.repository.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
 
@@ -287,6 +289,47 @@ describe('back office customers', () => {
     });
     expect(dispatched.statusCode).toBe(200);
     expect((await admin('POST', `/customers/${customer.id}/erase`, { confirmEmail: email })).statusCode).toBe(200);
+  });
+
+  it('refuses erasure when a payment lands on one of the orders while it is being erased', async () => {
+    if (testDialect === 'sqlite') {
+      // SQLite: one connection, lent to one transaction at a time, so a payment cannot land between
+      // erasure's look at the orders and its blanking of them.
+      expect(t.db.checkout).toBe(t.db.kysely);
+      return;
+    }
+    const { email, customer, orders } = await customerWithHistory();
+    const [first, second] = orders.map((o) => (o.ok ? o.orderNumber : 0)) as [number, number];
+    for (const number of [first, second])
+      expect((await admin('POST', `/orders/${number}/cancel`, {})).statusCode).toBe(200);
+    // A late payment for the first order, applied in a transaction of its own that erasure meets.
+    const payment = new pg.Client({ connectionString: testDatabaseUrl });
+    await payment.connect();
+    try {
+      await payment.query(`set search_path = ${t.database.pgSchema}`);
+      await payment.query('begin');
+      await payment.query(`update orders set status = 'paid', paid_at = $1 where order_number = $2`, [
+        new Date().toISOString(),
+        first,
+      ]);
+      const erasing = admin('POST', `/customers/${customer.id}/erase`, { confirmEmail: email });
+      const waiting = async () =>
+        Number(
+          (
+            await payment.query<{ n: string }>(
+              `select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+            )
+          ).rows[0]!.n,
+        );
+      await vi.waitFor(async () => expect(await waiting()).toBeGreaterThan(0), { timeout: 20_000, interval: 20 });
+      await payment.query('commit');
+      const answer = await erasing;
+      expect(answer.statusCode, answer.body).toBe(409);
+      expect(answer.json().error.message).toContain(`order ${first} is paid and not yet dispatched`);
+      expect((await orderByNumber(first)).firstname).toBe('Rohan');
+    } finally {
+      await payment.end();
+    }
   });
 
   it("keeps other people's queued mail that merely contains the erased address", async () => {
