@@ -43,6 +43,11 @@ export const refusalMessages = {
   /** A limit's refusal, saying when to try again from the answer's Retry-After. */
   tryAgainIn: (seconds: number): string =>
     `Too many attempts from your connection. Please try again in ${
-      seconds <= 60 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`
+      seconds <= 60
+        ? `${seconds} second${seconds === 1 ? '' : 's'}`
+        : // A day's limit (the contact form's) reads in hours, not in a thousand minutes.
+          seconds <= 2 * 3_600
+          ? `${Math.ceil(seconds / 60)} minutes`
+          : `${Math.ceil(seconds / 3_600)} hours`
     }.`,
 } as const;

@@ -22,3 +22,12 @@ export function isEmailAddress(value: string): boolean {
 export function requiredText(message: string, max: number) {
   return z.string({ error: message }).trim().min(1, message).max(max, `at most ${max} characters`);
 }
+
+/**
+ * Text that must stay on one line: no line breaks or other control characters, since it may end
+ * up in a mail header (a contact enquiry's name is the shop's subject line).
+ */
+export function oneLineText(message: string, max: number, oneLineMessage: string) {
+  // eslint-disable-next-line no-control-regex -- control characters are what it refuses
+  return requiredText(message, max).refine((text) => !/[\u0000-\u001f\u007f]/.test(text), oneLineMessage);
+}

@@ -72,6 +72,8 @@ export const messages = {
     name: 'Please provide your Name',
     phone: 'Please provide a contact number',
     message: 'Please provide a Message',
+    /** A name or number with a line break in it (the form's single-line fields cannot hold one). */
+    oneLine: 'Please write this on one line',
   },
   checkout: {
     /** Your Details, to a shopper who is not signed in: the way to the checkout's sign-in. */

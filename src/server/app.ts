@@ -311,7 +311,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(contactRoutes, {
     prefix: '/api',
     rateLimitFactor: config.rateLimitFactor,
-    contact: createContactService(db.kysely, { mailer, shop: config.shop, log: logMailError }),
+    counters: rateLimitCounters,
+    contact: createContactService(db.kysely, { mailer, shop: config.shop, counters: rateLimitCounters }),
   });
   // The back office's API (docs/back-office.md): one scope, HTTPS only in production, and every
   // route behind the staff guard unless it says it is public.

@@ -74,24 +74,23 @@ export async function useToken(
 }
 
 /**
- * A new token in place of every earlier one of its purpose. The customer's row is locked first
- * (a no-op update), so two requests at once queue here on PostgreSQL and the later one ends the
- * earlier one's token; SQLite's write transactions take turns anyway.
+ * A new token in place of every earlier one of its purpose, in the caller's transaction (which
+ * queues the link's mail with it). The customer's row is locked first (a no-op update), so two
+ * requests at once queue here on PostgreSQL and the later one ends the earlier one's token;
+ * SQLite's write transactions take turns anyway.
  */
 export async function replaceTokens(
-  db: Kysely<Database>,
+  trx: Kysely<Database>,
   token: { customerId: number; purpose: 'verify' | 'reset'; hash: string; expiresAt: string },
   now: string,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('customers')
-      .set((eb) => ({ id: eb.ref('id') }))
-      .where('id', '=', token.customerId)
-      .execute();
-    await endTokens(trx, token.customerId, token.purpose, now);
-    await insertToken(trx, token);
-  });
+  await trx
+    .updateTable('customers')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', token.customerId)
+    .execute();
+  await endTokens(trx, token.customerId, token.purpose, now);
+  await insertToken(trx, token);
 }
 
 /** Ends every live token of a purpose for a customer. */

@@ -306,7 +306,10 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
     const mail = await deliveredMail(t);
     expect(mail.some((m) => m.to === t.config.shop.email && m.subject === 'Enquiry from Visitor')).toBe(true);
     expect(
-      mail.some((m) => m.to.toLowerCase() === 'visitor@example.com' && m.subject === 'We have your message, Visitor'),
+      mail.some(
+        (m) =>
+          m.to.toLowerCase() === 'visitor@example.com' && m.subject === `We have your message - ${t.config.shop.name}`,
+      ),
     ).toBe(true);
     const bad = await post('/api/contact', { email: 'nope', name: '', phone: '', message: '' });
     expect(bad.statusCode).toBe(400);

@@ -11,7 +11,7 @@ import type { Database } from '../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { loadCountryNames, loadTitleIds } from '../basket/basket.repository.ts';
 import { messages } from '../../contract/messages.ts';
-import type { Mailer } from '../mail/mailer.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import {
   endTokens,
   findCustomerByEmail,
@@ -46,34 +46,40 @@ export function createAccountsService(
 ) {
   const clock = options.clock ?? (() => new Date());
 
-  async function sendLink(to: string, subject: string, paragraphs: string[]): Promise<void> {
-    try {
-      await options.mailer.send({ to, subject, paragraphs });
-    } catch (error) {
-      options.log?.(error);
-    }
-  }
-
-  /** A new link's token; it ends every earlier link of the same purpose (docs/rules.md#accounts-and-sessions). */
-  async function issueToken(customerId: number, purpose: 'verify' | 'reset', hours: number): Promise<string> {
+  /**
+   * A new link: its token, which ends every earlier link of the same purpose
+   * (docs/rules.md#accounts-and-sessions), and its mail, in one transaction, so a process that
+   * dies in between cannot leave the customer with no working link and no mail (docs/rules.md#mail).
+   */
+  async function issueLink(
+    customer: { id: number; email: string },
+    purpose: 'verify' | 'reset',
+    hours: number,
+    message: (token: string) => Omit<MailMessage, 'to'>,
+  ): Promise<void> {
     const token = newToken();
     const now = clock();
-    await replaceTokens(
-      db,
-      { customerId, purpose, hash: hashToken(token), expiresAt: hoursFrom(now, hours) },
-      now.toISOString(),
-    );
-    return token;
+    await db.transaction().execute(async (trx) => {
+      await replaceTokens(
+        trx,
+        { customerId: customer.id, purpose, hash: hashToken(token), expiresAt: hoursFrom(now, hours) },
+        now.toISOString(),
+      );
+      await options.mailer.sendWith(trx, { to: customer.email, ...message(token) });
+    });
+    options.mailer.wake();
   }
 
   /** A verification link, in place of any earlier one (docs/rules.md#accounts-and-sessions). */
   async function sendVerificationLink(customer: { id: number; email: string; firstname: string; lastname: string }) {
-    const token = await issueToken(customer.id, 'verify', VERIFY_HOURS);
-    await sendLink(customer.email, `Please confirm your e-mail address for ${options.shopName}`, [
-      `Dear ${customer.firstname} ${customer.lastname},`,
-      `Thank you for registering. Please confirm your e-mail address to activate your account: ${options.publicUrl}/verify-account/${token}`,
-      `The link works once and for ${VERIFY_HOURS} hours. If you did not register, please ignore this message.`,
-    ]);
+    await issueLink(customer, 'verify', VERIFY_HOURS, (token) => ({
+      subject: `Please confirm your e-mail address for ${options.shopName}`,
+      paragraphs: [
+        `Dear ${customer.firstname} ${customer.lastname},`,
+        `Thank you for registering. Please confirm your e-mail address to activate your account: ${options.publicUrl}/verify-account/${token}`,
+        `The link works once and for ${VERIFY_HOURS} hours. If you did not register, please ignore this message.`,
+      ],
+    }));
   }
 
   /** The customer, when the password is theirs; the same work whether or not the address is known. */
@@ -272,16 +278,16 @@ export function createAccountsService(
       options.mailer.sendInBackground(async () => {
         const customer = await findCustomerByEmail(db, email.trim().toLowerCase());
         if (!customer) return undefined;
-        const token = await issueToken(customer.id, 'reset', RESET_HOURS);
-        return {
-          to: customer.email,
+        await issueLink(customer, 'reset', RESET_HOURS, (token) => ({
           subject: `Reset your ${options.shopName} password`,
           paragraphs: [
             `Dear ${customer.firstname} ${customer.lastname},`,
             `To choose a new password, open this link: ${options.publicUrl}/reset-password/${token}`,
             `The link works once and for ${RESET_HOURS} hour. If you did not ask for it, you can ignore this message: your password has not changed.`,
           ],
-        };
+        }));
+        // Queued with its token, above.
+        return undefined;
       });
     },
 

@@ -21,6 +21,7 @@ import * as m0018 from './migrations/0018-one-capture-per-order.ts';
 import * as m0019 from './migrations/0019-staff-cancelled.ts';
 import * as m0020 from './migrations/0020-search-changes.ts';
 import * as m0021 from './migrations/0021-spec-titles.ts';
+import * as m0022 from './migrations/0022-mail-reply-to.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -49,6 +50,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0019-staff-cancelled', m0019],
   ['0020-search-changes', m0020],
   ['0021-spec-titles', m0021],
+  ['0022-mail-reply-to', m0022],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

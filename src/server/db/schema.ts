@@ -359,6 +359,8 @@ export interface MailQueueTable {
   last_error: string | null;
   created_at: string;
   sent_at: string | null;
+  /** Where a reply goes, when not to the shop (a contact enquiry's sender); emptied once sent. */
+  reply_to: string | null;
 }
 
 /** A back-office account (migration 0011); staff are not customers. */

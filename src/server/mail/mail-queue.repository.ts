@@ -14,6 +14,7 @@ export async function insertMail(db: Kysely<Database>, message: MailMessage, now
       recipient: message.to,
       subject: message.subject,
       paragraphs: JSON.stringify(message.paragraphs),
+      reply_to: message.replyTo ?? null,
       status: 'pending',
       next_attempt_at: now,
       claimed_until: null,
@@ -61,11 +62,19 @@ export async function claimNext(
   );
 }
 
-/** Sent: the body is dropped (it may hold a live reset link); recipient and subject stay. */
+/** Sent: the body (it may hold a live reset link) and the reply address are dropped; recipient and subject stay. */
 export async function markSent(db: Kysely<Database>, id: number, token: string, now: string): Promise<void> {
   await db
     .updateTable('mail_queue')
-    .set({ status: 'sent', sent_at: now, paragraphs: '[]', claimed_until: null, claim_token: null, last_error: null })
+    .set({
+      status: 'sent',
+      sent_at: now,
+      paragraphs: '[]',
+      reply_to: null,
+      claimed_until: null,
+      claim_token: null,
+      last_error: null,
+    })
     .where('id', '=', id)
     .where('claim_token', '=', token)
     .execute();

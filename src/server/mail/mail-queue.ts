@@ -87,6 +87,7 @@ export function createMailQueue(db: Kysely<Database>, options: MailQueueOptions)
         to: mail.recipient,
         subject: mail.subject,
         paragraphs: JSON.parse(mail.paragraphs) as string[],
+        ...(mail.reply_to ? { replyTo: mail.reply_to } : {}),
       };
       await withTimeout(options.transport.deliver(message), settings.sendTimeoutMs);
     } catch (error) {

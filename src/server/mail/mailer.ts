@@ -19,6 +19,8 @@ export interface MailMessage {
   subject: string;
   /** Paragraphs of plain text; the HTML body is made from the same paragraphs. */
   paragraphs: string[];
+  /** Where Reply goes, when not to the shop: an address alone, never a name someone typed. */
+  replyTo?: string;
 }
 
 export interface Mailer {
@@ -77,7 +79,14 @@ export function createMailTransport(options: {
   return {
     async deliver(message) {
       const { text, html } = renderBodies(message, options.shop);
-      const info = await transport.sendMail({ from, to: message.to, subject: message.subject, text, html });
+      const info = await transport.sendMail({
+        from,
+        to: message.to,
+        ...(message.replyTo ? { replyTo: { name: '', address: message.replyTo } } : {}),
+        subject: message.subject,
+        text,
+        html,
+      });
       if (options.smtpUrl) return;
       await mkdir(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;

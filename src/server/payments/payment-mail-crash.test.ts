@@ -1,11 +1,10 @@
-import type { KyselyPlugin, LogEvent } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
+import { crashAfterCommit } from '../../../test/helpers/crash-after-commit.ts';
 import { deliveredMail } from '../../../test/helpers/outbox.ts';
 import { approvedPaypalReturn, completedPaymentIpn, orderRow, placeOrder } from '../../../test/helpers/paid-orders.ts';
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import type { Db } from '../db/database.ts';
 
 /**
  * The e-mail a payment causes (confirmation, payment failed) is queued in the payment's own
@@ -14,67 +13,16 @@ import type { Db } from '../db/database.ts';
  * a confirmation was lost with the process, and the provider, told 200, never asks again.
  */
 
-/**
- * Kills the "process" right after a payment commits: once armed, the commit of the transaction
- * that records a payment event is the last statement that reaches the database; every later one
- * fails before it is sent. `failEventInsert` instead fails the event's own insert, inside the
- * transaction, so that everything in it rolls back.
- */
-function faults() {
-  const state = { armed: false, eventSeen: false, dead: false, failEventInsert: false };
-  const isEventInsert = (sql: string) => /^insert into "payment_events"/i.test(sql.trim());
-  const plugin: KyselyPlugin = {
-    transformQuery(args) {
-      if (state.dead) throw new Error('the process died');
-      return args.node;
-    },
-    transformResult: async (args) => args.result,
-  };
-  return {
-    state,
-    arm() {
-      Object.assign(state, { armed: true, eventSeen: false, dead: false });
-    },
-    restart() {
-      Object.assign(state, { armed: false, dead: false, failEventInsert: false });
-    },
-    log(event: LogEvent) {
-      if (!state.armed || event.level !== 'query') return;
-      const text = event.query.sql.trim().toLowerCase();
-      if (isEventInsert(text)) state.eventSeen = true;
-      else if (text === 'commit' && state.eventSeen) {
-        state.dead = true;
-        state.armed = false;
-      }
-    },
-    wrapDb(db: Db): Db {
-      const kysely = db.kysely.withPlugin(plugin);
-      const failing: KyselyPlugin = {
-        transformQuery(args) {
-          if (state.failEventInsert && args.node.kind === 'InsertQueryNode') {
-            const table = (args.node as { into?: { table?: { identifier?: { name?: string } } } }).into?.table
-              ?.identifier?.name;
-            if (table === 'payment_events') throw new Error('the database failed mid-payment');
-          }
-          return args.node;
-        },
-        transformResult: async (args) => args.result,
-      };
-      const checkout = (db.checkout === db.kysely ? kysely : db.checkout.withPlugin(plugin)).withPlugin(failing);
-      return { ...db, kysely: kysely.withPlugin(failing), checkout };
-    },
-  };
-}
-
 interface Shop {
   t: TestApp;
-  fault: ReturnType<typeof faults>;
+  fault: ReturnType<typeof crashAfterCommit>;
   paypal: ReturnType<typeof injectedPaypal>;
   stockId: number;
 }
 
 async function shop(env: Record<string, string>, verifyIpn = false): Promise<Shop> {
-  const fault = faults();
+  // The process dies right after the transaction that records a payment event commits.
+  const fault = crashAfterCommit(/^insert into "payment_events"/);
   const paypal = injectedPaypal();
   const ipnVerified = (async () => new Response('VERIFIED')) as unknown as typeof fetch;
   const t = await createTestApp({
@@ -214,7 +162,7 @@ describe("a payment's e-mail and a crash right after the payment commits", () =>
     const s = await shop({}, true);
     open.push(s.t);
     const order = await placeOrder(s.t, s.stockId);
-    s.fault.state.failEventInsert = true;
+    s.fault.failInsertsInto('payment_events');
     await completedPaymentIpn(s.t, order.orderNumber, 'ROLLBACKTXN000001').catch(() => undefined);
     s.fault.restart();
     expect((await orderRow(s.t, order.orderNumber)).status).toBe('pending_payment');
