@@ -7,10 +7,22 @@ import { readProductCsv } from './products-csv.ts';
 const port = parentPort;
 if (!port) throw new Error('products-csv-reader.worker.ts runs as a worker thread');
 
-port.on('message', ({ id, bytes }: ToReader) => {
+/** The pieces of each file sent so far. */
+const pieces = new Map<number, string[]>();
+
+port.on('message', (message: ToReader) => {
+  const { id } = message;
+  if ('piece' in message) {
+    const file = pieces.get(id);
+    if (file) file.push(message.piece);
+    else pieces.set(id, [message.piece]);
+    return;
+  }
+  const text = (pieces.get(id) ?? []).join('');
+  pieces.delete(id);
   let answer: FromReader;
   try {
-    answer = { id, ok: true, read: readProductCsv(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) };
+    answer = { id, ok: true, read: readProductCsv(text) };
   } catch (error) {
     answer =
       error instanceof BadRequestError

@@ -63,7 +63,7 @@ type Db = Kysely<Database>;
 
 const EXPORT_BATCH = 500;
 /** Products planned between turns of the event loop: a 20,000-row plan is not one long block. */
-const PLAN_BATCH = 100;
+const PLAN_BATCH = 20;
 /** Keys named in the import's audit entry, of each kind; the counts are whole. */
 const AUDIT_KEYS = 200;
 

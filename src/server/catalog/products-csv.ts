@@ -123,7 +123,7 @@ function unguarded(value: string): string {
  * an error naming its row and column. A file that cannot be read as the products CSV at all (not
  * CSV, a column missing or unknown, too many rows) is a 400 naming `file`.
  */
-export function readProductCsv(text: string | Buffer): ProductCsvRead {
+export function readProductCsv(text: string): ProductCsvRead {
   const keyOf = new Map(Object.entries(productCsvColumns).map(([key, name]) => [name.toLowerCase(), key]));
   let header: string[] | undefined;
   const rows: ReadRow[] = [];
