@@ -56,11 +56,14 @@ export async function freshPostgresSchema(serverUrl: string): Promise<{ url: str
  * Node's flags as production runs the server (`npm run serve`), so the benches measure the memory
  * and collector it really has (docs/decisions/0017-in-process-search-index.md).
  */
-const servedNodeFlags = (
+const servedCommand = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { serve: string } }
-).scripts.serve
-  .split(/\s+/)
-  .filter((argument) => argument.startsWith('--'));
+).scripts.serve.split(/\s+/);
+const servedNodeFlags = servedCommand.filter((argument) => argument.startsWith('--'));
+/** The environment the script sets before `node` (MALLOC_ARENA_MAX: docs/operations.md). */
+const servedEnv = Object.fromEntries(
+  servedCommand.slice(0, servedCommand.indexOf('node')).map((assignment) => assignment.split('=') as [string, string]),
+);
 
 /** The app in production mode (bench/server.ts), with production's Node flags, once it answers. */
 export async function startBenchServer(
@@ -70,6 +73,7 @@ export async function startBenchServer(
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, [...servedNodeFlags, 'bench/server.ts'], {
     env: {
+      ...servedEnv,
       ...process.env,
       NODE_ENV: 'production',
       SESSION_SECRET: BENCH_SESSION_SECRET,

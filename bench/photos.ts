@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { createConversionLimiter } from '../src/server/catalog/photos/conversion-limiter.ts';
 import { createDatabasePhotoStore } from '../src/server/catalog/photos/photo-store.ts';
@@ -68,7 +69,7 @@ export async function uploadPhotos(databaseUrl: string, options: { extra: number
           const files = await Promise.all(
             Array.from({ length: count }, async (_, n) => {
               const bytes = await jpeg((id * 37 + n * 120) % 360);
-              return { name: `${id}-${n}.jpg`, bytes: async () => bytes };
+              return { name: `${id}-${n}.jpg`, writeTo: (path: string) => writeFile(path, bytes) };
             }),
           );
           await photos.upload(id, toAsync(files), {

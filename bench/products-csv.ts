@@ -15,6 +15,9 @@ import { BENCH_SESSION_SECRET, freshPostgresSchema, seedDatabase, startBenchServ
  * server as its owner: previews and applies it (every product new), previews and applies it again
  * with every price and stock level changed (every size updated, every stock a correction), and
  * exports the catalogue. Prints each step's seconds, on SQLite and, with --postgres, PostgreSQL.
+ * Then it previews files that once held the event loop for seconds (issue 31): 20,000 rows of 20 MB
+ * (the largest file taken), a header of 80,000 names and 1 MB of blank lines, asking `/healthz`
+ * every 20 ms meanwhile, and prints its slowest answer during each (target: under 100 ms).
  *
  *   npm run bench:products-csv -- [--rows 10000] [--postgres postgres://postgres@127.0.0.1:5432/test]
  */
@@ -34,18 +37,18 @@ function csvOf(rows: string[][]): string {
     .join('\r\n');
 }
 
-/** Two sizes a product; `round` changes every price and stock level. */
-function generate(typePaths: string[], brands: string[], round: number): string {
+/** Two sizes a product; `round` changes every price and stock level; `padding` lengthens each description. */
+function generate(typePaths: string[], brands: string[], round: number, count = rowCount, padding = 0): string {
   const rows: string[][] = [];
   const stamp = 'bench';
-  for (let n = 0; rows.length < rowCount; n++) {
+  for (let n = 0; rows.length < count; n++) {
     const product = [
       `${stamp}-csv-tabla-${n}`,
       `Bench Tabla Set ${n}`,
       n % 10 === 0 ? 'draft' : 'published',
       typePaths[n % typePaths.length] as string,
       brands[n % brands.length] as string,
-      `Hand-made tabla set number ${n}, with a "sheesham" dayan and a copper bayan.\nTuned to C sharp.`,
+      `Hand-made tabla set number ${n}, with a "sheesham" dayan and a copper bayan.\nTuned to C sharp.${' Hand-finished.'.repeat(padding)}`,
       '',
       'tabla, bench',
       '',
@@ -55,7 +58,7 @@ function generate(typePaths: string[], brands: string[], round: number): string 
       ['Standard', 10_000 + n],
       ['Concert', 20_000 + n],
     ] as const) {
-      if (rows.length >= rowCount) break;
+      if (rows.length >= count) break;
       const price = pence + round * 100;
       rows.push([
         ...product,
@@ -150,6 +153,49 @@ async function run(): Promise<void> {
     console.log(`\n${values.postgres ? 'PostgreSQL' : 'SQLite'}, ${rowCount} rows`);
     console.log('| step | seconds | |\n|---|---|---|');
     for (const [step, seconds, note] of figures) console.log(`| ${step} | ${seconds.toFixed(2)} | ${note} |`);
+
+    // The event loop while a preview runs: /healthz asked every 20 ms from this process.
+    const healthWhile = async (
+      csv: string,
+    ): Promise<{ status: number; seconds: number; slowest: number; asked: number }> => {
+      const times: number[] = [];
+      let done = false;
+      const asking = (async () => {
+        while (!done) {
+          const started = performance.now();
+          await (await fetch(`http://127.0.0.1:${port}/healthz`)).text();
+          times.push(performance.now() - started);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = performance.now();
+      const answer = await fetch(`${base}/products/import/preview`, {
+        method: 'POST',
+        headers: { ...owner, 'content-type': 'text/csv' },
+        body: csv,
+      });
+      await answer.text();
+      const seconds = (performance.now() - started) / 1000;
+      done = true;
+      await asking;
+      return { status: answer.status, seconds, slowest: Math.max(...times), asked: times.length };
+    };
+    const hostile: Array<[string, string]> = [
+      // About 1,000 characters a row: 20,000 rows make the 20 MB the import takes.
+      ['20,000 rows, long descriptions', generate(typePaths, brands, 2, 20_000, 53)],
+      ['a header of 80,000 names', `${Array.from({ length: 80_000 }, (_, n) => `c${n}`).join(',')}\r\n`],
+      ['1 MB of blank lines', `${productCsvHeader.join(',')}\r\n${'\r\n'.repeat(500_000)}`],
+    ];
+    console.log(
+      '\n| preview while /healthz is asked every 20 ms | size | answer | seconds | /healthz slowest | asked |',
+    );
+    console.log('|---|---|---|---|---|---|');
+    for (const [name, csv] of hostile) {
+      const { status, seconds, slowest, asked } = await healthWhile(csv);
+      const mb = (Buffer.byteLength(csv) / 1024 / 1024).toFixed(1);
+      console.log(`| ${name} | ${mb} MB | ${status} | ${seconds.toFixed(2)} | ${slowest.toFixed(0)} ms | ${asked} |`);
+    }
   } finally {
     server.kill('SIGTERM');
     await new Promise((resolve) => server.once('exit', resolve));

@@ -28,6 +28,11 @@ export const photoLimits = {
   maxFilesPerUpload: 10,
   /** Larger pictures are refused before they are decoded (a "decompression bomb" guard). */
   maxPixels: 50_000_000,
+  /**
+   * The tallest a photo may be once drawn at its largest width (1,600 px, or its own if narrower):
+   * WebP takes at most 16,383 pixels a side and AVIF 16,384.
+   */
+  maxHeight: 16_383,
 } as const;
 
 export const photoFilePattern = /^([0-9a-f]{32})-(\d{1,4})\.(avif|webp)$/;

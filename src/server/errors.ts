@@ -26,10 +26,13 @@ export class RefusedError extends Error {
   readonly code: string;
   /** The field at fault (a URL key another product has), named in the answer's `fields` when known. */
   readonly field: string | undefined;
-  constructor(status: number, code: string, message: string, field?: string) {
+  /** When to ask again, sent as Retry-After (a full queue: 429, 503). */
+  readonly retryAfterSeconds: number | undefined;
+  constructor(status: number, code: string, message: string, field?: string, retryAfterSeconds?: number) {
     super(message);
     this.status = status;
     this.code = code;
     this.field = field;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }

@@ -35,6 +35,14 @@ export const TYPE_PATH_SEPARATOR = ' > ';
 /** The most rows one import takes (the header not counted), and the largest file. */
 export const MAX_IMPORT_ROWS = 20_000;
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/**
+ * Bounds on what reading one file costs (docs/back-office.md#csv-import-and-export): the file has
+ * 14 columns (a spreadsheet may add a few blank ones), and the longest cell the product form takes
+ * is a description of 10,000 characters. Blank rows after the last product are ignored, up to
+ * MAX_IMPORT_ROWS rows in all.
+ */
+export const MAX_IMPORT_COLUMNS = 50;
+export const MAX_CELL_CHARS = 20_000;
 /** How many of a preview's changes and errors are listed (all are counted). */
 export const MAX_LISTED = 500;
 

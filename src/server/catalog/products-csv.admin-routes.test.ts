@@ -1,13 +1,21 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductDetail } from '../../contract/admin/catalogue.ts';
-import { productCsvHeader, type ProductImportSummary } from '../../contract/admin/products-csv.ts';
+import {
+  MAX_CELL_CHARS,
+  MAX_IMPORT_COLUMNS,
+  MAX_IMPORT_ROWS,
+  productCsvHeader,
+  type ProductImportSummary,
+} from '../../contract/admin/products-csv.ts';
 import { adminCalls, productInput } from '../../../test/helpers/catalogue-admin.ts';
 import { catalogFactory } from '../../../test/helpers/catalog-factory.ts';
 import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
 import { csrfTokenForCookies } from '../../../test/helpers/csrf.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { BadRequestError } from '../errors.ts';
+import { createProductsCsvService } from './products-csv.admin-service.ts';
 
 /**
  * Products as CSV (docs/back-office.md#csv-import-and-export): the export (a row per size, pounds,
@@ -523,5 +531,81 @@ describe('products CSV', () => {
     });
     expect(withToken.statusCode, withToken.body).toBe(200);
     expect(await idOf(fresh['URL key'] as string)).toBeDefined();
+  });
+
+  // A hostile or broken file costs the instance a bounded amount of work, done off the event loop
+  // (issue 31, item 3): caps on columns, rows and a cell's length answer 400 naming the limit.
+  it('refuses a header of too many columns with a 400 naming the limit', async () => {
+    const names = Array.from({ length: 2_000 }, (_, n) => `Column ${n % 500}`);
+    const answer = await send('/preview', `${[...productCsvHeader, ...names].join(',')}\r\n`);
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().error.fields).toEqual([
+      { field: 'file', message: expect.stringContaining(`at most ${MAX_IMPORT_COLUMNS} columns`) },
+    ]);
+  });
+
+  it('refuses a row of too many cells with a 400 naming the limit', async () => {
+    const csv = `${file(row())}\r\n${','.repeat(100_000)}`;
+    const answer = await send('/preview', csv);
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().error.fields).toEqual([
+      {
+        field: 'file',
+        message: expect.stringMatching(new RegExp(`row 3.*at most ${MAX_IMPORT_COLUMNS} columns`, 'i')),
+      },
+    ]);
+  });
+
+  it('refuses a flood of blank rows with a 400 naming the row limit', async () => {
+    // Blank lines count as rows wherever they are followed by one that is not blank.
+    for (const blank of ['\r\n', ',\r\n', ' ,,\r\n']) {
+      const answer = await send(
+        '/preview',
+        `${productCsvHeader.join(',')}\r\n${blank.repeat(1_000_000 / blank.length)}x`,
+      );
+      expect(answer.statusCode, answer.body).toBe(400);
+      expect(answer.json().error.fields).toEqual([
+        { field: 'file', message: expect.stringContaining(`at most ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} rows`) },
+      ]);
+    }
+  });
+
+  it('numbers rows as a spreadsheet does, blank lines included', async () => {
+    const csv = file(row(), row({ Title: '' })).replace('\r\n', '\r\n\r\n\r\n');
+    const answer = await preview(csv);
+    expect(answer.errors).toEqual([{ row: 5, column: 'Title', message: expect.any(String) }]);
+  });
+
+  it('still ignores a few blank rows after the last product', async () => {
+    const answer = await preview(`${file(row())}\r\n${',\r\n'.repeat(50)}`);
+    expect(answer).toMatchObject({ rows: 1, errorCount: 0, productsCreated: 1 });
+  });
+
+  it('refuses a cell longer than the limit with a 400 naming it, without reading on', async () => {
+    const csv = file(row(), row({ Description: 'x'.repeat(MAX_CELL_CHARS + 1) }));
+    const answer = await send('/preview', csv);
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().error.fields).toEqual([
+      {
+        field: 'file',
+        message: expect.stringMatching(
+          new RegExp(`row 3.*at most ${MAX_CELL_CHARS.toLocaleString('en-GB')} characters`, 'i'),
+        ),
+      },
+    ]);
+  });
+
+  it('reads the file off the event loop: a turn of the loop passes before even a bad header is answered', async () => {
+    const service = createProductsCsvService(t.db.kysely, { dialect: t.db.dialect, onChange: () => {} });
+    // 80,000 header names took 8.6 s of the event loop to check, every other request waiting.
+    const header = Array.from({ length: 80_000 }, (_, n) => `Column ${n}`).join(',');
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    const refusal = await service.preview(`${header}\r\n`).catch((error: unknown) => error);
+    expect(turned).toBe(true);
+    expect(refusal).toBeInstanceOf(BadRequestError);
+    expect((refusal as BadRequestError).message).toContain(`at most ${MAX_IMPORT_COLUMNS} columns`);
   });
 });

@@ -27,7 +27,14 @@ import {
   type SizeWrite,
 } from './catalog.admin-repository.ts';
 import { productWriteOf, sizeWriteOf } from './product-rows.ts';
-import { productCsvHeaderLine, productCsvLine, productColumns, readProductCsv, type ReadRow } from './products-csv.ts';
+import { readProductCsvOffThread } from './products-csv-reader.ts';
+import {
+  productCsvHeaderLine,
+  productCsvLine,
+  productColumns,
+  type ProductCsvRead,
+  type ReadRow,
+} from './products-csv.ts';
 import {
   brandRows,
   exportBatch,
@@ -55,6 +62,8 @@ import { typeChainNames, type TypeRow } from './type-tree.ts';
 type Db = Kysely<Database>;
 
 const EXPORT_BATCH = 500;
+/** Products planned between turns of the event loop: a 20,000-row plan is not one long block. */
+const PLAN_BATCH = 20;
 /** Keys named in the import's audit entry, of each kind; the counts are whole. */
 const AUDIT_KEYS = 200;
 
@@ -163,11 +172,15 @@ export function createProductsCsvService(
    * it. To be carried out, its products' sizes are locked before their levels are read, so each
    * correction's delta still takes the level to the file's number when it is applied.
    */
-  async function plan(trx: Db, text: string, purpose: 'preview' | 'apply'): Promise<Plan> {
-    const read = readProductCsv(text);
+  async function plan(trx: Db, read: ProductCsvRead, purpose: 'preview' | 'apply'): Promise<Plan> {
     const errors = [...read.errors];
+    // Pushed, not copied: 20,000 rows under one URL key copied the group 20,000 times.
     const groups = new Map<string, ReadRow[]>();
-    for (const row of read.rows) groups.set(row.product.urlKey, [...(groups.get(row.product.urlKey) ?? []), row]);
+    for (const row of read.rows) {
+      const group = groups.get(row.product.urlKey);
+      if (group) group.push(row);
+      else groups.set(row.product.urlKey, [row]);
+    }
     const keys = [...groups.keys()];
 
     const [types, brands, existing] = await Promise.all([typeRows(trx), brandRows(trx), productsByUrlKeys(trx, keys)]);
@@ -193,7 +206,11 @@ export function createProductsCsvService(
     ]);
     const oldKeyHolder = new Map(oldKeys.map((old) => [old.old_key, old]));
     const sizesOf = new Map<number, SizeRecord[]>();
-    for (const size of sizes) sizesOf.set(size.product_id, [...(sizesOf.get(size.product_id) ?? []), size]);
+    for (const size of sizes) {
+      const list = sizesOf.get(size.product_id);
+      if (list) list.push(size);
+      else sizesOf.set(size.product_id, [size]);
+    }
 
     const result: Plan = {
       rowCount: read.rowCount,
@@ -208,7 +225,9 @@ export function createProductsCsvService(
       updatedKeys: [],
     };
 
+    let planned = 0;
     for (const [urlKey, rows] of groups) {
+      if (++planned % PLAN_BATCH === 0) await new Promise((resolve) => setImmediate(resolve));
       const first = rows[0] as ReadRow;
       const problems: CsvRowError[] = [];
       const problem = (row: number, column: Column, message: string) =>
@@ -218,7 +237,8 @@ export function createProductsCsvService(
       for (const row of rows.slice(1)) {
         for (const column of productColumns) {
           const caseless = column === 'type' || column === 'brand';
-          const [a, b] = [first.productText[column] ?? '', row.productText[column] ?? ''];
+          // Every product column is text once read (trimmed, as its schema reads it).
+          const [a, b] = [String(first.product[column]), String(row.product[column])];
           if (caseless ? a.toLowerCase() !== b.toLowerCase() : a !== b) {
             problem(
               row.row,
@@ -460,16 +480,18 @@ export function createProductsCsvService(
 
     /** What the file would do, and every error in it; nothing is written. */
     async preview(text: string): Promise<ProductImportSummary> {
-      return summaryOf(await plan(db, text, 'preview'), false);
+      return summaryOf(await plan(db, await readProductCsvOffThread(text), 'preview'), false);
     },
 
     /** The file's changes in one transaction, with one audit entry; with any error, none of them. */
     async apply(text: string, staff: Staff): Promise<ProductImportSummary> {
       const at = now();
+      // Read before the transaction opens: nothing is held while the thread reads the file.
+      const read = await readProductCsvOffThread(text);
       let p: Plan;
       try {
         p = await db.transaction().execute(async (trx) => {
-          const planned = await plan(trx, text, 'apply');
+          const planned = await plan(trx, read, 'apply');
           if (planned.errors.length > 0) {
             throw new BadRequestError(
               `The file has ${plural(planned.errors.length, 'error')}, so nothing was imported. Correct ${planned.errors.length === 1 ? 'it' : 'them'} and send the file again.`,

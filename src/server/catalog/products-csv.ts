@@ -1,5 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import {
+  MAX_CELL_CHARS,
+  MAX_IMPORT_COLUMNS,
   MAX_IMPORT_ROWS,
   productCsvColumns,
   productCsvHeader,
@@ -86,9 +88,29 @@ export interface ReadRow {
   /** The row as a spreadsheet numbers it: the header is row 1. */
   row: number;
   product: ProductOnlyRow;
-  /** The file's text of each product column, to tell whether a product's rows agree. */
-  productText: Record<string, string>;
   size: Pick<ProductCsvRow, 'sizeName' | 'price' | 'reduction' | 'stock'> | undefined;
+}
+
+export interface ProductCsvRead {
+  rows: ReadRow[];
+  errors: CsvRowError[];
+  /** Rows up to the last one that is not blank, the header not counted. */
+  rowCount: number;
+}
+
+const productOnlySchema = productCsvRowSchema.omit({ sizeName: true, price: true, reduction: true, stock: true });
+
+/**
+ * The longest record read into memory: every cell at its longest, with room to spare. A longer
+ * one is refused as it is read, before its cells are checked one by one.
+ */
+const MAX_RECORD_CHARS = 4 * MAX_CELL_CHARS;
+
+function tooManyRows(): BadRequestError {
+  return new BadRequestError(
+    `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} rows (blank rows count); an import takes at most ${MAX_IMPORT_ROWS.toLocaleString('en-GB')} rows. Split it in two.`,
+    'file',
+  );
 }
 
 /** Undoes the export's formula guard: one leading apostrophe before a character it guards. */
@@ -96,83 +118,76 @@ function unguarded(value: string): string {
   return value.startsWith("'") && formulaStart.test(value.slice(1)) ? value.slice(1) : value;
 }
 
-function parseRecords(text: string): string[][] {
-  try {
-    return parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false }) as string[][];
-  } catch (error) {
-    const where = (error as { lines?: number }).lines;
-    throw new BadRequestError(
-      `The file is not CSV that can be read${where ? ` (near line ${where})` : ''}: ${(error as Error).message}`,
-      'file',
-    );
-  }
-}
-
 /**
  * The file's rows, each checked on its own: a valid row is read into what it means, a bad cell is
  * an error naming its row and column. A file that cannot be read as the products CSV at all (not
  * CSV, a column missing or unknown, too many rows) is a 400 naming `file`.
  */
-export function readProductCsv(text: string): { rows: ReadRow[]; errors: CsvRowError[]; rowCount: number } {
-  const records = parseRecords(text);
-  const header = records[0]?.map((name) => name.trim());
-  if (!header || header.every((name) => name === '')) {
-    throw new BadRequestError('The file is empty: it needs the header row and a row for each size', 'file');
-  }
+export function readProductCsv(text: string): ProductCsvRead {
   const keyOf = new Map(Object.entries(productCsvColumns).map(([key, name]) => [name.toLowerCase(), key]));
-  const unknown = header.filter((name) => name !== '' && !keyOf.has(name.toLowerCase()));
-  const missing = productCsvHeader.filter((name) => !header.some((h) => h.toLowerCase() === name.toLowerCase()));
-  const repeated = header.filter((name, index) => name !== '' && header.indexOf(name) !== index);
-  if (unknown.length || missing.length || repeated.length) {
-    const parts = [
-      missing.length ? `missing ${missing.map((name) => `"${name}"`).join(', ')}` : '',
-      unknown.length ? `unknown ${unknown.map((name) => `"${name}"`).join(', ')}` : '',
-      repeated.length ? `repeated ${repeated.map((name) => `"${name}"`).join(', ')}` : '',
-    ].filter(Boolean);
-    throw new BadRequestError(
-      `The header row must name these columns once each: ${productCsvHeader.join(', ')} (${parts.join('; ')})`,
-      'file',
-    );
-  }
-  const body = records.slice(1);
-  const lastFilled = body.findLastIndex((record) => record.some((value) => value.trim() !== ''));
-  const rowCount = lastFilled + 1;
-  if (rowCount > MAX_IMPORT_ROWS) {
-    throw new BadRequestError(
-      `The file has ${rowCount} rows; an import takes at most ${MAX_IMPORT_ROWS}. Split it in two.`,
-      'file',
-    );
-  }
-
+  let header: string[] | undefined;
   const rows: ReadRow[] = [];
   const errors: CsvRowError[] = [];
-  body.slice(0, rowCount).forEach((record, index) => {
-    const row = index + 2;
+  /** The number of the last row that was not blank, the header not counted. */
+  let rowCount = 0;
+
+  function onHeader(record: string[]): void {
+    const names = record.map((name) => name.trim());
+    if (names.every((name) => name === '')) {
+      throw new BadRequestError('The file is empty: it needs the header row and a row for each size', 'file');
+    }
+    // Each check is one pass over the header (a Set, not indexOf per name): its length is capped,
+    // but a quadratic check once held the event loop for seconds.
+    const named = new Set(names.map((name) => name.toLowerCase()));
+    const unknown = names.filter((name) => name !== '' && !keyOf.has(name.toLowerCase()));
+    const missing = productCsvHeader.filter((name) => !named.has(name.toLowerCase()));
+    const seen = new Set<string>();
+    const repeated = new Set<string>();
+    for (const name of names) {
+      if (name === '') continue;
+      if (seen.has(name.toLowerCase())) repeated.add(name);
+      seen.add(name.toLowerCase());
+    }
+    if (unknown.length || missing.length || repeated.size) {
+      const parts = [
+        missing.length ? `missing ${missing.map((name) => `"${name}"`).join(', ')}` : '',
+        unknown.length ? `unknown ${unknown.map((name) => `"${name}"`).join(', ')}` : '',
+        repeated.size ? `repeated ${[...repeated].map((name) => `"${name}"`).join(', ')}` : '',
+      ].filter(Boolean);
+      throw new BadRequestError(
+        `The header row must name these columns once each: ${productCsvHeader.join(', ')} (${parts.join('; ')})`,
+        'file',
+      );
+    }
+    header = names;
+  }
+
+  function onRow(record: string[], row: number): void {
     if (record.every((value) => value.trim() === '')) return;
-    if (record.length > header.length && record.slice(header.length).some((value) => value.trim() !== '')) {
+    rowCount = row - 1;
+    const names = header as string[];
+    if (record.length > names.length && record.slice(names.length).some((value) => value.trim() !== '')) {
       errors.push({
         row,
         column: null,
-        message: `This row has ${record.length} cells; the header has ${header.length}`,
+        message: `This row has ${record.length} cells; the header has ${names.length}`,
       });
       return;
     }
     const cells: Record<string, string> = {};
-    header.forEach((name, column) => {
+    names.forEach((name, column) => {
       const key = keyOf.get(name.toLowerCase());
       if (key) cells[key] = unguarded(record[column] ?? '');
     });
     const productOnly = sizeColumns.every((key) => (cells[key] ?? '').trim() === '');
-    const schema = productOnly
-      ? productCsvRowSchema.omit({ sizeName: true, price: true, reduction: true, stock: true })
-      : productCsvRowSchema;
+    const schema = productOnly ? productOnlySchema : productCsvRowSchema;
     const parsed = schema.safeParse(cells);
     if (!parsed.success) {
-      const seen = new Set<string>();
+      const seenKeys = new Set<string>();
       for (const issue of parsed.error.issues) {
         const key = String(issue.path[0] ?? '');
-        if (seen.has(key)) continue;
-        seen.add(key);
+        if (seenKeys.has(key)) continue;
+        seenKeys.add(key);
         errors.push({
           row,
           column: productCsvColumns[key as ProductCsvColumn] ?? null,
@@ -185,11 +200,66 @@ export function readProductCsv(text: string): { rows: ReadRow[]; errors: CsvRowE
     rows.push({
       row,
       product: Object.fromEntries(productColumns.map((key) => [key, data[key]])) as ProductOnlyRow,
-      productText: Object.fromEntries(productColumns.map((key) => [key, String(data[key])])),
       size: productOnly
         ? undefined
         : { sizeName: data.sizeName, price: data.price, reduction: data.reduction, stock: data.stock },
     });
-  });
+  }
+
+  try {
+    // Each record is checked as it is read and not kept (on_record answers null), and each cell is
+    // looked at as it ends (cast), so a hostile file is refused at the first cell past a limit.
+    parse(text, {
+      bom: true,
+      relax_column_count: true,
+      // Empty lines are skipped as they are read (they are still counted in the rows' numbers):
+      // kept as records, each cost csv-parse an error object for its length, a second per 20,000.
+      skip_empty_lines: true,
+      max_record_size: MAX_RECORD_CHARS,
+      cast: (value, context) => {
+        const row = context.records + context.empty_lines + 1;
+        if (context.index >= MAX_IMPORT_COLUMNS) {
+          throw new BadRequestError(
+            `${row === 1 ? 'The header row' : `Row ${row}`} has more than ${MAX_IMPORT_COLUMNS} columns; the file may have at most ${MAX_IMPORT_COLUMNS} columns.`,
+            'file',
+          );
+        }
+        if (value.length > MAX_CELL_CHARS) {
+          throw new BadRequestError(
+            `Row ${row}, column ${context.index + 1}: a cell may hold at most ${MAX_CELL_CHARS.toLocaleString('en-GB')} characters.`,
+            'file',
+          );
+        }
+        return value;
+      },
+      on_record: (record: string[], context) => {
+        // The row as a spreadsheet numbers it: the header is row 1, and blank lines count.
+        const row = context.records + context.empty_lines;
+        if (header === undefined) onHeader(record);
+        else if (row - 1 > MAX_IMPORT_ROWS) {
+          // Past the limit even a row of empty cells is refused: each costs csv-parse more than a
+          // cell does, and a file of a million of them is refused, not read to its end.
+          throw tooManyRows();
+        } else onRow(record, row);
+        return null;
+      },
+    });
+  } catch (error) {
+    if (error instanceof BadRequestError) throw error;
+    if ((error as { code?: string }).code === 'CSV_MAX_RECORD_SIZE') {
+      throw new BadRequestError(
+        `Row ${((error as { records?: number }).records ?? 0) + 1} is too long: a row may hold at most ${MAX_RECORD_CHARS.toLocaleString('en-GB')} characters.`,
+        'file',
+      );
+    }
+    const where = (error as { lines?: number }).lines;
+    throw new BadRequestError(
+      `The file is not CSV that can be read${where ? ` (near line ${where})` : ''}: ${(error as Error).message}`,
+      'file',
+    );
+  }
+  if (header === undefined) {
+    throw new BadRequestError('The file is empty: it needs the header row and a row for each size', 'file');
+  }
   return { rows, errors, rowCount };
 }

@@ -55,6 +55,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (error instanceof RefusedError) {
       const fields = error.field ? [{ field: error.field, message: error.message }] : undefined;
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.status).send(body(error.code, error.message, fields));
     }
     if (error instanceof NotFoundError) {

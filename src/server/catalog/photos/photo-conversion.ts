@@ -1,4 +1,6 @@
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import sharp, { type Metadata, type OutputInfo, type Sharp } from 'sharp';
 import { photoLimits, type PhotoFormat } from '../../../contract/photos.ts';
 import { BadRequestError } from '../../errors.ts';
@@ -72,14 +74,30 @@ function refused(name: string, why: string): BadRequestError {
   return new BadRequestError(`${name}: ${why}`, 'file');
 }
 
-/** Checks and converts one upload; a file that is not a JPEG, PNG or WebP picture is a 400 naming it. */
-export async function convertPhoto(bytes: Buffer, name: string): Promise<ConvertedPhoto> {
-  const sourceFormat = sniffImageType(bytes);
+/** The first bytes of a file: enough to tell its type. */
+async function headOf(path: string): Promise<Buffer> {
+  const file = await open(path);
+  try {
+    const head = Buffer.alloc(16);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Checks and converts one upload, read from the file it was saved to (an upload waiting its turn
+ * holds a file on disk, not its bytes: issue 31); a file that is not a JPEG, PNG or WebP picture,
+ * or is too large or too tall to keep, is a 400 naming it.
+ */
+export async function convertPhoto(path: string, name: string): Promise<ConvertedPhoto> {
+  const sourceFormat = sniffImageType(await headOf(path));
   if (!sourceFormat) throw refused(name, 'this is not a JPEG, PNG or WebP picture (whatever its name says).');
   const input = { limitInputPixels: photoLimits.maxPixels, failOn: 'warning' as const };
   let metadata: Metadata;
   try {
-    metadata = await sharp(bytes, input).metadata();
+    metadata = await sharp(path, input).metadata();
   } catch {
     throw refused(name, 'this file could not be read as a picture.');
   }
@@ -89,10 +107,19 @@ export async function convertPhoto(bytes: Buffer, name: string): Promise<Convert
     throw refused(name, `the picture is ${width} × ${height} pixels; at most 50 megapixels, please.`);
   }
   const widths = variantWidths(width);
+  // The encoders take at most 16,383 (WebP) or 16,384 (AVIF) pixels a side: a long strip drawn at
+  // its largest width was a 500 "too large for the HEIF format".
+  const tallest = Math.round((height * (widths.at(-1) as number)) / width);
+  if (tallest > photoLimits.maxHeight) {
+    throw refused(
+      name,
+      `the picture is ${width} × ${height} pixels; drawn ${widths.at(-1)} pixels wide it would be ${tallest} tall, and a photo may be at most ${photoLimits.maxHeight.toLocaleString('en-GB')} pixels tall. Please crop it.`,
+    );
+  }
   let upright: { data: Buffer; info: OutputInfo };
   try {
     // Decoded once, upright and no wider than the largest width; every variant is made from this.
-    upright = await sharp(bytes, input)
+    upright = await sharp(path, input)
       .autoOrient()
       .resize({ width: widths.at(-1), withoutEnlargement: true })
       .raw()
@@ -114,11 +141,14 @@ export async function convertPhoto(bytes: Buffer, name: string): Promise<Convert
       variants.push({ format, width: out.info.width, height: out.info.height, bytes: out.data });
     }
   }
-  return { key: await photoKey(bytes), sourceFormat, sourceBytes: bytes.length, width, height, variants };
+  const sourceBytes = (await stat(path)).size;
+  return { key: await photoKey(path), sourceFormat, sourceBytes, width, height, variants };
 }
 
-/** A hash of the upload and of the conversion: the variants' names (hashed on libuv's threads, not the event loop). */
-async function photoKey(bytes: Buffer): Promise<string> {
-  const digest = Buffer.from(await webcrypto.subtle.digest('SHA-256', bytes)).toString('hex');
+/** A hash of the upload and of the conversion: the variants' names (the file hashed as it is read, 64 kB at a time). */
+async function photoKey(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  const digest = hash.digest('hex');
   return createHash('sha256').update(`${CONVERSION_VERSION}:${digest}`).digest('hex').slice(0, 32);
 }

@@ -9,6 +9,12 @@ import { catalogFactory } from '../../../../test/helpers/catalog-factory.ts';
 import { makePicture, multipart, type FilePart } from '../../../../test/helpers/photos.ts';
 import { staffMember } from '../../../../test/helpers/staff.ts';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../../test/helpers/test-app.ts';
+import { photoLimits } from '../../../contract/photos.ts';
+import { BadRequestError, RefusedError } from '../../errors.ts';
+import type { Staff } from '../../staff/staff.service.ts';
+import { createConversionLimiter } from './conversion-limiter.ts';
+import { createDatabasePhotoStore } from './photo-store.ts';
+import { createPhotosAdminService } from './photos.admin-service.ts';
 
 /**
  * Product photos in the back office (docs/back-office.md#product-photos): uploads checked from their
@@ -409,6 +415,74 @@ describe('product photos', () => {
     expect(page.body).toContain(
       `<link rel="preload" as="image" type="image/avif" fetchpriority="high" imagesrcset="/images/photos/${key}-320.avif 320w, /images/photos/${key}-640.avif 640w, /images/photos/${key}-700.avif 700w"`,
     );
+  });
+
+  it('refuses a picture taller than the encoders take with a 400 naming the limit', async () => {
+    // 320 × 40,000 was answered 500 "Processed image is too large for the HEIF format".
+    const { id } = await newProduct();
+    const tall = await sharp({ create: { width: 320, height: 40_000, channels: 3, background: '#a0522d' } })
+      .png()
+      .toBuffer();
+    const answer = await upload(id, [{ filename: 'tall.png', contentType: 'image/png', bytes: tall }]);
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().error.fields).toEqual([
+      {
+        field: 'file',
+        message: expect.stringContaining(`tall.png: the picture is 320 × 40000 pixels`),
+      },
+    ]);
+    expect(answer.json().error.message).toContain(
+      `at most ${photoLimits.maxHeight.toLocaleString('en-GB')} pixels tall`,
+    );
+    expect((await list(id)).photos).toEqual([]);
+  });
+
+  it('refuses an upload (429, Retry-After) while every place in the conversion queue is taken, before reading it', async () => {
+    const { id } = await newProduct();
+    const photos = createPhotosAdminService(t.db.kysely, {
+      dialect: t.db.dialect,
+      store: createDatabasePhotoStore(t.db.kysely),
+      limiter: createConversionLimiter({ concurrency: 1, maxWaiting: 0 }),
+    });
+    const staff = { id: 1, email: staffEmail, name: 'Staff', role: 'staff' } as Staff;
+    /** A file whose reading is held until the test lets it go, and which says whether it was read. */
+    const heldFile = (name: string) => {
+      let release!: () => void;
+      let started!: () => void;
+      const reading = new Promise<void>((resolve) => (started = resolve));
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const file = {
+        name,
+        read: false,
+        async bytes() {
+          file.read = true;
+          started();
+          await held;
+          return Buffer.from('not a picture');
+        },
+        async writeTo(path: string) {
+          file.read = true;
+          started();
+          await held;
+          writeFileSync(path, 'not a picture');
+        },
+      };
+      return { file, reading, release };
+    };
+    async function* one<T>(item: T) {
+      yield item;
+    }
+    const first = heldFile('first.png');
+    const second = heldFile('second.png');
+    second.release();
+    const firstUpload = photos.upload(id, one(first.file), staff).catch((error: unknown) => error);
+    await first.reading;
+    const refusal = await photos.upload(id, one(second.file), staff).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(RefusedError);
+    expect(refusal).toMatchObject({ status: 429, retryAfterSeconds: expect.any(Number) });
+    expect(second.file.read).toBe(false);
+    first.release();
+    expect(await firstUpload).toBeInstanceOf(BadRequestError);
   });
 });
 

@@ -1,3 +1,5 @@
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -79,15 +81,17 @@ async function* filesOf(request: FastifyRequest): AsyncIterable<UploadedFile> {
       const name = part.filename || 'The file';
       yield {
         name,
-        bytes: async () => {
+        writeTo: async (path) => {
+          const tooLarge = () =>
+            new RefusedError(413, errorCodes.payloadTooLarge, `${name}: a photo may be at most ${maxMb} MB.`);
           try {
-            return await part.toBuffer();
+            await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
           } catch (error) {
-            if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-              throw new RefusedError(413, errorCodes.payloadTooLarge, `${name}: a photo may be at most ${maxMb} MB.`);
-            }
+            if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
             throw error;
           }
+          // The parser stops a file at the limit and marks it cut short.
+          if (part.file.truncated) throw tooLarge();
         },
       };
     }

@@ -1,0 +1,94 @@
+import { Worker } from 'node:worker_threads';
+import { errorCodes } from '../../contract/error-codes.ts';
+import { BadRequestError, RefusedError } from '../errors.ts';
+import type { ProductCsvRead } from './products-csv.ts';
+
+/**
+ * Reads a products CSV in a worker thread (issue 31): parsing and checking 20,000 rows, or a
+ * hostile file up to the 20 MB limit, is CPU work that on the event loop held every other request
+ * for seconds. One thread serves the instance, started at the first file and kept (unref'd, so it
+ * never holds the process open): starting one per file cost a second of module loading on a busy
+ * machine. It reads one file at a time, a few more wait their turn, and past that a file is
+ * refused (429) rather than held. Its heap is capped, so a file that slipped past the limits of
+ * products-csv.ts fails alone (the next file starts a new thread) rather than taking the
+ * instance's memory.
+ */
+
+/** The file in pieces of at most a megabyte, then its end. */
+export type ToReader = { id: number; piece: string } | { id: number; end: true };
+/** Characters sent to the thread at a time: sending 20 MB at once (as a string or bytes) held the loop a second. */
+const PIECE = 1 << 20;
+/** What crosses back from the thread: the rows, or the one error a structured clone would otherwise flatten. */
+export type FromReader = { id: number } & (
+  | { ok: true; read: ProductCsvRead }
+  | { ok: false; badRequest: { message: string; field?: string } }
+  | { ok: false; fault: string }
+);
+
+/** Files being read or waiting, on this instance. */
+const MAX_IN_THREAD = 6;
+/** Far above what a 20 MB file within the limits needs (about 150 MB at 20,000 long rows). */
+const THREAD_HEAP_MB = 512;
+
+let worker: Worker | undefined;
+let nextId = 1;
+const waiting = new Map<number, { resolve: (answer: FromReader) => void; reject: (error: Error) => void }>();
+
+function thread(): Worker {
+  if (worker) return worker;
+  const started = new Worker(new URL('./products-csv-reader.worker.ts', import.meta.url), {
+    resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+  });
+  started.on('message', (answer: FromReader) => {
+    waiting.get(answer.id)?.resolve(answer);
+    waiting.delete(answer.id);
+  });
+  const stopped = (why: string) => {
+    if (worker === started) worker = undefined;
+    for (const [id, wait] of waiting) {
+      waiting.delete(id);
+      wait.reject(new Error(`the products CSV reader stopped: ${why}`));
+    }
+  };
+  started.on('error', (error) => stopped(error.message));
+  started.on('exit', (code) => stopped(`exit code ${code}`));
+  // After the listeners: adding a 'message' listener refs the thread's port again.
+  started.unref();
+  worker = started;
+  return started;
+}
+
+export async function readProductCsvOffThread(text: string): Promise<ProductCsvRead> {
+  if (waiting.size >= MAX_IN_THREAD) {
+    throw new RefusedError(
+      429,
+      errorCodes.tooManyRequests,
+      'Other files are being read right now. Please try again in a minute.',
+      'file',
+    );
+  }
+  const id = nextId++;
+  const reader = thread();
+  // Held open while it reads: an instance stopping meanwhile still answers the file.
+  if (waiting.size === 0) reader.ref();
+  let answer: FromReader;
+  try {
+    const answered = new Promise<FromReader>((resolve, reject) => waiting.set(id, { resolve, reject }));
+    for (let at = 0; at < text.length;) {
+      let end = Math.min(at + PIECE, text.length);
+      // Never between the two halves of a character outside the BMP.
+      const last = text.charCodeAt(end - 1);
+      if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+      reader.postMessage({ id, piece: text.slice(at, end) } satisfies ToReader);
+      at = end;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    reader.postMessage({ id, end: true } satisfies ToReader);
+    answer = await answered;
+  } finally {
+    if (waiting.size === 0) reader.unref();
+  }
+  if (answer.ok) return answer.read;
+  if ('badRequest' in answer) throw new BadRequestError(answer.badRequest.message, answer.badRequest.field);
+  throw new Error(`in the products CSV reader: ${answer.fault}`);
+}
