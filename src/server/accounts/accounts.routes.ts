@@ -22,7 +22,7 @@ import { messages } from '../../contract/messages.ts';
 import { perMinute as limit } from '../http/rate-limit/per-minute.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { notSignedIn, type SignInGuard } from './sign-in-guard.ts';
-import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session.ts';
+import { clearSessionCookie, isBrowserRequest, sessionTokenOf, setSessionCookie } from './session.ts';
 
 export const accountsRoutes: FastifyPluginAsyncZod<{
   accounts: AccountsService;
@@ -51,7 +51,11 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  /** The answer is the token itself (docs/rules.md#accounts-and-sessions); the browser also gets it as a cookie. */
+  /**
+   * The answer is the token itself for an API client, which sends it as a bearer token; a browser
+   * gets the session as the httpOnly cookie alone and the answer `true`, so no script in the page
+   * can read the token (docs/rules.md#accounts-and-sessions).
+   */
   const refused = { error: { code: errorCodes.unauthorized, message: messages.login.failed } };
   const signIn = {
     ...perMinute(10),
@@ -65,7 +69,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
       return reply.status(403).send({ error: { code: errorCodes.notActivated, message: messages.login.notActivated } });
     }
     setSessionCookie(reply, session.token, secureCookies);
-    return reply.type('application/json').send(JSON.stringify(session.token));
+    return reply.type('application/json').send(JSON.stringify(isBrowserRequest(request) ? true : session.token));
   });
   app.post(
     '/resend-activation',

@@ -14,6 +14,15 @@ export function sessionTokenOf(request: FastifyRequest, secure: boolean): string
   return bearer ?? request.cookies[sessionCookieName(secure)];
 }
 
+/**
+ * A request a browser made: browsers add Fetch Metadata (`Sec-Fetch-*`) to every request, and no
+ * script can set or remove it. A browser keeps its session in the httpOnly cookie alone, so the
+ * sign-in answer does not hand the page's scripts the token (issue 31); API clients send none.
+ */
+export function isBrowserRequest(request: FastifyRequest): boolean {
+  return Object.keys(request.headers).some((name) => name.startsWith('sec-fetch-'));
+}
+
 export function setSessionCookie(reply: FastifyReply, token: string, secure: boolean): void {
   reply.setCookie(sessionCookieName(secure), token, {
     path: '/',

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
 import type { AccountAnswer } from '../../contract/accounts.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
@@ -17,18 +17,43 @@ export function displayName(user: SignedInUser): string {
 
 const listeners = new Set<() => void>();
 
-/** The sign-in token, kept under the spec's storage key; the page follows its changes. */
-export const authToken = {
-  get(): string | null {
+/**
+ * What the spec's `authToken` storage key holds once the shopper has signed in: a mark, never the
+ * session. The session is the httpOnly cookie, which no script can read (issue 31: a token in
+ * localStorage, sent as a bearer token, was a 30-day session for any injected script to take).
+ */
+export const SIGNED_IN_MARK = 'signed-in';
+
+/** Counts sign-ins and sign-outs in this page, so that each sign-in asks for its customer afresh. */
+let generation = 0;
+
+/**
+ * Whether this browser signed in, as the spec's storage key says; the page follows its changes.
+ * Only a hint of when to ask the server: the server has the last word (who-am-i), and a session
+ * ended elsewhere clears the mark (`asSignedIn`).
+ */
+export const signedInMark = {
+  /** This page's sign-in generation while the mark is set, else null (useSyncExternalStore's snapshot). */
+  get(): number | null {
     try {
-      return localStorage.getItem(storageKeys.authToken);
+      const stored = localStorage.getItem(storageKeys.authToken);
+      if (stored === null) return null;
+      // A session token kept there by an earlier version of the shop is forgotten: the cookie
+      // carries the same session.
+      if (stored !== SIGNED_IN_MARK) localStorage.setItem(storageKeys.authToken, SIGNED_IN_MARK);
+      return generation;
     } catch {
       return null;
     }
   },
-  set(token: string | null): void {
-    if (token) localStorage.setItem(storageKeys.authToken, token);
-    else localStorage.removeItem(storageKeys.authToken);
+  set(signedIn: boolean): void {
+    generation += 1;
+    try {
+      if (signedIn) localStorage.setItem(storageKeys.authToken, SIGNED_IN_MARK);
+      else localStorage.removeItem(storageKeys.authToken);
+    } catch {
+      // Storage refused (a private window's quota): the cookie still holds the session.
+    }
     for (const listener of listeners) listener();
   },
   subscribe(listener: () => void): () => void {
@@ -37,51 +62,82 @@ export const authToken = {
   },
 };
 
+/** A call for the signed-in customer, by the session cookie; a 401 means the session has ended (reset elsewhere, expired), so the mark goes. */
+async function asSignedIn<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 401 && signedInMark.get() !== null) {
+      signedInMark.set(false);
+    }
+    throw error;
+  }
+}
+
 /** The query keys of the signed-in customer's data: what signing in, out or saving makes stale. */
 export const accountQueryKeys = { whoAmI: ['who-am-i'], account: ['account'], orders: ['account-orders'] } as const;
 
 /**
- * Signs in with an e-mail address and password (the login page and checkout both do): the token
- * is kept under the spec's storage key. A refused sign-in throws.
+ * Signs in with an e-mail address and password (the login page and checkout both do): the server
+ * sets the session cookie, and the spec's storage key gets the mark alone. A refused sign-in throws.
  */
 export async function signInWithPassword(email: string, password: string): Promise<void> {
-  const token = await requestJson<string>('/api/sign-in', {
+  // The answer is `true` to a browser (the token goes to API clients alone); it is not kept.
+  await requestJson<unknown>('/api/sign-in', {
     method: 'POST',
     body: JSON.stringify({ username: email, password }),
   });
-  authToken.set(token);
+  signedInMark.set(true);
 }
 
-export function whoAmIQueryOptions(token: string | null) {
+/** `session` is signedInMark's snapshot: each sign-in is a query of its own, and none without the mark. */
+export function whoAmIQueryOptions(session: number | null) {
   return queryOptions({
-    queryKey: [...accountQueryKeys.whoAmI, token],
-    enabled: Boolean(token),
+    queryKey: [...accountQueryKeys.whoAmI, session],
+    enabled: session !== null,
     retry: false,
-    queryFn: ({ signal }) =>
-      requestJson<SignedInUser>('/api/who-am-i', { signal, headers: { authorization: `Bearer ${token}` } }),
+    queryFn: ({ signal }) => asSignedIn(() => requestJson<SignedInUser>('/api/who-am-i', { signal })),
   });
 }
 
-export function accountQueryOptions(token: string | null) {
+export function accountQueryOptions(session: number | null) {
   return queryOptions({
-    queryKey: [...accountQueryKeys.account, token],
-    enabled: Boolean(token),
+    queryKey: [...accountQueryKeys.account, session],
+    enabled: session !== null,
     retry: false,
-    queryFn: ({ signal }) =>
-      requestJson<AccountAnswer>('/api/account', { signal, headers: { authorization: `Bearer ${token}` } }),
+    queryFn: ({ signal }) => asSignedIn(() => requestJson<AccountAnswer>('/api/account', { signal })),
   });
 }
 
-/** The signed-in customer, asked of the server only when a sign-in token is stored. */
+/** This browser's sign-in mark (signedInMark), followed as it changes; null on the server. */
+export function useSignedInMark(): number | null {
+  return useSyncExternalStore(signedInMark.subscribe, signedInMark.get, () => null);
+}
+
+/** The signed-in customer, asked of the server only when this browser signed in. */
 export function useSignedInUser() {
-  const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
-  return useQuery(whoAmIQueryOptions(token));
+  return useQuery(whoAmIQueryOptions(useSignedInMark()));
 }
 
 /** The signed-in customer's details and saved addresses (My Account, and checkout for customers). */
 export function useAccount() {
-  const token = useSyncExternalStore(authToken.subscribe, authToken.get, () => null);
-  return useQuery(accountQueryOptions(token));
+  return useQuery(accountQueryOptions(useSignedInMark()));
+}
+
+/**
+ * Whether the server still knows this browser's session (checkout sign-in skips itself for a
+ * signed-in customer): the mark alone is not enough, as a session may have ended elsewhere.
+ */
+export async function confirmSignedIn(queryClient: QueryClient): Promise<boolean> {
+  const session = signedInMark.get();
+  if (session === null) return false;
+  try {
+    // Asked afresh, whatever the page asked before.
+    await queryClient.fetchQuery({ ...whoAmIQueryOptions(session), staleTime: 0 });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

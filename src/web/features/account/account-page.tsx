@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import type { AccountAnswer } from '../../../contract/accounts.ts';
-import { authToken, useAccount } from '../../lib/account.ts';
+import { useAccount, useSignedInMark } from '../../lib/account.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { AccountDetailsForm } from './account-details-form.tsx';
 import { signOut } from './api/auth.ts';
@@ -20,7 +20,7 @@ const sections = [
 /** My Account (docs/rules.md#accounts-and-sessions): saved for real, with the order history. */
 export default function AccountPage() {
   const account = useAccount();
-  const signedIn = Boolean(authToken.get());
+  const signedIn = useSignedInMark() !== null;
   if (!signedIn || account.isError) {
     return (
       <div className="container page">

@@ -1,6 +1,6 @@
 import { Link, useNavigate } from 'react-router';
 import { messages } from '../../../contract/messages.ts';
-import { authToken } from '../../lib/account.ts';
+import { useSignedInMark, useSignedInUser } from '../../lib/account.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
 import { useCountries, useTitles } from '../../lib/catalog-api.ts';
@@ -22,6 +22,10 @@ export default function DetailsPage() {
   const countries = useCountries();
   const { form, savedBilling } = useDetailsForm(basket);
   const { errors } = form.formState;
+  // Offered unless this browser signed in and the server still knows it (a session ended elsewhere clears the mark).
+  const mark = useSignedInMark();
+  const user = useSignedInUser();
+  const signedIn = mark !== null && !user.isError;
 
   const next = form.handleSubmit((values) => {
     const countryName = countries.data?.find((c) => c.id === values.billingAddress.countryId)?.name ?? '';
@@ -34,7 +38,7 @@ export default function DetailsPage() {
       <PageMeta title="Order Delivery Details" canonicalPath="/checkout-details" />
       <CheckoutProgress current={0} />
       <h1 className="page-title">Your Details</h1>
-      {!authToken.get() && (
+      {!signedIn && (
         // A registered customer who is signed out is offered sign-in here too.
         <p>
           {messages.checkout.registered} <Link to="/checkout">{messages.checkout.signIn}</Link>

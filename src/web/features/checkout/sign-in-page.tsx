@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { signInFormSchema, type SignInForm } from '../../../contract/accounts.ts';
-import { signInRefusalOf, signInWithPassword, type SignInRefusal } from '../../lib/account.ts';
-import { storageKeys } from '../../lib/basket/basket-store.ts';
+import { confirmSignedIn, signInRefusalOf, signInWithPassword, type SignInRefusal } from '../../lib/account.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { SignInRefusalMessage } from '../../lib/sign-in-refusal.tsx';
 import styles from './checkout.module.css';
@@ -17,8 +17,10 @@ import { useCheckoutGuard } from './use-checkout-guard.ts';
  * already signed in straight on to their details.
  */
 export default function CheckoutSignInPage() {
-  useCheckoutGuard((hasErrors) =>
-    hasErrors ? '/shopping-cart' : localStorage.getItem(storageKeys.authToken) ? '/checkout-details' : undefined,
+  const queryClient = useQueryClient();
+  // Signed in means the server still knows the session, not merely that this browser once signed in.
+  useCheckoutGuard(async (hasErrors) =>
+    hasErrors ? '/shopping-cart' : (await confirmSignedIn(queryClient)) ? '/checkout-details' : undefined,
   );
   const navigate = useNavigate();
   const [refusal, setRefusal] = useState<SignInRefusal>();

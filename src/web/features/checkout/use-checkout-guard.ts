@@ -15,7 +15,7 @@ export function detailsComplete(basket: BasketState): boolean {
  * be skipped by opening its address (docs/rules.md#checkout). Delivery counts only with a complete address.
  */
 export function useCheckoutGuard(
-  onVerified?: (hasErrors: boolean, hasDelivery: boolean) => string | undefined,
+  onVerified?: (hasErrors: boolean, hasDelivery: boolean) => string | undefined | Promise<string | undefined>,
   needsDetails = false,
 ) {
   const navigate = useNavigate();
@@ -31,9 +31,9 @@ export function useCheckoutGuard(
     }
     basketStore
       .verify()
-      .then((priced) => {
+      .then(async (priced) => {
         if (priced.items.length === 0) return void navigate('/', { replace: true });
-        const to = onVerified?.(
+        const to = await onVerified?.(
           priced.items.some((line) => line.hasError),
           priced.deliveryMethodRateId !== null &&
             priced.deliveryPrice !== null &&

@@ -2,14 +2,15 @@ import type { QueryClient } from '@tanstack/react-query';
 import { requestJson } from '../../../lib/api.ts';
 import {
   accountQueryKeys,
-  authToken,
+  signedInMark,
   signInRefusalOf,
   signInWithPassword,
   type SignInRefusal,
 } from '../../../lib/account.ts';
 
 /**
- * Signs in: the token is kept under the spec's storage key, and the top bar asks who-am-i again.
+ * Signs in: the session is the cookie, the spec's storage key gets a mark, and the top bar asks
+ * who-am-i again.
  * Answers why it was refused, or undefined when signed in.
  */
 export async function signIn(
@@ -28,6 +29,6 @@ export async function signIn(
 
 export async function signOut(queryClient: QueryClient): Promise<void> {
   await requestJson('/api/sign-out', { method: 'POST', body: '{}' }).catch(() => undefined);
-  authToken.set(null);
+  signedInMark.set(false);
   await queryClient.invalidateQueries({ queryKey: accountQueryKeys.whoAmI });
 }
