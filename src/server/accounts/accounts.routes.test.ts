@@ -424,13 +424,17 @@ describe('accounts: registration, activation, sign-in, sessions, CSRF and passwo
 
   it('limits sign-in attempts from one address without holding up another address', async () => {
     const ip = '192.0.2.77';
+    // A different address each time, so only the per-client limit counts (the per-account one has
+    // its own tests, sign-in-limits.test.ts).
     const attempts = [];
     for (let i = 0; i < 11; i++)
-      attempts.push((await post('/api/sign-in', { username: 'x@example.com', password: 'nope' }, {}, ip)).statusCode);
+      attempts.push(
+        (await post('/api/sign-in', { username: `x${i}@example.com`, password: 'nope' }, {}, ip)).statusCode,
+      );
     expect(attempts.slice(0, 10).every((status) => status === 401)).toBe(true);
     expect(attempts[10]).toBe(429);
     expect(
-      (await post('/api/sign-in', { username: 'x@example.com', password: 'nope' }, {}, '192.0.2.78')).statusCode,
+      (await post('/api/sign-in', { username: 'x10@example.com', password: 'nope' }, {}, '192.0.2.78')).statusCode,
     ).toBe(401);
   });
 

@@ -19,7 +19,10 @@ import {
 import { apiErrorSchema } from '../../contract/errors.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { messages } from '../../contract/messages.ts';
+import { deviceMark } from '../http/device-mark.ts';
+import { accountGuessLimit } from '../http/rate-limit/account-guesses.ts';
 import { perMinute as limit } from '../http/rate-limit/per-minute.ts';
+import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { notSignedIn, type SignInGuard } from './sign-in-guard.ts';
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from './session.ts';
@@ -29,8 +32,28 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
   guard: SignInGuard;
   secureCookies: boolean;
   rateLimitFactor: number;
-}> = async (app, { accounts, guard, secureCookies, rateLimitFactor }) => {
+  counters: RateLimitRepository;
+  /** Signs the mark of a browser that signed in before (http/device-mark.ts). */
+  deviceSecret: string;
+}> = async (app, { accounts, guard, secureCookies, rateLimitFactor, counters, deviceSecret }) => {
   const perMinute = (max: number) => limit(max, rateLimitFactor);
+  const device = deviceMark({
+    purpose: 'customer-device',
+    cookie: 'shop-device',
+    secret: deviceSecret,
+    secure: secureCookies,
+  });
+  const usernameOf = (request: { body: unknown }) =>
+    (request.body as { username?: string }).username?.trim().toLowerCase();
+  // Guesses at one account's password count together from every client (a guesser with many
+  // addresses meets the per-client limit late), on each route that checks the password; a browser
+  // that signed in to the account before counts on its own (docs/rules.md#limits-on-one-client).
+  const perAccount = accountGuessLimit(counters, {
+    name: 'customer-sign-in',
+    rateLimitFactor,
+    emailOf: usernameOf,
+    device,
+  });
   const { requireCustomer, customerIdOf } = guard;
 
   app.post(
@@ -53,19 +76,26 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
 
   /** The answer is the token itself (docs/rules.md#accounts-and-sessions); the browser also gets it as a cookie. */
   const refused = { error: { code: errorCodes.unauthorized, message: messages.login.failed } };
-  app.post('/sign-in', { ...perMinute(10), schema: { body: signInSchema } }, async (request, reply) => {
-    const session = await accounts.signIn(request.body.username, request.body.password);
-    if (session === 'refused') return reply.status(401).send(refused);
-    // Only the right password gets here, so this tells nothing about other addresses (docs/rules.md#accounts-and-sessions).
-    if (session === 'notActivated') {
-      return reply.status(403).send({ error: { code: errorCodes.notActivated, message: messages.login.notActivated } });
-    }
-    setSessionCookie(reply, session.token, secureCookies);
-    return reply.type('application/json').send(JSON.stringify(session.token));
-  });
+  app.post(
+    '/sign-in',
+    { ...perMinute(10), preHandler: perAccount, schema: { body: signInSchema } },
+    async (request, reply) => {
+      const session = await accounts.signIn(request.body.username, request.body.password);
+      if (session === 'refused') return reply.status(401).send(refused);
+      // Only the right password gets here, so this tells nothing about other addresses (docs/rules.md#accounts-and-sessions).
+      if (session === 'notActivated') {
+        return reply
+          .status(403)
+          .send({ error: { code: errorCodes.notActivated, message: messages.login.notActivated } });
+      }
+      setSessionCookie(reply, session.token, secureCookies);
+      device.mark(request, reply, usernameOf(request) ?? '');
+      return reply.type('application/json').send(JSON.stringify(session.token));
+    },
+  );
   app.post(
     '/resend-activation',
-    { ...perMinute(3), schema: { body: resendActivationSchema } },
+    { ...perMinute(3), preHandler: perAccount, schema: { body: resendActivationSchema } },
     async (request, reply) =>
       (await accounts.resendActivation(request.body.username, request.body.password))
         ? reply.send({ ok: true })
