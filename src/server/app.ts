@@ -248,6 +248,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       mailer,
       publicUrl: config.publicUrl,
       shopName: config.shop.name,
+      counters: rateLimitCounters,
       log: logMailError,
     });
   const accounts = accountsOn(db.kysely);
