@@ -99,13 +99,23 @@ export function createAccountsService(
     const now = clock().getTime();
     const { hits } = await options.counters.hit(`register-known-mail ${email}`, KNOWN_MAIL_WINDOW_MS, now);
     if (hits > KNOWN_MAIL_MAX) return;
-    await sendLink(email, `${options.shopName}: someone tried to register with your address`, [
-      'Hello,',
-      `Someone, perhaps you, tried to register at ${options.shopName} with this e-mail address, which has an account already. No new account was made and nothing about yours has changed.`,
-      `If it was you, you can sign in: ${options.publicUrl}/login`,
-      `If you have forgotten your password, or not yet confirmed your address, choose a new password: ${options.publicUrl}/forgotpassword`,
-      'If it was not you, you can ignore this message.',
-    ]);
+    const message = {
+      to: email,
+      subject: `${options.shopName}: someone tried to register with your address`,
+      paragraphs: [
+        'Hello,',
+        `Someone, perhaps you, tried to register at ${options.shopName} with this e-mail address, which has an account already. No new account was made and nothing about yours has changed.`,
+        `If it was you, you can sign in: ${options.publicUrl}/login`,
+        `If you have forgotten your password, or not yet confirmed your address, choose a new password: ${options.publicUrl}/forgotpassword`,
+        'If it was not you, you can ignore this message.',
+      ],
+    };
+    try {
+      await options.mailer.send(message);
+    } catch (error) {
+      // The answer is the same whether or not the note could be queued.
+      options.log?.(error);
+    }
   }
 
   /** The customer, when the password is theirs; the same work whether or not the address is known. */
