@@ -13,6 +13,7 @@ export const registrationErrorCodes = {
   missingDetails: 1,
   invalidPassword: 2,
   notConfirmed: 3,
+  /** The spec's "e-mail already in use": no longer answered, as it told who has an account. */
   emailInUse: 4,
 } as const;
 export const MIN_PASSWORD_LENGTH = 10;

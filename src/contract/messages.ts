@@ -57,7 +57,11 @@ export const messages = {
     1: 'Missing details, please ensure you have completed all fields.',
     2: 'Invalid password, please provide a stronger password.',
     3: 'Password confirmation failed, please re-enter and confirm your password.',
+    // Code 4 is no longer answered: it told anyone that an address has an account. A known
+    // address is answered as a new one and its owner e-mailed (docs/rules.md#accounts-and-sessions).
     4: 'Email already in use, please check if you have already registered.',
+    complete:
+      'Please check your e-mail. We have sent a message to the address you gave: open the link in it to verify your address before you log in. If you have registered with that address before, the message tells you how to sign in instead.',
     other: 'Registration error, please try again.',
     title: 'Please select your Title',
     email: 'Please provide your Email Address',

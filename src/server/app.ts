@@ -181,7 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     store: databaseRateLimitStore(rateLimitCounters),
   });
   const secureCookies = config.env === 'production';
-  // SESSION_SECRET signs the CSRF tokens and the staff's browser marks; without it (development,
+  // SESSION_SECRET signs the CSRF tokens and the browser marks of staff and shoppers; without it (development,
   // tests) one made for this database, so every instance on it accepts the others'.
   const cookieSecret =
     config.sessionSecret ??
@@ -259,6 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       mailer,
       publicUrl: config.publicUrl,
       shopName: config.shop.name,
+      counters: rateLimitCounters,
       log: logMailError,
     });
   const accounts = accountsOn(db.kysely);
@@ -307,6 +308,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     guard,
     secureCookies,
     rateLimitFactor: config.rateLimitFactor,
+    counters: rateLimitCounters,
+    deviceSecret: cookieSecret,
   });
   await app.register(contactRoutes, {
     prefix: '/api',

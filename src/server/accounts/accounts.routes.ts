@@ -19,7 +19,10 @@ import {
 import { apiErrorSchema } from '../../contract/errors.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { messages } from '../../contract/messages.ts';
+import { deviceMark } from '../http/device-mark.ts';
+import { accountGuessLimit } from '../http/rate-limit/account-guesses.ts';
 import { perMinute as limit } from '../http/rate-limit/per-minute.ts';
+import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
 import type { AccountsService } from './accounts.service.ts';
 import { notSignedIn, type SignInGuard } from './sign-in-guard.ts';
 import { clearSessionCookie, isBrowserRequest, sessionTokenOf, setSessionCookie } from './session.ts';
@@ -29,8 +32,28 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
   guard: SignInGuard;
   secureCookies: boolean;
   rateLimitFactor: number;
-}> = async (app, { accounts, guard, secureCookies, rateLimitFactor }) => {
+  counters: RateLimitRepository;
+  /** Signs the mark of a browser that signed in before (http/device-mark.ts). */
+  deviceSecret: string;
+}> = async (app, { accounts, guard, secureCookies, rateLimitFactor, counters, deviceSecret }) => {
   const perMinute = (max: number) => limit(max, rateLimitFactor);
+  const device = deviceMark({
+    purpose: 'customer-device',
+    cookie: 'shop-device',
+    secret: deviceSecret,
+    secure: secureCookies,
+  });
+  const usernameOf = (request: { body: unknown }) =>
+    (request.body as { username?: string }).username?.trim().toLowerCase();
+  // Guesses at one account's password count together from every client (a guesser with many
+  // addresses meets the per-client limit late), on each route that checks the password; a browser
+  // that signed in to the account before counts on its own (docs/rules.md#limits-on-one-client).
+  const perAccount = accountGuessLimit(counters, {
+    name: 'customer-sign-in',
+    rateLimitFactor,
+    emailOf: usernameOf,
+    device,
+  });
   const { requireCustomer, customerIdOf } = guard;
 
   app.post(
@@ -59,6 +82,7 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
   const refused = { error: { code: errorCodes.unauthorized, message: messages.login.failed } };
   const signIn = {
     ...perMinute(10),
+    preHandler: perAccount,
     schema: { body: signInSchema, response: { 200: z.string(), 401: apiErrorSchema, 403: apiErrorSchema } },
   };
   app.post('/sign-in', signIn, async (request, reply) => {
@@ -69,11 +93,16 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
       return reply.status(403).send({ error: { code: errorCodes.notActivated, message: messages.login.notActivated } });
     }
     setSessionCookie(reply, session.token, secureCookies);
+    device.mark(request, reply, usernameOf(request) ?? '');
     return reply.type('application/json').send(JSON.stringify(isBrowserRequest(request) ? true : session.token));
   });
   app.post(
     '/resend-activation',
-    { ...perMinute(3), schema: { body: resendActivationSchema, response: { 200: okSchema, 401: apiErrorSchema } } },
+    {
+      ...perMinute(3),
+      preHandler: perAccount,
+      schema: { body: resendActivationSchema, response: { 200: okSchema, 401: apiErrorSchema } },
+    },
     async (request, reply) =>
       (await accounts.resendActivation(request.body.username, request.body.password))
         ? reply.send({ ok: true })

@@ -12,6 +12,7 @@ import { BadRequestError, NotFoundError } from '../errors.ts';
 import { loadCountryNames, loadTitleIds } from '../basket/basket.repository.ts';
 import { messages } from '../../contract/messages.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
+import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
 import {
   endTokens,
   findCustomerByEmail,
@@ -38,11 +39,23 @@ const VERIFY_HOURS = 24;
 const RESET_HOURS = 1;
 export const SESSION_DAYS = 30;
 
+/** At most this many "someone tried to register" messages to one address in a day. */
+const KNOWN_MAIL_MAX = 3;
+const KNOWN_MAIL_WINDOW_MS = 24 * 3_600_000;
+
 const hoursFrom = (now: Date, hours: number) => new Date(now.getTime() + hours * 3_600_000).toISOString();
 
 export function createAccountsService(
   db: Kysely<Database>,
-  options: { mailer: Mailer; publicUrl: string; shopName: string; clock?: () => Date; log?: (error: unknown) => void },
+  options: {
+    mailer: Mailer;
+    publicUrl: string;
+    shopName: string;
+    /** The shared counters, which limit the mail a registration of a known address sends its owner. */
+    counters: Pick<RateLimitRepository, 'hit'>;
+    clock?: () => Date;
+    log?: (error: unknown) => void;
+  },
 ) {
   const clock = options.clock ?? (() => new Date());
 
@@ -82,6 +95,35 @@ export function createAccountsService(
     }));
   }
 
+  /**
+   * A registration of an address that has an account already: its owner is told, with the way to
+   * sign in or choose a new password, instead of the answer telling whoever registered. Limited
+   * per recipient, so registrations cannot be used to fill someone's inbox; the answer is the same
+   * whether or not the message goes.
+   */
+  async function tellOwnerOfRegistration(email: string): Promise<void> {
+    const now = clock().getTime();
+    const { hits } = await options.counters.hit(`register-known-mail ${email}`, KNOWN_MAIL_WINDOW_MS, now);
+    if (hits > KNOWN_MAIL_MAX) return;
+    const message = {
+      to: email,
+      subject: `${options.shopName}: someone tried to register with your address`,
+      paragraphs: [
+        'Hello,',
+        `Someone, perhaps you, tried to register at ${options.shopName} with this e-mail address, which has an account already. No new account was made and nothing about yours has changed.`,
+        `If it was you, you can sign in: ${options.publicUrl}/login`,
+        `If you have forgotten your password, or not yet confirmed your address, choose a new password: ${options.publicUrl}/forgotpassword`,
+        'If it was not you, you can ignore this message.',
+      ],
+    };
+    try {
+      await options.mailer.send(message);
+    } catch (error) {
+      // The answer is the same whether or not the note could be queued.
+      options.log?.(error);
+    }
+  }
+
   /** The customer, when the password is theirs; the same work whether or not the address is known. */
   async function checkedCustomer(username: string, password: string) {
     const customer = await findCustomerByEmail(db, username.trim().toLowerCase());
@@ -90,7 +132,10 @@ export function createAccountsService(
   }
 
   return {
-    /** POST /api/register: errorCode 0 to 4 (docs/rules.md#accounts-and-sessions); 0 sends the verification link. */
+    /**
+     * POST /api/register: errorCode 0 to 3 (docs/rules.md#accounts-and-sessions); 0 sends the
+     * verification link, or to an address with an account already, a note to its owner.
+     */
     async register(input: Registration): Promise<{ errorCode: number }> {
       const email = input.email?.trim().toLowerCase() ?? '';
       const firstname = input.firstname?.trim() ?? '';
@@ -109,20 +154,24 @@ export function createAccountsService(
       }
       if (passwordProblem(password)) return { errorCode: registrationErrorCodes.invalidPassword };
       if (password !== input.confirm) return { errorCode: registrationErrorCodes.notConfirmed };
-      // The spec's code 4 tells that an address has an account; registration is rate-limited for it.
-      if (await findCustomerByEmail(db, email)) return { errorCode: registrationErrorCodes.emailInUse };
-      const customerId = await insertCustomer(db, {
-        email,
-        title_id: input.titleId,
-        firstname,
-        lastname,
-        password_hash: await hashPassword(password),
-        verified_at: null,
-        created_at: clock().toISOString(),
-      });
-      // Two registrations of one address at the same moment: the other one won.
-      if (customerId === undefined) return { errorCode: registrationErrorCodes.emailInUse };
-      await sendVerificationLink({ id: customerId, email, firstname, lastname });
+      // An address with an account is answered as a new one (the spec's code 4 told whoever asked
+      // that it had one), after the same work: the password is hashed either way, and either way
+      // one message is queued, to the address (docs/rules.md#accounts-and-sessions).
+      const passwordHash = await hashPassword(password);
+      const customerId = (await findCustomerByEmail(db, email))
+        ? undefined
+        : await insertCustomer(db, {
+            email,
+            title_id: input.titleId,
+            firstname,
+            lastname,
+            password_hash: passwordHash,
+            verified_at: null,
+            created_at: clock().toISOString(),
+          });
+      // Undefined too when two registrations of one address came at the same moment and the other won.
+      if (customerId === undefined) await tellOwnerOfRegistration(email);
+      else await sendVerificationLink({ id: customerId, email, firstname, lastname });
       return { errorCode: registrationErrorCodes.ok };
     },
 

@@ -17,10 +17,11 @@ import { okSchema } from '../../contract/accounts.ts';
 import { apiErrorSchema } from '../../contract/errors.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { perMinute as limit } from '../http/rate-limit/per-minute.ts';
+import { accountGuessLimit } from '../http/rate-limit/account-guesses.ts';
 import { keyedLimit } from '../http/rate-limit/keyed-limit.ts';
 import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
 import { clearStaffCookie, setStaffCookie, staffTokenOf, type StaffGuard } from './staff-guard.ts';
-import { knownStaffDevice, markStaffDevice } from './staff-device.ts';
+import { staffDeviceMark } from './staff-device.ts';
 import type { StaffService } from './staff.service.ts';
 
 /** Staff accounts and sessions under /api/admin (docs/back-office.md#staff-accounts). */
@@ -35,22 +36,11 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { staff, guard, secureCookies, rateLimitFactor, counters, deviceSecret }) => {
   const perMinute = (max: number) => limit(max, rateLimitFactor);
   const { staffOf } = guard;
-  const device = { secret: deviceSecret, secure: secureCookies };
+  const device = staffDeviceMark({ secret: deviceSecret, secure: secureCookies });
   const emailOf = (request: { body: unknown }) => (request.body as { email?: string }).email?.trim().toLowerCase();
-  // One account's guesses count together from every client, so spreading them over many
-  // addresses does not buy more tries at a password or a code. A browser that signed in to the
-  // account before counts on its own, so those guesses cannot keep the account's owner out.
-  const perAccount = keyedLimit(counters, {
-    name: 'staff-sign-in',
-    max: Math.max(1, Math.round(10 * rateLimitFactor)),
-    windowMs: 5 * 60_000,
-    keyOf: (request) => {
-      const email = emailOf(request);
-      if (email === undefined) return undefined;
-      const known = knownStaffDevice(request, email, device);
-      return known === undefined ? email : `device ${known}`;
-    },
-  });
+  // One account's guesses at a password or a code count together from every client; a browser
+  // that signed in to the account before counts on its own.
+  const perAccount = accountGuessLimit(counters, { name: 'staff-sign-in', rateLimitFactor, emailOf, device });
 
   app.post(
     '/sign-in',
@@ -71,7 +61,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
         });
       }
       setStaffCookie(reply, result.token, secureCookies);
-      markStaffDevice(request, reply, emailOf(request) ?? '', device);
+      device.mark(request, reply, emailOf(request) ?? '');
       return { ok: true };
     },
   );

@@ -2,6 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { FastifyInstance } from 'fastify';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../../test/helpers/test-app.ts';
 
+let usernames = 0;
+/** A different address each time, so only the per-client limits count (one account's have their own limit). */
+const nextUsername = () => `nobody${++usernames}@example.com`;
+
 /** Rate limits hold across instances: they count in the shared database (docs/decisions/0005-shared-rate-limits.md). */
 describe('rate limits shared by two instances on one database', () => {
   let first: TestApp;
@@ -20,7 +24,7 @@ describe('rate limits shared by two instances on one database', () => {
     app.inject({
       method: 'POST',
       url: '/api/sign-in',
-      payload: { username: 'nobody@example.com', password: 'wrong password' },
+      payload: { username: nextUsername(), password: 'wrong password' },
       remoteAddress: ip,
     });
 
@@ -67,7 +71,7 @@ describe('rate limits behind a reverse proxy', () => {
     app.inject({
       method: 'POST',
       url: '/api/sign-in',
-      payload: { username: 'nobody@example.com', password: 'wrong password' },
+      payload: { username: nextUsername(), password: 'wrong password' },
       remoteAddress: '10.0.0.5',
       headers: { 'x-forwarded-for': forwardedFor },
     });

@@ -59,7 +59,7 @@ export default function RegisterPage() {
       {complete ? (
         <div role="status">
           <h2>Registration complete</h2>
-          <p>We have sent you an e-mail with a link to verify your address. Please open it before you log in.</p>
+          <p>{messages.registration.complete}</p>
           <p>
             <Link to="/login" className="button">
               LOGIN
