@@ -71,7 +71,7 @@ export function createCustomersAdminService(db: Kysely<Database>, options: { now
     },
 
     /** Everything the shop holds about a customer (a subject access request), as one JSON document. */
-    async exportData(id: number, staff: Staff): Promise<object> {
+    async exportData(id: number, staff: Staff): Promise<Record<string, unknown>> {
       const customer = await customerOrThrow(id);
       const orders = await findCustomerOrders(db, customer);
       const lines = await findOrderLinesOf(
