@@ -60,7 +60,7 @@ interface Checker {
  */
 const checkers = new Map<string, Checker>();
 function checkerOf(app: FastifyInstance): Checker {
-  const routes = app.printRoutes({ commonPrefix: false, includeMeta: ['rateLimit', 'staffPublic', 'role'] });
+  const routes = app.printRoutes({ commonPrefix: false });
   const known = checkers.get(routes);
   if (known) return known;
   const document = app.swagger() as { paths?: Record<string, Record<string, Operation>> };
