@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { LogEvent } from 'kysely';
 import { buildApp } from '../../src/server/app.ts';
 import { loadConfig, type Config } from '../../src/server/config.ts';
@@ -13,6 +13,7 @@ import type { Tracing } from '../../src/server/tracing/tracing.ts';
 import type { Clock } from '../../src/server/cache/cached-loader.ts';
 import { createTestDb, type TestDatabase } from './test-db.ts';
 import { csrfTokenForCookies, TEST_SESSION_SECRET } from './csrf.ts';
+import { checkAnswersAgainstOpenApi } from './openapi-answers.ts';
 
 export interface TestApp {
   /** The app as the shop's page calls it: state-changing calls echo the CSRF token. */
@@ -79,9 +80,10 @@ export async function createTestApp(
     ...(options.devWeb ? { devWeb: options.devWeb } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
+  const answers = checkedAnswers(app);
   await app.ready();
   return {
-    app: likeTheShopPage(app, config),
+    app: likeTheShopPage(app, config, answers),
     server: app,
     db,
     database,
@@ -91,6 +93,7 @@ export async function createTestApp(
       await app.close();
       await database.drop();
       rmSync(outboxDir, { recursive: true, force: true });
+      answers.throwIfAny();
     },
   };
 }
@@ -108,8 +111,32 @@ export async function createSecondInstance(
     db: first.database.connect(),
     ...(options.now ? { now: options.now } : {}),
   });
+  const answers = checkedAnswers(app);
   await app.ready();
-  return { app: likeTheShopPage(app, first.config), close: () => app.close() };
+  return {
+    app: likeTheShopPage(app, first.config, answers),
+    async close() {
+      await app.close();
+      answers.throwIfAny();
+    },
+  };
+}
+
+/**
+ * Every JSON answer under /api is checked against the OpenAPI document (openapi-answers.ts). A
+ * mismatch fails the inject() that got it, or, for answers that came another way (over HTTP, or
+ * through `server`), the app's close().
+ */
+function checkedAnswers(app: FastifyInstance) {
+  const mismatches: string[] = [];
+  checkAnswersAgainstOpenApi(app, (mismatch) => mismatches.push(mismatch));
+  return {
+    throwIfAny() {
+      if (mismatches.length === 0) return;
+      const found = mismatches.splice(0);
+      throw new Error(`Answers unlike the OpenAPI document (src/server/http/openapi.ts):\n${found.join('\n')}`);
+    },
+  };
 }
 
 /**
@@ -117,9 +144,18 @@ export async function createSecondInstance(
  * shop's page sends them (signed for the sessions the request carries), unless the test sets the
  * header itself.
  */
-function likeTheShopPage(app: FastifyInstance, config: Config): FastifyInstance {
+function likeTheShopPage(
+  app: FastifyInstance,
+  config: Config,
+  answers: ReturnType<typeof checkedAnswers>,
+): FastifyInstance {
+  const checked = async (answer: Promise<LightMyRequestResponse>) => {
+    const response = await answer;
+    answers.throwIfAny();
+    return response;
+  };
   const inject = (options: InjectOptions | string) => {
-    if (typeof options === 'string') return app.inject(options);
+    if (typeof options === 'string') return checked(app.inject(options));
     const method = String(options.method ?? 'GET').toUpperCase();
     const headers = { ...((options.headers as Record<string, string> | undefined) ?? {}) };
     if (method !== 'GET' && method !== 'HEAD' && !('x-xsrf-token' in headers)) {
@@ -130,7 +166,7 @@ function likeTheShopPage(app: FastifyInstance, config: Config): FastifyInstance 
       headers['x-xsrf-token'] = token;
       headers.cookie = [headers.cookie, `XSRF-TOKEN=${token}`].filter(Boolean).join('; ');
     }
-    return app.inject({ ...options, headers });
+    return checked(app.inject({ ...options, headers }));
   };
   return new Proxy(app, {
     get(target, property) {

@@ -83,7 +83,10 @@ export const accountsRoutes: FastifyPluginAsyncZod<{
   const signIn = {
     ...perMinute(10),
     preHandler: perAccount,
-    schema: { body: signInSchema, response: { 200: z.string(), 401: apiErrorSchema, 403: apiErrorSchema } },
+    schema: {
+      body: signInSchema,
+      response: { 200: z.union([z.string(), z.literal(true)]), 401: apiErrorSchema, 403: apiErrorSchema },
+    },
   };
   app.post('/sign-in', signIn, async (request, reply) => {
     const session = await accounts.signIn(request.body.username, request.body.password);

@@ -79,7 +79,7 @@ export function createCustomersAdminService(
     },
 
     /** Everything the shop holds about a customer (a subject access request), as one JSON document. */
-    async exportData(id: number, staff: Staff): Promise<object> {
+    async exportData(id: number, staff: Staff): Promise<Record<string, unknown>> {
       const customer = await customerOrThrow(id);
       const subject = subjectOf(customer);
       const orders = await findCustomerOrders(db, subject);

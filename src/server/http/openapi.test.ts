@@ -93,8 +93,18 @@ describe('GET /api/openapi.json', () => {
 
   it('lists the refusals each route can give, and only those', () => {
     const statuses = (method: string, path: string) => Object.keys(document.paths[path]?.[method]?.responses ?? {});
-    // A body to check and to parse, a CSRF token, a voucher-guess limit.
-    expect(statuses('post', '/api/basket').sort()).toEqual(['200', '400', '403', '413', '415', '429', '5XX']);
+    // A body to check and to parse, a CSRF token, a voucher-guess limit, and the route's own 409 and 422.
+    expect(statuses('post', '/api/basket').sort()).toEqual([
+      '200',
+      '400',
+      '403',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '5XX',
+    ]);
     // A staff member's route with a parameter to look up; no body.
     expect(statuses('get', '/api/admin/orders/{orderNumber}').sort()).toEqual([
       '200',

@@ -6,6 +6,7 @@ import {
   orderCodeParams,
   pricedBasketSchema,
 } from '../../contract/basket.ts';
+import { apiErrorSchema } from '../../contract/errors.ts';
 import { clientKeyOf } from '../http/client-address.ts';
 import { perMinute } from '../http/rate-limit/per-minute.ts';
 import { voucherGuessLimit } from '../http/rate-limit/voucher-guesses.ts';
@@ -22,7 +23,11 @@ export const ordersRoutes: FastifyPluginAsyncZod<{
     {
       // A commit prices the voucher it carries too, so it counts toward the same guess limit.
       preHandler: voucherGuessLimit(app, rateLimitFactor),
-      schema: { body: basketCommitSchema, response: { 200: commitResponseSchema } },
+      // 409 and 422: an order held too long, too many unpaid ones, one too large or with nothing to pay.
+      schema: {
+        body: basketCommitSchema,
+        response: { 200: commitResponseSchema, 409: apiErrorSchema, 422: apiErrorSchema },
+      },
     },
     async (request) => orders.commit(request.body, await customerOf(request), clientKeyOf(request.ip)),
   );
