@@ -354,4 +354,24 @@ describe('PayPal Checkout', () => {
     // PayPal delivers again what was not taken, so the event is not lost once PayPal answers.
     expect(answers[0]?.status).toBe(503);
   });
+
+  it('does not ask PayPal about a post that carries none of its signature headers', async () => {
+    const asked: string[] = [];
+    paypal.state.intercept = async (url, _init, forward) => {
+      asked.push(url);
+      return forward();
+    };
+    // Anyone can post here; a post PayPal did not sign is not worth a call to PayPal on its behalf.
+    const { body, headers } = await signedWebhook({
+      id: `WH-${randomUUID()}`,
+      event_type: 'PAYMENT.CAPTURE.COMPLETED',
+    });
+    for (const missing of ['paypal-transmission-sig', 'paypal-transmission-id', 'paypal-cert-url']) {
+      const partial = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== missing));
+      const answer = await postWebhook({ headers: partial, body });
+      expect(answer.statusCode).toBe(200);
+    }
+    expect((await postWebhook({ headers: { 'content-type': 'application/json' }, body: '{}' })).statusCode).toBe(200);
+    expect(asked).toEqual([]);
+  });
 });

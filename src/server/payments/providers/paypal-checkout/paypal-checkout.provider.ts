@@ -217,12 +217,14 @@ export function paypalCheckoutProvider({
     return outcome;
   }
 
-  type WebhookHeader =
-    | 'paypal-auth-algo'
-    | 'paypal-cert-url'
-    | 'paypal-transmission-id'
-    | 'paypal-transmission-sig'
-    | 'paypal-transmission-time';
+  const webhookHeaders = [
+    'paypal-auth-algo',
+    'paypal-cert-url',
+    'paypal-transmission-id',
+    'paypal-transmission-sig',
+    'paypal-transmission-time',
+  ] as const;
+  type WebhookHeader = (typeof webhookHeaders)[number];
 
   /**
    * A webhook. It is read only after PayPal's verify-webhook-signature answers SUCCESS; then one
@@ -233,6 +235,9 @@ export function paypalCheckoutProvider({
     // naming a real order and one naming none get the same answer (503 while PayPal cannot be
     // asked), so the webhook tells a stranger nothing about which order numbers exist.
     const header = (name: WebhookHeader) => (typeof headers[name] === 'string' ? headers[name] : '');
+    // A post without PayPal's signature is not PayPal's: it is not worth a call to PayPal on a
+    // stranger's behalf. (Decided by the headers alone, so it says nothing about any order either.)
+    if (webhookHeaders.some((name) => header(name) === '')) return 'rejected: not signed';
     const verification = await ask(() =>
       api.verifyWebhookSignature({
         auth_algo: header('paypal-auth-algo'),
