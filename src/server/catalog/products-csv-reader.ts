@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { errorCodes } from '../../contract/error-codes.ts';
+import { MAX_IMPORT_BYTES } from '../../contract/admin/products-csv.ts';
 import { BadRequestError, RefusedError } from '../errors.ts';
 import type { ProductCsvRead } from './products-csv.ts';
 
@@ -8,7 +9,7 @@ import type { ProductCsvRead } from './products-csv.ts';
  * hostile file up to the 20 MB limit, is CPU work that on the event loop held every other request
  * for seconds. One thread serves the instance, started at the first file and kept (unref'd, so it
  * never holds the process open): starting one per file cost a second of module loading on a busy
- * machine. It reads one file at a time, a few more wait their turn, and past that a file is
+ * machine. It reads one file at a time, a few more wait their turn (two large ones at most), and past that a file is
  * refused (429) rather than held. Its heap is capped, so a file that slipped past the limits of
  * products-csv.ts fails alone (the next file starts a new thread) rather than taking the
  * instance's memory.
@@ -27,6 +28,13 @@ export type FromReader = { id: number } & (
 
 /** Files being read or waiting, on this instance. */
 const MAX_IN_THREAD = 6;
+/**
+ * Characters of those files together: two files at the upload limit. Each waiting file holds its
+ * text and what it becomes in memory (six 20 MB previews at once took an instance to 843 MB in an
+ * outside attack); small files still share the thread as before.
+ */
+export const MAX_CHARS_IN_THREAD = 2 * MAX_IMPORT_BYTES;
+let charsInThread = 0;
 /** Far above what a 20 MB file within the limits needs (about 150 MB at 20,000 long rows). */
 const THREAD_HEAP_MB = 512;
 
@@ -59,7 +67,7 @@ function thread(): Worker {
 }
 
 export async function readProductCsvOffThread(text: string): Promise<ProductCsvRead> {
-  if (waiting.size >= MAX_IN_THREAD) {
+  if (waiting.size >= MAX_IN_THREAD || charsInThread + text.length > MAX_CHARS_IN_THREAD) {
     throw new RefusedError(
       429,
       errorCodes.tooManyRequests,
@@ -69,6 +77,7 @@ export async function readProductCsvOffThread(text: string): Promise<ProductCsvR
   }
   const id = nextId++;
   const reader = thread();
+  charsInThread += text.length;
   // Held open while it reads: an instance stopping meanwhile still answers the file.
   if (waiting.size === 0) reader.ref();
   let answer: FromReader;
@@ -86,6 +95,7 @@ export async function readProductCsvOffThread(text: string): Promise<ProductCsvR
     reader.postMessage({ id, end: true } satisfies ToReader);
     answer = await answered;
   } finally {
+    charsInThread -= text.length;
     if (waiting.size === 0) reader.unref();
   }
   if (answer.ok) return answer.read;

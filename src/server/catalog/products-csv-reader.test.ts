@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { productCsvHeader } from '../../contract/admin/products-csv.ts';
+import { MAX_CHARS_IN_THREAD, readProductCsvOffThread } from './products-csv-reader.ts';
+
+/** A file of one product, as the back office's CSV has it, padded to `chars` with trailing blank lines. */
+const file = (n: number, chars = 0) => {
+  const text = `${productCsvHeader.join(',')}\ntabla-${n},Tabla ${n},published,Tablas,Raag,,,,,,,,,\n`;
+  return text + '\n'.repeat(Math.max(0, chars - text.length));
+};
+
+/**
+ * What the reading thread holds at once (issue 31): each waiting preview holds its file, and what it
+ * becomes, in memory. An outside attack ran six 20 MB previews at once and the instance went to
+ * 843 MB; files beyond two at the upload limit are refused at once, small ones still share the thread.
+ */
+describe('the products CSV reader thread', () => {
+  it('takes two files at the upload limit at once and refuses a third with a 429, then takes the next', async () => {
+    const large = Math.floor(MAX_CHARS_IN_THREAD / 2);
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => readProductCsvOffThread(file(n, large))));
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({ status: 429 });
+    await expect(readProductCsvOffThread(file(4, large))).resolves.toMatchObject({ rowCount: 1 });
+  });
+
+  it('reads several small files at once', async () => {
+    const settled = await Promise.allSettled([1, 2, 3, 4].map((n) => readProductCsvOffThread(file(n))));
+    expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+  });
+});
