@@ -118,6 +118,9 @@ describe('GET /api/openapi.json', () => {
     expect(statuses('get', '/api/account')).toContain('401');
     expect(statuses('post', '/api/contact')).toContain('429');
     expect(statuses('post', '/api/admin/sign-in')).toContain('429');
+    // The photo conversion queue, full; an owner's write that can conflict (the last owner).
+    expect(statuses('post', '/api/admin/products/{id}/photos')).toContain('429');
+    expect(statuses('patch', '/api/admin/staff/{id}')).toContain('409');
     // Nothing to refuse but a failure of ours.
     expect(statuses('get', '/api/brands').sort()).toEqual(['200', '5XX']);
     // PayPal's notifications are checked by PayPal's own protocol, not the CSRF token.

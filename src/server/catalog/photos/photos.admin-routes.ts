@@ -10,6 +10,7 @@ import {
   reorderPhotosSchema,
 } from '../../../contract/admin/photos.ts';
 import { errorCodes } from '../../../contract/error-codes.ts';
+import { apiErrorSchema } from '../../../contract/errors.ts';
 import { photoLimits } from '../../../contract/photos.ts';
 import { BadRequestError, RefusedError } from '../../errors.ts';
 import type { StaffGuard } from '../../staff/staff-guard.ts';
@@ -45,7 +46,8 @@ export const photosAdminRoutes: FastifyPluginAsyncZod<{ photos: PhotosAdminServi
         params,
         consumes: ['multipart/form-data'],
         description: `One or more \`file\` parts: JPEG, PNG or WebP pictures of at most ${photoLimits.maxBytes / 1024 / 1024} MB each, ${photoLimits.maxFilesPerUpload} at a time.`,
-        response: { 201: productPhotosSchema },
+        // 429: every place in the conversion queue is taken (Retry-After says when to try again).
+        response: { 201: productPhotosSchema, 429: apiErrorSchema },
       },
     },
     async (request, reply) => {
