@@ -97,7 +97,9 @@ export async function convertPhoto(path: string, name: string): Promise<Converte
   const input = { limitInputPixels: photoLimits.maxPixels, failOn: 'warning' as const };
   let metadata: Metadata;
   try {
-    metadata = await sharp(path, input).metadata();
+    // The header alone is read here, so the decoder's pixel limit is not needed yet: with it, a
+    // picture of too many pixels was refused as unreadable before the check below could name the limit.
+    metadata = await sharp(path, { ...input, limitInputPixels: false }).metadata();
   } catch {
     throw refused(name, 'this file could not be read as a picture.');
   }

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { ProductPhotos } from '../../../contract/admin/photos.ts';
 import type { Product, StockDetail } from '../../../contract/catalog.ts';
@@ -433,6 +434,25 @@ describe('product photos', () => {
     ]);
     expect(answer.json().error.message).toContain(
       `at most ${photoLimits.maxHeight.toLocaleString('en-GB')} pixels tall`,
+    );
+    expect((await list(id)).photos).toEqual([]);
+  });
+
+  it('refuses a picture of more pixels than it takes with a 400 naming the limit, not as unreadable', async () => {
+    // 16,000 × 16,000 (776 kB) was answered "could not be read as a picture": the decoder's own
+    // limit refused it before the shop's check could name the limit. A PNG that says 8,000 × 8,000
+    // in its header is enough (the header is all that is read before the refusal).
+    const { id } = await newProduct();
+    const strip = await sharp({ create: { width: 8000, height: 1, channels: 3, background: '#a0522d' } })
+      .png()
+      .toBuffer();
+    const large = Buffer.from(strip);
+    large.writeUInt32BE(8000, 20);
+    large.writeUInt32BE(crc32(large.subarray(12, 29)), 29);
+    const answer = await upload(id, [{ filename: 'large.png', contentType: 'image/png', bytes: large }]);
+    expect(answer.statusCode, answer.body).toBe(400);
+    expect(answer.json().error.message).toContain(
+      'large.png: the picture is 8000 × 8000 pixels; at most 50 megapixels',
     );
     expect((await list(id)).photos).toEqual([]);
   });
