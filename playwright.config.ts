@@ -11,6 +11,9 @@ export default defineConfig({
   testDir: 'test/e2e',
   fullyParallel: true,
   workers: 2,
+  // A give-up bound, not a speed target: on a busy shared 2-core machine a walk through sign-up,
+  // axe checks and checkout took more than the default 30 s while nothing was wrong.
+  timeout: 60_000,
   retries: 0,
   reporter: [['list']],
   use: {
