@@ -113,7 +113,11 @@ test.describe('on a phone', () => {
     await expect(page).toHaveURL(/[?&]b=\d+/);
     await expect(found).not.toHaveText(before ?? '');
     const seen = await page.evaluate(() => (window as unknown as { seen: { shift: number; removed: number } }).seen);
-    expect(seen).toEqual({ shift: 0, removed: 0 });
+    // Nothing the server drew is drawn again. A page drawn again, or moved by hydration, shifts by
+    // tenths; a clean-clone run once measured 0.001 (a pixel's settling), so the bound is a hundredth
+    // of the 0.1 that counts as good, not exactly zero.
+    expect(seen.removed).toBe(0);
+    expect(seen.shift).toBeLessThan(0.01);
   });
 });
 
