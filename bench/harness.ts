@@ -170,3 +170,38 @@ export function browseAndSearchMix(products: Array<{ id: number; urlKey: string 
   );
   return { nextBrowse, nextSearch };
 }
+
+/**
+ * Signs a back-office member in to a benchmark server (production mode, behind a proxy that reports
+ * HTTPS): sets their password from the set-password link, signs in, and gives the headers their
+ * calls carry (the session cookie and its CSRF token).
+ */
+export async function signInBenchStaff(
+  port: number,
+  member: { email: string; setPasswordUrl: string; password: string },
+): Promise<Record<string, string>> {
+  const base = `http://127.0.0.1:${port}/api/admin`;
+  const https = { 'x-forwarded-proto': 'https' };
+  const anonymous = csrfTokenFor(BENCH_SESSION_SECRET, [undefined, undefined]);
+  const json = {
+    ...https,
+    'content-type': 'application/json',
+    cookie: `XSRF-TOKEN=${anonymous}`,
+    'x-xsrf-token': anonymous,
+  };
+  const { email, password } = member;
+  await fetch(`${base}/set-password`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ token: member.setPasswordUrl.split('/').at(-1), password, confirm: password }),
+  });
+  const signedIn = await fetch(`${base}/sign-in`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ email, password }),
+  });
+  const session = /__Host-admin=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1];
+  if (!session) throw new Error(`sign-in failed: ${signedIn.status} ${await signedIn.text()}`);
+  const token = csrfTokenFor(BENCH_SESSION_SECRET, [undefined, session]);
+  return { ...https, cookie: `__Host-admin=${session}; XSRF-TOKEN=${token}`, 'x-xsrf-token': token };
+}

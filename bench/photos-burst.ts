@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
 import { openDatabase } from '../src/server/db/database.ts';
-import { csrfTokenFor } from '../src/server/http/csrf.ts';
 import { createStaffService } from '../src/server/staff/staff.service.ts';
-import { BENCH_SESSION_SECRET, seedDatabase, startBenchServer } from './harness.ts';
+import { seedDatabase, signInBenchStaff, startBenchServer } from './harness.ts';
 
 /**
  * A burst of photo uploads (npm run bench:photos; issue 31, item 4): one member of staff's session
@@ -62,30 +61,8 @@ async function run(): Promise<void> {
   const server = await startBenchServer(databaseUrl, port, { TRUST_PROXY: 'true' });
   try {
     const base = `http://127.0.0.1:${port}/api/admin`;
-    // Production mode: the back office answers only over HTTPS, which a proxy in front reports.
-    const https = { 'x-forwarded-proto': 'https' };
-    const anonymous = csrfTokenFor(BENCH_SESSION_SECRET, [undefined, undefined]);
-    const json = {
-      ...https,
-      'content-type': 'application/json',
-      cookie: `XSRF-TOKEN=${anonymous}`,
-      'x-xsrf-token': anonymous,
-    };
-    const password = 'Bench-Password-For-Staff-1';
-    await fetch(`${base}/set-password`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ token: setPasswordUrl.split('/').at(-1), password, confirm: password }),
-    });
-    const signedIn = await fetch(`${base}/sign-in`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ email, password }),
-    });
-    const session = /__Host-admin=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1];
-    if (!session) throw new Error(`sign-in failed: ${signedIn.status} ${await signedIn.text()}`);
-    const token = csrfTokenFor(BENCH_SESSION_SECRET, [undefined, session]);
-    const headers = { ...https, cookie: `__Host-admin=${session}; XSRF-TOKEN=${token}`, 'x-xsrf-token': token };
+    // Production mode, behind a proxy that reports HTTPS (signInBenchStaff's headers say so).
+    const headers = await signInBenchStaff(port, { email, setPasswordUrl, password: 'Bench-Password-For-Staff-1' });
 
     const rss = async () =>
       ((await (await fetch(`http://127.0.0.1:${port}/bench/memory`)).json()) as { rss: number }).rss / 1024 / 1024;

@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { productCsvHeader, type ProductImportSummary } from '../src/contract/admin/products-csv.ts';
 import { openDatabase } from '../src/server/db/database.ts';
-import { csrfTokenFor } from '../src/server/http/csrf.ts';
 import { createStaffService } from '../src/server/staff/staff.service.ts';
 import { typeChainNames } from '../src/server/catalog/type-tree.ts';
-import { BENCH_SESSION_SECRET, freshPostgresSchema, seedDatabase, startBenchServer } from './harness.ts';
+import { freshPostgresSchema, seedDatabase, signInBenchStaff, startBenchServer } from './harness.ts';
 
 /**
  * The products CSV at 10,000 rows (npm run bench:products-csv; under 30 s: docs/back-office.md#csv-import-and-export).
@@ -90,30 +89,8 @@ async function run(): Promise<void> {
   const server = await startBenchServer(databaseUrl, port, { TRUST_PROXY: 'true' });
   try {
     const base = `http://127.0.0.1:${port}/api/admin`;
-    // Production mode: the back office answers only over HTTPS, which a proxy in front reports.
-    const https = { 'x-forwarded-proto': 'https' };
-    const anonymous = csrfTokenFor(BENCH_SESSION_SECRET, [undefined, undefined]);
-    const json = {
-      ...https,
-      'content-type': 'application/json',
-      cookie: `XSRF-TOKEN=${anonymous}`,
-      'x-xsrf-token': anonymous,
-    };
-    const password = 'Bench-Password-For-Owner-1';
-    await fetch(`${base}/set-password`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ token: setPasswordUrl.split('/').at(-1), password, confirm: password }),
-    });
-    const signedIn = await fetch(`${base}/sign-in`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify({ email, password }),
-    });
-    const session = /__Host-admin=([^;]+)/.exec(signedIn.headers.get('set-cookie') ?? '')?.[1];
-    if (!session) throw new Error(`sign-in failed: ${signedIn.status} ${await signedIn.text()}`);
-    const token = csrfTokenFor(BENCH_SESSION_SECRET, [undefined, session]);
-    const owner = { ...https, cookie: `__Host-admin=${session}; XSRF-TOKEN=${token}`, 'x-xsrf-token': token };
+    // Production mode, behind a proxy that reports HTTPS (signInBenchStaff's headers say so).
+    const owner = await signInBenchStaff(port, { email, setPasswordUrl, password: 'Bench-Password-For-Owner-1' });
 
     const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
       const started = performance.now();
