@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { productCsvHeader } from '../../contract/admin/products-csv.ts';
-import { MAX_CHARS_IN_THREAD, readProductCsvOffThread } from './products-csv-reader.ts';
+import { ERRORS_A_BATCH, MAX_CHARS_IN_THREAD, readProductCsvOffThread, ROWS_A_BATCH } from './products-csv-reader.ts';
 
 /** A file of one product, as the back office's CSV has it, padded to `chars` with trailing blank lines. */
 const file = (n: number, chars = 0) => {
@@ -25,5 +25,21 @@ describe('the products CSV reader thread', () => {
   it('reads several small files at once', async () => {
     const settled = await Promise.allSettled([1, 2, 3, 4].map((n) => readProductCsvOffThread(file(n))));
     expect(settled.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+  });
+
+  it('answers a file of many batches whole and in order, rows and errors', async () => {
+    // Rows a few batches' worth, then more rows with a wrong price than a batch of errors holds.
+    const good = 2 * ROWS_A_BATCH + 7;
+    const bad = ERRORS_A_BATCH + 7;
+    const line = (n: number, price: string) =>
+      `tabla-${n},Tabla ${n},published,Tablas,Raag,A tabla,,,,,Standard,${price},0,1`;
+    const lines = Array.from({ length: good + bad }, (_, n) => line(n, n < good ? '10.00' : 'lots'));
+    const read = await readProductCsvOffThread(`${productCsvHeader.join(',')}\n${lines.join('\n')}\n`);
+    expect(read.rowCount).toBe(good + bad);
+    // The header is row 1.
+    expect(read.rows.map((row) => [row.row, row.product.urlKey])).toEqual(
+      Array.from({ length: good }, (_, n) => [n + 2, `tabla-${n}`]),
+    );
+    expect(read.errors.map((error) => error.row)).toEqual(Array.from({ length: bad }, (_, n) => good + n + 2));
   });
 });

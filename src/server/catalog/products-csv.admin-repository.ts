@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -14,10 +15,16 @@ type Db = Kysely<Database>;
 /** Rows per statement: far below SQLite's and PostgreSQL's limits on bound values. */
 const CHUNK = 500;
 
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += CHUNK) out.push(items.slice(start, start + CHUNK));
-  return out;
+/**
+ * The items a statement's worth at a time, with a turn of the event loop before each after the
+ * first: SQLite's driver answers synchronously, and twenty 500-key reads back to back held every
+ * other request for a quarter of a second (issue 31).
+ */
+async function* chunks<T>(items: readonly T[]): AsyncGenerator<T[]> {
+  for (let start = 0; start < items.length; start += CHUNK) {
+    if (start > 0) await setImmediate();
+    yield items.slice(start, start + CHUNK);
+  }
 }
 
 /** The next `limit` products after id `afterId` (in id order), with their brand's name, and their sizes in order. */
@@ -55,7 +62,7 @@ export function brandRows(db: Db) {
 
 export async function productsByUrlKeys(db: Db, keys: readonly string[]) {
   const found = [];
-  for (const some of chunks(keys)) {
+  for await (const some of chunks(keys)) {
     found.push(...(await db.selectFrom('products').selectAll().where('url_key', 'in', some).execute()));
   }
   return found;
@@ -64,7 +71,7 @@ export async function productsByUrlKeys(db: Db, keys: readonly string[]) {
 /** The sizes of these products, each product's in its order. */
 export async function sizesOfProducts(db: Db, productIds: readonly number[]) {
   const found = [];
-  for (const some of chunks(productIds)) {
+  for await (const some of chunks(productIds)) {
     found.push(
       ...(await db
         .selectFrom('product_stocks')
@@ -95,7 +102,7 @@ export async function lockSizesOfProducts(db: Db, dialect: Dialect, productIds: 
 /** Which of these keys are a product's old key, with the product's title and current key. */
 export async function oldUrlKeysAmong(db: Db, keys: readonly string[]) {
   const found = [];
-  for (const some of chunks(keys)) {
+  for await (const some of chunks(keys)) {
     found.push(
       ...(await db
         .selectFrom('product_url_redirects as r')
@@ -111,7 +118,7 @@ export async function oldUrlKeysAmong(db: Db, keys: readonly string[]) {
 /** New products, many to a statement; answers each one's id by its URL key. */
 export async function insertProducts(db: Db, rows: readonly ProductWrite[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  for (const some of chunks(rows)) {
+  for await (const some of chunks(rows)) {
     const inserted = await db.insertInto('products').values(some).returning(['id', 'url_key']).execute();
     for (const row of inserted) ids.set(row.url_key, row.id);
   }
@@ -123,5 +130,5 @@ export async function insertSizes(
   db: Db,
   rows: ReadonlyArray<SizeWrite & { product_id: number; stock: number }>,
 ): Promise<void> {
-  for (const some of chunks(rows)) await db.insertInto('product_stocks').values(some).execute();
+  for await (const some of chunks(rows)) await db.insertInto('product_stocks').values(some).execute();
 }

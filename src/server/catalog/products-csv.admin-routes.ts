@@ -5,6 +5,7 @@ import {
   productCsvBodySchema,
   productImportSummarySchema,
 } from '../../contract/admin/products-csv.ts';
+import { textBodyParser } from '../http/text-body.ts';
 import type { StaffGuard } from '../staff/staff-guard.ts';
 import type { ProductsCsvService } from './products-csv.admin-service.ts';
 
@@ -18,11 +19,7 @@ export const productsCsvAdminRoutes: FastifyPluginAsyncZod<{ csv: ProductsCsvSer
   app,
   { csv, guard },
 ) => {
-  app.addContentTypeParser(
-    ['text/csv', 'application/csv'],
-    { parseAs: 'string', bodyLimit: MAX_IMPORT_BYTES },
-    (_request, body, done) => done(null, body),
-  );
+  app.addContentTypeParser(['text/csv', 'application/csv'], textBodyParser(MAX_IMPORT_BYTES));
   const importRoute = {
     config: { role: 'owner' as const },
     bodyLimit: MAX_IMPORT_BYTES,
