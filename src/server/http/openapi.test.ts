@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
  * calls, so the description cannot drift from what the server accepts (docs/rules.md#api-answers-and-errors).
  */
 interface Operation {
-  requestBody?: { content: Record<string, { schema: unknown }> };
+  requestBody?: { required?: boolean; content: Record<string, { schema: unknown }> };
   parameters?: Array<{ in: string; name: string; schema: unknown }>;
   responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
 }
@@ -131,6 +131,18 @@ describe('GET /api/openapi.json', () => {
     for (const path of ['/api/admin/products/import', '/api/admin/products/import/preview']) {
       expect(document.paths[path]?.post?.requestBody?.content['text/csv']?.schema).toMatchObject({ type: 'string' });
     }
+  });
+
+  it('gives the photo upload a multipart body of file parts', () => {
+    const body = document.paths['/api/admin/products/{id}/photos']?.post?.requestBody;
+    expect(body?.required).toBe(true);
+    expect(body?.content['multipart/form-data']?.schema).toMatchObject({
+      type: 'object',
+      required: ['file'],
+      properties: {
+        file: { type: 'array', items: { type: 'string', contentMediaType: expect.stringMatching(/image/) } },
+      },
+    });
   });
 
   it('does not declare closed the queries and bodies the server takes with unknown keys', async () => {

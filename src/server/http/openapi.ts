@@ -27,10 +27,16 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
       servers: [{ url: options.publicUrl }],
     },
     // Only the API: the pages, the sandboxes, the images and the crawler files are not part of it.
-    transform: (document) =>
-      document.url.startsWith('/api/')
-        ? jsonSchemaTransform({ ...document, schema: withErrorAnswers(document.schema, document.route) })
-        : { schema: { ...document.schema, hide: true }, url: document.url },
+    transform: (document) => {
+      if (!document.url.startsWith('/api/')) return { schema: { ...document.schema, hide: true }, url: document.url };
+      const transformed = jsonSchemaTransform({
+        ...document,
+        schema: withErrorAnswers(document.schema, document.route),
+      });
+      const documentedBody = document.route.config?.documentedBody;
+      // A body the route reads itself (a multipart upload), so it has no schema to check it with.
+      return documentedBody ? { ...transformed, schema: { ...transformed.schema, body: documentedBody } } : transformed;
+    },
     // The schemas named in zod's registry (.meta({ id })) become components, which the routes'
     // schemas refer to: without them a $ref (the product-type tree's, to itself) would dangle.
     transformObject: jsonSchemaTransformObject,
@@ -42,6 +48,16 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
 }
 
 type RouteSchema = NonNullable<RouteOptions['schema']>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The body as the document describes it (JSON Schema), for a route that reads its body itself
+     * rather than through a schema it is checked with: a multipart upload.
+     */
+    documentedBody?: Record<string, unknown>;
+  }
+}
 
 const bodyless = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -42,6 +42,20 @@ export const photosAdminRoutes: FastifyPluginAsyncZod<{ photos: PhotosAdminServi
   app.post(
     '/products/:id/photos',
     {
+      config: {
+        documentedBody: {
+          type: 'object',
+          required: ['file'],
+          properties: {
+            file: {
+              type: 'array',
+              minItems: 1,
+              maxItems: photoLimits.maxFilesPerUpload,
+              items: { type: 'string', contentMediaType: 'image/*', description: 'A JPEG, PNG or WebP picture' },
+            },
+          },
+        },
+      },
       schema: {
         params,
         consumes: ['multipart/form-data'],
