@@ -68,6 +68,29 @@ describe('POST /api/contact', () => {
     expect(body(copy!)).toContain('0121 496 0000');
   });
 
+  it("shows a name written as a MIME encoded-word as typed in the shop's subject, not decoded", async () => {
+    // "=?utf-8?b?...?=" in a plain subject is decoded by every mail program: the name would show
+    // as any text the sender chose ("Refund approved", say), not what the form took.
+    const sender = newAddress();
+    const disguise = `=?utf-8?b?${Buffer.from('Refund approved').toString('base64')}?=`;
+    await send(enquiry(sender, { name: disguise }));
+    const [copy] = (await mailTo(t.config.shop.email)).filter((m) => m.raw.includes(sender));
+    // The header unfolded, then each encoded-word decoded as a mail program shows it.
+    const subject = /^Subject: (.*(?:\n[ \t].*)*)/im.exec(copy!.raw)![1]!.replace(/\r?\n[ \t]+/g, ' ');
+    const shown = subject.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_, encoding: string, text: string) =>
+      encoding.toLowerCase() === 'b'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : Buffer.from(
+            text
+              .replaceAll('_', ' ')
+              .replace(/=([0-9a-f]{2})/gi, (_hex, code: string) => String.fromCharCode(parseInt(code, 16))),
+            'latin1',
+          ).toString('utf8'),
+    );
+    expect(shown).not.toContain('Refund approved');
+    expect(shown.replace(/\u200b/g, '')).toBe(`Enquiry from ${disguise}`);
+  });
+
   it('refuses a line break in the name, e-mail or telephone, so no header can be added', async () => {
     const victim = newAddress();
     const attacks = [

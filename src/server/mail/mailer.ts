@@ -67,6 +67,16 @@ export interface MailTransport {
  */
 export const SMTP_TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000 } as const;
 
+/**
+ * A subject shown as it is written. Mail programs decode "=?charset?b?...?=" wherever it stands in
+ * a header, so a shopper's name written that way (in a contact enquiry's subject) would show as any
+ * text they chose. A zero-width space after each "=" of "=?" breaks the pattern; being outside
+ * ASCII, it also has the subject sent encoded, so what shows is the text as typed.
+ */
+function subjectAsTyped(subject: string): string {
+  return subject.replaceAll('=?', '=\u200b?');
+}
+
 export function createMailTransport(options: {
   smtpUrl: string | undefined;
   outboxDir: string;
@@ -83,7 +93,7 @@ export function createMailTransport(options: {
         from,
         to: message.to,
         ...(message.replyTo ? { replyTo: { name: '', address: message.replyTo } } : {}),
-        subject: message.subject,
+        subject: subjectAsTyped(message.subject),
         text,
         html,
       });
