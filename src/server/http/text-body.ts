@@ -1,8 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import { errorCodes, type FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyRequest } from 'fastify';
 
-type TextParser = Parameters<FastifyInstance['addContentTypeParser']>[2];
+type TextParser = (
+  request: FastifyRequest,
+  payload: IncomingMessage,
+  done: (error: Error | null, body?: string) => void,
+) => void;
 
 /**
  * A text body (a products CSV, up to 20 MB) decoded as it arrives, a chunk at a time, rather than
@@ -11,7 +15,7 @@ type TextParser = Parameters<FastifyInstance['addContentTypeParser']>[2];
  * over `limit` bytes (413, as soon as it is known) or shorter or longer than its Content-Length (400).
  */
 export function textBodyParser(limit: number): TextParser {
-  return (request, payload: IncomingMessage, done) => {
+  return (request, payload, done) => {
     const declared = Number(request.headers['content-length']);
     if (declared > limit) {
       done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE(), undefined);
