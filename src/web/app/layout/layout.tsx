@@ -59,12 +59,24 @@ export function PageLoading() {
  * answers the shopper from then on: a page drawn on the server starts its code after its first
  * paint (docs/decisions/0021-server-rendering.md), and a tap before then does nothing. Browser
  * tests wait for it after loading a page; a monitor may too. Renders nothing, on either side.
+ * Taps on the page before then were kept by /boot.js; they are answered here.
  */
 function PageHydrated() {
   useEffect(() => {
     document.documentElement.setAttribute('data-hydrated', '');
+    // When the page answers taps, for bench:pages (its slow phone's time to interactive).
+    performance.mark('shop:started');
+    // Taps kept by /boot.js while the code was on its way are answered now.
+    window.shopStarted?.();
   }, []);
   return null;
+}
+
+declare global {
+  interface Window {
+    /** Set by /boot.js until the page has started: answers the taps it kept meanwhile. */
+    shopStarted?: () => void;
+  }
 }
 
 const noChanges = () => () => undefined;
