@@ -204,7 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const searchEngine = createSearchEngine(createSearchEngineRepository(db.kysely), {
     maxLagMs: config.searchIndexLagMs,
     // Tests add products and search at once; a serving shop answers from the database meanwhile.
-    waitForBuild: config.env === 'test',
+    waitForBuild: config.searchWaitsForIndex,
     onError: (error) => app.log.error({ err: error }, 'search index not built'),
     // A database in memory is this connection's alone: another process could not open it.
     ...(db.reopen.url === 'sqlite::memory:' ? {} : { separateBuild: { connection: db.reopen } }),
@@ -280,8 +280,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     customerOf: checkoutGuard.optionalCustomerOf,
     rateLimitFactor: config.rateLimitFactor,
   });
-  scheduleReservationSweep(app, orders, config.env !== 'test');
-  schedulePlannerStatistics(app, db, config.env !== 'test');
+  scheduleReservationSweep(app, orders, config.backgroundJobs);
+  schedulePlannerStatistics(app, db, config.backgroundJobs);
   // The calls to PayPal and Opayo, each a span when tracing.
   const paymentFetch = deps.tracing ? deps.tracing.tracedFetch(deps.paymentFetch ?? fetch) : deps.paymentFetch;
   const payments = createPaymentsService(db.checkout, config, {
@@ -296,7 +296,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     providerOf: payments.providerOf,
     ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
   });
-  scheduleRefundSettling(app, ordersAdmin, config.env !== 'test');
+  scheduleRefundSettling(app, ordersAdmin, config.backgroundJobs);
   await app.register(paymentsRoutes, {
     payments,
     counters: rateLimitCounters,

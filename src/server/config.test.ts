@@ -12,6 +12,40 @@ describe('configuration', () => {
     expect(config.shop.name).toBeTruthy();
   });
 
+  it("has no defaults of its own for tests: NODE_ENV=test gets a serving shop's, and tests set theirs", () => {
+    const config = loadConfig({ NODE_ENV: 'test' });
+    expect(config.searchCacheSeconds).toBe(10);
+    expect(config.catalogCacheSeconds).toBe(10);
+    expect(config.pageCacheSeconds).toBe(5);
+    expect(config.searchIndexLagMs).toBe(1_000);
+    expect(config.logLevel).toBe('info');
+    expect(config.unpaidOrderLimits).toEqual({ perEmail: 3, perClient: 10, unitsPerEmail: 20, unitsPerClient: 50 });
+    expect(config.backgroundJobs).toBe(true);
+    expect(config.searchWaitsForIndex).toBe(false);
+    const quiet = loadConfig({ BACKGROUND_JOBS: 'false', SEARCH_WAITS_FOR_INDEX: 'true' });
+    expect([quiet.backgroundJobs, quiet.searchWaitsForIndex]).toEqual([false, true]);
+  });
+
+  it('names every production rule broken at once, the payment settings with the rest', () => {
+    const refusal = (() => {
+      try {
+        loadConfig({ NODE_ENV: 'production', PAYPAL_INTEGRATION: 'checkout', OPAYO_VENDOR: 'raaglocal' });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    })();
+    for (const line of [
+      'SESSION_SECRET is required in production',
+      'PUBLIC_URL is required in production',
+      'PAYPAL_CLIENT_ID is required in production for PAYMENT_PROVIDER=paypal PAYPAL_INTEGRATION=checkout',
+      'PAYPAL_WEBHOOK_ID is required in production for PAYMENT_PROVIDER=paypal PAYPAL_INTEGRATION=checkout',
+      "OPAYO_VENDOR is the local sandbox's, refused in production",
+    ]) {
+      expect(refusal).toContain(line);
+    }
+  });
+
   it('reads the variables it is given', () => {
     const config = loadConfig({
       PORT: '8080',

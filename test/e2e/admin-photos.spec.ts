@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { apiPost, expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
 import { databaseFor } from './outbox-path.ts';
 import { picture } from './pictures.ts';
+import { testEnvironment } from '../helpers/test-environment.ts';
 
 /**
  * Product photos from the back office to the shop (docs/back-office.md#product-photos): a member of
@@ -16,7 +17,7 @@ const PASSWORD = 'Sarangi-Bow-Rosin-42';
 async function staffWithPassword(page: Page): Promise<string> {
   const email = `photos.${Date.now()}@shop.example`;
   const printed = execFileSync(process.execPath, ['src/server/staff/cli/create-staff.ts', '--email', email], {
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${databaseFor(port)}` },
+    env: { ...process.env, ...testEnvironment, DATABASE_URL: `sqlite:${databaseFor(port)}` },
   }).toString();
   const token = /\/admin\/set-password\/(\S+)/.exec(printed)?.[1];
   if (!token) throw new Error(`no set-password link in: ${printed}`);

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { readOutbox } from '../helpers/outbox.ts';
 import { apiPost, expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
 import { databaseFor, outboxFor } from './outbox-path.ts';
+import { testEnvironment } from '../helpers/test-environment.ts';
 
 /**
  * PayPal Checkout (Orders v2) in the local sandbox, on the shop's third test server
@@ -78,7 +79,7 @@ test.describe('a staff refund through PayPal', () => {
     const printed = execFileSync(
       process.execPath,
       ['src/server/staff/cli/create-staff.ts', '--email', ownerEmail, '--role', 'owner', '--name', 'Asha Owner'],
-      { env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${databaseFor(port)}` } },
+      { env: { ...process.env, ...testEnvironment, DATABASE_URL: `sqlite:${databaseFor(port)}` } },
     ).toString();
     const link = /https?:\/\/\S+\/admin\/set-password\/\S+/.exec(printed)?.[0] as string;
     await page.goto(new URL(link).pathname);

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { testEnvironment } from '../helpers/test-environment.ts';
 
 /** Starts the real server for the browser tests on a fresh database and outbox of its own. */
 const dir = mkdtempSync(join(tmpdir(), 'shop-e2e-'));
@@ -13,7 +14,7 @@ const child = spawn(process.execPath, ['src/server/main.ts'], {
   stdio: 'inherit',
   env: {
     ...process.env,
-    NODE_ENV: 'test',
+    ...testEnvironment,
     // The browser tests' shoppers all come from 127.0.0.1; the API tests check the real limits.
     RATE_LIMIT_FACTOR: '50',
     LOG_LEVEL: 'warn',

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
 import { expect, expectNoAxeViolations } from './fixtures.ts';
 import { databaseFor } from './outbox-path.ts';
+import { testEnvironment } from '../helpers/test-environment.ts';
 
 /** Staff in the browser tests: an owner made on the command line, choosing a password, signing in, moving around. */
 
@@ -18,7 +19,7 @@ export function createOwner(email: string, serverPort = port): string {
     process.execPath,
     ['src/server/staff/cli/create-staff.ts', '--email', email, '--role', 'owner', '--name', 'Asha Owner'],
     {
-      env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${databaseFor(serverPort)}` },
+      env: { ...process.env, ...testEnvironment, DATABASE_URL: `sqlite:${databaseFor(serverPort)}` },
     },
   ).toString();
   const link = /https?:\/\/\S+\/admin\/set-password\/\S+/.exec(printed)?.[0];

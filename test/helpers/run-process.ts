@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { testEnvironment } from './test-environment.ts';
 
 export interface ProcessResult {
   code: number | null;
@@ -10,7 +11,7 @@ export interface ProcessResult {
 export function runScript(script: string, env: Record<string, string>, args: string[] = []): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [script, ...args], {
-      env: { ...process.env, NODE_ENV: 'test', ...env },
+      env: { ...process.env, ...testEnvironment, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

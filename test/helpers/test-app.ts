@@ -14,6 +14,7 @@ import type { Clock } from '../../src/server/cache/cached-loader.ts';
 import { createTestDb, type TestDatabase } from './test-db.ts';
 import { csrfTokenForCookies, TEST_SESSION_SECRET } from './csrf.ts';
 import { checkAnswersAgainstOpenApi } from './openapi-answers.ts';
+import { testEnvironment } from './test-environment.ts';
 
 export interface TestApp {
   /** The app as the shop's page calls it: state-changing calls echo the CSRF token. */
@@ -60,7 +61,7 @@ export async function createTestApp(
   if (options.demo) await seedDemoCatalogue(db);
   const outboxDir = mkdtempSync(join(tmpdir(), 'shop-outbox-'));
   const config = loadConfig({
-    NODE_ENV: 'test',
+    ...testEnvironment,
     MAIL_OUTBOX_DIR: outboxDir,
     SESSION_SECRET: TEST_SESSION_SECRET,
     // The suites written for PayPal Standard rely on it; PayPal Checkout's own tests set checkout.

@@ -9,6 +9,7 @@ import { mailQueueDrained } from '../../../test/helpers/outbox.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
 import { REQUEST_ID_ATTRIBUTE, startTracing, type Tracing } from './tracing.ts';
+import { testEnvironment } from '../../../test/helpers/test-environment.ts';
 
 /** A span as the OTLP/HTTP JSON export carries it. */
 interface ExportedSpan {
@@ -166,7 +167,7 @@ describe('tracing and metrics off', () => {
       const { migrateToLatest } = await import('./src/server/db/migrate.ts');
       const db = openDatabase('sqlite::memory:');
       await migrateToLatest(db);
-      const app = await buildApp({ config: loadConfig({ NODE_ENV: 'test' }), db });
+      const app = await buildApp({ config: loadConfig(${JSON.stringify(testEnvironment)}), db });
       const answer = await app.inject({ method: 'GET', url: '/api/product-types' });
       await app.close();
       await db.destroy();
