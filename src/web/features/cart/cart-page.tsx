@@ -32,6 +32,7 @@ export default function CartPage() {
 
   const priced = basket.priced;
   const lineOf = (stockId: number) => priced?.items.find((line) => line.productStockId === stockId);
+  // The header's pill counts the same (docs/rules.md#basket): lines the server refused count for nothing.
   const { count, total } = basketSummary(basket);
   const serverErrors = priced?.items.some((line) => line.hasError) ?? false;
   // A quantity typed wrong keeps the shopper here too, not only a line the server refused.
@@ -151,8 +152,8 @@ export default function CartPage() {
           <aside className={styles.summary} aria-labelledby="cart-summary">
             <h2 id="cart-summary">SUMMARY</h2>
             <p>
-              {priced?.itemCount ?? count} Items
-              <strong className={styles.total}>{formatPence(priced?.itemsTotal ?? total)}</strong>
+              {count} Items
+              <strong className={styles.total}>{formatPence(total)}</strong>
             </p>
             {canCheckout && (
               <button type="button" className="button" onClick={() => void navigate('/checkout-details')}>

@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StockDetail } from '../../../contract/catalog.ts';
+import type { BasketLine } from '../../../contract/basket.ts';
+import { pricedBasket } from '../../../../test/helpers/priced-basket.ts';
 import { basketStore, basketSummary, parseSavedBasket, storageKeys } from './basket-store.ts';
 
 const detail = (id: number, price: number): StockDetail => ({
@@ -15,6 +17,24 @@ const detail = (id: number, price: number): StockDetail => ({
   priceWithoutDiscount: price,
   urlKey: 'tabla',
   imageUrl: '',
+});
+
+/** A line the server priced and took, with 9 in stock. */
+const pricedLine = (id: number, qty: number, price: number): BasketLine => ({
+  productStockId: id,
+  productId: 1,
+  requestedQty: qty,
+  availableStock: 9,
+  hasError: false,
+  errorCode: null,
+  title: 'Tabla',
+  sizeName: 'S',
+  urlKey: 'tabla',
+  imageUrl: '',
+  price,
+  priceWithoutDiscount: price,
+  priceReduction: 0,
+  lineTotal: price * qty,
 });
 
 describe('the basket store', () => {
@@ -47,7 +67,7 @@ describe('the basket store', () => {
     expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 0, total: 0 });
   });
 
-  it('restores a saved basket at start and looks its lines up, dropping lines whose product is gone', async () => {
+  const savedTwoLines = () =>
     localStorage.setItem(
       storageKeys.basket,
       JSON.stringify({
@@ -57,12 +77,62 @@ describe('the basket store', () => {
         ],
       }),
     );
-    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(JSON.stringify([detail(7, 1200)])));
+
+  it('restores a saved basket at start and verifies it, dropping lines whose product is gone', async () => {
+    savedTwoLines();
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async (url) =>
+        String(url) === '/api/verify-basket'
+          ? new Response(
+              JSON.stringify(pricedBasket({ items: [pricedLine(7, 2, 1200)], itemCount: 2, itemsTotal: 2400 })),
+            )
+          : new Response('{}'),
+      );
     basketStore.start();
     expect(basketStore.getSnapshot().items).toHaveLength(2);
-    await vi.waitFor(() => expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 7, requestedQty: 2 }]));
-    expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/product-stock?id=7&id=9');
+    await vi.waitFor(() =>
+      expect(basketStore.getSnapshot().items).toEqual([
+        { productStockId: 7, requestedQty: 2, availableStock: 9, price: 1200, refused: false },
+      ]),
+    );
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain('/api/verify-basket');
     expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 2, total: 2400 });
+  });
+
+  it('looks the lines up at start when the verification fails', async () => {
+    savedTwoLines();
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async (url) =>
+        String(url).startsWith('/api/product-stock')
+          ? new Response(JSON.stringify([detail(7, 1200)]))
+          : new Response('{}', { status: 503 }),
+      );
+    basketStore.start();
+    await vi.waitFor(() => expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 7, requestedQty: 2 }]));
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain('/api/product-stock?id=7&id=9');
+    expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 2, total: 2400 });
+  });
+
+  it('counts for the header what the cart counts: nothing of a line the server refused (issue 32)', async () => {
+    basketStore.add(7, 50, detail(7, 1500));
+    basketStore.add(8, 3, detail(8, 500));
+    const refused = { ...pricedLine(7, 50, 1500), availableStock: 2, hasError: true, errorCode: 3, lineTotal: 0 };
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      async () =>
+        new Response(
+          JSON.stringify(pricedBasket({ items: [refused, pricedLine(8, 3, 500)], itemCount: 3, itemsTotal: 1500 })),
+        ),
+    );
+    await basketStore.verify();
+    expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 3, total: 1500 });
+    // Another line added: until the server prices the basket again, the refused line still counts for nothing.
+    basketStore.add(9, 1, detail(9, 1000));
+    expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 4, total: 2500 });
+    // Its quantity changed, it may be taken again: it counts until the server says otherwise.
+    basketStore.setQuantities(new Map([[7, 2]]));
+    expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 6, total: 5500 });
   });
 
   it('keeps the line when the look-up of its details fails', async () => {
@@ -163,7 +233,9 @@ describe('the basket store', () => {
       { productStockId: 8, requestedQty: 1, availableStock: null, price: null },
     ]);
     const state = basketStore.getSnapshot();
-    expect(state.items).toEqual([{ productStockId: 7, requestedQty: 3, availableStock: 2, price: 1600 }]);
+    expect(state.items).toEqual([
+      { productStockId: 7, requestedQty: 3, availableStock: 2, price: 1600, refused: true },
+    ]);
     expect(state.details[7]?.price).toBe(1600);
     expect(JSON.parse(localStorage.getItem(storageKeys.basket) ?? '').items).toEqual([
       { productStockId: 7, requestedQty: 3 },

@@ -38,6 +38,8 @@ export interface BasketItem {
   /** Stock and price as the shopper last saw them (from the last verification). */
   availableStock?: number;
   price?: number;
+  /** The last verification refused this line at this quantity: it counts for nothing (docs/rules.md#basket). */
+  refused?: boolean;
 }
 
 export interface BasketState {
@@ -180,7 +182,7 @@ function adopt(priced: PricedBasket): void {
   const lines = new Map(priced.items.map((line) => [line.productStockId, line]));
   const items = state.items.flatMap((item) => {
     const line = lines.get(item.productStockId);
-    return line ? [{ ...item, availableStock: line.availableStock, price: line.price }] : [];
+    return line ? [{ ...item, availableStock: line.availableStock, price: line.price, refused: line.hasError }] : [];
   });
   const details = { ...state.details };
   for (const line of priced.items) {
@@ -230,7 +232,9 @@ export const basketStore = {
     const exists = state.items.some((item) => item.productStockId === productStockId);
     if (!exists && state.items.length >= MAX_BASKET_LINES) return;
     const items = exists
-      ? state.items.map((item) => (item.productStockId === productStockId ? { ...item, requestedQty } : item))
+      ? state.items.map((item) =>
+          item.productStockId === productStockId ? { ...item, requestedQty, refused: undefined } : item,
+        )
       : [...state.items, { productStockId, requestedQty }];
     const details = detail ? { ...state.details, [productStockId]: detail } : state.details;
     setState({ ...state, items, details, priced: undefined });
@@ -243,7 +247,7 @@ export const basketStore = {
     const items = state.items.flatMap((item) => {
       const qty = quantities.get(item.productStockId);
       if (qty === undefined) return [item];
-      return qty < 1 ? [] : [{ ...item, requestedQty: Math.min(qty, MAX_LINE_QUANTITY) }];
+      return qty < 1 ? [] : [{ ...item, requestedQty: Math.min(qty, MAX_LINE_QUANTITY), refused: undefined }];
     });
     setState({ ...state, items, priced: undefined });
   },
@@ -361,11 +365,15 @@ export const basketStore = {
     setState({ ...state, items: state.items.filter((item) => details[item.productStockId]), details });
   },
 
-  /** Restores the saved basket at start and follows changes made in other tabs. */
+  /**
+   * Restores the saved basket at start and verifies it again (docs/rules.md#basket), so that what
+   * the header counts leaves out the lines the server refuses; and follows changes made in other tabs.
+   */
   start(): void {
     state = { ...parseSavedBasket(localStorage.getItem(storageKeys.basket)), details: {} };
     emit();
-    void basketStore.refreshDetails().catch(() => undefined);
+    if (state.items.length > 0)
+      void basketStore.verify().catch(() => basketStore.refreshDetails().catch(() => undefined));
     window.addEventListener('storage', (event) => {
       if (event.key !== storageKeys.basket) return;
       state = { ...parseSavedBasket(event.newValue), details: state.details };
@@ -380,11 +388,18 @@ export function stockDetailOf(product: Product, stock: ProductStock): StockDetai
   return { ...stock, urlKey: product.urlKey, imageUrl: product.defaultImageUrl };
 }
 
-/** Item count (the sum of quantities) and the items total in pence, from the looked-up prices. */
+/**
+ * Item count (the sum of quantities) and the items total in pence: the header's pill and the cart's
+ * SUMMARY both show this, so they agree. The server's figures when it has priced these lines (they
+ * leave out the lines it refused: docs/rules.md#basket); until then, the lines it has not refused,
+ * at the looked-up prices.
+ */
 export function basketSummary(basket: BasketState): { count: number; total: number } {
+  if (basket.priced) return { count: basket.priced.itemCount, total: basket.priced.itemsTotal };
   let count = 0;
   let total = 0;
   for (const item of basket.items) {
+    if (item.refused) continue;
     count += item.requestedQty;
     total += (basket.details[item.productStockId]?.price ?? 0) * item.requestedQty;
   }
