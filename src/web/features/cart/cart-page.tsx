@@ -7,6 +7,7 @@ import { lineMessage } from '../../lib/basket/line-messages.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { BasketNotice } from '../../ui/basket-notice/basket-notice.tsx';
 import { ProductImage } from '../../ui/product-image/product-image.tsx';
 import styles from './cart.module.css';
 
@@ -70,6 +71,7 @@ export default function CartPage() {
     <div className="container page">
       <PageMeta title="Your Cart" canonicalPath="/shoppingcart" />
       <h1 className="page-title">Your Cart</h1>
+      <BasketNotice />
       {basket.items.length === 0 ? (
         <div className={styles.empty}>
           <p>{messages.cart.empty}</p>

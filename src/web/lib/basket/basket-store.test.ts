@@ -268,6 +268,69 @@ describe('the basket store', () => {
     expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 7, requestedQty: 1 }]);
   });
 
+  /** The `storage` event another tab's save fires in this one. */
+  function savedInAnotherTab(basket: object) {
+    const newValue = JSON.stringify(basket);
+    localStorage.setItem(storageKeys.basket, newValue);
+    window.dispatchEvent(new StorageEvent('storage', { key: storageKeys.basket, newValue }));
+  }
+
+  it('follows a basket changed in another tab: says what changed and has it priced again (issue 32)', async () => {
+    basketStore.start();
+    basketStore.add(7, 2, detail(7, 1500));
+    basketStore.add(8, 1, detail(8, 999));
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      async () =>
+        new Response(
+          JSON.stringify(
+            pricedBasket({ items: [pricedLine(7, 1, 1500), pricedLine(9, 4, 200)], itemCount: 5, itemsTotal: 2300 }),
+          ),
+        ),
+    );
+    savedInAnotherTab({
+      items: [
+        { productStockId: 7, requestedQty: 1 },
+        { productStockId: 9, requestedQty: 4 },
+      ],
+    });
+    expect(basketStore.getSnapshot().notice).toEqual({
+      kind: 'changedElsewhere',
+      changes: [
+        { productStockId: 7, before: 2, after: 1 },
+        { productStockId: 8, before: 1, after: 0 },
+        { productStockId: 9, before: 0, after: 4 },
+      ],
+    });
+    // Priced again, so the pages show the new totals and their buttons (the review's SECURE CHECKOUT).
+    await vi.waitFor(() => expect(basketStore.getSnapshot().priced?.itemCount).toBe(5));
+    expect(basketStore.getSnapshot().notice?.kind).toBe('changedElsewhere');
+    // A second change counts from what this page showed first; the shopper's own change ends the notice.
+    savedInAnotherTab({ items: [{ productStockId: 7, requestedQty: 2 }] });
+    expect(basketStore.getSnapshot().notice).toEqual({
+      kind: 'changedElsewhere',
+      changes: [{ productStockId: 8, before: 1, after: 0 }],
+    });
+    basketStore.add(7, 3, detail(7, 1500));
+    expect(basketStore.getSnapshot().notice).toBeUndefined();
+  });
+
+  it('takes no notice of another tab saving the basket this page has already', async () => {
+    basketStore.start();
+    basketStore.add(7, 2, detail(7, 1500));
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(
+        async () => new Response(JSON.stringify(pricedBasket({ items: [pricedLine(7, 2, 1500)], itemCount: 2 }))),
+      );
+    await basketStore.verify();
+    const calls = fetchMock.mock.calls.length;
+    // The other tab verified the same basket and saved it again: this page keeps its priced basket.
+    savedInAnotherTab(JSON.parse(localStorage.getItem(storageKeys.basket) ?? '{}'));
+    expect(basketStore.getSnapshot().priced?.itemCount).toBe(2);
+    expect(basketStore.getSnapshot().notice).toBeUndefined();
+    expect(fetchMock.mock.calls.length).toBe(calls);
+  });
+
   it('keeps the newest choice when an older verification answers last', async () => {
     basketStore.add(7, 1, detail(7, 1500));
     const answer = (deliveryMethodRateId: number | null) =>

@@ -42,6 +42,19 @@ export interface BasketItem {
   refused?: boolean;
 }
 
+/** A line's quantity before and after a change the shopper did not make on this page (0: not in the basket). */
+export interface BasketLineChange {
+  productStockId: number;
+  before: number;
+  after: number;
+}
+
+/**
+ * Why the basket changed behind the page the shopper is looking at, for the pages to say
+ * (`BasketNotice` in web/ui/basket-notice): it was changed in another tab of this browser (issue 32).
+ */
+export type BasketNotice = { kind: 'changedElsewhere'; changes: BasketLineChange[] };
+
 export interface BasketState {
   items: BasketItem[];
   /** Product details per stock id, looked up from the server. */
@@ -55,6 +68,8 @@ export interface BasketState {
   orderCode?: string;
   /** The server's answer to the last verification, when it still matches the items. */
   priced?: PricedBasket;
+  /** Said on the cart and checkout pages until the shopper changes the basket here. */
+  notice?: BasketNotice;
 }
 
 /** No basket: the one the page rendered on the server shows, since the shopper's is in their browser. */
@@ -131,24 +146,42 @@ function emit(): void {
   for (const listener of listeners) listener();
 }
 
+/** The basket as it is saved: the shopper's choices. */
+function saved(basket: Omit<BasketState, 'details'>): string {
+  const { items, guest, billingAddress, deliveryAddress, deliveryMethodRateId, appliedVouchers, orderCode } = basket;
+  return JSON.stringify({
+    items: items.map(({ productStockId, requestedQty }) => ({ productStockId, requestedQty })),
+    guest,
+    billingAddress,
+    deliveryAddress,
+    deliveryMethodRateId,
+    appliedVouchers,
+    orderCode,
+  });
+}
+
 function save(): void {
   try {
-    const { items, guest, billingAddress, deliveryAddress, deliveryMethodRateId, appliedVouchers, orderCode } = state;
-    localStorage.setItem(
-      storageKeys.basket,
-      JSON.stringify({
-        items: items.map(({ productStockId, requestedQty }) => ({ productStockId, requestedQty })),
-        guest,
-        billingAddress,
-        deliveryAddress,
-        deliveryMethodRateId,
-        appliedVouchers,
-        orderCode,
-      }),
-    );
+    localStorage.setItem(storageKeys.basket, saved(state));
   } catch {
     // Private browsing or a full quota: the basket still works for this visit.
   }
+}
+
+/**
+ * The lines whose quantity differs from `before` to `after`, counted from what the shopper last saw
+ * on this page: a change already noticed keeps its first quantity, and one undone is no change.
+ */
+function lineChanges(before: BasketState, after: BasketItem[]): BasketLineChange[] {
+  const seen = new Map(before.items.map((item) => [item.productStockId, item.requestedQty]));
+  if (before.notice?.kind === 'changedElsewhere') {
+    for (const change of before.notice.changes) seen.set(change.productStockId, change.before);
+  }
+  const now = new Map(after.map((item) => [item.productStockId, item.requestedQty]));
+  return [...new Set([...seen.keys(), ...now.keys()])].flatMap((productStockId) => {
+    const change = { productStockId, before: seen.get(productStockId) ?? 0, after: now.get(productStockId) ?? 0 };
+    return change.before === change.after ? [] : [change];
+  });
 }
 
 function setState(next: BasketState, persist = true): void {
@@ -210,6 +243,29 @@ function adopt(priced: PricedBasket): void {
   });
 }
 
+/**
+ * The basket saved by another tab of this browser: this page follows it, says what changed, and
+ * has the server price it again, so its totals and buttons are the new basket's (issue 32). A
+ * save that changes nothing (the other tab verifying the same basket) is not a change.
+ */
+function follow(savedText: string | null): void {
+  const next = parseSavedBasket(savedText);
+  if (saved(next) === saved(parseSavedBasket(saved(state)))) return;
+  const known = new Map(state.items.map((item) => [item.productStockId, item]));
+  // What this page last saw of a line's stock and price, to tell the server (basketRequest); a line
+  // refused at another quantity may be taken at this one.
+  const items = next.items.map((item) => {
+    const was = known.get(item.productStockId);
+    return { ...was, ...item, refused: was?.requestedQty === item.requestedQty ? was.refused : undefined };
+  });
+  const notice: BasketNotice = { kind: 'changedElsewhere', changes: lineChanges(state, items) };
+  // Not saved again: it came from storage, and the other tab holds the same.
+  setState({ ...next, items, details: state.details, notice }, false);
+  if (items.length > 0) {
+    void basketStore.verify().catch(() => basketStore.refreshDetails().catch(() => undefined));
+  }
+}
+
 /** The restore of an unpaid order under way, so that two callers share it. */
 let restoring: Promise<boolean> | undefined;
 
@@ -237,7 +293,7 @@ export const basketStore = {
         )
       : [...state.items, { productStockId, requestedQty }];
     const details = detail ? { ...state.details, [productStockId]: detail } : state.details;
-    setState({ ...state, items, details, priced: undefined });
+    setState({ ...state, items, details, priced: undefined, notice: undefined });
     // docs/rules.md#basket: a failed look-up is not the shopper's problem; the next one may succeed.
     if (!detail) void basketStore.refreshDetails().catch(() => undefined);
   },
@@ -249,7 +305,7 @@ export const basketStore = {
       if (qty === undefined) return [item];
       return qty < 1 ? [] : [{ ...item, requestedQty: Math.min(qty, MAX_LINE_QUANTITY), refused: undefined }];
     });
-    setState({ ...state, items, priced: undefined });
+    setState({ ...state, items, priced: undefined, notice: undefined });
   },
 
   /** Removes a line and drops its cached details. */
@@ -261,11 +317,12 @@ export const basketStore = {
       items: state.items.filter((item) => item.productStockId !== productStockId),
       details,
       priced: undefined,
+      notice: undefined,
     });
   },
 
   update(changes: Pick<BasketState, 'guest' | 'billingAddress' | 'deliveryAddress' | 'deliveryMethodRateId'>): void {
-    setState({ ...state, ...changes });
+    setState({ ...state, ...changes, notice: undefined });
   },
 
   /** Clears everything (after an order is handed to payment). */
@@ -375,10 +432,9 @@ export const basketStore = {
     if (state.items.length > 0)
       void basketStore.verify().catch(() => basketStore.refreshDetails().catch(() => undefined));
     window.addEventListener('storage', (event) => {
-      if (event.key !== storageKeys.basket) return;
-      state = { ...parseSavedBasket(event.newValue), details: state.details };
-      emit();
-      void basketStore.refreshDetails().catch(() => undefined);
+      // A null key: another tab cleared this site's storage.
+      if (event.key !== storageKeys.basket && event.key !== null) return;
+      follow(localStorage.getItem(storageKeys.basket));
     });
   },
 };
