@@ -30,6 +30,8 @@ export const messages = {
     removed: (line: string) => `${line}: removed`,
     /** A line whose product details have not been looked up. */
     unknownLine: 'An item',
+    orderPaid: (orderNumber: number | null) =>
+      `${orderNumber === null ? 'The order this basket came back from' : `Order ${orderNumber}`} has already been paid, so we have emptied the basket kept for it rather than take payment twice. There is nothing more to pay for it.`,
   },
   address: {
     title: 'Please select your Title',

@@ -13,7 +13,7 @@ export function detailsComplete(basket: BasketState): boolean {
  * arrival; `onVerified` may send the shopper elsewhere (errors to the cart, no delivery to step 2).
  * A step after Your Details (`needsDetails`) sends a basket without them back to it, so no step can
  * be skipped by opening its address (docs/rules.md#checkout). Delivery counts only with a complete address.
- * A basket emptied behind the page (in another tab) sends
+ * A basket emptied behind the page (in another tab, or because its order was paid elsewhere) sends
  * the shopper to the cart, which says why (issue 32).
  */
 export function useCheckoutGuard(
@@ -42,6 +42,8 @@ export function useCheckoutGuard(
     basketStore
       .verify()
       .then(async (priced) => {
+        // Its order was paid elsewhere: the basket is emptied, and the cart says so.
+        if (typeof priced.paidOrderNumber === 'number') return;
         if (priced.items.length === 0) return void navigate('/', { replace: true });
         const to = await onVerified?.(
           priced.items.some((line) => line.hasError),

@@ -331,6 +331,33 @@ describe('the basket store', () => {
     expect(fetchMock.mock.calls.length).toBe(calls);
   });
 
+  it('empties a basket whose order has been paid elsewhere, and says so in every tab (issue 32)', async () => {
+    basketStore.add(7, 2, detail(7, 1500));
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      async () =>
+        new Response(JSON.stringify(pricedBasket({ items: [pricedLine(7, 2, 1500)], paidOrderNumber: 100042 }))),
+    );
+    await basketStore.verify();
+    expect(basketStore.getSnapshot().items).toEqual([]);
+    expect(basketStore.getSnapshot().notice).toEqual({ kind: 'orderPaid', orderNumber: 100042 });
+    expect(parseSavedBasket(localStorage.getItem(storageKeys.basket))).toEqual({
+      items: [],
+      notice: { kind: 'orderPaid', orderNumber: 100042 },
+    });
+  });
+
+  it('empties the basket when the commit is refused because its order has been paid', async () => {
+    basketStore.add(7, 2, detail(7, 1500));
+    vi.spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(
+        new Response(JSON.stringify({ error: { code: 'ORDER_ALREADY_PAID', message: 'x' } }), { status: 409 }),
+      )
+      .mockRejectedValueOnce(new TypeError('offline'));
+    await expect(basketStore.commit()).rejects.toMatchObject({ status: 409, code: 'ORDER_ALREADY_PAID' });
+    expect(basketStore.getSnapshot().items).toEqual([]);
+    expect(basketStore.getSnapshot().notice).toEqual({ kind: 'orderPaid', orderNumber: null });
+  });
+
   it('keeps the newest choice when an older verification answers last', async () => {
     basketStore.add(7, 1, detail(7, 1500));
     const answer = (deliveryMethodRateId: number | null) =>

@@ -51,9 +51,11 @@ export interface BasketLineChange {
 
 /**
  * Why the basket changed behind the page the shopper is looking at, for the pages to say
- * (`BasketNotice` in web/ui/basket-notice): it was changed in another tab of this browser (issue 32).
+ * (`BasketNotice` in web/ui/basket-notice): it was changed in another tab of this browser, or
+ * emptied because the order it came back from has been paid elsewhere (issue 32).
  */
-export type BasketNotice = { kind: 'changedElsewhere'; changes: BasketLineChange[] };
+export type BasketNotice =
+  { kind: 'changedElsewhere'; changes: BasketLineChange[] } | { kind: 'orderPaid'; orderNumber: number | null };
 
 export interface BasketState {
   items: BasketItem[];
@@ -136,6 +138,14 @@ export function parseSavedBasket(saved: string | null): Omit<BasketState, 'detai
     if (voucher) result.appliedVouchers = [{ code: voucher }];
     const orderCode = text(parsed.orderCode, 64);
     if (orderCode && ORDER_CODE_PATTERN.test(orderCode)) result.orderCode = orderCode;
+    // An emptied basket says why in every tab, and after a reload, until the shopper fills it again.
+    const paid = parsed.paidOrder as { orderNumber?: unknown } | undefined;
+    if (paid && typeof paid === 'object') {
+      result.notice = {
+        kind: 'orderPaid',
+        orderNumber: isPositiveInt(paid.orderNumber, MAX_ID) ? paid.orderNumber : null,
+      };
+    }
     return result;
   } catch {
     return { items: [] };
@@ -146,7 +156,7 @@ function emit(): void {
   for (const listener of listeners) listener();
 }
 
-/** The basket as it is saved: the shopper's choices. */
+/** The basket as it is saved: the shopper's choices, and why an emptied basket was emptied. */
 function saved(basket: Omit<BasketState, 'details'>): string {
   const { items, guest, billingAddress, deliveryAddress, deliveryMethodRateId, appliedVouchers, orderCode } = basket;
   return JSON.stringify({
@@ -157,6 +167,7 @@ function saved(basket: Omit<BasketState, 'details'>): string {
     deliveryMethodRateId,
     appliedVouchers,
     orderCode,
+    paidOrder: basket.notice?.kind === 'orderPaid' ? { orderNumber: basket.notice.orderNumber } : undefined,
   });
 }
 
@@ -244,6 +255,14 @@ function adopt(priced: PricedBasket): void {
 }
 
 /**
+ * The order this basket came back from has been paid elsewhere (its recovery link, on another
+ * device): the basket is emptied rather than bought a second time, and says why (issue 32).
+ */
+function dropForPaidOrder(orderNumber: number | null): void {
+  setState({ ...emptyBasket, notice: { kind: 'orderPaid', orderNumber } });
+}
+
+/**
  * The basket saved by another tab of this browser: this page follows it, says what changed, and
  * has the server price it again, so its totals and buttons are the new basket's (issue 32). A
  * save that changes nothing (the other tab verifying the same basket) is not a change.
@@ -258,7 +277,7 @@ function follow(savedText: string | null): void {
     const was = known.get(item.productStockId);
     return { ...was, ...item, refused: was?.requestedQty === item.requestedQty ? was.refused : undefined };
   });
-  const notice: BasketNotice = { kind: 'changedElsewhere', changes: lineChanges(state, items) };
+  const notice = next.notice ?? { kind: 'changedElsewhere', changes: lineChanges(state, items) };
   // Not saved again: it came from storage, and the other tab holds the same.
   setState({ ...next, items, details: state.details, notice }, false);
   if (items.length > 0) {
@@ -339,7 +358,10 @@ export const basketStore = {
     });
     // Answers can arrive out of order: one to a question asked before the shopper's latest change
     // (a delivery option just chosen) must not undo it; the newer question's answer will follow.
-    if (asked === verificationsAsked) adopt(priced);
+    if (asked !== verificationsAsked) return priced;
+    // (An instance of the shop from before the field answers without it: nothing was paid that it knows of.)
+    if (typeof priced.paidOrderNumber === 'number') dropForPaidOrder(priced.paidOrderNumber);
+    else adopt(priced);
     return priced;
   },
 
@@ -358,6 +380,12 @@ export const basketStore = {
       // The order it came back from has been held as long as it may: the next try is a new order.
       if (error instanceof ApiRequestError && error.code === errorCodes.orderHeldTooLong) {
         setState({ ...state, orderCode: undefined });
+      }
+      // The order it came back from has been paid elsewhere: the server names it to a verification,
+      // which empties the basket; emptied whatever that answers, since the server refused it.
+      if (error instanceof ApiRequestError && error.code === errorCodes.orderAlreadyPaid) {
+        await basketStore.verify().catch(() => undefined);
+        if (state.notice?.kind !== 'orderPaid') dropForPaidOrder(null);
       }
       throw error;
     }

@@ -14,13 +14,15 @@ function changeText(change: BasketLineChange, details: BasketState['details']): 
 }
 
 /**
- * Says why the basket changed behind the page (issue 32): changed in another tab, line by line. The
- * live region is always there, so a screen reader hears the notice when it appears.
+ * Says why the basket changed behind the page (issue 32): changed in another tab, line by line, or
+ * emptied because its order was paid elsewhere. The live region is always there, so a screen reader
+ * hears the notice when it appears.
  */
 export function BasketNotice() {
   const { notice, details } = useBasket();
   return (
     <div role="status" className={notice ? styles.notice : undefined}>
+      {notice?.kind === 'orderPaid' && <p>{messages.basketNotice.orderPaid(notice.orderNumber)}</p>}
       {notice?.kind === 'changedElsewhere' && (
         <>
           <p>{messages.basketNotice.changedElsewhere}</p>
