@@ -175,6 +175,12 @@ export const pricedBasketSchema = z.object({
   totalPriceIncludingDelivery: z.number().int(),
   orderNumber: z.number().int().nullable(),
   orderCode: z.string().nullable(),
+  /**
+   * The number of the order this basket was restored from (its orderCode), when that order has
+   * been paid since (through its recovery link, on another device): the basket is not to be bought
+   * again as it is, and POST /api/basket refuses it (409 ORDER_ALREADY_PAID). Null otherwise.
+   */
+  paidOrderNumber: z.number().int().nullable(),
 });
 export type PricedBasket = z.infer<typeof pricedBasketSchema>;
 

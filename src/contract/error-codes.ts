@@ -16,6 +16,8 @@ export const errorCodes = {
   orderTotalTooLarge: 'ORDER_TOTAL_TOO_LARGE',
   nothingToPay: 'NOTHING_TO_PAY',
   orderHeldTooLong: 'ORDER_HELD_TOO_LONG',
+  /** A basket restored from an order (after a declined card) whose order has been paid since. */
+  orderAlreadyPaid: 'ORDER_ALREADY_PAID',
   csrf: 'CSRF_TOKEN_MISSING_OR_WRONG',
   unauthorized: 'NOT_SIGNED_IN',
   /** The right password for an account whose e-mail address is not yet confirmed. */
@@ -35,6 +37,8 @@ export const refusalMessages = {
   unpaidOrderTooLarge:
     'This order holds more items than we can keep for you before payment. Please order fewer, or contact us to arrange a larger order.',
   orderHeldTooLong: 'We have held this order for as long as we can without payment. Please place your order again.',
+  orderAlreadyPaid:
+    'The order this basket came back from has already been paid, so we have not placed it again. There is nothing more to pay for it.',
   orderTotalTooLarge:
     'This order comes to more than £1,000,000, more than we can take online. Please order fewer items, or contact us to arrange a larger order.',
   nothingToPay:

@@ -22,6 +22,17 @@ export const messages = {
     /** In place of a line's total while the line is in error, as the summary leaves it out. */
     notCounted: 'Not included in the total',
   },
+  /** The basket changed behind the page the shopper is looking at (web/ui/basket-notice; issue 32). */
+  basketNotice: {
+    changedElsewhere: 'Your basket was changed in another window, so we have checked it again.',
+    quantity: (line: string, before: number, after: number) => `${line}: quantity ${after}, was ${before}`,
+    added: (line: string, quantity: number) => `${line}: added, quantity ${quantity}`,
+    removed: (line: string) => `${line}: removed`,
+    /** A line whose product details have not been looked up. */
+    unknownLine: 'An item',
+    orderPaid: (orderNumber: number | null) =>
+      `${orderNumber === null ? 'The order this basket came back from' : `Order ${orderNumber}`} has already been paid, so we have emptied the basket kept for it rather than take payment twice. There is nothing more to pay for it.`,
+  },
   address: {
     title: 'Please select your Title',
     firstname: 'Please provide your First Name',

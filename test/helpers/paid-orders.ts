@@ -56,7 +56,16 @@ export async function approvedPaypalReturn(t: TestApp, orderCode: string) {
 }
 
 /** The shopper paying by card in the Opayo sandbox and coming back to the shop. */
-export async function paidThroughOpayo(t: TestApp, order: { orderNumber: number; orderCode: string }) {
+export function paidThroughOpayo(t: TestApp, order: { orderNumber: number; orderCode: string }) {
+  return cardThroughOpayo(t, order, '4929000000006');
+}
+
+/** The shopper's card declined in the Opayo sandbox, and the shopper back at the shop: the order's payment failed. */
+export function declinedThroughOpayo(t: TestApp, order: { orderNumber: number; orderCode: string }) {
+  return cardThroughOpayo(t, order, '4000000000000002');
+}
+
+async function cardThroughOpayo(t: TestApp, order: { orderNumber: number; orderCode: string }, card: string) {
   const registration = (
     await t.app.inject({ method: 'GET', url: `/api/sagepay-config/${order.orderNumber}?code=${order.orderCode}` })
   ).json();
@@ -64,7 +73,7 @@ export async function paidThroughOpayo(t: TestApp, order: { orderNumber: number;
     method: 'POST',
     url: '/sandbox/opayo/pay',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ Crypt: registration.crypt, card: '4929000000006', action: 'pay' }).toString(),
+    payload: new URLSearchParams({ Crypt: registration.crypt, card, action: 'pay' }).toString(),
   });
   const back = new URL(paid.headers.location as string);
   await t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });

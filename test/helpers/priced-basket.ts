@@ -21,6 +21,7 @@ export function pricedBasket(overrides: Partial<PricedBasket> = {}): PricedBaske
     totalPriceIncludingDelivery: 0,
     orderNumber: null,
     orderCode: null,
+    paidOrderNumber: null,
     ...overrides,
   };
 }

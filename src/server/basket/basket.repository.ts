@@ -127,6 +127,20 @@ export async function loadHeldByOrder(
   return rows.map((row) => ({ productStockId: row.product_stock_id, quantity: row.quantity }));
 }
 
+/**
+ * The number of the order under `orderCode` if it has been paid: a basket restored from it (BACK TO
+ * CART after a declined card) whose order was then paid elsewhere is not to be bought again.
+ */
+export async function loadPaidOrderNumber(db: Kysely<Database>, orderCode: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('orders')
+    .select('order_number')
+    .where('order_code', '=', orderCode)
+    .where('status', '=', 'paid')
+    .executeTakeFirst();
+  return row?.order_number;
+}
+
 /** Everything pricing reads, as the loaders above answer it. */
 export interface PricingFactRows {
   stocks: StockFact[];

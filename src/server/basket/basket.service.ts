@@ -7,6 +7,7 @@ import {
   loadCountryNames,
   loadDeliveryMethods,
   loadHeldByOrder,
+  loadPaidOrderNumber,
   loadPricingFactsAtOnce,
   loadStockFacts,
   loadTitleIds,
@@ -68,7 +69,7 @@ function factsFrom(rows: PricingFactRows, now: Date): PricingFacts {
 /** Reads what pricing needs, on the database, keeping countries and delivery methods a few seconds. */
 export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, now: Date): Promise<PricingFacts> {
   const countryId = deliveryCountryId(request);
-  const [stocks, deliveryMethods, vouchers, countryNames, titleIds, held] = await Promise.all([
+  const [stocks, deliveryMethods, vouchers, countryNames, titleIds, held, paidOrderNumber] = await Promise.all([
     loadStockFacts(
       db,
       mergeLines(request.items).map((item) => item.productStockId),
@@ -78,8 +79,9 @@ export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, no
     cached(db, 'countries', () => loadCountryNames(db)),
     cached(db, 'titles', () => loadTitleIds(db)),
     request.orderCode ? loadHeldByOrder(db, request.orderCode, now.toISOString()) : [],
+    request.orderCode ? loadPaidOrderNumber(db, request.orderCode) : undefined,
   ]);
-  return factsFrom({ stocks, deliveryMethods, vouchers, countryNames, titleIds, held }, now);
+  return { ...factsFrom({ stocks, deliveryMethods, vouchers, countryNames, titleIds, held }, now), paidOrderNumber };
 }
 
 /**

@@ -51,6 +51,8 @@ export interface PricingFacts {
   countryNames: Map<number, string>;
   /** The titles a shopper may choose: a commit refuses any other. */
   titleIds: Set<number>;
+  /** The order the basket was restored from, when it has been paid since: the answer says so. */
+  paidOrderNumber?: number;
   now: Date;
 }
 
@@ -187,6 +189,7 @@ export function priceBasket(request: BasketQuery, facts: PricingFacts): PricedBa
     totalPriceIncludingDelivery,
     orderNumber: null,
     orderCode: null,
+    paidOrderNumber: facts.paidOrderNumber ?? null,
   };
 }
 

@@ -129,16 +129,23 @@ export async function expireOrder(
 /**
  * The unpaid order a shopper's new commit replaces (BACK TO CART, then commit): cancelled and
  * released. Answers when its chain of replacements began and when its reservation runs out, for
- * the new order to continue from, or undefined when there was no unpaid order to replace.
+ * the new order to continue from; 'already paid' when that order has been paid meanwhile (its
+ * recovery link paid on another device), so the basket restored from it must not buy it again;
+ * or undefined when there was no unpaid order to replace (it expired or was replaced).
  */
 export async function replaceOrder(
   trx: Kysely<Database>,
   dialect: Dialect,
   orderCode: string,
   now: string,
-): Promise<{ heldSince: string; reservedUntil: string } | undefined> {
+): Promise<{ heldSince: string; reservedUntil: string } | 'already paid' | undefined> {
   const order = await findOrderByCode(trx, orderCode);
-  if (!order || !(await changeStatus(trx, order.id, orderMoves.replace.from, orderMoves.replace.to, now))) return;
+  if (!order) return;
+  if (order.status === 'paid') return 'already paid';
+  if (!(await changeStatus(trx, order.id, orderMoves.replace.from, orderMoves.replace.to, now))) {
+    // Paid between the read and the move (the update waited for the payment's transaction): read again.
+    return (await findOrderByCode(trx, orderCode))?.status === 'paid' ? 'already paid' : undefined;
+  }
   await releaseOrder(trx, dialect, order.id);
   return { heldSince: order.held_since ?? order.created_at, reservedUntil: order.reserved_until };
 }

@@ -145,5 +145,7 @@ export function basketOfOrder(order: OrderRow, lines: OrderLineRow[]): PricedBas
     totalPriceIncludingDelivery: order.total_including_delivery,
     orderNumber: order.order_number,
     orderCode: order.order_code,
+    // Only an order awaiting payment is recovered.
+    paidOrderNumber: null,
   };
 }

@@ -23,7 +23,8 @@ export const ordersRoutes: FastifyPluginAsyncZod<{
     {
       // A commit prices the voucher it carries too, so it counts toward the same guess limit.
       preHandler: voucherGuessLimit(app, rateLimitFactor),
-      // 409 and 422: an order held too long, too many unpaid ones, one too large or with nothing to pay.
+      // 409: an order held too long, or the order the basket came back from paid already;
+      // 422: one too large or with nothing to pay (429: too many unpaid ones).
       schema: {
         body: basketCommitSchema,
         response: { 200: commitResponseSchema, 409: apiErrorSchema, 422: apiErrorSchema },

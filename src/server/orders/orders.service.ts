@@ -63,6 +63,17 @@ export class UnpaidOrderTooLargeError extends RefusedError {
 }
 
 /**
+ * The basket was restored from an order (BACK TO CART after a declined card) that has been paid
+ * since, through its recovery link on another device: committing it would buy the same goods a
+ * second time without the shopper knowing (issue 32). A value, not a bug; answered as a 409.
+ */
+export class OrderAlreadyPaidError extends RefusedError {
+  constructor() {
+    super(409, errorCodes.orderAlreadyPaid, refusalMessages.orderAlreadyPaid);
+  }
+}
+
+/**
  * An order coming to more than MAX_ORDER_TOTAL (£1,000,000; docs/rules.md#prices-and-money): beyond
  * any basket of instruments, and the bound that keeps every order's money exact and within the
  * database's integer columns and the providers' amounts. A value, not a bug; answered as a 422.
@@ -122,7 +133,8 @@ function waitForSameBuyer(trx: Kysely<Database>, dialect: Dialect, buyer: Buyer)
 
 /**
  * How long the new order holds its stock: a fresh reservation, or what is left of the unpaid order
- * this commit replaces (BACK TO CART), which is cancelled and released first.
+ * this commit replaces (BACK TO CART), which is cancelled and released first. An order paid since
+ * is not bought again.
  */
 async function reservationOf(
   trx: Kysely<Database>,
@@ -134,6 +146,7 @@ async function reservationOf(
   const replaced = replacedOrderCode
     ? await replaceOrder(trx, dialect, replacedOrderCode, now.toISOString())
     : undefined;
+  if (replaced === 'already paid') throw new OrderAlreadyPaidError();
   const reservation = reservationFor(replaced, now, reservationMinutes);
   if (!reservation) throw new OrderHeldTooLongError();
   return { ...reservation, replacedOne: replaced !== undefined };

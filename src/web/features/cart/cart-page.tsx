@@ -7,6 +7,7 @@ import { lineMessage } from '../../lib/basket/line-messages.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { BasketNotice } from '../../ui/basket-notice/basket-notice.tsx';
 import { ProductImage } from '../../ui/product-image/product-image.tsx';
 import styles from './cart.module.css';
 
@@ -32,6 +33,7 @@ export default function CartPage() {
 
   const priced = basket.priced;
   const lineOf = (stockId: number) => priced?.items.find((line) => line.productStockId === stockId);
+  // The header's pill counts the same (docs/rules.md#basket): lines the server refused count for nothing.
   const { count, total } = basketSummary(basket);
   const serverErrors = priced?.items.some((line) => line.hasError) ?? false;
   // A quantity typed wrong keeps the shopper here too, not only a line the server refused.
@@ -69,6 +71,7 @@ export default function CartPage() {
     <div className="container page">
       <PageMeta title="Your Cart" canonicalPath="/shoppingcart" />
       <h1 className="page-title">Your Cart</h1>
+      <BasketNotice />
       {basket.items.length === 0 ? (
         <div className={styles.empty}>
           <p>{messages.cart.empty}</p>
@@ -151,8 +154,8 @@ export default function CartPage() {
           <aside className={styles.summary} aria-labelledby="cart-summary">
             <h2 id="cart-summary">SUMMARY</h2>
             <p>
-              {priced?.itemCount ?? count} Items
-              <strong className={styles.total}>{formatPence(priced?.itemsTotal ?? total)}</strong>
+              {count} Items
+              <strong className={styles.total}>{formatPence(total)}</strong>
             </p>
             {canCheckout && (
               <button type="button" className="button" onClick={() => void navigate('/checkout-details')}>

@@ -5,6 +5,7 @@ import { ApiRequestError, limitMessage } from '../../lib/api.ts';
 const refusalsByCode = new Map<string | undefined, string>([
   [errorCodes.tooManyUnpaidOrders, refusalMessages.tooManyUnpaidOrders],
   [errorCodes.orderHeldTooLong, refusalMessages.orderHeldTooLong],
+  [errorCodes.orderAlreadyPaid, refusalMessages.orderAlreadyPaid],
   [errorCodes.unpaidOrderTooLarge, refusalMessages.unpaidOrderTooLarge],
   [errorCodes.orderTotalTooLarge, refusalMessages.orderTotalTooLarge],
   [errorCodes.nothingToPay, refusalMessages.nothingToPay],

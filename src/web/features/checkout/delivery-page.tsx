@@ -3,6 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { basketStore, hasDeliveryChoice } from '../../lib/basket/basket-store.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { BasketNotice } from '../../ui/basket-notice/basket-notice.tsx';
 import styles from './checkout.module.css';
 import { DeliveryAddressSection } from './delivery-address-section.tsx';
 import { DeliveryOptions } from './delivery-options.tsx';
@@ -34,6 +35,7 @@ export default function DeliveryPage() {
       <CheckoutProgress current={1} />
       <h1 className="page-title">Delivery Options</h1>
       <p>Please select your preferred Delivery option.</p>
+      <BasketNotice />
       <div className={styles.layout}>
         <div>
           <DeliveryAddressSection delivery={delivery} address={basket.deliveryAddress} />

@@ -5,6 +5,7 @@ import { basketStore } from '../../lib/basket/basket-store.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
 import { useCountries, useTitles } from '../../lib/catalog-api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { BasketNotice } from '../../ui/basket-notice/basket-notice.tsx';
 import { BillingAddressSection } from './billing-address-section.tsx';
 import styles from './checkout.module.css';
 import { GuestFields } from './guest-fields.tsx';
@@ -38,6 +39,7 @@ export default function DetailsPage() {
       <PageMeta title="Order Delivery Details" canonicalPath="/checkout-details" />
       <CheckoutProgress current={0} />
       <h1 className="page-title">Your Details</h1>
+      <BasketNotice />
       {!signedIn && (
         // A registered customer who is signed out is offered sign-in here too.
         <p>

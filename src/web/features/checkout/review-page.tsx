@@ -3,6 +3,7 @@ import { useBasket } from '../../lib/basket/use-basket.ts';
 import { useTitles } from '../../lib/catalog-api.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { BasketNotice } from '../../ui/basket-notice/basket-notice.tsx';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
 import { PaymentMarks } from './payment-marks.tsx';
@@ -40,6 +41,7 @@ export default function ReviewPage() {
       <CheckoutProgress current={2} />
       <h1 className="page-title">Review Order &amp; Payment</h1>
       <p>Please review your order and continue to payment.</p>
+      <BasketNotice />
       {!priced ? (
         <p role="status">Checking your basket…</p>
       ) : (

@@ -13,16 +13,26 @@ export function detailsComplete(basket: BasketState): boolean {
  * arrival; `onVerified` may send the shopper elsewhere (errors to the cart, no delivery to step 2).
  * A step after Your Details (`needsDetails`) sends a basket without them back to it, so no step can
  * be skipped by opening its address (docs/rules.md#checkout). Delivery counts only with a complete address.
+ * A basket emptied behind the page (in another tab, or because its order was paid elsewhere) sends
+ * the shopper to the cart, which says why (issue 32).
  */
 export function useCheckoutGuard(
   onVerified?: (hasErrors: boolean, hasDelivery: boolean) => string | undefined | Promise<string | undefined>,
   needsDetails = false,
 ) {
   const navigate = useNavigate();
+  useEffect(
+    () =>
+      basketStore.subscribe(() => {
+        const { items, notice } = basketStore.getSnapshot();
+        if (items.length === 0 && notice) void navigate('/shoppingcart', { replace: true });
+      }),
+    [navigate],
+  );
   useEffect(() => {
     const basket = basketStore.getSnapshot();
     if (basket.items.length === 0) {
-      void navigate('/', { replace: true });
+      void navigate(basket.notice ? '/shoppingcart' : '/', { replace: true });
       return;
     }
     if (needsDetails && !detailsComplete(basket)) {
@@ -32,6 +42,8 @@ export function useCheckoutGuard(
     basketStore
       .verify()
       .then(async (priced) => {
+        // Its order was paid elsewhere: the basket is emptied, and the cart says so.
+        if (typeof priced.paidOrderNumber === 'number') return;
         if (priced.items.length === 0) return void navigate('/', { replace: true });
         const to = await onVerified?.(
           priced.items.some((line) => line.hasError),

@@ -1,6 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { StockDetail } from '../../../contract/catalog.ts';
+import type { BasketLine } from '../../../contract/basket.ts';
+import { pricedBasket } from '../../../../test/helpers/priced-basket.ts';
 import { basketStore, basketSummary, parseSavedBasket, storageKeys } from './basket-store.ts';
 
 const detail = (id: number, price: number): StockDetail => ({
@@ -15,6 +17,24 @@ const detail = (id: number, price: number): StockDetail => ({
   priceWithoutDiscount: price,
   urlKey: 'tabla',
   imageUrl: '',
+});
+
+/** A line the server priced and took, with 9 in stock. */
+const pricedLine = (id: number, qty: number, price: number): BasketLine => ({
+  productStockId: id,
+  productId: 1,
+  requestedQty: qty,
+  availableStock: 9,
+  hasError: false,
+  errorCode: null,
+  title: 'Tabla',
+  sizeName: 'S',
+  urlKey: 'tabla',
+  imageUrl: '',
+  price,
+  priceWithoutDiscount: price,
+  priceReduction: 0,
+  lineTotal: price * qty,
 });
 
 describe('the basket store', () => {
@@ -47,7 +67,7 @@ describe('the basket store', () => {
     expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 0, total: 0 });
   });
 
-  it('restores a saved basket at start and looks its lines up, dropping lines whose product is gone', async () => {
+  const savedTwoLines = () =>
     localStorage.setItem(
       storageKeys.basket,
       JSON.stringify({
@@ -57,12 +77,62 @@ describe('the basket store', () => {
         ],
       }),
     );
-    const fetchMock = vi.spyOn(globalThis, 'fetch').mockResolvedValue(new Response(JSON.stringify([detail(7, 1200)])));
+
+  it('restores a saved basket at start and verifies it, dropping lines whose product is gone', async () => {
+    savedTwoLines();
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async (url) =>
+        String(url) === '/api/verify-basket'
+          ? new Response(
+              JSON.stringify(pricedBasket({ items: [pricedLine(7, 2, 1200)], itemCount: 2, itemsTotal: 2400 })),
+            )
+          : new Response('{}'),
+      );
     basketStore.start();
     expect(basketStore.getSnapshot().items).toHaveLength(2);
-    await vi.waitFor(() => expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 7, requestedQty: 2 }]));
-    expect(String(fetchMock.mock.calls[0]?.[0])).toBe('/api/product-stock?id=7&id=9');
+    await vi.waitFor(() =>
+      expect(basketStore.getSnapshot().items).toEqual([
+        { productStockId: 7, requestedQty: 2, availableStock: 9, price: 1200, refused: false },
+      ]),
+    );
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain('/api/verify-basket');
     expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 2, total: 2400 });
+  });
+
+  it('looks the lines up at start when the verification fails', async () => {
+    savedTwoLines();
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async (url) =>
+        String(url).startsWith('/api/product-stock')
+          ? new Response(JSON.stringify([detail(7, 1200)]))
+          : new Response('{}', { status: 503 }),
+      );
+    basketStore.start();
+    await vi.waitFor(() => expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 7, requestedQty: 2 }]));
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain('/api/product-stock?id=7&id=9');
+    expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 2, total: 2400 });
+  });
+
+  it('counts for the header what the cart counts: nothing of a line the server refused (issue 32)', async () => {
+    basketStore.add(7, 50, detail(7, 1500));
+    basketStore.add(8, 3, detail(8, 500));
+    const refused = { ...pricedLine(7, 50, 1500), availableStock: 2, hasError: true, errorCode: 3, lineTotal: 0 };
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      async () =>
+        new Response(
+          JSON.stringify(pricedBasket({ items: [refused, pricedLine(8, 3, 500)], itemCount: 3, itemsTotal: 1500 })),
+        ),
+    );
+    await basketStore.verify();
+    expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 3, total: 1500 });
+    // Another line added: until the server prices the basket again, the refused line still counts for nothing.
+    basketStore.add(9, 1, detail(9, 1000));
+    expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 4, total: 2500 });
+    // Its quantity changed, it may be taken again: it counts until the server says otherwise.
+    basketStore.setQuantities(new Map([[7, 2]]));
+    expect(basketSummary(basketStore.getSnapshot())).toEqual({ count: 6, total: 5500 });
   });
 
   it('keeps the line when the look-up of its details fails', async () => {
@@ -163,7 +233,9 @@ describe('the basket store', () => {
       { productStockId: 8, requestedQty: 1, availableStock: null, price: null },
     ]);
     const state = basketStore.getSnapshot();
-    expect(state.items).toEqual([{ productStockId: 7, requestedQty: 3, availableStock: 2, price: 1600 }]);
+    expect(state.items).toEqual([
+      { productStockId: 7, requestedQty: 3, availableStock: 2, price: 1600, refused: true },
+    ]);
     expect(state.details[7]?.price).toBe(1600);
     expect(JSON.parse(localStorage.getItem(storageKeys.basket) ?? '').items).toEqual([
       { productStockId: 7, requestedQty: 3 },
@@ -194,6 +266,96 @@ describe('the basket store', () => {
     await expect(basketStore.commit()).rejects.toMatchObject({ status: 409, code: 'ORDER_HELD_TOO_LONG' });
     expect(basketStore.getSnapshot().orderCode).toBeUndefined();
     expect(basketStore.getSnapshot().items).toEqual([{ productStockId: 7, requestedQty: 1 }]);
+  });
+
+  /** The `storage` event another tab's save fires in this one. */
+  function savedInAnotherTab(basket: object) {
+    const newValue = JSON.stringify(basket);
+    localStorage.setItem(storageKeys.basket, newValue);
+    window.dispatchEvent(new StorageEvent('storage', { key: storageKeys.basket, newValue }));
+  }
+
+  it('follows a basket changed in another tab: says what changed and has it priced again (issue 32)', async () => {
+    basketStore.start();
+    basketStore.add(7, 2, detail(7, 1500));
+    basketStore.add(8, 1, detail(8, 999));
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      async () =>
+        new Response(
+          JSON.stringify(
+            pricedBasket({ items: [pricedLine(7, 1, 1500), pricedLine(9, 4, 200)], itemCount: 5, itemsTotal: 2300 }),
+          ),
+        ),
+    );
+    savedInAnotherTab({
+      items: [
+        { productStockId: 7, requestedQty: 1 },
+        { productStockId: 9, requestedQty: 4 },
+      ],
+    });
+    expect(basketStore.getSnapshot().notice).toEqual({
+      kind: 'changedElsewhere',
+      changes: [
+        { productStockId: 7, before: 2, after: 1 },
+        { productStockId: 8, before: 1, after: 0 },
+        { productStockId: 9, before: 0, after: 4 },
+      ],
+    });
+    // Priced again, so the pages show the new totals and their buttons (the review's SECURE CHECKOUT).
+    await vi.waitFor(() => expect(basketStore.getSnapshot().priced?.itemCount).toBe(5));
+    expect(basketStore.getSnapshot().notice?.kind).toBe('changedElsewhere');
+    // A second change counts from what this page showed first; the shopper's own change ends the notice.
+    savedInAnotherTab({ items: [{ productStockId: 7, requestedQty: 2 }] });
+    expect(basketStore.getSnapshot().notice).toEqual({
+      kind: 'changedElsewhere',
+      changes: [{ productStockId: 8, before: 1, after: 0 }],
+    });
+    basketStore.add(7, 3, detail(7, 1500));
+    expect(basketStore.getSnapshot().notice).toBeUndefined();
+  });
+
+  it('takes no notice of another tab saving the basket this page has already', async () => {
+    basketStore.start();
+    basketStore.add(7, 2, detail(7, 1500));
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(
+        async () => new Response(JSON.stringify(pricedBasket({ items: [pricedLine(7, 2, 1500)], itemCount: 2 }))),
+      );
+    await basketStore.verify();
+    const calls = fetchMock.mock.calls.length;
+    // The other tab verified the same basket and saved it again: this page keeps its priced basket.
+    savedInAnotherTab(JSON.parse(localStorage.getItem(storageKeys.basket) ?? '{}'));
+    expect(basketStore.getSnapshot().priced?.itemCount).toBe(2);
+    expect(basketStore.getSnapshot().notice).toBeUndefined();
+    expect(fetchMock.mock.calls.length).toBe(calls);
+  });
+
+  it('empties a basket whose order has been paid elsewhere, and says so in every tab (issue 32)', async () => {
+    basketStore.add(7, 2, detail(7, 1500));
+    vi.spyOn(globalThis, 'fetch').mockImplementation(
+      async () =>
+        new Response(JSON.stringify(pricedBasket({ items: [pricedLine(7, 2, 1500)], paidOrderNumber: 100042 }))),
+    );
+    await basketStore.verify();
+    expect(basketStore.getSnapshot().items).toEqual([]);
+    expect(basketStore.getSnapshot().notice).toEqual({ kind: 'orderPaid', orderNumber: 100042 });
+    expect(parseSavedBasket(localStorage.getItem(storageKeys.basket))).toEqual({
+      items: [],
+      notice: { kind: 'orderPaid', orderNumber: 100042 },
+    });
+  });
+
+  it('empties the basket when the commit is refused because its order has been paid', async () => {
+    basketStore.add(7, 2, detail(7, 1500));
+    vi.spyOn(globalThis, 'fetch')
+      .mockResolvedValueOnce(
+        new Response(JSON.stringify({ error: { code: 'ORDER_ALREADY_PAID', message: 'x' } }), { status: 409 }),
+      )
+      .mockRejectedValueOnce(new TypeError('offline'));
+    await expect(basketStore.commit()).rejects.toMatchObject({ status: 409, code: 'ORDER_ALREADY_PAID' });
+    expect(basketStore.getSnapshot().items).toEqual([]);
+    expect(basketStore.getSnapshot().notice).toEqual({ kind: 'orderPaid', orderNumber: null });
   });
 
   it('keeps the newest choice when an older verification answers last', async () => {

@@ -38,7 +38,24 @@ export interface BasketItem {
   /** Stock and price as the shopper last saw them (from the last verification). */
   availableStock?: number;
   price?: number;
+  /** The last verification refused this line at this quantity: it counts for nothing (docs/rules.md#basket). */
+  refused?: boolean;
 }
+
+/** A line's quantity before and after a change the shopper did not make on this page (0: not in the basket). */
+export interface BasketLineChange {
+  productStockId: number;
+  before: number;
+  after: number;
+}
+
+/**
+ * Why the basket changed behind the page the shopper is looking at, for the pages to say
+ * (`BasketNotice` in web/ui/basket-notice): it was changed in another tab of this browser, or
+ * emptied because the order it came back from has been paid elsewhere (issue 32).
+ */
+export type BasketNotice =
+  { kind: 'changedElsewhere'; changes: BasketLineChange[] } | { kind: 'orderPaid'; orderNumber: number | null };
 
 export interface BasketState {
   items: BasketItem[];
@@ -53,6 +70,8 @@ export interface BasketState {
   orderCode?: string;
   /** The server's answer to the last verification, when it still matches the items. */
   priced?: PricedBasket;
+  /** Said on the cart and checkout pages until the shopper changes the basket here. */
+  notice?: BasketNotice;
 }
 
 /** No basket: the one the page rendered on the server shows, since the shopper's is in their browser. */
@@ -119,6 +138,14 @@ export function parseSavedBasket(saved: string | null): Omit<BasketState, 'detai
     if (voucher) result.appliedVouchers = [{ code: voucher }];
     const orderCode = text(parsed.orderCode, 64);
     if (orderCode && ORDER_CODE_PATTERN.test(orderCode)) result.orderCode = orderCode;
+    // An emptied basket says why in every tab, and after a reload, until the shopper fills it again.
+    const paid = parsed.paidOrder as { orderNumber?: unknown } | undefined;
+    if (paid && typeof paid === 'object') {
+      result.notice = {
+        kind: 'orderPaid',
+        orderNumber: isPositiveInt(paid.orderNumber, MAX_ID) ? paid.orderNumber : null,
+      };
+    }
     return result;
   } catch {
     return { items: [] };
@@ -129,24 +156,43 @@ function emit(): void {
   for (const listener of listeners) listener();
 }
 
+/** The basket as it is saved: the shopper's choices, and why an emptied basket was emptied. */
+function saved(basket: Omit<BasketState, 'details'>): string {
+  const { items, guest, billingAddress, deliveryAddress, deliveryMethodRateId, appliedVouchers, orderCode } = basket;
+  return JSON.stringify({
+    items: items.map(({ productStockId, requestedQty }) => ({ productStockId, requestedQty })),
+    guest,
+    billingAddress,
+    deliveryAddress,
+    deliveryMethodRateId,
+    appliedVouchers,
+    orderCode,
+    paidOrder: basket.notice?.kind === 'orderPaid' ? { orderNumber: basket.notice.orderNumber } : undefined,
+  });
+}
+
 function save(): void {
   try {
-    const { items, guest, billingAddress, deliveryAddress, deliveryMethodRateId, appliedVouchers, orderCode } = state;
-    localStorage.setItem(
-      storageKeys.basket,
-      JSON.stringify({
-        items: items.map(({ productStockId, requestedQty }) => ({ productStockId, requestedQty })),
-        guest,
-        billingAddress,
-        deliveryAddress,
-        deliveryMethodRateId,
-        appliedVouchers,
-        orderCode,
-      }),
-    );
+    localStorage.setItem(storageKeys.basket, saved(state));
   } catch {
     // Private browsing or a full quota: the basket still works for this visit.
   }
+}
+
+/**
+ * The lines whose quantity differs from `before` to `after`, counted from what the shopper last saw
+ * on this page: a change already noticed keeps its first quantity, and one undone is no change.
+ */
+function lineChanges(before: BasketState, after: BasketItem[]): BasketLineChange[] {
+  const seen = new Map(before.items.map((item) => [item.productStockId, item.requestedQty]));
+  if (before.notice?.kind === 'changedElsewhere') {
+    for (const change of before.notice.changes) seen.set(change.productStockId, change.before);
+  }
+  const now = new Map(after.map((item) => [item.productStockId, item.requestedQty]));
+  return [...new Set([...seen.keys(), ...now.keys()])].flatMap((productStockId) => {
+    const change = { productStockId, before: seen.get(productStockId) ?? 0, after: now.get(productStockId) ?? 0 };
+    return change.before === change.after ? [] : [change];
+  });
 }
 
 function setState(next: BasketState, persist = true): void {
@@ -180,7 +226,7 @@ function adopt(priced: PricedBasket): void {
   const lines = new Map(priced.items.map((line) => [line.productStockId, line]));
   const items = state.items.flatMap((item) => {
     const line = lines.get(item.productStockId);
-    return line ? [{ ...item, availableStock: line.availableStock, price: line.price }] : [];
+    return line ? [{ ...item, availableStock: line.availableStock, price: line.price, refused: line.hasError }] : [];
   });
   const details = { ...state.details };
   for (const line of priced.items) {
@@ -208,6 +254,37 @@ function adopt(priced: PricedBasket): void {
   });
 }
 
+/**
+ * The order this basket came back from has been paid elsewhere (its recovery link, on another
+ * device): the basket is emptied rather than bought a second time, and says why (issue 32).
+ */
+function dropForPaidOrder(orderNumber: number | null): void {
+  setState({ ...emptyBasket, notice: { kind: 'orderPaid', orderNumber } });
+}
+
+/**
+ * The basket saved by another tab of this browser: this page follows it, says what changed, and
+ * has the server price it again, so its totals and buttons are the new basket's (issue 32). A
+ * save that changes nothing (the other tab verifying the same basket) is not a change.
+ */
+function follow(savedText: string | null): void {
+  const next = parseSavedBasket(savedText);
+  if (saved(next) === saved(parseSavedBasket(saved(state)))) return;
+  const known = new Map(state.items.map((item) => [item.productStockId, item]));
+  // What this page last saw of a line's stock and price, to tell the server (basketRequest); a line
+  // refused at another quantity may be taken at this one.
+  const items = next.items.map((item) => {
+    const was = known.get(item.productStockId);
+    return { ...was, ...item, refused: was?.requestedQty === item.requestedQty ? was.refused : undefined };
+  });
+  const notice = next.notice ?? { kind: 'changedElsewhere', changes: lineChanges(state, items) };
+  // Not saved again: it came from storage, and the other tab holds the same.
+  setState({ ...next, items, details: state.details, notice }, false);
+  if (items.length > 0) {
+    void basketStore.verify().catch(() => basketStore.refreshDetails().catch(() => undefined));
+  }
+}
+
 /** The restore of an unpaid order under way, so that two callers share it. */
 let restoring: Promise<boolean> | undefined;
 
@@ -230,10 +307,12 @@ export const basketStore = {
     const exists = state.items.some((item) => item.productStockId === productStockId);
     if (!exists && state.items.length >= MAX_BASKET_LINES) return;
     const items = exists
-      ? state.items.map((item) => (item.productStockId === productStockId ? { ...item, requestedQty } : item))
+      ? state.items.map((item) =>
+          item.productStockId === productStockId ? { ...item, requestedQty, refused: undefined } : item,
+        )
       : [...state.items, { productStockId, requestedQty }];
     const details = detail ? { ...state.details, [productStockId]: detail } : state.details;
-    setState({ ...state, items, details, priced: undefined });
+    setState({ ...state, items, details, priced: undefined, notice: undefined });
     // docs/rules.md#basket: a failed look-up is not the shopper's problem; the next one may succeed.
     if (!detail) void basketStore.refreshDetails().catch(() => undefined);
   },
@@ -243,9 +322,9 @@ export const basketStore = {
     const items = state.items.flatMap((item) => {
       const qty = quantities.get(item.productStockId);
       if (qty === undefined) return [item];
-      return qty < 1 ? [] : [{ ...item, requestedQty: Math.min(qty, MAX_LINE_QUANTITY) }];
+      return qty < 1 ? [] : [{ ...item, requestedQty: Math.min(qty, MAX_LINE_QUANTITY), refused: undefined }];
     });
-    setState({ ...state, items, priced: undefined });
+    setState({ ...state, items, priced: undefined, notice: undefined });
   },
 
   /** Removes a line and drops its cached details. */
@@ -257,11 +336,12 @@ export const basketStore = {
       items: state.items.filter((item) => item.productStockId !== productStockId),
       details,
       priced: undefined,
+      notice: undefined,
     });
   },
 
   update(changes: Pick<BasketState, 'guest' | 'billingAddress' | 'deliveryAddress' | 'deliveryMethodRateId'>): void {
-    setState({ ...state, ...changes });
+    setState({ ...state, ...changes, notice: undefined });
   },
 
   /** Clears everything (after an order is handed to payment). */
@@ -278,7 +358,10 @@ export const basketStore = {
     });
     // Answers can arrive out of order: one to a question asked before the shopper's latest change
     // (a delivery option just chosen) must not undo it; the newer question's answer will follow.
-    if (asked === verificationsAsked) adopt(priced);
+    if (asked !== verificationsAsked) return priced;
+    // (An instance of the shop from before the field answers without it: nothing was paid that it knows of.)
+    if (typeof priced.paidOrderNumber === 'number') dropForPaidOrder(priced.paidOrderNumber);
+    else adopt(priced);
     return priced;
   },
 
@@ -297,6 +380,12 @@ export const basketStore = {
       // The order it came back from has been held as long as it may: the next try is a new order.
       if (error instanceof ApiRequestError && error.code === errorCodes.orderHeldTooLong) {
         setState({ ...state, orderCode: undefined });
+      }
+      // The order it came back from has been paid elsewhere: the server names it to a verification,
+      // which empties the basket; emptied whatever that answers, since the server refused it.
+      if (error instanceof ApiRequestError && error.code === errorCodes.orderAlreadyPaid) {
+        await basketStore.verify().catch(() => undefined);
+        if (state.notice?.kind !== 'orderPaid') dropForPaidOrder(null);
       }
       throw error;
     }
@@ -361,16 +450,19 @@ export const basketStore = {
     setState({ ...state, items: state.items.filter((item) => details[item.productStockId]), details });
   },
 
-  /** Restores the saved basket at start and follows changes made in other tabs. */
+  /**
+   * Restores the saved basket at start and verifies it again (docs/rules.md#basket), so that what
+   * the header counts leaves out the lines the server refuses; and follows changes made in other tabs.
+   */
   start(): void {
     state = { ...parseSavedBasket(localStorage.getItem(storageKeys.basket)), details: {} };
     emit();
-    void basketStore.refreshDetails().catch(() => undefined);
+    if (state.items.length > 0)
+      void basketStore.verify().catch(() => basketStore.refreshDetails().catch(() => undefined));
     window.addEventListener('storage', (event) => {
-      if (event.key !== storageKeys.basket) return;
-      state = { ...parseSavedBasket(event.newValue), details: state.details };
-      emit();
-      void basketStore.refreshDetails().catch(() => undefined);
+      // A null key: another tab cleared this site's storage.
+      if (event.key !== storageKeys.basket && event.key !== null) return;
+      follow(localStorage.getItem(storageKeys.basket));
     });
   },
 };
@@ -380,11 +472,18 @@ export function stockDetailOf(product: Product, stock: ProductStock): StockDetai
   return { ...stock, urlKey: product.urlKey, imageUrl: product.defaultImageUrl };
 }
 
-/** Item count (the sum of quantities) and the items total in pence, from the looked-up prices. */
+/**
+ * Item count (the sum of quantities) and the items total in pence: the header's pill and the cart's
+ * SUMMARY both show this, so they agree. The server's figures when it has priced these lines (they
+ * leave out the lines it refused: docs/rules.md#basket); until then, the lines it has not refused,
+ * at the looked-up prices.
+ */
 export function basketSummary(basket: BasketState): { count: number; total: number } {
+  if (basket.priced) return { count: basket.priced.itemCount, total: basket.priced.itemsTotal };
   let count = 0;
   let total = 0;
   for (const item of basket.items) {
+    if (item.refused) continue;
     count += item.requestedQty;
     total += (basket.details[item.productStockId]?.price ?? 0) * item.requestedQty;
   }

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitResponseSchema, pricedBasketSchema } from '../../contract/basket.ts';
+import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
+import { commitBody, type checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
+import {
+  declinedThroughOpayo,
+  orderRow,
+  paidThroughOpayo,
+  placeOrder,
+  shopForPayments,
+} from '../../../test/helpers/paid-orders.ts';
+import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
+import type { TestApp } from '../../../test/helpers/test-app.ts';
+
+/**
+ * A basket restored after a declined card keeps its order's code (BACK TO CART). When that order is
+ * then paid elsewhere (its recovery link opened on another device), the basket must not buy the
+ * same goods again unawares (issue 32): verify-basket says which order was paid, and a commit is
+ * refused with 409 ORDER_ALREADY_PAID, writing nothing.
+ */
+describe('a basket restored from an order that has been paid since', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  beforeAll(async () => {
+    ({ t, fx } = await shopForPayments({ PAYMENT_PROVIDER: 'opayo' }, injectedPaypal()));
+  });
+  afterAll(() => t.close());
+
+  const orderCount = async () =>
+    Number(
+      (
+        await t.db.kysely
+          .selectFrom('orders')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  /** 2 units ordered, the card declined, and the basket restored from the order: as BACK TO CART leaves it. */
+  async function restoredBasket() {
+    const p = await fx.product(2500, 10);
+    const order = await placeOrder(t, p.stockId, 2);
+    await declinedThroughOpayo(t, order);
+    expect((await orderRow(t, order.orderNumber)).status).toBe('payment_failed');
+    const basket = commitBody([{ productStockId: p.stockId, requestedQty: 2 }], { orderCode: order.orderCode });
+    return { p, order, basket };
+  }
+
+  it('is told by verify-basket which order was paid; unpaid, it is told nothing', async () => {
+    const { order, basket } = await restoredBasket();
+    const unpaid = await t.app.inject({ method: 'POST', url: '/api/verify-basket', payload: basket });
+    expect(unpaid.statusCode, unpaid.body).toBe(200);
+    expect(pricedBasketSchema.parse(unpaid.json()).paidOrderNumber).toBeNull();
+
+    // Paid through the recovery link on another device: the same order, paid by card.
+    await paidThroughOpayo(t, order);
+    expect((await orderRow(t, order.orderNumber)).status).toBe('paid');
+    const paid = await t.app.inject({ method: 'POST', url: '/api/verify-basket', payload: basket });
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(pricedBasketSchema.parse(paid.json()).paidOrderNumber).toBe(order.orderNumber);
+  });
+
+  it('is refused at commit with a 409 saying the order is paid, placing no second order and taking no stock', async () => {
+    const { p, order, basket } = await restoredBasket();
+    await paidThroughOpayo(t, order);
+    const stockBefore = await fx.stockOf(p.stockId);
+    const ordersBefore = await orderCount();
+
+    const refused = await t.app.inject({ method: 'POST', url: '/api/basket', payload: basket });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().error).toEqual({
+      code: errorCodes.orderAlreadyPaid,
+      message: refusalMessages.orderAlreadyPaid,
+    });
+    expect(await orderCount()).toBe(ordersBefore);
+    expect(await fx.stockOf(p.stockId)).toBe(stockBefore);
+    expect((await orderRow(t, order.orderNumber)).status).toBe('paid');
+
+    // A basket without the paid order's code is a new purchase, and is taken.
+    const { orderCode: _paid, ...fresh } = basket;
+    const again = commitResponseSchema.parse(
+      (await t.app.inject({ method: 'POST', url: '/api/basket', payload: fresh })).json(),
+    );
+    expect(again.ok).toBe(true);
+  });
+
+  it('still replaces its order while that order is unpaid', async () => {
+    const { order, basket } = await restoredBasket();
+    const replaced = commitResponseSchema.parse(
+      (await t.app.inject({ method: 'POST', url: '/api/basket', payload: basket })).json(),
+    );
+    expect(replaced.ok).toBe(true);
+    expect((await orderRow(t, order.orderNumber)).status).toBe('cancelled');
+  });
+});
