@@ -4,6 +4,7 @@ import { userEvent } from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Product } from '../../../contract/catalog.ts';
+import { cardPriceOf } from '../../../contract/catalog-rules.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
 import { ProductGrid } from '../product-grid/product-grid.tsx';
 import { ProductCard } from './product-card.tsx';
@@ -11,6 +12,17 @@ import { ProductCard } from './product-card.tsx';
 function product(
   stocks: Array<{ id: number; name: string; stock: number; price: number; reduction?: number }>,
 ): Product {
+  const sizes = stocks.map((s) => ({
+    id: s.id,
+    productStockId: s.id,
+    productId: 1,
+    productSizeName: s.name,
+    productTitle: 'Bolt-Tuned Dhol',
+    stock: s.stock,
+    price: s.price,
+    priceReduction: s.reduction ?? 0,
+    priceWithoutDiscount: s.reduction ? Math.round((s.price * 100) / (100 - s.reduction)) : s.price,
+  }));
   return {
     id: 1,
     title: 'Bolt-Tuned Dhol',
@@ -25,17 +37,9 @@ function product(
     seoTitle: '',
     seoKeywords: '',
     seoDescription: '',
-    stocks: stocks.map((s) => ({
-      id: s.id,
-      productStockId: s.id,
-      productId: 1,
-      productSizeName: s.name,
-      productTitle: 'Bolt-Tuned Dhol',
-      stock: s.stock,
-      price: s.price,
-      priceReduction: s.reduction ?? 0,
-      priceWithoutDiscount: s.reduction ? Math.round((s.price * 100) / (100 - s.reduction)) : s.price,
-    })),
+    stocks: sizes,
+    // As the server chooses it (catalog.service.ts).
+    cardPrice: cardPriceOf(sizes),
   };
 }
 
