@@ -70,6 +70,51 @@ describe('the product card', () => {
     expect(screen.getByText('£100.00')).toBeTruthy();
   });
 
+  it('shows the price the server chose for it: the cheapest size in stock, "from" when sizes differ', () => {
+    renderCard(
+      product([
+        { id: 41, name: 'Junior 18 inch', stock: 0, price: 48999 },
+        { id: 42, name: 'Standard 24 inch', stock: 3, price: 59299 },
+        { id: 43, name: 'Professional 26 inch', stock: 2, price: 69999 },
+      ]),
+    );
+    expect(screen.getByRole('article').textContent).toContain('from £592.99');
+    expect(screen.queryByText('£489.99')).toBeNull();
+  });
+
+  it("shows the server's choice of price and badge, not one of its own", () => {
+    const p = product([
+      { id: 51, name: 'Small', stock: 2, price: 8000, reduction: 20 },
+      { id: 52, name: 'Large', stock: 2, price: 9000 },
+    ]);
+    renderCard({
+      ...p,
+      cardPrice: { productStockId: 52, price: 9000, priceWithoutDiscount: 9000, from: false, highestReduction: 0 },
+    });
+    expect(screen.getByText('£90.00')).toBeTruthy();
+    expect(screen.queryByText('£80.00')).toBeNull();
+    expect(screen.queryByText('20% off')).toBeNull();
+  });
+
+  it("after a dearer size is added, shows that size's price, not the price it starts from", async () => {
+    const user = userEvent.setup();
+    renderCard(
+      product([
+        { id: 61, name: 'Junior 18 inch', stock: 0, price: 48999 },
+        { id: 62, name: 'Standard 24 inch', stock: 3, price: 59299 },
+        { id: 63, name: 'Professional 26 inch', stock: 2, price: 69999 },
+      ]),
+    );
+    await user.click(screen.getByRole('button', { name: 'Add to cart' }));
+    await user.selectOptions(screen.getByLabelText('Size / Style'), '63');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(screen.getByRole('status').textContent).toContain('Added to Basket');
+    const card = screen.getByRole('article').textContent;
+    expect(card).toContain('£699.99');
+    expect(card).not.toContain('£592.99');
+    expect(card).toContain('Professional 26 inch');
+  });
+
   it('goes from Add to cart to the choice panel and back on Cancel', async () => {
     const user = userEvent.setup();
     renderCard(product([{ id: 1, name: 'Standard', stock: 3, price: 9000 }]));
