@@ -127,7 +127,7 @@ export function createPageHead(deps: {
     try {
       key = decodeURIComponent(match[1]);
     } catch {
-      return { status: 404, tags: '', data: [] };
+      return withData({ status: 404, tags: '' }, pageData.layout);
     }
     try {
       const found = await deps.catalog.lookUp(key);
@@ -137,8 +137,9 @@ export function createPageHead(deps: {
         pageData.product(key, found.product),
       );
     } catch (error) {
-      // An unknown product: the app sends the shopper on to /search; crawlers get a 404.
-      if (error instanceof NotFoundError) return { status: 404, tags: '', data: [] };
+      // An unknown product: the app sends the shopper on to /search; crawlers get a 404, and a browser
+      // without scripts the 404 page, drawn with the menus and footer every page has (web-app.ts).
+      if (error instanceof NotFoundError) return withData({ status: 404, tags: '' }, pageData.layout);
       throw error;
     }
   };
