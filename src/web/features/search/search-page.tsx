@@ -69,7 +69,7 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
           the page and the stylesheet shows one, so the page the server draws is laid out right
           before any script runs, whatever the screen (docs/decisions/0021-server-rendering.md). */}
       <aside className={styles.sidebar} aria-label="Filters">
-        {filters}
+        <div className={styles.sidebarFilters}>{filters}</div>
         <SidebarAdvert />
       </aside>
       <div className={styles.results}>
