@@ -60,3 +60,14 @@ test('the filters’ checkboxes are all one size, however long the names beside 
   const distinct = new Set(sizes.map((size) => size.split(': ')[1]));
   expect(distinct.size, sizes.join('\n')).toBe(1);
 });
+
+for (const address of ['/search?k=dhol', '/search?t=2010', '/search']) {
+  test(`the search page has one title, drawn by the server and by the app: ${address}`, async ({ page }) => {
+    const served = await (await page.request.get(address)).text();
+    const drawn = /<title[^>]*>([^<]*)<\/title>/.exec(served)?.[1];
+    expect(drawn).toBeTruthy();
+    await page.goto(address);
+    await expect(page.getByRole('heading', { name: /PRODUCTS FOUND$/ })).toBeVisible();
+    await expect(page).toHaveTitle(drawn!.replace(/&amp;/g, '&'));
+  });
+}

@@ -1,6 +1,7 @@
 import type { Product } from '../../contract/catalog.ts';
 import type { PageDataEntry } from '../../contract/page-data.ts';
 import { penceToDecimal } from '../../contract/money.ts';
+import { searchPageTitle } from '../../contract/search-filters.ts';
 import { photoSrcset, productPageImageSizes } from '../../contract/photos.ts';
 import type { ShopIdentity } from '../../contract/shop.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
@@ -86,7 +87,7 @@ function mainPhotoPreload(product: Product): string {
  */
 function searchTags(keyword: string, shop: ShopIdentity, publicUrl: string): string {
   return [
-    `<title data-server-head>${escapeHtml(`Search results for “${keyword}” | ${shop.name}`)}</title>`,
+    `<title data-server-head>${escapeHtml(`${searchPageTitle(keyword)} | ${shop.name}`)}</title>`,
     `<meta data-server-head name="robots" content="noindex">`,
     `<link data-server-head rel="canonical" href="${escapeHtml(`${publicUrl}/search`)}">`,
   ].join('');
