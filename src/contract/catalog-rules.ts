@@ -32,6 +32,44 @@ export const homeSections = [
 export const searchSorts = ['relevance', 'price-asc', 'price-desc', 'newest'] as const;
 export type SearchSort = (typeof searchSorts)[number];
 
+/** A size as the card price reads it (contract/catalog.ts ProductStock). */
+interface PricedSize {
+  id: number;
+  stock: number;
+  price: number;
+  priceWithoutDiscount: number;
+  priceReduction: number;
+}
+
+/**
+ * The price a product card shows (docs/rules.md#prices-and-money; issue 32, item 3): the cheapest
+ * size in stock (the first of equals, in the sizes' order), marked `from` when the sizes in stock
+ * differ in price, with the highest reduction among them for the card's badge. A card never shows a
+ * sold-out size's price while another size can be bought; with every size sold out it shows the
+ * cheapest size (and says Sold out). Null for a product without sizes.
+ */
+export function cardPriceOf(sizes: readonly PricedSize[]): {
+  productStockId: number;
+  price: number;
+  priceWithoutDiscount: number;
+  from: boolean;
+  highestReduction: number;
+} | null {
+  const inStock = sizes.filter((size) => size.stock > 0);
+  const onOffer = inStock.length > 0 ? inStock : sizes;
+  let cheapest: PricedSize | undefined;
+  for (const size of onOffer) if (cheapest === undefined || size.price < cheapest.price) cheapest = size;
+  if (!cheapest) return null;
+  const lowest = cheapest.price;
+  return {
+    productStockId: cheapest.id,
+    price: cheapest.price,
+    priceWithoutDiscount: cheapest.priceWithoutDiscount,
+    from: onOffer.some((size) => size.price !== lowest),
+    highestReduction: Math.max(0, ...onOffer.map((size) => size.priceReduction)),
+  };
+}
+
 /** A product's status (docs/back-office.md#catalogue): shoppers see only published products. */
 export const productStatuses = ['draft', 'published', 'archived'] as const;
 export type ProductStatus = (typeof productStatuses)[number];

@@ -86,6 +86,19 @@ export const photoSourcesSchema = z.object({
 
 export const productImageSchema = z.object({ imageUrl: z.string(), photo: photoSourcesSchema.optional() });
 
+/** What a product card shows as the price (cardPriceOf in catalog-rules.ts). */
+export const cardPriceSchema = z.object({
+  /** The size whose price it is. */
+  productStockId: z.number().int(),
+  price: z.number().int().min(0),
+  priceWithoutDiscount: z.number().int().min(0),
+  /** The sizes on offer differ in price: the card reads "from £…". */
+  from: z.boolean(),
+  /** Percent: the card's badge, the highest reduction among the sizes on offer. */
+  highestReduction: z.number().int().min(0).max(100),
+});
+export type CardPrice = z.infer<typeof cardPriceSchema>;
+
 export const productSchema = z.object({
   id: z.number().int(),
   title: z.string(),
@@ -101,6 +114,8 @@ export const productSchema = z.object({
   seoKeywords: z.string(),
   seoDescription: z.string(),
   stocks: z.array(productStockSchema),
+  /** Chosen by the server from the sizes in stock; null when the product has no sizes. */
+  cardPrice: cardPriceSchema.nullable(),
 });
 export type Product = z.infer<typeof productSchema>;
 export const productListSchema = z.array(productSchema);

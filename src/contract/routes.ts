@@ -138,3 +138,13 @@ export function serverRenderedLocation(
   // Its shell is the same whatever the token: drawn, and remembered, without it.
   return isSecretAddress(path) ? path.replace(/[^/]+$/, 'token') : address;
 }
+
+/**
+ * A page the browser draws that the server answers 404 (a product that does not exist, which the
+ * app sends on to the search page, as the spec says): a browser without scripts would be left with
+ * an empty page, so the server draws the 404 page for it as well, inside a `<noscript>`, which a
+ * browser running the app never draws (issue 32). Undefined for every other page.
+ */
+export function noScriptLocation(pathname: string, status: number): string | undefined {
+  return status === 404 && isPageRoute(pathname) ? NOT_FOUND_LOCATION : undefined;
+}

@@ -1,5 +1,11 @@
 import type { Brand, ProductType } from './catalog.ts';
-import { MIN_SEARCH_KEYWORD, searchSorts, type SearchSort } from './catalog-rules.ts';
+import {
+  MAX_KEYWORD_LENGTH,
+  MIN_SEARCH_KEYWORD,
+  MIN_URL_KEYWORD,
+  searchSorts,
+  type SearchSort,
+} from './catalog-rules.ts';
 
 /**
  * The category filter's selection rules (docs/rules.md#catalogue-and-search). The selection holds every ticked
@@ -106,4 +112,16 @@ export function readSearchAddress(params: URLSearchParams, types: ProductType[],
       sort: searchSorts.find((known) => known === params.get('s')) ?? 'relevance',
     },
   };
+}
+
+/**
+ * The search page's title (before the shop's name): the keyword its address holds, else the spec's
+ * "Search for products". The server writes it into the page for link previews (page-head.ts) and
+ * the app shows the same once it runs, from the keyword it searches for, which goes into the
+ * address only above 2 characters (issue 32: the app said "Search for products" after the server
+ * had said the keyword).
+ */
+export function searchPageTitle(keyword: string): string {
+  const shown = keyword.trim().slice(0, MAX_KEYWORD_LENGTH);
+  return shown.length >= MIN_URL_KEYWORD ? `Search results for “${shown}”` : 'Search for products';
 }

@@ -89,6 +89,32 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   expect(summary).toEqual([]);
 }
 
+/**
+ * axe on a page as a browser without JavaScript shows it. axe is a script, which such a browser
+ * does not run, so the page's document as drawn there (a `<noscript>`'s content drawn as the page's
+ * own) is opened at its address in a browser of its own with scripts on, the shop's scripts left
+ * out, and checked there; its styles and pictures come from the shop as before.
+ */
+export async function expectNoAxeViolationsWithoutScripts(page: Page): Promise<void> {
+  const html = (await page.content())
+    .replace(/<\/?noscript>/g, '')
+    .replace(/<script\b[^>]*\bsrc="[^"]*"[^>]*><\/script>/g, '')
+    .replace(/<link rel="modulepreload"[^>]*>/g, '');
+  const browser = page.context().browser();
+  if (!browser) throw new Error('the page has no browser to open a second page in');
+  // (A test's own options, its javaScriptEnabled: false among them, are every new context's defaults.)
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  try {
+    const copy = await context.newPage();
+    await copy.route(page.url(), (route) => route.fulfill({ contentType: 'text/html', body: html }));
+    await copy.route(/\.js(\?|$)/, (route) => route.abort());
+    await copy.goto(page.url());
+    await expectNoAxeViolations(copy);
+  } finally {
+    await context.close();
+  }
+}
+
 /** A token being asked for, per browser: posts made at once share it (each asking would set another). */
 const tokensAsked = new WeakMap<BrowserContext, Promise<void>>();
 

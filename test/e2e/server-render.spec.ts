@@ -1,4 +1,4 @@
-import { expect, productWithSizes, test } from './fixtures.ts';
+import { expect, expectNoAxeViolationsWithoutScripts, productWithSizes, test } from './fixtures.ts';
 
 /**
  * The storefront's pages come drawn from the server (docs/decisions/0021-server-rendering.md): a
@@ -43,6 +43,30 @@ test.describe('without JavaScript', () => {
       await page.getByRole('main').getByRole('link', { name: 'HOME', exact: true }).click();
       await expect(page).toHaveURL(/\/home$/);
       await expect(page.getByRole('heading', { level: 2, name: 'Fast UK delivery' })).toBeVisible();
+    });
+
+    // Issue 32, item 7: it was an empty page. (With JavaScript the app sends the shopper on to
+    // /search, as the spec says: product.spec.ts.)
+    test('an unknown product answers 404 with the shop’s 404 page in its layout', async ({ page }) => {
+      const missing = await page.goto('/products/no-such-instrument-anywhere');
+      expect(missing?.status()).toBe(404);
+      await expect(page).toHaveTitle(/^404 Page Not Found \| ./);
+      await expect(page.getByRole('heading', { level: 1, name: '404' })).toBeVisible();
+      // (Drawn from a <noscript>, whose text Playwright's getByText leaves out: read through its roles.)
+      await expect(page.getByRole('main')).toContainText('OOPS! NOTHING WAS FOUND');
+      await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'SEARCH' })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Quick Shop' }).getByRole('link').first()).toBeVisible();
+      await expectNoAxeViolationsWithoutScripts(page);
+      await page.getByRole('main').getByRole('link', { name: 'HOME', exact: true }).click();
+      await expect(page).toHaveURL(/\/home$/);
+    });
+
+    test('the 404 page comes with its own styles', async ({ page }) => {
+      for (const path of ['/no-such-page', '/products/no-such-instrument-anywhere']) {
+        await page.goto(path);
+        // Its big, centred 404, as the app draws it: the page's stylesheet came with the page.
+        await expect(page.getByRole('heading', { level: 1, name: '404' }), path).toHaveCSS('text-align', 'center');
+      }
     });
   });
 

@@ -10,7 +10,7 @@ import type {
   Title,
 } from '../../contract/catalog.ts';
 import { MAX_ID } from '../../contract/basket-rules.ts';
-import { TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
+import { cardPriceOf, TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
 import { NotFoundError } from '../errors.ts';
 import {
   createCatalogCache,
@@ -38,6 +38,17 @@ function toProduct(row: ProductRow, stocks: StockRow[], images: ImageRow[], phot
   const imageUrls = images.map((image) => image.image_url);
   // Uploaded photos take the drawings' place (docs/back-office.md#product-photos).
   const shown = photos ?? imageUrls.map((imageUrl) => ({ imageUrl }));
+  const sizes = stocks.map((stock) => ({
+    id: stock.id,
+    productStockId: stock.id,
+    productId: stock.product_id,
+    productSizeName: stock.size_name,
+    productTitle: row.title,
+    stock: stock.stock,
+    price: stock.price,
+    priceReduction: stock.price_reduction,
+    priceWithoutDiscount: stock.price_without_discount,
+  }));
   return {
     id: row.id,
     title: row.title,
@@ -52,17 +63,10 @@ function toProduct(row: ProductRow, stocks: StockRow[], images: ImageRow[], phot
     seoTitle: row.seo_title,
     seoKeywords: row.seo_keywords,
     seoDescription: row.seo_description,
-    stocks: stocks.map((stock) => ({
-      id: stock.id,
-      productStockId: stock.id,
-      productId: stock.product_id,
-      productSizeName: stock.size_name,
-      productTitle: row.title,
-      stock: stock.stock,
-      price: stock.price,
-      priceReduction: stock.price_reduction,
-      priceWithoutDiscount: stock.price_without_discount,
-    })),
+    stocks: sizes,
+    // Worked out here from the sizes already read with the product (no query of its own): the
+    // same stock levels as the sizes beside it, in every list and page a card is drawn from.
+    cardPrice: cardPriceOf(sizes),
   };
 }
 

@@ -37,6 +37,8 @@ const pageModules: Array<[RegExp, string]> = [
   [/^\/about$/, 'features/about/about-page.tsx'],
   [/^\/contact$/, 'features/contact/contact-page.tsx'],
   [/^\/termsandconditions$/, 'features/terms/terms-page.tsx'],
+  // Where every path that is no page is drawn (NOT_FOUND_LOCATION in src/contract/routes.ts).
+  [/^\/page-not-found$/, 'features/not-found/not-found-page.tsx'],
 ];
 
 export function loadRoutePreloads(manifestPath: string): (path: string) => string {

@@ -254,6 +254,18 @@ describe('pages drawn on the server', () => {
     expect(response.body).toContain('<div id="root"></div>');
   });
 
+  it('draws the 404 page for a product that does not exist, for a browser without scripts (issue 32)', async () => {
+    const response = await t.app.inject({ url: '/products/no-such-tabla' });
+    expect(response.statusCode).toBe(404);
+    // Beside the empty root the app starts in: a browser with scripts never draws a <noscript>.
+    const shown = /<div id="root"><\/div><noscript>([\s\S]*)<\/noscript><\/body>/.exec(response.body)?.[1] ?? '';
+    expect(shown).toContain('OOPS! NOTHING WAS FOUND');
+    // In the shop's layout, with the menus and footer from the catalogue.
+    expect(shown).toContain('>Tablas</a>');
+    expect(shown).toContain('<footer');
+    expect(response.body).toContain('<title data-server-head>404 Page Not Found | Bina Music</title>');
+  });
+
   it('writes catalogue text with $ patterns as it is, in the page and in its data', async () => {
     await t.db.kysely
       .updateTable('products')

@@ -10,6 +10,7 @@ import {
   isSecretAddress,
   isShopperPage,
   NOT_FOUND_LOCATION,
+  noScriptLocation,
   pageAddress,
   serverRenderedLocation,
 } from '../../contract/routes.ts';
@@ -183,10 +184,16 @@ export async function registerWebApp(
       page.data.length > 0 ? `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${dataJson}</script>` : '';
     const location = serverRenderedLocation(pagePath, page.status, query);
     const drawn = location ? await rendered(location, page, dataJson) : undefined;
+    // The 404 page for a browser without scripts, where the app draws something else (noScriptLocation).
+    const fallback = location ? undefined : noScriptLocation(pagePath, page.status);
+    const drawnWithoutScripts = fallback ? await rendered(fallback, page, dataJson) : undefined;
+    const drawnHead = (drawn ?? drawnWithoutScripts)?.head;
     const tags =
       page.tags +
-      (drawn ? headTagsFromRender(drawn.head, page.tags, options.publicUrl) : '') +
-      preloadsFor(pagePath) +
+      (drawnHead === undefined ? '' : headTagsFromRender(drawnHead, page.tags, options.publicUrl)) +
+      // A path that is no page is drawn as the 404 page: its code and styles come with it.
+      preloadsFor(isPageRoute(pagePath) ? pagePath : NOT_FOUND_LOCATION) +
+      (drawnWithoutScripts ? preloadsFor(NOT_FOUND_LOCATION) : '') +
       pageData;
     // The page's own title and description replace the default ones rather than standing beside
     // them: a search engine reads the first description it meets (issue 31). (Replaced by
@@ -203,10 +210,18 @@ export async function registerWebApp(
     const withHead = ownHead.replace('</head>', () => `${tags}${shopScript}</head>`);
     const html = drawn
       ? startAppAfterFirstPaint(withHead.replace('<div id="root"></div>', () => `<div id="root">${drawn.body}</div>`))
-      : withHead;
+      : drawnWithoutScripts
+        ? withHead.replace(
+            '<div id="root"></div>',
+            () => `<div id="root"></div><noscript>${drawnWithoutScripts.body}</noscript>`,
+          )
+        : withHead;
     // A page served without its data, or one the server meant to draw and did not (a render given
     // up, or too many at once), is kept by no cache: the next shopper gets it whole.
-    const whole = !page.dataMissing && (location === undefined || render === undefined || drawn !== undefined);
+    const meant = location ?? fallback;
+    const whole =
+      !page.dataMissing &&
+      (meant === undefined || render === undefined || (drawn ?? drawnWithoutScripts) !== undefined);
     return {
       status: page.status,
       page: htmlPage(html),

@@ -1,6 +1,7 @@
 import type { Product } from '../../contract/catalog.ts';
 import type { PageDataEntry } from '../../contract/page-data.ts';
 import { penceToDecimal } from '../../contract/money.ts';
+import { searchPageTitle } from '../../contract/search-filters.ts';
 import { photoSrcset, productPageImageSizes } from '../../contract/photos.ts';
 import type { ShopIdentity } from '../../contract/shop.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
@@ -86,7 +87,7 @@ function mainPhotoPreload(product: Product): string {
  */
 function searchTags(keyword: string, shop: ShopIdentity, publicUrl: string): string {
   return [
-    `<title data-server-head>${escapeHtml(`Search results for “${keyword}” | ${shop.name}`)}</title>`,
+    `<title data-server-head>${escapeHtml(`${searchPageTitle(keyword)} | ${shop.name}`)}</title>`,
     `<meta data-server-head name="robots" content="noindex">`,
     `<link data-server-head rel="canonical" href="${escapeHtml(`${publicUrl}/search`)}">`,
   ].join('');
@@ -127,7 +128,7 @@ export function createPageHead(deps: {
     try {
       key = decodeURIComponent(match[1]);
     } catch {
-      return { status: 404, tags: '', data: [] };
+      return withData({ status: 404, tags: '' }, pageData.layout);
     }
     try {
       const found = await deps.catalog.lookUp(key);
@@ -137,8 +138,9 @@ export function createPageHead(deps: {
         pageData.product(key, found.product),
       );
     } catch (error) {
-      // An unknown product: the app sends the shopper on to /search; crawlers get a 404.
-      if (error instanceof NotFoundError) return { status: 404, tags: '', data: [] };
+      // An unknown product: the app sends the shopper on to /search; crawlers get a 404, and a browser
+      // without scripts the 404 page, drawn with the menus and footer every page has (web-app.ts).
+      if (error instanceof NotFoundError) return withData({ status: 404, tags: '' }, pageData.layout);
       throw error;
     }
   };

@@ -54,6 +54,7 @@ const tabla: Product = {
       priceWithoutDiscount: 24_999,
     },
   ],
+  cardPrice: { productStockId: 70, price: 24_999, priceWithoutDiscount: 24_999, from: false, highestReduction: 0 },
 };
 
 describe('the shop rendered on the server', () => {

@@ -42,6 +42,8 @@ function ProductDetail({ product }: { product: Product }) {
   const related = useRelatedProducts(product.id);
   const id = useId();
   const stock = choice.stock;
+  // Every size sold out: nothing to add, so no form (it could only answer "Only 0 items in stock").
+  const buyable = product.stocks.some((s) => s.stock > 0);
 
   function add(event: FormEvent) {
     event.preventDefault();
@@ -76,26 +78,28 @@ function ProductDetail({ product }: { product: Product }) {
           <p className={stock && stock.stock > 0 ? styles.inStock : styles.unavailable}>
             {stock && stock.stock > 0 ? 'In Stock' : 'Unavailable'}
           </p>
-          <form className={styles.buy} onSubmit={add} noValidate>
-            <StockChoiceFields
-              id={id}
-              variant="page"
-              stocks={product.stocks}
-              choice={choice}
-              quantityClassName={styles.quantity}
-              onEdit={() => setAdded(false)}
-            />
-            <button type="submit" className="button">
-              ADD TO BASKET
-            </button>
-            <p role="status" className={styles.added}>
-              {added && (
-                <>
-                  {messages.addToCart.productAdded} <Link to="/shoppingcart">View your basket</Link>
-                </>
-              )}
-            </p>
-          </form>
+          {buyable && (
+            <form className={styles.buy} onSubmit={add} noValidate>
+              <StockChoiceFields
+                id={id}
+                variant="page"
+                stocks={product.stocks}
+                choice={choice}
+                quantityClassName={styles.quantity}
+                onEdit={() => setAdded(false)}
+              />
+              <button type="submit" className="button">
+                ADD TO BASKET
+              </button>
+              <p role="status" className={styles.added}>
+                {added && (
+                  <>
+                    {messages.addToCart.productAdded} <Link to="/shoppingcart">View your basket</Link>
+                  </>
+                )}
+              </p>
+            </form>
+          )}
           <section aria-labelledby={`${id}-description`}>
             <h2 id={`${id}-description`} className={styles.subheading}>
               Description

@@ -2,6 +2,7 @@ import { useMemo, useRef } from 'react';
 import { Link, useLocation } from 'react-router';
 import type { Brand, ProductType } from '../../../contract/catalog.ts';
 import { searchSorts, type SearchSort } from '../../../contract/catalog-rules.ts';
+import { searchPageTitle } from '../../../contract/search-filters.ts';
 import { useBrands, useProductTypes } from '../../lib/catalog-api.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { useProductSearch } from './api/search-products.ts';
@@ -23,12 +24,17 @@ export default function SearchPage() {
   const brands = useBrands();
   return (
     <div className="container page">
-      <PageMeta title="Search for products" canonicalPath="/search" />
       <h1 className="page-title">Search for products</h1>
       {types.data && brands.data ? (
         <SearchView key={location.key} types={types.data} brands={brands.data} />
       ) : (
-        <p role="status">Loading…</p>
+        <>
+          <PageMeta
+            title={searchPageTitle(new URLSearchParams(location.search).get('k') ?? '')}
+            canonicalPath="/search"
+          />
+          <p role="status">Loading…</p>
+        </>
       )}
     </div>
   );
@@ -65,11 +71,13 @@ function SearchView({ types, brands }: { types: ProductType[]; brands: Brand[] }
 
   return (
     <div className={styles.layout}>
+      {/* Titled by the keyword searched for, as the address holds it (searchPageTitle). */}
+      <PageMeta title={searchPageTitle(filter.filters.keyword)} canonicalPath="/search" />
       {/* The sidebar on a wide screen, the Filters button and its dialog on a narrow one: both are in
           the page and the stylesheet shows one, so the page the server draws is laid out right
           before any script runs, whatever the screen (docs/decisions/0021-server-rendering.md). */}
       <aside className={styles.sidebar} aria-label="Filters">
-        {filters}
+        <div className={styles.sidebarFilters}>{filters}</div>
         <SidebarAdvert />
       </aside>
       <div className={styles.results}>

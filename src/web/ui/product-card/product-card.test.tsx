@@ -4,6 +4,7 @@ import { userEvent } from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Product } from '../../../contract/catalog.ts';
+import { cardPriceOf } from '../../../contract/catalog-rules.ts';
 import { basketStore } from '../../lib/basket/basket-store.ts';
 import { ProductGrid } from '../product-grid/product-grid.tsx';
 import { ProductCard } from './product-card.tsx';
@@ -11,6 +12,17 @@ import { ProductCard } from './product-card.tsx';
 function product(
   stocks: Array<{ id: number; name: string; stock: number; price: number; reduction?: number }>,
 ): Product {
+  const sizes = stocks.map((s) => ({
+    id: s.id,
+    productStockId: s.id,
+    productId: 1,
+    productSizeName: s.name,
+    productTitle: 'Bolt-Tuned Dhol',
+    stock: s.stock,
+    price: s.price,
+    priceReduction: s.reduction ?? 0,
+    priceWithoutDiscount: s.reduction ? Math.round((s.price * 100) / (100 - s.reduction)) : s.price,
+  }));
   return {
     id: 1,
     title: 'Bolt-Tuned Dhol',
@@ -25,17 +37,9 @@ function product(
     seoTitle: '',
     seoKeywords: '',
     seoDescription: '',
-    stocks: stocks.map((s) => ({
-      id: s.id,
-      productStockId: s.id,
-      productId: 1,
-      productSizeName: s.name,
-      productTitle: 'Bolt-Tuned Dhol',
-      stock: s.stock,
-      price: s.price,
-      priceReduction: s.reduction ?? 0,
-      priceWithoutDiscount: s.reduction ? Math.round((s.price * 100) / (100 - s.reduction)) : s.price,
-    })),
+    stocks: sizes,
+    // As the server chooses it (catalog.service.ts).
+    cardPrice: cardPriceOf(sizes),
   };
 }
 
@@ -64,6 +68,51 @@ describe('the product card', () => {
     expect(screen.getByText('20% off')).toBeTruthy();
     expect(screen.getByText('£80.00')).toBeTruthy();
     expect(screen.getByText('£100.00')).toBeTruthy();
+  });
+
+  it('shows the price the server chose for it: the cheapest size in stock, "from" when sizes differ', () => {
+    renderCard(
+      product([
+        { id: 41, name: 'Junior 18 inch', stock: 0, price: 48999 },
+        { id: 42, name: 'Standard 24 inch', stock: 3, price: 59299 },
+        { id: 43, name: 'Professional 26 inch', stock: 2, price: 69999 },
+      ]),
+    );
+    expect(screen.getByRole('article').textContent).toContain('from £592.99');
+    expect(screen.queryByText('£489.99')).toBeNull();
+  });
+
+  it("shows the server's choice of price and badge, not one of its own", () => {
+    const p = product([
+      { id: 51, name: 'Small', stock: 2, price: 8000, reduction: 20 },
+      { id: 52, name: 'Large', stock: 2, price: 9000 },
+    ]);
+    renderCard({
+      ...p,
+      cardPrice: { productStockId: 52, price: 9000, priceWithoutDiscount: 9000, from: false, highestReduction: 0 },
+    });
+    expect(screen.getByText('£90.00')).toBeTruthy();
+    expect(screen.queryByText('£80.00')).toBeNull();
+    expect(screen.queryByText('20% off')).toBeNull();
+  });
+
+  it("after a dearer size is added, shows that size's price, not the price it starts from", async () => {
+    const user = userEvent.setup();
+    renderCard(
+      product([
+        { id: 61, name: 'Junior 18 inch', stock: 0, price: 48999 },
+        { id: 62, name: 'Standard 24 inch', stock: 3, price: 59299 },
+        { id: 63, name: 'Professional 26 inch', stock: 2, price: 69999 },
+      ]),
+    );
+    await user.click(screen.getByRole('button', { name: 'Add to cart' }));
+    await user.selectOptions(screen.getByLabelText('Size / Style'), '63');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect(screen.getByRole('status').textContent).toContain('Added to Basket');
+    const card = screen.getByRole('article').textContent;
+    expect(card).toContain('£699.99');
+    expect(card).not.toContain('£592.99');
+    expect(card).toContain('Professional 26 inch');
   });
 
   it('goes from Add to cart to the choice panel and back on Cancel', async () => {

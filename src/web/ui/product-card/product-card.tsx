@@ -3,7 +3,6 @@ import { Link } from 'react-router';
 import type { Product } from '../../../contract/catalog.ts';
 import { messages } from '../../../contract/messages.ts';
 import { productCardImageSizes } from '../../../contract/photos.ts';
-import { highestReduction } from '../../lib/format.ts';
 import { ProductPicture } from '../product-image/product-picture.tsx';
 import { DiscountBadge, Price } from '../price/price.tsx';
 import { StockChoiceFields } from '../stock-choice/stock-choice-fields.tsx';
@@ -11,10 +10,13 @@ import { useStockChoice } from '../stock-choice/use-stock-choice.ts';
 import styles from './product-card.module.css';
 
 type Stage = 'view' | 'choose' | 'added';
+type Size = Product['stocks'][number];
 
 /**
  * A product in a grid (docs/rules.md#basket): view, then a choice panel (size or style when
  * there is more than one entry, and quantity), then "Added to Basket" with a link to the cart.
+ * Its price is the one the server chose (`cardPrice`: the cheapest size in stock, "from" when the
+ * sizes in stock differ), then the chosen size's, then the added size's.
  */
 export function ProductCard({
   product,
@@ -27,14 +29,12 @@ export function ProductCard({
   eager?: boolean;
 }) {
   const [stage, setStage] = useState<Stage>('view');
+  const [added, setAdded] = useState<Size | undefined>();
   const choice = useStockChoice(product);
   const id = useId();
   const stock = choice.stock;
-  const cheapest = product.stocks.reduce<(typeof product.stocks)[number] | undefined>(
-    (min, s) => (min === undefined || s.price < min.price ? s : min),
-    undefined,
-  );
-  const shown = stage === 'choose' && stock ? stock : cheapest;
+  const chosen = stage === 'choose' ? stock : stage === 'added' ? added : undefined;
+  const shown = chosen ? { ...chosen, from: false } : product.cardPrice;
   // Nothing left in any size: the card says so rather than offering to add.
   const soldOut = product.stocks.length > 0 && product.stocks.every((s) => s.stock <= 0);
   const href = `/products/${encodeURIComponent(product.urlKey)}`;
@@ -42,7 +42,9 @@ export function ProductCard({
 
   function confirm(event: FormEvent) {
     event.preventDefault();
-    if (choice.add()) setStage('added');
+    if (!choice.add()) return;
+    setAdded(stock);
+    setStage('added');
   }
 
   function open() {
@@ -64,19 +66,24 @@ export function ProductCard({
         />
       </Link>
       <div className={styles.badge}>
-        <DiscountBadge percent={highestReduction(product.stocks)} />
+        <DiscountBadge percent={product.cardPrice?.highestReduction ?? 0} />
       </div>
       <div className={styles.body}>
         <Heading id={`${id}-title`} className={styles.title}>
           <Link to={href}>{product.title}</Link>
         </Heading>
-        {shown && <Price price={shown.price} priceWithoutDiscount={shown.priceWithoutDiscount} />}
+        {shown && <Price price={shown.price} priceWithoutDiscount={shown.priceWithoutDiscount} from={shown.from} />}
 
         {stage === 'view' &&
           (soldOut ? (
             <p className={`${styles.action} ${styles.soldOut}`}>{messages.addToCart.soldOut}</p>
           ) : (
-            <button type="button" className={`button ${styles.action}`} onClick={open} disabled={!cheapest}>
+            <button
+              type="button"
+              className={`button ${styles.action}`}
+              onClick={open}
+              disabled={product.stocks.length === 0}
+            >
               Add to cart
             </button>
           ))}
@@ -103,6 +110,8 @@ export function ProductCard({
         {stage === 'added' && (
           <div className={styles.added} role="status">
             <p>{messages.addToCart.added}</p>
+            {/* Which size, when there was a choice: the price above is that size's. */}
+            {added && product.stocks.length > 1 && <p className={styles.addedSize}>{added.productSizeName}</p>}
             <Link to="/shoppingcart" className="button button-secondary">
               VIEW CART
             </Link>
