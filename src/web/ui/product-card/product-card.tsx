@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { Product } from '../../../contract/catalog.ts';
 import { messages } from '../../../contract/messages.ts';
@@ -29,6 +29,23 @@ export function ProductCard({
   const [stage, setStage] = useState<Stage>('view');
   const choice = useStockChoice(product);
   const id = useId();
+  const addButton = useRef<HTMLButtonElement>(null);
+  const viewCart = useRef<HTMLAnchorElement>(null);
+  // The control that replaces the one just used takes the keyboard focus, which would otherwise
+  // drop to the page's start: the choice's first field, VIEW CART, or Add to cart again.
+  const focusAfter = useRef<Stage | undefined>(undefined);
+  useEffect(() => {
+    if (focusAfter.current !== stage) return;
+    focusAfter.current = undefined;
+    if (stage === 'choose') (document.getElementById(`${id}-size`) ?? document.getElementById(`${id}-qty`))?.focus();
+    else if (stage === 'added') viewCart.current?.focus();
+    else addButton.current?.focus();
+  }, [stage, id]);
+
+  function moveTo(next: Stage) {
+    focusAfter.current = next;
+    setStage(next);
+  }
   const stock = choice.stock;
   const cheapest = product.stocks.reduce<(typeof product.stocks)[number] | undefined>(
     (min, s) => (min === undefined || s.price < min.price ? s : min),
@@ -42,12 +59,14 @@ export function ProductCard({
 
   function confirm(event: FormEvent) {
     event.preventDefault();
-    if (choice.add()) setStage('added');
+    if (choice.add()) moveTo('added');
+    // Refused: to the field the message is about (no size chosen, or the quantity).
+    else document.getElementById(choice.stock ? `${id}-qty` : `${id}-size`)?.focus();
   }
 
   function open() {
     choice.reset();
-    setStage('choose');
+    moveTo('choose');
   }
 
   return (
@@ -76,7 +95,13 @@ export function ProductCard({
           (soldOut ? (
             <p className={`${styles.action} ${styles.soldOut}`}>{messages.addToCart.soldOut}</p>
           ) : (
-            <button type="button" className={`button ${styles.action}`} onClick={open} disabled={!cheapest}>
+            <button
+              ref={addButton}
+              type="button"
+              className={`button ${styles.action}`}
+              onClick={open}
+              disabled={!cheapest}
+            >
               Add to cart
             </button>
           ))}
@@ -93,7 +118,7 @@ export function ProductCard({
               <button type="submit" className="button">
                 Confirm
               </button>
-              <button type="button" className="button button-secondary" onClick={() => setStage('view')}>
+              <button type="button" className="button button-secondary" onClick={() => moveTo('view')}>
                 Cancel
               </button>
             </div>
@@ -103,7 +128,7 @@ export function ProductCard({
         {stage === 'added' && (
           <div className={styles.added} role="status">
             <p>{messages.addToCart.added}</p>
-            <Link to="/shoppingcart" className="button button-secondary">
+            <Link ref={viewCart} to="/shoppingcart" className="button button-secondary">
               VIEW CART
             </Link>
           </div>
