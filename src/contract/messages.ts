@@ -96,8 +96,14 @@ export const messages = {
     signIn: 'Sign in to use your saved details',
   },
   payment: {
-    declined: 'Sorry but your Payment was declined. Please return to the basket and try again.',
     failed: 'Something went wrong. Please ensure your card is valid and try again.',
+    /**
+     * The shopper's own Cancel at PayPal or Opayo. The spec words it 'Sorry but your Payment was
+     * declined...' (PayPal's return) or as a card failure (Opayo's): both misread a deliberate choice
+     * (docs/decisions/0003-storefront-choices.md).
+     */
+    cancelled:
+      'You cancelled the payment, so nothing has been taken. Your basket has been kept: you can check out again whenever you are ready.',
   },
   notFound: 'OOPS! NOTHING WAS FOUND',
 } as const;

@@ -45,6 +45,11 @@ export const orderStatusSchema = z.object({
   status: z.enum(orderStatuses),
   provider: z.string().nullable(),
   transactionId: z.string().nullable(),
+  /**
+   * A failed payment the shopper cancelled at the provider (Opayo's ABORT), not one it declined:
+   * the confirmation says the payment was cancelled and the basket kept.
+   */
+  cancelledByShopper: z.boolean(),
 });
 export type OrderStatusAnswer = z.infer<typeof orderStatusSchema>;
 

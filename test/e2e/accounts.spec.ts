@@ -145,6 +145,55 @@ test('a customer saves addresses in My Account, checks out with the saved addres
   await expect(page.getByRole('heading', { name: `Order ${orderNumber}: Paid` })).toBeVisible();
 });
 
+test('My Account: "Use Billing Address" delivers to the billing address, and unticking brings the saved delivery address back', async ({
+  page,
+}) => {
+  test.slow();
+  await signUp(page, `both.addresses.${Date.now()}@example.com`);
+  await page.goto('/account-home');
+  // Delivered to a shop, billed at home: two different addresses saved.
+  await saveAccountAddress(page);
+  await page.getByRole('button', { name: 'Close' }).click();
+  const delivery = page.getByRole('region', { name: 'Delivery Address' });
+  const useBilling = delivery.getByLabel('Use Billing Address');
+  await useBilling.uncheck();
+  await delivery.getByLabel('Address Line 1').fill('Unit 7, Soho Road Precinct');
+  await delivery.getByLabel('Address Line 2').fill('Handsworth');
+  await delivery.getByLabel('Post Code').fill('B21 9SN');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByRole('dialog').getByText('Your details have been saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.reload();
+  await expect(useBilling).not.toBeChecked();
+
+  // Ticked, the delivery fields give way to the billing address; unticked, they are as saved.
+  await useBilling.check();
+  await expect(delivery.getByLabel('Address Line 1')).toBeHidden();
+  await expectNoAxeViolations(page);
+  await useBilling.uncheck();
+  await expect(delivery.getByLabel('Address Line 1')).toHaveValue('Unit 7, Soho Road Precinct');
+  await expect(delivery.getByLabel('Post Code')).toHaveValue('B21 9SN');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByRole('dialog').getByText('Your details have been saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.reload();
+  await expect(delivery.getByLabel('Address Line 1')).toHaveValue('Unit 7, Soho Road Precinct');
+  await expect(page.getByRole('region', { name: 'Billing Address' }).getByLabel('Address Line 1')).toHaveValue(
+    '3 Bandstand Row',
+  );
+
+  // Saved ticked: the delivery address is the billing address, and the box shows it.
+  await useBilling.check();
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByRole('dialog').getByText('Your details have been saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Close' }).click();
+  await page.reload();
+  await expect(useBilling).toBeChecked();
+  await useBilling.uncheck();
+  await expect(delivery.getByLabel('Address Line 1')).toHaveValue('3 Bandstand Row');
+  await expect(delivery.getByLabel('Post Code')).toHaveValue('B21 9RY');
+});
+
 test('the contact form sends, thanks the sender, and both e-mails are in the outbox', async ({ page }) => {
   await page.goto('/contact');
   const sender = `enquiry.${Date.now()}@example.com`;

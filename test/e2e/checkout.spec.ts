@@ -197,10 +197,10 @@ test('an unpaid order comes back through its recovery link, ready for payment', 
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
 
-  // Cancelling at PayPal: Payment Declined, and BACK TO BASKET brings the order's lines back.
+  // Cancelling at PayPal: Payment Cancelled, and BACK TO BASKET brings the order's lines back.
   await page.getByRole('link', { name: 'Cancel and return to the shop' }).click();
   await expect(page).toHaveURL(/\/payment-declined$/);
-  await expect(page.getByText('Sorry but your Payment was declined.')).toBeVisible();
+  await expect(page.getByText(/You cancelled the payment, so nothing has been taken\./)).toBeVisible();
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'BACK TO BASKET' }).click();
   await expect(page).toHaveURL(/\/shoppingcart$/);

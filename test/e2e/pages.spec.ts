@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, expectNoAxeViolations, productWithSizes, test } from './fixtures.ts';
 
 test.describe('an unknown page', () => {
@@ -100,6 +101,32 @@ test.describe('accessibility', () => {
     await page.goto(`/search?k=${encodeURIComponent(product.title)}`);
     await page.getByRole('article', { name: product.title }).getByRole('button', { name: 'Add to cart' }).click();
     await expectNoAxeViolations(page);
+  });
+
+  // Beyond WCAG's rules, axe's best practices too: everything in a landmark, the top bar's phone
+  // link included (issue 32, item 9).
+  test.describe('every part of the page is in a landmark', () => {
+    for (const viewport of [
+      { width: 1366, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
+      test(`axe's full rule set finds nothing at ${viewport.width} px, the top bar's phone link included`, async ({
+        page,
+      }) => {
+        await page.setViewportSize(viewport);
+        for (const path of ['/home', '/contact']) {
+          await page.goto(path);
+          await page.waitForLoadState('networkidle');
+          const results = await new AxeBuilder({ page }).analyze();
+          expect(results.violations.map((v) => `${path} ${v.id}: ${v.nodes.map((n) => n.target.join(' '))}`)).toEqual(
+            [],
+          );
+        }
+        await expect(
+          page.getByRole('navigation', { name: 'Contact and account' }).getByRole('link', { name: /0121 496 0742/ }),
+        ).toBeVisible();
+      });
+    }
   });
 
   test.describe('on a phone', () => {

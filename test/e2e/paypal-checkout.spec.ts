@@ -61,6 +61,8 @@ test('a cancelled approval leaves the basket recoverable', async ({ page }) => {
   const { product } = await toPaypal(page, `kavya.cancel.${Date.now()}@example.com`);
   await page.getByRole('button', { name: 'Cancel' }).click();
   await expect(page).toHaveURL(/\/payment-declined(\?|$)/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Payment Cancelled' })).toBeVisible();
+  await expect(page.getByText(/Your basket has been kept/)).toBeVisible();
   await page.getByRole('button', { name: 'BACK TO BASKET' }).click();
   await expect(page).toHaveURL(/\/shoppingcart$/);
   await expect(page.getByRole('heading', { level: 2, name: product.title })).toBeVisible();

@@ -21,7 +21,12 @@ export function readOutbox(dir: string): OutboxMail[] {
     .sort()
     .map((file) => {
       const raw = readFileSync(join(dir, file), 'utf8');
-      const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
+      // A long header (a long address) is folded onto the next lines, each starting with a space.
+      const header = (name: string) =>
+        new RegExp(`^${name}:(.*(?:\\r?\\n[ \\t].*)*)$`, 'mi')
+          .exec(raw)?.[1]
+          ?.replace(/\r?\n(?=[ \t])/g, '')
+          .trim() ?? '';
       return { file, to: header('To'), subject: header('Subject'), raw };
     });
 }

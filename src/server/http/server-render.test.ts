@@ -154,7 +154,7 @@ describe('pages drawn on the server', () => {
     ['/checkout-details', 'Order Delivery Details'],
     ['/account-home', 'My Account'],
     ['/login', 'type="password"'],
-    ['/payment-declined', 'Payment Declined'],
+    ['/payment-declined', 'Payment Cancelled'],
   ])("draws %s, the shopper's own, as the shop around its loading state", async (url, title) => {
     const response = await t.app.inject({ url });
     expect(response.statusCode).toBe(200);

@@ -38,6 +38,12 @@ export interface PaymentProvider {
    * provider reports its refunds itself (PayPal Checkout's webhooks settle them).
    */
   settleRefund?(request: ProviderRefundRequest): Promise<ProviderRefundResult>;
+  /**
+   * Whether a failed payment's status, as the provider reported it (orders.payment_status), is the
+   * shopper's own cancel rather than a decline. Absent where a cancel never reaches the server
+   * (PayPal sends the shopper back to its cancel address and tells the shop nothing).
+   */
+  cancelledByShopper?(providerStatus: string): boolean;
 }
 
 export interface ProviderRefundRequest {

@@ -121,7 +121,13 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
       payment_status: 'Completed',
     });
     const status = (await t.app.inject({ method: 'GET', url: `/api/order-status/${orderCode}` })).json();
-    expect(status).toEqual({ orderNumber, status: 'paid', provider: 'paypal', transactionId: fields.txn_id });
+    expect(status).toEqual({
+      orderNumber,
+      status: 'paid',
+      provider: 'paypal',
+      transactionId: fields.txn_id,
+      cancelledByShopper: false,
+    });
     const mail = (await deliveredMail(t)).find((m) => m.subject === `Your order ${orderNumber} is confirmed`);
     expect(mail?.to).toBe('asha@example.com');
     const body = decodeQuotedPrintable(mail?.raw ?? '');
@@ -318,6 +324,9 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
           ]),
         );
         expect(await orderRow(orderCode)).toMatchObject({ status: 'payment_failed', payment_status: status });
+        // Only ABORT is the shopper's own Cancel: the confirmation says cancelled, not declined.
+        const answer = await t.app.inject({ method: 'GET', url: `/api/order-status/${orderCode}` });
+        expect(answer.json()).toMatchObject({ status: 'payment_failed', cancelledByShopper: status === 'ABORT' });
         const mail = (await deliveredMail(t)).find(
           (m) => m.subject === `Your payment for order ${orderNumber} did not go through`,
         );

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { PaymentHandoffAnswer } from '../../contract/payments.ts';
+import type { OrderStatusAnswer, PaymentHandoffAnswer } from '../../contract/payments.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
@@ -85,14 +85,17 @@ export function createPaymentsService(
     },
 
     /** GET /api/order-status/{code}: what the confirmation page shows. */
-    async orderStatus(code: string) {
+    async orderStatus(code: string): Promise<OrderStatusAnswer> {
       const order = await findOrderByCode(db, code);
       if (!order) throw new NotFoundError('No order has that code');
+      const provider = this.providerOf(order.payment_provider);
       return {
         orderNumber: order.order_number,
         status: order.status,
         provider: order.payment_provider,
         transactionId: order.status === 'paid' ? order.transaction_id : null,
+        cancelledByShopper:
+          order.status === 'payment_failed' && (provider?.cancelledByShopper?.(order.payment_status ?? '') ?? false),
       };
     },
   };

@@ -7,12 +7,14 @@ export function TopBar() {
   const user = useSignedInUser();
   return (
     <div className={styles.topBar}>
-      <div className={`container ${styles.topBarInner}`}>
+      {/* The phone number is a way to contact the shop, so it is in the same landmark as the
+          others: outside any landmark, screen-reader users moving by landmark would miss it. */}
+      <nav aria-label="Contact and account" className={`container ${styles.topBarInner}`}>
         <a href={telHref(shop.phone)} className={styles.topLink}>
           <span aria-hidden="true">☎ </span>
           {shop.phone}
         </a>
-        <nav aria-label="Contact and account" className={styles.topNav}>
+        <div className={styles.topNav}>
           <Link to="/contact" className={styles.topLink}>
             Contact
           </Link>
@@ -34,8 +36,8 @@ export function TopBar() {
               Login
             </Link>
           )}
-        </nav>
-      </div>
+        </div>
+      </nav>
     </div>
   );
 }

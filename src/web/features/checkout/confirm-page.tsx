@@ -13,8 +13,9 @@ const POLL_MS = 2000;
 const POLL_FOR_MS = 120_000;
 
 /**
- * Checkout step 4 (docs/rules.md#checkout): ORDER COMPLETE with the provider's transaction id, or
- * TRANSACTION FAILED, from the order's recorded payment state. While PayPal's notification is on
+ * Checkout step 4 (docs/rules.md#checkout): ORDER COMPLETE with the provider's transaction id,
+ * PAYMENT CANCELLED when the shopper cancelled at the provider, or TRANSACTION FAILED, from the
+ * order's recorded payment state. While PayPal's notification is on
  * its way, the page says so and checks again.
  */
 export default function ConfirmPage() {
@@ -38,6 +39,8 @@ export default function ConfirmPage() {
 
   const answer = status.data;
   const failed = answer !== undefined && isOneOf(answer.status, endedUnpaid);
+  // The shopper's own Cancel at the provider is not a failed card, and is not called one.
+  const cancelled = failed && answer.cancelledByShopper;
   // A failed payment puts the order's lines back in the basket straight away.
   useEffect(() => {
     if (failed) void basketStore.restoreUnpaidOrder();
@@ -66,7 +69,16 @@ export default function ConfirmPage() {
             </Link>
           </section>
         )}
-        {failed && (
+        {cancelled && (
+          <section className={styles.panel} aria-labelledby="payment-cancelled">
+            <h2 id="payment-cancelled">PAYMENT CANCELLED</h2>
+            <p>{messages.payment.cancelled}</p>
+            <button type="button" className="button" onClick={() => void backToCart()}>
+              BACK TO CART
+            </button>
+          </section>
+        )}
+        {failed && !cancelled && (
           <section className={styles.panel} aria-labelledby="transaction-failed">
             <h2 id="transaction-failed">TRANSACTION FAILED</h2>
             <p>{messages.payment.failed}</p>

@@ -1,3 +1,4 @@
+import { useEffect, useRef, type RefObject } from 'react';
 import type { AddressDraft } from '../../../contract/basket.ts';
 import { AddressFields } from './address-fields.tsx';
 import styles from './checkout.module.css';
@@ -8,12 +9,33 @@ import type { DeliveryAddress } from './use-delivery-address.ts';
 export function DeliveryAddressSection({
   delivery,
   address,
+  nextAfterConfirm,
 }: {
   delivery: DeliveryAddress;
   /** The delivery address kept in the basket. */
   address: AddressDraft | null | undefined;
+  /** Where the keyboard goes once the address is confirmed (the delivery options); else to Edit. */
+  nextAfterConfirm: () => HTMLElement | null | undefined;
 }) {
   const saved = delivery.savedDelivery;
+  const editButton = useRef<HTMLButtonElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  // Confirm Address and Edit take away the control just used: focus goes on to the next one
+  // rather than dropping to the page's start.
+  const focusNext = useRef<'after-confirm' | 'form' | undefined>(undefined);
+  useEffect(() => {
+    const next = focusNext.current;
+    focusNext.current = undefined;
+    if (next === 'after-confirm') (nextAfterConfirm() ?? editButton.current)?.focus();
+    if (next === 'form') form.current?.querySelector<HTMLInputElement>('input:not([type="checkbox"])')?.focus();
+    // Only when the address is confirmed or opened again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [delivery.confirmed]);
+
+  async function confirm() {
+    focusNext.current = 'after-confirm';
+    if (!(await delivery.confirmAddress())) focusNext.current = undefined;
+  }
   return (
     <section className={styles.panel} aria-labelledby="delivery-address">
       <h2 id="delivery-address">Delivery Address</h2>
@@ -21,12 +43,20 @@ export function DeliveryAddressSection({
       {saved && !delivery.useOther ? null : delivery.confirmed && address ? (
         <div className={styles.actions}>
           <address>{addressParts(address).join(', ')}</address>
-          <button type="button" className="button button-secondary" onClick={delivery.edit}>
+          <button
+            ref={editButton}
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              focusNext.current = 'form';
+              delivery.edit();
+            }}
+          >
             Edit
           </button>
         </div>
       ) : (
-        <DeliveryAddressForm delivery={delivery} />
+        <DeliveryAddressForm delivery={delivery} formRef={form} onConfirm={() => void confirm()} />
       )}
     </section>
   );
@@ -58,14 +88,23 @@ function SavedDeliveryAddress({ delivery }: { delivery: DeliveryAddress }) {
   );
 }
 
-function DeliveryAddressForm({ delivery }: { delivery: DeliveryAddress }) {
+function DeliveryAddressForm({
+  delivery,
+  formRef,
+  onConfirm,
+}: {
+  delivery: DeliveryAddress;
+  formRef: RefObject<HTMLFormElement | null>;
+  onConfirm: () => void;
+}) {
   return (
     <form
+      ref={formRef}
       noValidate
       aria-label="Delivery address"
       onSubmit={(event) => {
         event.preventDefault();
-        void delivery.confirmAddress();
+        onConfirm();
       }}
     >
       <label className={styles.option}>

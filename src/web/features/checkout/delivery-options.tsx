@@ -1,16 +1,22 @@
+import type { Ref } from 'react';
 import { messages } from '../../../contract/messages.ts';
 import type { BasketState } from '../../lib/basket/basket-store.ts';
 import { formatPence } from '../../lib/format.ts';
 import styles from './checkout.module.css';
 
 /** The delivery options the server priced for the basket, one to choose. */
-export function DeliveryOptions(props: {
+export function DeliveryOptions({
+  sectionRef,
+  ...props
+}: {
   basket: BasketState;
   optionMissing: boolean;
   onChoose: (deliveryMethodRateId: number) => void;
+  /** The section, for the page to move the keyboard to an option. */
+  sectionRef?: Ref<HTMLElement>;
 }) {
   return (
-    <section className={styles.panel} aria-labelledby="delivery-options">
+    <section ref={sectionRef} className={styles.panel} aria-labelledby="delivery-options">
       <h2 id="delivery-options">Delivery Options</h2>
       <fieldset style={{ border: 0, padding: 0, margin: 0 }}>
         <legend>Please select how you would like your items delivered</legend>

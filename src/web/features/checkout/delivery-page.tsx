@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { basketStore, hasDeliveryChoice } from '../../lib/basket/basket-store.ts';
 import { useBasket } from '../../lib/basket/use-basket.ts';
@@ -19,6 +19,11 @@ export default function DeliveryPage() {
   const navigate = useNavigate();
   const delivery = useDeliveryAddress(basket);
   const [optionMissing, setOptionMissing] = useState(false);
+  const options = useRef<HTMLElement>(null);
+  // After Confirm Address: the chosen delivery option, or the first, as a radio group is entered.
+  const deliveryOption = () =>
+    options.current?.querySelector<HTMLInputElement>('input[type="radio"]:checked') ??
+    options.current?.querySelector<HTMLInputElement>('input[type="radio"]');
 
   async function proceed() {
     const addressOk = await delivery.settle();
@@ -38,8 +43,13 @@ export default function DeliveryPage() {
       <BasketNotice />
       <div className={styles.layout}>
         <div>
-          <DeliveryAddressSection delivery={delivery} address={basket.deliveryAddress} />
+          <DeliveryAddressSection
+            delivery={delivery}
+            address={basket.deliveryAddress}
+            nextAfterConfirm={deliveryOption}
+          />
           <DeliveryOptions
+            sectionRef={options}
             basket={basket}
             optionMissing={optionMissing}
             onChoose={(deliveryMethodRateId) => {

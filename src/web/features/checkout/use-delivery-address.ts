@@ -59,7 +59,8 @@ export function useDeliveryAddress(basket: BasketState) {
   }
 
   async function confirmAddress(): Promise<boolean> {
-    const valid = await form.trigger('deliveryAddress');
+    // An address that is not complete: to the first field that says why.
+    const valid = await form.trigger('deliveryAddress', { shouldFocus: true });
     const address = form.getValues('deliveryAddress');
     if (!valid || !address.countryId) return false;
     saveAndVerify({ deliveryAddress: { ...address, countryName: countryName(address.countryId) } });

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import type { Product } from '../../../contract/catalog.ts';
 import { messages } from '../../../contract/messages.ts';
@@ -32,6 +32,23 @@ export function ProductCard({
   const [added, setAdded] = useState<Size | undefined>();
   const choice = useStockChoice(product);
   const id = useId();
+  const addButton = useRef<HTMLButtonElement>(null);
+  const viewCart = useRef<HTMLAnchorElement>(null);
+  // The control that replaces the one just used takes the keyboard focus, which would otherwise
+  // drop to the page's start: the choice's first field, VIEW CART, or Add to cart again.
+  const focusAfter = useRef<Stage | undefined>(undefined);
+  useEffect(() => {
+    if (focusAfter.current !== stage) return;
+    focusAfter.current = undefined;
+    if (stage === 'choose') (document.getElementById(`${id}-size`) ?? document.getElementById(`${id}-qty`))?.focus();
+    else if (stage === 'added') viewCart.current?.focus();
+    else addButton.current?.focus();
+  }, [stage, id]);
+
+  function moveTo(next: Stage) {
+    focusAfter.current = next;
+    setStage(next);
+  }
   const stock = choice.stock;
   const chosen = stage === 'choose' ? stock : stage === 'added' ? added : undefined;
   const shown = chosen ? { ...chosen, from: false } : product.cardPrice;
@@ -42,14 +59,18 @@ export function ProductCard({
 
   function confirm(event: FormEvent) {
     event.preventDefault();
-    if (!choice.add()) return;
-    setAdded(stock);
-    setStage('added');
+    if (choice.add()) {
+      setAdded(stock);
+      moveTo('added');
+      return;
+    }
+    // Refused: to the field the message is about (no size chosen, or the quantity).
+    document.getElementById(choice.stock ? `${id}-qty` : `${id}-size`)?.focus();
   }
 
   function open() {
     choice.reset();
-    setStage('choose');
+    moveTo('choose');
   }
 
   return (
@@ -79,6 +100,7 @@ export function ProductCard({
             <p className={`${styles.action} ${styles.soldOut}`}>{messages.addToCart.soldOut}</p>
           ) : (
             <button
+              ref={addButton}
               type="button"
               className={`button ${styles.action}`}
               onClick={open}
@@ -100,7 +122,7 @@ export function ProductCard({
               <button type="submit" className="button">
                 Confirm
               </button>
-              <button type="button" className="button button-secondary" onClick={() => setStage('view')}>
+              <button type="button" className="button button-secondary" onClick={() => moveTo('view')}>
                 Cancel
               </button>
             </div>
@@ -112,7 +134,7 @@ export function ProductCard({
             <p>{messages.addToCart.added}</p>
             {/* Which size, when there was a choice: the price above is that size's. */}
             {added && product.stocks.length > 1 && <p className={styles.addedSize}>{added.productSizeName}</p>}
-            <Link to="/shoppingcart" className="button button-secondary">
+            <Link ref={viewCart} to="/shoppingcart" className="button button-secondary">
               VIEW CART
             </Link>
           </div>

@@ -300,6 +300,8 @@ export function opayoFormProvider({ db, dialect, config, fetch, clock, events, r
 
   return {
     id: 'opayo',
+    // The shopper's Cancel on Opayo's payment page comes back as ABORT (Opayo Form 4.00).
+    cancelledByShopper: (providerStatus: string) => providerStatus === 'ABORT',
     async handoff(order) {
       const post = registration(order);
       return {
