@@ -38,7 +38,9 @@ export const test = base.extend<{ allowConsoleErrors: RegExp[]; consoleErrors: s
       const errors: string[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error' && !allowConsoleErrors.some((allowed) => allowed.test(message.text()))) {
-          errors.push(message.text());
+          // Where it came from: "Failed to load resource" alone does not say which resource.
+          const { url } = message.location();
+          errors.push(url ? `${message.text()} (${url})` : message.text());
         }
       });
       page.on('pageerror', (error) => errors.push(error.message));
