@@ -5,7 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { dialectOf } from './database.ts';
 
 /**
- * Backups and restores (README, "Production"). SQLite: a consistent copy taken while the shop
+ * Backups and restores (docs/production.md). SQLite: a consistent copy taken while the shop
  * runs (VACUUM INTO), restored by swapping the file in while the shop is stopped. PostgreSQL:
  * pg_dump's custom format and pg_restore, limited to the shop's schema when DATABASE_URL puts
  * one on the search_path.

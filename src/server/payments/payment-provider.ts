@@ -25,7 +25,8 @@ export interface PaymentProvider {
   readonly routes: FastifyPluginAsync;
   /**
    * Sends money back through the provider. Absent when its protocol has no refund call we can make
-   * (PayPal Standard, Opayo Form: docs/rules.md#payments): staff then record a refund made outside the shop.
+   * (PayPal Standard: docs/rules.md#payments), or when the settings for it are not given (Opayo Form
+   * without its Reporting API user, ADR 0014): staff then record a refund made outside the shop.
    */
   refund?(request: ProviderRefundRequest): Promise<ProviderRefundResult>;
   /**

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../config.ts';
 import { backupDatabase } from '../backup.ts';
 
-/** npm run db:backup -- <file>: see src/server/db/backup.ts and the README's "Production". */
+/** npm run db:backup -- <file>: see src/server/db/backup.ts and docs/production.md. */
 const file = process.argv[2];
 if (!file) {
   console.error('Usage: npm run db:backup -- <file>');

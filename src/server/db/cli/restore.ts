@@ -1,7 +1,7 @@
 import { loadConfig } from '../../config.ts';
 import { restoreDatabase } from '../backup.ts';
 
-/** npm run db:restore -- <file>: see src/server/db/backup.ts and the README's "Production". */
+/** npm run db:restore -- <file>: see src/server/db/backup.ts and docs/production.md. */
 const file = process.argv[2];
 if (!file) {
   console.error('Usage: npm run db:restore -- <file>');
