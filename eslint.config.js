@@ -80,4 +80,27 @@ export default tseslint.config(
     plugins: { local: { rules: { 'import-boundaries': importBoundaries } } },
     rules: { 'local/import-boundaries': ['error', { root: import.meta.dirname, zones: boundaryZones }] },
   },
+  {
+    // Money is integer pence (docs/rules.md#prices-and-money): it becomes pounds, and pounds typed
+    // become pence, only in contract/money.ts, so no screen rounds or formats it its own way. Tests
+    // may work out what they expect independently.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/contract/money.ts', 'src/**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...["BinaryExpression[operator='/'][right.value=100]", "BinaryExpression[operator='*'][right.value=100]"].map(
+          (selector) => ({
+            selector,
+            message:
+              'Money is integer pence: use formatPence, penceToDecimal, poundsToPence or percentOf from contract/money.ts.',
+          }),
+        ),
+        {
+          selector: "CallExpression[callee.property.name='toFixed'][arguments.0.value=2]",
+          message: 'Money is integer pence: use formatPence or penceToDecimal from contract/money.ts.',
+        },
+      ],
+    },
+  },
 );

@@ -7,11 +7,43 @@ export function formatPence(pence: number): string {
   return gbp.format(pence / 100);
 }
 
-/** 12999 -> "129.99", the plain decimal the payment providers want. */
+/**
+ * 12999 -> "129.99": the plain decimal the payment providers want, and what a form shows in a
+ * field where pounds are typed (poundsToPence reads it back).
+ */
 export function penceToDecimal(pence: number): string {
   const sign = pence < 0 ? '-' : '';
   const abs = Math.abs(pence);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/**
+ * "12.50", "12.5", "12", "£1,200.00" -> pence: pounds as a person types them (in a form or a
+ * spreadsheet) to integer pence, read from the digits rather than multiplied as a float, so 0.29
+ * is 29p and not 28.999...; undefined when it is no amount of money. Too large an amount is still
+ * an amount: the schema that takes it says how large it may be.
+ */
+export function poundsToPence(typed: string): number | undefined {
+  const match = /^£?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(typed.trim());
+  if (!match) return undefined;
+  const pounds = Number((match[1] ?? '').replaceAll(',', ''));
+  const pence = Number((match[2] ?? '').padEnd(2, '0'));
+  return pounds * 100 + pence;
+}
+
+/**
+ * "-12.50" -> -1250: an amount as a payment provider writes it (an optional minus, exactly two
+ * decimals); undefined for anything else, so a malformed notification is never read as money.
+ */
+export function decimalToPence(value: string | undefined): number | undefined {
+  const match = /^(-?)(\d{1,7})\.(\d{2})$/.exec(value ?? '');
+  if (!match) return undefined;
+  return (match[1] ? -1 : 1) * (Number(match[2]) * 100 + Number(match[3]));
+}
+
+/** `percent` % of an amount, rounded to the nearest penny (a voucher's percentage off). */
+export function percentOf(pence: number, percent: number): number {
+  return Math.round((pence * percent) / 100);
 }
 
 export const VAT_RATE_PERCENT = 20;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { productStatuses } from '../catalog-rules.ts';
+import { poundsToPence } from '../money.ts';
 import { MAX_NEW_STOCK, MAX_PRICE, productFieldsSchema, sizeInputSchema, urlKeyField } from './catalogue.ts';
 
 /**
@@ -46,16 +47,6 @@ export const MAX_CELL_CHARS = 20_000;
 /** How many of a preview's changes and errors are listed (all are counted). */
 export const MAX_LISTED = 500;
 
-/** "12.50", "12.5", "12", "£1,200.00": pounds, to whole pence without floating point. */
-const poundsPattern = /^£?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
-export function penceOfPounds(text: string): number | undefined {
-  const match = poundsPattern.exec(text.trim());
-  if (!match) return undefined;
-  const pounds = Number((match[1] ?? '').replaceAll(',', ''));
-  const pence = Number((match[2] ?? '').padEnd(2, '0'));
-  return pounds * 100 + pence;
-}
-
 const wholeNumber = (message: string) =>
   z
     .string()
@@ -82,7 +73,7 @@ export const productCsvRowSchema = z.object({
   price: z
     .string()
     .transform((text, ctx) => {
-      const pence = penceOfPounds(text);
+      const pence = poundsToPence(text);
       if (pence === undefined) {
         ctx.addIssue({ code: 'custom', message: 'Write the price in pounds, e.g. 12.50' });
         return z.NEVER;

@@ -1,6 +1,6 @@
 import { basketErrorCodes, MAX_DELIVERY_RATE, voucherOutcomes } from '../../contract/basket-rules.ts';
 import type { AddressDraft, BasketLine, BasketQuery, DeliveryMethodRate, PricedBasket } from '../../contract/basket.ts';
-import { vatContainedIn } from '../../contract/money.ts';
+import { percentOf, vatContainedIn } from '../../contract/money.ts';
 
 /**
  * Prices a basket from facts read from the database (docs/rules.md#prices-and-money). Pure, so every rule
@@ -126,7 +126,7 @@ export function voucherOutcome(voucher: VoucherFact | undefined, itemsTotal: num
 }
 
 export function voucherDiscount(voucher: VoucherFact, itemsTotal: number): number {
-  const discount = voucher.kind === 'percent' ? Math.round((itemsTotal * voucher.amount) / 100) : voucher.amount;
+  const discount = voucher.kind === 'percent' ? percentOf(itemsTotal, voucher.amount) : voucher.amount;
   return Math.min(discount, itemsTotal);
 }
 

@@ -180,7 +180,7 @@ export function createShopMetrics(
         const labels = {
           method: KNOWN_METHODS.has(method) ? method : 'other',
           route: route ?? UNMATCHED_ROUTE,
-          status_class: `${Math.floor(statusCode / 100)}xx`,
+          status_class: `${String(statusCode).charAt(0)}xx`,
         };
         child = { count: requests.labels(labels), duration: durations.labels(labels) };
         series.set(key, child);

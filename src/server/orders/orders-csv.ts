@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { OrderTable } from '../db/schema.ts';
+import { penceToDecimal } from '../../contract/money.ts';
 
 /**
  * The orders CSV for the accountant (docs/back-office.md#orders): one row per order, amounts in
@@ -28,12 +29,6 @@ export const csvHeader = [
   'Transaction',
 ];
 
-export function pounds(pence: number): string {
-  const sign = pence < 0 ? '-' : '';
-  const whole = Math.abs(pence);
-  return `${sign}${Math.trunc(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
-}
-
 function cell(value: string | number | null): string {
   let text = value === null ? '' : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
@@ -55,14 +50,14 @@ export function orderCsvLine(order: Selectable<OrderTable>): string {
     order.email,
     order.delivery_postcode,
     order.delivery_country_name,
-    pounds(order.items_total),
-    pounds(order.discount_amount),
+    penceToDecimal(order.items_total),
+    penceToDecimal(order.discount_amount),
     order.voucher_code,
-    pounds(order.delivery_price),
-    pounds(order.total_including_delivery - order.total_vat),
-    pounds(order.total_vat),
-    pounds(order.total_including_delivery),
-    pounds(order.refunded_total),
+    penceToDecimal(order.delivery_price),
+    penceToDecimal(order.total_including_delivery - order.total_vat),
+    penceToDecimal(order.total_vat),
+    penceToDecimal(order.total_including_delivery),
+    penceToDecimal(order.refunded_total),
     order.payment_provider,
     order.transaction_id,
   ]);

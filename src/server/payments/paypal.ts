@@ -1,4 +1,4 @@
-import { penceToDecimal } from '../../contract/money.ts';
+import { decimalToPence, penceToDecimal } from '../../contract/money.ts';
 
 /**
  * PayPal Payments Standard (docs/rules.md#payments): a cart upload form posted by the browser, and
@@ -85,13 +85,6 @@ export const refundStatuses = {
   Canceled_Reversal: 'reversal_cancelled',
 } as const;
 export type RefundKind = (typeof refundStatuses)[keyof typeof refundStatuses];
-
-/** "-12.50" -> -1250; undefined for anything that is not an amount in pounds and pence. */
-export function decimalToPence(value: string | undefined): number | undefined {
-  const match = /^(-?)(\d{1,7})\.(\d{2})$/.exec(value ?? '');
-  if (!match) return undefined;
-  return (match[1] ? -1 : 1) * (Number(match[2]) * 100 + Number(match[3]));
-}
 
 /**
  * What is wrong with a refund, reversal or cancelled reversal IPN for this order, or undefined.

@@ -26,9 +26,10 @@ export const DEMO_PRODUCT_COUNT = models.length;
 
 /** A shop price: whole pounds less a penny above £20, otherwise whole or half pounds. */
 function shopPrice(pence: number): number {
-  if (pence >= 2_000) return Math.round(pence / 100) * 100 - 1;
-  return Math.round(pence / 50) * 50;
+  const nearest = (step: number) => Math.round(pence / step) * step;
+  return pence >= 2_000 ? nearest(POUND) - 1 : nearest(POUND / 2);
 }
+const POUND = 100;
 
 function stocksFor(line: ProductLine, random: () => number): SeedStock[] {
   const count = 1 + Math.floor(random() * Math.min(4, line.choices.length));

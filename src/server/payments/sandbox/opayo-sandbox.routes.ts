@@ -11,6 +11,7 @@ import {
   reportingSignature,
 } from '../providers/opayo-form/opayo-admin-api.ts';
 import { formFields, hiddenFields, isOurs, page, sendPage, toPence } from './sandbox-pages.ts';
+import { penceToDecimal } from '../../../contract/money.ts';
 
 /**
  * A local stand-in for Opayo Form 4.00: the registration post, the card page and the encrypted
@@ -213,7 +214,7 @@ export const opayoSandboxRoutes: FastifyPluginAsync<{ config: Config }> = async 
       ['transactiontype', found.type],
       ['status', found.status],
       ['description', found.description],
-      ['amount', (found.pence / 100).toFixed(2)],
+      ['amount', penceToDecimal(found.pence)],
       ['currency', found.currency],
       ['started', reportDate(found.at)],
       ['completed', reportDate(found.at)],
@@ -328,7 +329,7 @@ export const opayoSandboxRoutes: FastifyPluginAsync<{ config: Config }> = async 
       .filter((transaction) => transaction.status === 'OK')
       .map((transaction) => {
         const order = /^RAAG-R?(\d+)-/.exec(transaction.vendorTxCode)?.[1] ?? '';
-        const amount = `${transaction.type === 'Refund' ? '-' : ''}£${(transaction.pence / 100).toFixed(2)}`;
+        const amount = `${transaction.type === 'Refund' ? '-' : ''}£${penceToDecimal(transaction.pence)}`;
         return `<tr><td>${transaction.type} ${escapeHtml(transaction.vpsTxId)}</td><td>Order ${escapeHtml(order)}</td><td>${amount}</td></tr>`;
       })
       .reverse();

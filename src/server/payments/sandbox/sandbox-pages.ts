@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../config.ts';
 import { escapeHtml } from '../../http/html.ts';
 import { allowInlineStyle } from '../../http/security-headers.ts';
+import { poundsToPence } from '../../../contract/money.ts';
 
 /** What the PayPal and Opayo sandboxes share: their pages, their form posts, their amounts. */
 
@@ -50,7 +51,7 @@ export function formFields(body: unknown): Record<string, string> {
 }
 
 export function toPence(decimal: string | undefined): number {
-  return /^\d+(\.\d{1,2})?$/.test(decimal ?? '') ? Math.round(Number(decimal) * 100) : 0;
+  return /^\d+(\.\d{1,2})?$/.test(decimal ?? '') ? (poundsToPence(decimal ?? '') ?? 0) : 0;
 }
 
 /** Our own addresses only: the sandbox must not be a way to reach other hosts. */

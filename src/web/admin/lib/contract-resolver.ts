@@ -1,4 +1,5 @@
-import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
+import { toNestErrors } from '@hookform/resolvers';
+import type { FieldError, FieldValues, Resolver } from 'react-hook-form';
 import type { z } from 'zod';
 
 /**
@@ -6,20 +7,30 @@ import type { z } from 'zod';
  * typed, where the contract speaks pence): the form's values are turned into the payload, and the
  * contract's own schema judges it, its messages shown at the fields they name. So the rules live
  * once, in src/contract.
+ *
+ * `typed` first checks what only the form knows, that a field holds what can be read at all (a
+ * price in pounds, a whole number); `fieldOf` names the form's field for a payload's path where
+ * they differ (`sizes.0.priceWithoutDiscount` is typed in `sizes.0.price`).
  */
 export function contractResolver<Form extends FieldValues, Schema extends z.ZodType>(
   schema: Schema,
   toPayload: (form: Form) => unknown,
+  options: { typed?: Resolver<Form>; fieldOf?: (path: string) => string } = {},
 ): Resolver<Form> {
-  return async (values) => {
+  return async (values, context, resolverOptions) => {
+    if (options.typed) {
+      const typed = await options.typed(values, context, resolverOptions);
+      if (Object.keys(typed.errors).length > 0) return typed;
+    }
     const result = await schema.safeParseAsync(toPayload(values));
     if (result.success) return { values, errors: {} };
-    const errors: Record<string, { type: string; message: string }> = {};
+    const errors: Record<string, FieldError> = {};
     for (const issue of result.error.issues) {
-      const field = String(issue.path[0] ?? 'root');
+      const path = issue.path.join('.') || 'root';
+      const field = options.fieldOf?.(path) ?? path;
       errors[field] ??= { type: issue.code, message: issue.message };
     }
-    return { values: {}, errors: errors as FieldErrors<Form> };
+    return { values: {}, errors: toNestErrors(errors, resolverOptions) };
   };
 }
 

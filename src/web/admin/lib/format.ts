@@ -1,4 +1,4 @@
-export { formatPence } from '../../../contract/money.ts';
+export { formatPence, penceToDecimal, poundsToPence } from '../../../contract/money.ts';
 
 const dateTime = new Intl.DateTimeFormat('en-GB', {
   dateStyle: 'medium',
@@ -27,17 +27,4 @@ export function addressLines(address: Record<string, string | number | null>): s
 export function humanise(value: string): string {
   const words = value.replaceAll(/[_-]/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-/**
- * "12.50" -> 1250: pounds as typed (an optional "£", at most two decimals) to integer pence, read
- * from the digits rather than multiplied as a float, so 0.29 is 29p and not 28.999...; undefined
- * when it is no amount of money.
- */
-export function poundsToPence(typed: string): number | undefined {
-  const match = /^£?\s*(\d{1,7})(?:\.(\d{1,2}))?$/.exec(typed.trim().replaceAll(',', ''));
-  if (!match) return undefined;
-  const pounds = Number(match[1]);
-  const pence = Number((match[2] ?? '').padEnd(2, '0'));
-  return pounds * 100 + pence;
 }

@@ -1,6 +1,5 @@
-import { penceToDecimal } from '../../../../contract/money.ts';
+import { decimalToPence, penceToDecimal } from '../../../../contract/money.ts';
 import type { LineForPayment, OrderForPayment } from '../../paypal.ts';
-import { decimalToPence } from '../../paypal.ts';
 
 /**
  * The Orders v2 request for a committed order (docs/rules.md#payments): intent CAPTURE, one purchase unit in

@@ -14,16 +14,10 @@ import {
   transactionUsedByOtherOrder,
 } from '../../../orders/orders.repository.ts';
 import { findUnreportedStaffRefund, markStaffRefundReported } from '../../../orders/orders.admin-repository.ts';
+import { decimalToPence } from '../../../../contract/money.ts';
 import type { PaymentProvider, ProviderContext } from '../../payment-provider.ts';
 import { pruneEvents, recordRefund } from '../../payments.repository.ts';
-import {
-  decimalToPence,
-  ipnProblem,
-  paypalCartFields,
-  paypalUrls,
-  refundProblem,
-  refundStatuses,
-} from '../../paypal.ts';
+import { ipnProblem, paypalCartFields, paypalUrls, refundProblem, refundStatuses } from '../../paypal.ts';
 
 /**
  * PayPal Payments Standard (docs/rules.md#payments): the spec's cart upload form, payment confirmed

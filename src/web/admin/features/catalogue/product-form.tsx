@@ -1,68 +1,75 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch, type FieldPath, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
 import {
-  productFieldsSchema,
-  sizeInputSchema,
   MAX_SIZES,
+  productInputSchema,
   type ProductDetail,
   type ProductInput,
   type ProductTypeView,
   type BrandView,
 } from '../../../../contract/admin/catalogue.ts';
-import { productStatuses, slugify } from '../../../../contract/catalog-rules.ts';
+import { productStatuses, slugify, type ProductStatus } from '../../../../contract/catalog-rules.ts';
 import { discountedPrice } from '../../../../contract/money.ts';
 import { ApiRequestError } from '../../../lib/api.ts';
-import { formatPence, humanise, poundsToPence } from '../../lib/format.ts';
+import { formatPence, humanise, penceToDecimal, poundsToPence } from '../../lib/format.ts';
+import { contractResolver } from '../../lib/contract-resolver.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField, TextAreaField } from '../../ui/field.tsx';
 import { typeOptions } from './type-options.ts';
 
 /**
- * The product form: the contract's own field rules (productFieldsSchema, sizeInputSchema), with
- * prices typed in pounds and turned into integer pence on submit. An existing size's stock is
- * shown, never edited: stock changes are adjustments (docs/back-office.md#stock).
+ * The product form. What may be saved is the contract's to say (productInputSchema, the schema the
+ * server holds to, with its messages): the form checks only that each field can be read, prices
+ * typed in pounds and turned into integer pence. An existing size's stock is shown, never edited:
+ * stock changes are adjustments (docs/back-office.md#stock).
  */
-const fields = productFieldsSchema.shape;
-const sizeForm = z
+const typedSize = z
   .object({
-    /** The saved size's id (`id` is useFieldArray's own key). */
-    sizeId: z.number().optional(),
-    sizeName: sizeInputSchema.shape.sizeName,
     price: z
       .string()
       .refine((typed) => poundsToPence(typed) !== undefined, 'Please enter the price in pounds, such as 129.99'),
-    priceReduction: z
-      .string()
-      .trim()
-      .regex(/^\d{1,3}$/, 'Please enter a whole percent, 0 for none')
-      .refine((typed) => Number(typed) <= 100, 'The reduction must be 0 to 100 percent'),
+    priceReduction: z.string().trim().regex(/^\d+$/, 'Please enter a whole percent, 0 for none'),
     stock: z.string(),
-    /** What the shop has now (existing sizes only). */
-    stockNow: z.number().optional(),
-    ordered: z.boolean().optional(),
+    sizeId: z.number().optional(),
   })
   .superRefine((size, ctx) => {
-    if (size.sizeId === undefined && !/^\d{1,6}$/.test(size.stock.trim())) {
+    if (size.sizeId === undefined && !/^\d+$/.test(size.stock.trim())) {
       ctx.addIssue({ code: 'custom', path: ['stock'], message: 'Please enter the stock of a new size' });
     }
   });
-const productForm = z.object({
-  title: fields.title,
-  urlKey: fields.urlKey,
-  productTypeId: z.string().min(1, 'Please choose a type'),
-  brandId: z.string().min(1, 'Please choose a brand'),
-  description: fields.description,
-  seoTitle: fields.seoTitle,
-  seoKeywords: fields.seoKeywords,
-  seoDescription: fields.seoDescription,
-  searchTags: fields.searchTags,
-  status: fields.status,
-  sizes: z.array(sizeForm).min(1, 'A product needs at least one size or style').max(MAX_SIZES),
+const typedForm = z.object({ sizes: z.array(typedSize) });
+
+interface SizeValues {
+  /** The saved size's id (`id` is useFieldArray's own key). */
+  sizeId?: number;
+  sizeName: string;
+  price: string;
+  priceReduction: string;
+  stock: string;
+  /** What the shop has now (existing sizes only). */
+  stockNow?: number;
+  ordered?: boolean;
+}
+interface ProductFormValues {
+  title: string;
+  urlKey: string;
+  productTypeId: string;
+  brandId: string;
+  description: string;
+  seoTitle: string;
+  seoKeywords: string;
+  seoDescription: string;
+  searchTags: string;
+  status: ProductStatus;
+  sizes: SizeValues[];
+}
+
+const resolver = contractResolver<ProductFormValues, typeof productInputSchema>(productInputSchema, inputOf, {
+  typed: zodResolver(typedForm) as unknown as Resolver<ProductFormValues>,
+  fieldOf: (path) => path.replace(/\.priceWithoutDiscount$/, '.price'),
 });
-type ProductFormValues = z.input<typeof productForm>;
-type SizeValues = ProductFormValues['sizes'][number];
 
 const newSize = (): SizeValues => ({ sizeName: '', price: '', priceReduction: '0', stock: '0' });
 
@@ -96,7 +103,7 @@ function valuesOf(product: ProductDetail | undefined): ProductFormValues {
     sizes: product.sizes.map((size) => ({
       sizeId: size.id,
       sizeName: size.sizeName,
-      price: (size.priceWithoutDiscount / 100).toFixed(2),
+      price: penceToDecimal(size.priceWithoutDiscount),
       priceReduction: String(size.priceReduction),
       stock: '',
       stockNow: size.stock,
@@ -112,10 +119,10 @@ function inputOf(values: ProductFormValues): ProductInput {
     productTypeId: Number(values.productTypeId),
     brandId: Number(values.brandId),
     description: values.description,
-    seoTitle: values.seoTitle ?? '',
-    seoKeywords: values.seoKeywords ?? '',
-    seoDescription: values.seoDescription ?? '',
-    searchTags: values.searchTags ?? '',
+    seoTitle: values.seoTitle,
+    seoKeywords: values.seoKeywords,
+    seoDescription: values.seoDescription,
+    searchTags: values.searchTags,
     status: values.status,
     sizes: values.sizes.map((size) => ({
       ...(size.sizeId !== undefined ? { id: size.sizeId } : { stock: Number(size.stock.trim()) }),
@@ -144,7 +151,7 @@ export function ProductForm(props: {
   onSave: (input: ProductInput) => Promise<ProductDetail>;
 }) {
   const form = useForm<ProductFormValues>({
-    resolver: zodResolver(productForm),
+    resolver,
     defaultValues: valuesOf(props.product),
   });
   const sizes = useFieldArray({ control: form.control, name: 'sizes' });

@@ -14,7 +14,8 @@ export default function SalesChart({ daily }: { daily: Dashboard['daily'] }) {
     const element = box.current;
     if (!element) return;
     const days = daily.map((day) => Date.parse(`${day.date}T12:00:00Z`) / 1000);
-    const gross = daily.map((day) => day.gross / 100);
+    // In pence, as the shop counts money; the axis writes it in pounds.
+    const gross = daily.map((day) => day.gross);
     const brand = getComputedStyle(document.documentElement).getPropertyValue('--color-brand').trim() || '#8a2f0f';
     const chart = new uPlot(
       {
@@ -23,7 +24,7 @@ export default function SalesChart({ daily }: { daily: Dashboard['daily'] }) {
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: true } },
-        axes: [{}, { values: (_chart, ticks) => ticks.map((tick) => formatPence(Math.round(tick * 100))), size: 70 }],
+        axes: [{}, { values: (_chart, ticks) => ticks.map((tick) => formatPence(Math.round(tick))), size: 70 }],
         series: [
           {},
           {

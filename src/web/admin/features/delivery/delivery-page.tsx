@@ -12,7 +12,7 @@ import {
 } from '../../../../contract/admin/delivery.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { contractResolver, penceOrNull } from '../../lib/contract-resolver.ts';
-import { formatPence, poundsToPence } from '../../lib/format.ts';
+import { formatPence, penceToDecimal, poundsToPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import {
@@ -190,7 +190,7 @@ function toPayload(form: MethodForm): DeliveryMethodInput {
   };
 }
 
-const pounds = (pence: number | null) => (pence === null ? '' : (pence / 100).toFixed(2));
+const pounds = (pence: number | null) => (pence === null ? '' : penceToDecimal(pence));
 
 function MethodForm(props: {
   countries: DeliverySetup['countries'];

@@ -10,7 +10,7 @@ import {
 } from '../../../../contract/admin/vouchers.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { contractResolver } from '../../lib/contract-resolver.ts';
-import { formatDateTime, formatPence, humanise, poundsToPence } from '../../lib/format.ts';
+import { formatDateTime, formatPence, humanise, penceToDecimal, poundsToPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { saveVoucher, voucherQueryOptions } from './api/vouchers.ts';
@@ -122,8 +122,8 @@ function formOf(voucher: Voucher | undefined): VoucherForm {
   return {
     code: voucher.code,
     kind: voucher.kind,
-    amount: voucher.kind === 'fixed' ? (voucher.amount / 100).toFixed(2) : String(voucher.amount),
-    minSpend: (voucher.minSpend / 100).toFixed(2),
+    amount: voucher.kind === 'fixed' ? penceToDecimal(voucher.amount) : String(voucher.amount),
+    minSpend: penceToDecimal(voucher.minSpend),
     validFrom: voucher.validFrom,
     validTo: voucher.validTo,
     usageLimit: voucher.usageLimit === null ? '' : String(voucher.usageLimit),

@@ -7,6 +7,9 @@ import { ErrorAlert } from '../../../ui/error-alert.tsx';
 import { deletePhoto, makeMainPhoto, productPhotosQueryOptions, reorderPhotos, uploadPhoto } from './api/photos.ts';
 import styles from './photos.module.css';
 
+/** An upload's progress, as "42%". */
+const percent = new Intl.NumberFormat('en-GB', { style: 'percent' });
+
 /**
  * A product's photos (docs/back-office.md#product-photos), for any page that edits a product: add
  * them with the file picker or by dropping them here (each with its progress), move them up and
@@ -295,5 +298,5 @@ function uploadState(upload: Upload): string {
   if (upload.state === 'failed') return upload.message ?? 'Not added.';
   if (upload.state === 'done') return 'Added';
   if (upload.state === 'waiting') return 'Waiting';
-  return upload.sent >= 1 ? 'Preparing the sizes…' : `${Math.round(upload.sent * 100)}%`;
+  return upload.sent >= 1 ? 'Preparing the sizes…' : percent.format(upload.sent);
 }

@@ -1,0 +1,60 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_NEW_STOCK, type ProductDetail } from '../../../../contract/admin/catalogue.ts';
+import { ProductForm } from './product-form.tsx';
+
+const types = [{ id: 2010, name: 'Dhols', parentId: -1, sortOrder: 1, products: 3 }];
+const brands = [{ id: 1, name: 'Sur Sangam', sortOrder: 1, products: 3 }];
+
+afterEach(cleanup);
+
+/** A new product filled in whole, its one size with `price`, `reduction` and `stock` as typed. */
+async function fillNewProduct(size: { price: string; reduction: string; stock: string }) {
+  const onSave = vi.fn(async (): Promise<ProductDetail> => new Promise(() => {}));
+  render(<ProductForm product={undefined} types={types} brands={brands} onSave={onSave} />);
+  await userEvent.type(screen.getByLabelText('Title'), 'Wedding Dhol');
+  await userEvent.selectOptions(screen.getByLabelText('Type'), 'Dhols');
+  await userEvent.selectOptions(screen.getByLabelText('Brand'), 'Sur Sangam');
+  await userEvent.type(screen.getByLabelText('Description'), 'A dhol for the baraat.');
+  await userEvent.type(screen.getByLabelText('Size 1: name'), 'Large');
+  await userEvent.type(screen.getByLabelText('Size 1: price (£)'), size.price);
+  await userEvent.clear(screen.getByLabelText('Size 1: reduction (%)'));
+  await userEvent.type(screen.getByLabelText('Size 1: reduction (%)'), size.reduction);
+  await userEvent.clear(screen.getByLabelText('Size 1: stock'));
+  await userEvent.type(screen.getByLabelText('Size 1: stock'), size.stock);
+  await userEvent.click(screen.getByRole('button', { name: 'Add the product' }));
+  return onSave;
+}
+
+describe('the product form', () => {
+  it('sends the price as pence, from pounds as typed', async () => {
+    const onSave = await fillNewProduct({ price: '£1,299.29', reduction: '10', stock: '12' });
+    expect(onSave).toHaveBeenCalledWith(
+      expect.objectContaining({
+        title: 'Wedding Dhol',
+        productTypeId: 2010,
+        brandId: 1,
+        sizes: [{ sizeName: 'Large', priceWithoutDiscount: 129929, priceReduction: 10, stock: 12 }],
+      }),
+    );
+  });
+
+  // The limits are the contract's, the ones the server holds to: the form does not state its own.
+  it("holds to the contract's limits, with its messages, before anything is sent", async () => {
+    const onSave = await fillNewProduct({ price: '100000.01', reduction: '101', stock: String(MAX_NEW_STOCK + 1) });
+    expect(await screen.findByText('The price must be at most £100,000')).toBeTruthy();
+    expect(screen.getByText('The reduction must be 0 to 100 percent')).toBeTruthy();
+    expect(screen.getByText(`The stock must be at most ${MAX_NEW_STOCK}`)).toBeTruthy();
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it('says what is not typed as a number, beside the field', async () => {
+    const onSave = await fillNewProduct({ price: '12.345', reduction: 'ten', stock: 'lots' });
+    expect(await screen.findByText('Please enter the price in pounds, such as 129.99')).toBeTruthy();
+    expect(screen.getByText('Please enter a whole percent, 0 for none')).toBeTruthy();
+    expect(screen.getByText('Please enter the stock of a new size')).toBeTruthy();
+    expect(onSave).not.toHaveBeenCalled();
+  });
+});
