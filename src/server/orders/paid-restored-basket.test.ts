@@ -93,3 +93,78 @@ describe('a basket restored from an order that has been paid since', () => {
     expect((await orderRow(t, order.orderNumber)).status).toBe('cancelled');
   });
 });
+
+/**
+ * An outside attack on the rule above (issue 32): what a client that is not the order's shopper
+ * learns or does with an order's code through verify-basket and the commit. The code is the order's
+ * key (as for GET /api/order-status), so these pin that a code tells no more than that.
+ */
+describe('order codes sent to verify-basket and the commit by a stranger', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  beforeAll(async () => {
+    ({ t, fx } = await shopForPayments({ PAYMENT_PROVIDER: 'opayo' }, injectedPaypal()));
+  });
+  afterAll(() => t.close());
+
+  const verify = (payload: object) => t.app.inject({ method: 'POST', url: '/api/verify-basket', payload });
+
+  it("answers an unknown code as a basket without one, and another shopper's unpaid order's code without naming it", async () => {
+    const p = await fx.product(2500, 10);
+    const theirs = await placeOrder(t, p.stockId, 2);
+    await declinedThroughOpayo(t, theirs);
+    const items = [{ productStockId: p.stockId, requestedQty: 1 }];
+
+    const without = await verify({ items });
+    expect(without.statusCode, without.body).toBe(200);
+    const unknown = await verify({ items, orderCode: 'AAAAAAAAAAAAAAAAAAAAAA' });
+    expect(unknown.statusCode, unknown.body).toBe(200);
+    expect(unknown.json()).toEqual(without.json());
+
+    // Their order's held units count as available to its code (as GET /api/recover-basket shows
+    // them to it), but nothing names or numbers the order.
+    const withTheirs = pricedBasketSchema.parse((await verify({ items, orderCode: theirs.orderCode })).json());
+    expect(withTheirs).toMatchObject({ orderNumber: null, orderCode: null, paidOrderNumber: null });
+  });
+
+  it('refuses a malformed orderCode with a 400 naming it, on verify-basket and on the commit', async () => {
+    const p = await fx.product(2500, 10);
+    const items = [{ productStockId: p.stockId, requestedQty: 1 }];
+    const bad = [
+      123,
+      ['AAAAAAAAAAAAAAAAAAAAAA'],
+      {},
+      'short',
+      'A'.repeat(65),
+      'AAAAAAAAAAAAAAAAAAAAÄÄ',
+      "' OR 1=1 --AAAAAAAAAA",
+    ];
+    for (const orderCode of bad) {
+      for (const [url, payload] of [
+        ['/api/verify-basket', { items, orderCode }],
+        ['/api/basket', commitBody(items, { orderCode: orderCode as string })],
+      ] as const) {
+        const answer = await t.app.inject({ method: 'POST', url, payload });
+        expect(answer.statusCode, `${url} ${JSON.stringify(orderCode)}: ${answer.body}`).toBe(400);
+        expect(answer.json().error.fields.map((f: { field: string }) => f.field)).toEqual(['orderCode']);
+      }
+    }
+  });
+
+  it("refuses a paid order's code before the basket's stock or total is looked at, telling nothing more", async () => {
+    const p = await fx.product(2500, 10);
+    const order = await placeOrder(t, p.stockId, 1);
+    await paidThroughOpayo(t, order);
+    const stockBefore = await fx.stockOf(p.stockId);
+    const basket = commitBody([{ productStockId: p.stockId, requestedQty: 9999 }], {
+      orderCode: order.orderCode,
+      totalPriceIncludingDelivery: 1,
+    });
+    const refused = await t.app.inject({ method: 'POST', url: '/api/basket', payload: basket });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toEqual({
+      error: { code: errorCodes.orderAlreadyPaid, message: refusalMessages.orderAlreadyPaid },
+    });
+    expect(await fx.stockOf(p.stockId)).toBe(stockBefore);
+  });
+});
