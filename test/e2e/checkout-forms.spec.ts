@@ -23,3 +23,24 @@ test('a field over its length is named in its message, and a UK number written w
   await phone.blur();
   await expect(phone).toHaveAccessibleDescription('Please provide your Contact Number');
 });
+test('refreshing Your Details keeps what was typed', async ({ page }) => {
+  await fillBasket(page);
+  await page.goto('/checkout-details');
+  await page.getByLabel('Title').selectOption({ label: 'MS' });
+  await page.getByLabel('Email').fill('asha@example.com');
+  await page.getByLabel('First Name').fill('Asha');
+  await page.getByLabel('Contact Number').fill('(0121) 496 0000');
+  await page.getByLabel('Address Line 1').fill('12 Market Street');
+  await page.getByLabel('Post Code').fill('B70 7NJ');
+  await page.reload();
+  await expect(page.getByLabel('Title')).toHaveValue(/\d+/);
+  await expect(page.getByLabel('Title').locator('option:checked')).toHaveText('MS');
+  await expect(page.getByLabel('Email')).toHaveValue('asha@example.com');
+  await expect(page.getByLabel('First Name')).toHaveValue('Asha');
+  await expect(page.getByLabel('Last Name')).toHaveValue('');
+  await expect(page.getByLabel('Contact Number')).toHaveValue('(0121) 496 0000');
+  await expect(page.getByLabel('Address Line 1')).toHaveValue('12 Market Street');
+  await expect(page.getByLabel('Post Code')).toHaveValue('B70 7NJ');
+  // Nothing typed is a mistake yet: no message until the shopper moves on.
+  await expect(page.locator('.field-error')).toHaveCount(0);
+});
