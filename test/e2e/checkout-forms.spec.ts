@@ -1,4 +1,4 @@
-import { expect, fillBasket, test } from './fixtures.ts';
+import { deliveryDone, detailsDone, expect, fillBasket, test } from './fixtures.ts';
 
 /** Your Details as a shopper types into it (issue 32, item 9). */
 
@@ -43,4 +43,14 @@ test('refreshing Your Details keeps what was typed', async ({ page }) => {
   await expect(page.getByLabel('Post Code')).toHaveValue('B70 7NJ');
   // Nothing typed is a mistake yet: no message until the shopper moves on.
   await expect(page.locator('.field-error')).toHaveCount(0);
+});
+
+test('Review shows no discount line when no voucher applies', async ({ page }) => {
+  await fillBasket(page);
+  await detailsDone(page);
+  await deliveryDone(page);
+  const summary = page.getByRole('complementary', { name: 'FINAL SUMMARY' });
+  await expect(summary.getByText('TOTAL')).toBeVisible();
+  await expect(summary).not.toContainText('Discount');
+  await expect(summary).not.toContainText('-£0.00');
 });
