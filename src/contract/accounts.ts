@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { emailField } from './fields.ts';
+import { addressFieldLimits, guestFieldLimits, UK_POSTCODE } from './basket-rules.ts';
+import { emailField, optionalText, phoneField, requiredText, tooLong } from './fields.ts';
 import { messages } from './messages.ts';
 import { orderStatuses } from './order-status.ts';
 
@@ -18,15 +19,16 @@ export const registrationErrorCodes = {
 } as const;
 export const MIN_PASSWORD_LENGTH = 10;
 
-const text = (max: number) => z.string().max(max, `at most ${max} characters`).optional();
+const names = messages.fieldNames;
+const text = (max: number, name: string) => z.string().max(max, tooLong(max, name)).optional();
 
 export const registrationSchema = z.object({
   titleId: z.number().int().min(0).max(2_147_483_647).nullable().optional(),
-  email: text(254),
-  firstname: text(50),
-  lastname: text(50),
-  password: text(200),
-  confirm: text(200),
+  email: text(254, names.email),
+  firstname: text(50, names.firstname),
+  lastname: text(50, names.lastname),
+  password: text(200, names.password),
+  confirm: text(200, names.confirm),
 });
 export type Registration = z.infer<typeof registrationSchema>;
 export const registrationResponseSchema = z.object({ errorCode: z.number().int().min(0).max(4) });
@@ -60,24 +62,21 @@ export const okSchema = z.object({ ok: z.boolean() });
 
 /** My Account (docs/rules.md#accounts-and-sessions): address lines 1 and 2 are required, line 3 is not. */
 const accountAddress = z.object({
-  line1: z.string().trim().min(1, 'Please provide your Address Line 1').max(100),
-  line2: z.string().trim().min(1, 'Please provide your Address Line 2').max(100),
-  line3: z.string().trim().max(100).optional().default(''),
-  postcode: z
-    .string()
-    .trim()
-    .min(1, 'Please provide your Post Code')
-    .max(10)
-    .regex(/^[A-Za-z]{1,2}\d[A-Za-z\d]?\s*\d[A-Za-z]{2}$/, 'Please provide your Post Code'),
-  townCity: z.string().trim().min(1, 'Please provide your Town / City').max(60),
-  countryId: z.number({ error: 'Please select your Country' }).int().min(1, 'Please select your Country'),
+  line1: requiredText(messages.address.line1, addressFieldLimits.line1, names.line1),
+  line2: requiredText(messages.address.line2, addressFieldLimits.line2, names.line2),
+  line3: optionalText(addressFieldLimits.line3, names.line3),
+  postcode: requiredText(messages.address.postcode, addressFieldLimits.postcode, names.postcode).pipe(
+    z.string().regex(UK_POSTCODE, messages.address.postcode),
+  ),
+  townCity: requiredText(messages.address.townCity, addressFieldLimits.townCity, names.townCity),
+  countryId: z.number({ error: messages.address.country }).int().min(1, messages.address.country),
 });
 
 export const accountSchema = z.object({
-  titleId: z.number({ error: 'Please select your Title' }).int().min(1, 'Please select your Title'),
-  firstname: z.string().trim().min(1, 'Please provide your First Name').max(50),
-  lastname: z.string().trim().min(1, 'Please provide your Last Name').max(50),
-  contactNumber: z.string().trim().min(1, 'Please provide your Contact Number').max(30),
+  titleId: z.number({ error: messages.address.title }).int().min(1, messages.address.title),
+  firstname: requiredText(messages.address.firstname, guestFieldLimits.firstname, names.firstname),
+  lastname: requiredText(messages.address.lastname, guestFieldLimits.lastname, names.lastname),
+  contactNumber: phoneField(messages.address.contactNumber, guestFieldLimits.contactNumber, names.contactNumber),
   billingAddress: accountAddress,
   deliveryAddress: accountAddress,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, requiredText } from './fields.ts';
+import { emailField, optionalText, phoneField, requiredText } from './fields.ts';
 import {
   addressFieldLimits as address,
   guestFieldLimits as guest,
@@ -16,17 +16,17 @@ import { messages } from './messages.ts';
  * basket from the database. Money is integer pence.
  */
 
-const optionalLine = (max: number) => z.string().trim().max(max, `at most ${max} characters`).optional().default('');
+const names = messages.fieldNames;
 
 /** A complete address: line 1, town or city, post code and country are required (docs/rules.md#basket). */
 export const addressSchema = z.object({
-  line1: requiredText(messages.address.line1, address.line1),
-  line2: optionalLine(address.line2),
-  line3: optionalLine(address.line3),
-  postcode: requiredText(messages.address.postcode, address.postcode).pipe(
+  line1: requiredText(messages.address.line1, address.line1, names.line1),
+  line2: optionalText(address.line2, names.line2),
+  line3: optionalText(address.line3, names.line3),
+  postcode: requiredText(messages.address.postcode, address.postcode, names.postcode).pipe(
     z.string().regex(UK_POSTCODE, messages.address.postcode),
   ),
-  townCity: requiredText(messages.address.townCity, address.townCity),
+  townCity: requiredText(messages.address.townCity, address.townCity, names.townCity),
   countryId: z
     .number({ error: messages.address.country })
     .int()
@@ -55,12 +55,10 @@ export const guestSchema = z.object({
     .int()
     .min(1, messages.address.title)
     .max(MAX_ID, messages.address.title),
-  firstname: requiredText(messages.address.firstname, guest.firstname),
-  lastname: requiredText(messages.address.lastname, guest.lastname),
+  firstname: requiredText(messages.address.firstname, guest.firstname, names.firstname),
+  lastname: requiredText(messages.address.lastname, guest.lastname, names.lastname),
   email: emailField(messages.address.email),
-  contactNumber: requiredText(messages.address.contactNumber, guest.contactNumber).pipe(
-    z.string().regex(/^[+\d][\d\s()-]{5,}$/, messages.address.contactNumber),
-  ),
+  contactNumber: phoneField(messages.address.contactNumber, guest.contactNumber, names.contactNumber),
 });
 export type Guest = z.infer<typeof guestSchema>;
 

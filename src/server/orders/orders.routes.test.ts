@@ -219,6 +219,34 @@ describe('POST /api/basket, GET /api/recover-basket and the reservation sweep', 
     expect(await orderCount()).toBe(before);
   });
 
+  it('names the field a text is too long for, refuses a phone number that is not one, and takes a UK number as written', async () => {
+    const refused = async (change: object) => {
+      const body = { ...commitBody([{ productStockId: 1, requestedQty: 1 }]), ...change };
+      const response = await t.app.inject({ method: 'POST', url: '/api/basket', payload: body });
+      expect(response.statusCode).toBe(400);
+      return response.json().error.fields;
+    };
+    expect(await refused({ guest: { ...guest, firstname: 'A'.repeat(51) } })).toEqual([
+      { field: 'guest.firstname', message: 'First name: at most 50 characters' },
+    ]);
+    expect(await refused({ deliveryAddress: { ...address, line2: 'x'.repeat(101) } })).toEqual([
+      { field: 'deliveryAddress.line2', message: 'Address line 2: at most 100 characters' },
+    ]);
+    expect(await refused({ guest: { ...guest, contactNumber: 'call me after 6' } })).toEqual([
+      { field: 'guest.contactNumber', message: 'Please provide your Contact Number' },
+    ]);
+    const p = await fx.product(2_500, 3);
+    // Kept as the shopper wrote it: people read it back, not machines (contract/fields.ts).
+    for (const contactNumber of ['+44 (0)121 496 0000', '(0121) 496 0000']) {
+      const result = await commit(
+        commitBody([{ productStockId: p.stockId, requestedQty: 1 }], { guest: { ...guest, contactNumber } }),
+      );
+      if (!result.ok) throw new Error('expected an order');
+      const recovered = await t.app.inject({ method: 'GET', url: `/api/recover-basket/${result.orderCode}` });
+      expect(pricedBasketSchema.parse(recovered.json()).guest?.contactNumber).toBe(contactNumber);
+    }
+  });
+
   it('recovers an unpaid order as a basket, and nothing else', async () => {
     const p = await fx.product(3000, 4);
     const result = await commit(commitBody([{ productStockId: p.stockId, requestedQty: 2 }]));

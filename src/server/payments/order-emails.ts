@@ -1,4 +1,5 @@
 import { formatPence } from '../../contract/money.ts';
+import { shownTransactionId } from '../../contract/transaction-id.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 
 /** The order e-mails (docs/rules.md#mail): confirmation when paid, and payment failed. */
@@ -41,7 +42,7 @@ export function orderConfirmationEmail(order: OrderForEmail, lines: LineForEmail
     subject: `Your order ${order.order_number} is confirmed`,
     paragraphs: [
       `Dear ${order.firstname} ${order.lastname},`,
-      `Thank you for your order. Your payment has been taken (transaction ${order.transaction_id ?? ''}) and we are preparing your order for delivery.`,
+      `Thank you for your order. Your payment has been taken (transaction ${shownTransactionId(order.transaction_id ?? '')}) and we are preparing your order for delivery.`,
       lines.map((l) => `${l.quantity} x ${l.title} (${l.size_name}): ${formatPence(l.line_total)}`).join('\n'),
       [
         `Items: ${formatPence(order.items_total)}`,

@@ -70,7 +70,12 @@ function AccountForms({ account }: { account: AccountAnswer }) {
         </ul>
       </nav>
       <AccountDetailsForm account={account} />
-      <section id="security" aria-labelledby="security-heading" style={{ maxWidth: 640 }}>
+      {/* Clear of the forms' buttons above and below it (issue 32). */}
+      <section
+        id="security"
+        aria-labelledby="security-heading"
+        style={{ maxWidth: 640, marginBlock: 'var(--space-8)' }}
+      >
         <h2 id="security-heading">Security</h2>
         <ChangePassword />
       </section>

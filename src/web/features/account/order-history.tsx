@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { formatPence } from '../../lib/format.ts';
 import type { OrderStatus } from '../../../contract/order-status.ts';
+import { shownTransactionId } from '../../../contract/transaction-id.ts';
 import { accountOrdersQueryOptions } from './api/account.ts';
 
 const statusNames: Record<OrderStatus, string> = {
@@ -39,7 +40,7 @@ export function OrderHistory() {
             {order.discountAmount > 0 && `, discount -${formatPence(order.discountAmount)}`}. Total{' '}
             {formatPence(order.total)} (VAT {formatPence(order.totalVat)}). Placed{' '}
             {new Date(order.createdAt).toLocaleDateString('en-GB')}.
-            {order.transactionId && ` Transaction ${order.transactionId}.`}
+            {order.transactionId && ` Transaction ${shownTransactionId(order.transactionId)}.`}
           </p>
         </article>
       ))}

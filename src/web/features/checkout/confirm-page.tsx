@@ -8,6 +8,7 @@ import { orderStatusQueryOptions } from './api/order-status.ts';
 import styles from './checkout.module.css';
 import { CheckoutProgress } from './progress.tsx';
 import { endedUnpaid, isOneOf } from '../../../contract/order-status.ts';
+import { shownTransactionId } from '../../../contract/transaction-id.ts';
 
 const POLL_MS = 2000;
 const POLL_FOR_MS = 120_000;
@@ -62,7 +63,8 @@ export default function ConfirmPage() {
             <p>
               Order number: <strong data-testid="order-number">{answer.orderNumber}</strong>
               <br />
-              Transaction id: <strong data-testid="transaction-id">{answer.transactionId}</strong>
+              Transaction id:{' '}
+              <strong data-testid="transaction-id">{shownTransactionId(answer.transactionId ?? '')}</strong>
             </p>
             <Link to="/home" className="button">
               HOME

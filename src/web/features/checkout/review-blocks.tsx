@@ -94,8 +94,10 @@ function discountLabel(priced: PricedBasket): string {
 /**
  * FINAL SUMMARY: items, delivery, VAT, the discount, and the total. The spec leaves the discount off
  * order recovery's summary; shown whenever there is one, so its lines add up (docs/decisions/0003-storefront-choices.md#decision).
+ * The spec lists Discount on Review's summary; with no voucher it read "Discount -£0.00", a line
+ * about nothing, so it shows only when there is a discount (issue 32, item 10).
  */
-export function FinalSummary(props: { priced: PricedBasket; headingId: string; showDiscount?: boolean }) {
+export function FinalSummary(props: { priced: PricedBasket; headingId: string }) {
   const { priced } = props;
   return (
     <aside className={styles.summary} aria-labelledby={props.headingId}>
@@ -113,7 +115,7 @@ export function FinalSummary(props: { priced: PricedBasket; headingId: string; s
           <dt>VAT (included)</dt>
           <dd>{formatPence(priced.totalVat)}</dd>
         </div>
-        {(props.showDiscount || priced.discountAmount > 0) && (
+        {priced.discountAmount > 0 && (
           <div>
             <dt>{discountLabel(priced)}</dt>
             <dd>-{formatPence(priced.discountAmount)}</dd>

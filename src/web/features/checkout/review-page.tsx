@@ -69,7 +69,7 @@ export default function ReviewPage() {
             </Link>
           </div>
           <div>
-            <FinalSummary priced={priced} headingId="final-summary" showDiscount />
+            <FinalSummary priced={priced} headingId="final-summary" />
             <section className={styles.panel} aria-labelledby="continue-heading" style={{ marginTop: '1rem' }}>
               <h2 id="continue-heading">CONTINUE TO PAYMENT</h2>
               <p>Reviewed your order?</p>

@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { addressSchema, guestSchema } from '../../../contract/basket.ts';
 import { useAccount } from '../../lib/account.ts';
+import { useCountries } from '../../lib/catalog-api.ts';
 import { basketStore, type BasketState } from '../../lib/basket/basket-store.ts';
 
 const detailsSchema = z.object({ guest: guestSchema, billingAddress: addressSchema });
@@ -36,6 +37,25 @@ export function useDetailsForm(basket: BasketState) {
       },
     },
   });
+  // Kept in the basket as it is typed, so a reload keeps it (issue 32), as Delivery and Review keep theirs.
+  const countries = useCountries();
+  useEffect(
+    () =>
+      form.subscribe({
+        formState: { values: true },
+        callback: ({ values }) => {
+          const countryId = values.billingAddress.countryId;
+          basketStore.keepDetails({
+            guest: values.guest,
+            billingAddress: {
+              ...values.billingAddress,
+              countryName: countries.data?.find((c) => c.id === countryId)?.name ?? '',
+            },
+          });
+        },
+      }),
+    [form, countries.data],
+  );
   const account = useAccount();
   const saved = account.data;
   const savedBilling = saved?.billingAddress.line1 && saved.billingAddress.countryId ? saved.billingAddress : undefined;

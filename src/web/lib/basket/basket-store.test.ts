@@ -331,6 +331,37 @@ describe('the basket store', () => {
     expect(fetchMock.mock.calls.length).toBe(calls);
   });
 
+  it('keeps Your Details as they are typed, and another tab follows them without a notice or a check', async () => {
+    basketStore.start();
+    basketStore.add(7, 2, detail(7, 1500));
+    const fetchMock = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(
+        async () => new Response(JSON.stringify(pricedBasket({ items: [pricedLine(7, 2, 1500)], itemCount: 2 }))),
+      );
+    await basketStore.verify();
+    const calls = fetchMock.mock.calls.length;
+    basketStore.keepDetails({
+      guest: { titleId: Number.NaN, firstname: 'Asha', lastname: 'K'.repeat(51), contactNumber: '(0121) 496 0000' },
+      billingAddress: { line1: '12 Market Street', countryId: undefined },
+    });
+    const kept = JSON.parse(localStorage.getItem(storageKeys.basket) ?? '{}');
+    // A title not chosen and a name over its length are kept empty: the server still prices the basket.
+    expect(kept.guest).toEqual({
+      titleId: null,
+      firstname: 'Asha',
+      lastname: '',
+      email: '',
+      contactNumber: '(0121) 496 0000',
+    });
+    expect(kept.billingAddress).toMatchObject({ line1: '12 Market Street', countryId: null });
+    savedInAnotherTab({ ...kept, guest: { ...kept.guest, email: 'asha@example.com' } });
+    expect(basketStore.getSnapshot().guest?.email).toBe('asha@example.com');
+    expect(basketStore.getSnapshot().notice).toBeUndefined();
+    expect(basketStore.getSnapshot().priced?.itemCount).toBe(2);
+    expect(fetchMock.mock.calls.length).toBe(calls);
+  });
+
   it('empties a basket whose order has been paid elsewhere, and says so in every tab (issue 32)', async () => {
     basketStore.add(7, 2, detail(7, 1500));
     vi.spyOn(globalThis, 'fetch').mockImplementation(

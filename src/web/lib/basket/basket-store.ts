@@ -269,7 +269,14 @@ function dropForPaidOrder(orderNumber: number | null): void {
  */
 function follow(savedText: string | null): void {
   const next = parseSavedBasket(savedText);
-  if (saved(next) === saved(parseSavedBasket(saved(state)))) return;
+  const now = parseSavedBasket(saved(state));
+  if (saved(next) === saved(now)) return;
+  // Only Your Details typed in the other tab (basketStore.keepDetails): nothing to price or to say.
+  const withoutDetails = (basket: typeof next) => saved({ ...basket, guest: undefined, billingAddress: undefined });
+  if (withoutDetails(next) === withoutDetails(now)) {
+    setState({ ...state, guest: next.guest, billingAddress: next.billingAddress }, false);
+    return;
+  }
   const known = new Map(state.items.map((item) => [item.productStockId, item]));
   // What this page last saw of a line's stock and price, to tell the server (basketRequest); a line
   // refused at another quantity may be taken at this one.
@@ -342,6 +349,20 @@ export const basketStore = {
 
   update(changes: Pick<BasketState, 'guest' | 'billingAddress' | 'deliveryAddress' | 'deliveryMethodRateId'>): void {
     setState({ ...state, ...changes, notice: undefined });
+  },
+
+  /**
+   * Your Details as the shopper types them, kept so that a reload keeps them, as the later steps'
+   * choices are (issue 32). Drafts: a text over its length is kept empty, as a saved basket's is,
+   * so the basket stays one the server will price. A draft is not a change to the basket: any
+   * notice stays said.
+   */
+  keepDetails(details: Pick<BasketState, 'guest' | 'billingAddress'>): void {
+    setState({
+      ...state,
+      guest: sanitizeGuest(details.guest),
+      billingAddress: sanitizeAddress(details.billingAddress),
+    });
   },
 
   /** Clears everything (after an order is handed to payment). */

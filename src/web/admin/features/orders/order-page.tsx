@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { OrderDetail } from '../../../../contract/admin/orders.ts';
+import { shownTransactionId } from '../../../../contract/transaction-id.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { addressLines, formatDateTime, formatPence, humanise } from '../../lib/format.ts';
 import { AuditTable } from '../../ui/audit-list.tsx';
@@ -85,7 +86,7 @@ function OrderView({ order }: { order: OrderDetail }) {
             {order.transactionId && (
               <>
                 <dt>Transaction</dt>
-                <dd>{order.transactionId}</dd>
+                <dd>{shownTransactionId(order.transactionId)}</dd>
               </>
             )}
             {order.paidAt && (
