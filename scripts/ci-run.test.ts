@@ -12,10 +12,15 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
  * .ci/run in a copy of the project whose `node` and `npm` are stand-ins that succeed at once, so
  * what is checked is the script's own decisions, not the suites it runs.
  */
-function runCi(env: Record<string, string>): { status: number | null; output: string } {
+function runCi(
+  env: Record<string, string>,
+  options: { containerStep?: string } = {},
+): { status: number | null; output: string } {
   const copy = join(work, `copy-${Math.random().toString(36).slice(2)}`);
   mkdirSync(copy);
   cpSync(join(root, '.ci'), join(copy, '.ci'), { recursive: true });
+  // The container step builds an image with buildah: a stand-in says how it went.
+  writeFileSync(join(copy, '.ci', 'container'), options.containerStep ?? 'echo image built and bought through\n');
   const bin = join(copy, 'bin');
   mkdirSync(bin);
   const standIn = (name: string, script: string) => {
@@ -50,6 +55,19 @@ describe('.ci/run', () => {
     expect(run.output).toContain('== test-postgres: ok');
     expect(run.output).toContain('== all steps passed');
     expect(run.status).toBe(0);
+  });
+});
+
+describe('.ci/run and the container image', () => {
+  it('runs the container step, and fails, naming it, when the image does not work', () => {
+    const passing = runCi({ TEST_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test' });
+    expect(passing.output).toContain('== container: ok');
+    const failing = runCi(
+      { TEST_DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test' },
+      { containerStep: 'echo "container: FAILED: order 100001 did not survive the restart" >&2; exit 1\n' },
+    );
+    expect(failing.output).toContain('== FAILED: container');
+    expect(failing.status).not.toBe(0);
   });
 });
 
