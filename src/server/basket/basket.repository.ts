@@ -5,6 +5,7 @@ import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import { loadStockRows, stockRowsQuery } from '../catalog/catalog.repository.ts';
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { paidOrderOfChain } from '../orders/orders.repository.ts';
 import type { DeliveryMethodFact, StockFact, VoucherFact } from './pricing.ts';
 
 /** The facts a basket is priced from. Takes a transaction or the database alike. */
@@ -128,17 +129,17 @@ export async function loadHeldByOrder(
 }
 
 /**
- * The number of the order under `orderCode` if it has been paid: a basket restored from it (BACK TO
- * CART after a declined card) whose order was then paid elsewhere is not to be bought again.
+ * The number of the order under `orderCode` if it has been paid, or of an order it replaced that
+ * was paid after all: a basket restored from it (BACK TO CART after a declined card) whose order was
+ * then paid elsewhere is not to be bought again.
  */
 export async function loadPaidOrderNumber(db: Kysely<Database>, orderCode: string): Promise<number | undefined> {
-  const row = await db
+  const order = await db
     .selectFrom('orders')
-    .select('order_number')
+    .select(['status', 'order_number', 'replaces_order_id'])
     .where('order_code', '=', orderCode)
-    .where('status', '=', 'paid')
     .executeTakeFirst();
-  return row?.order_number;
+  return order && paidOrderOfChain(db, order);
 }
 
 /** Everything pricing reads, as the loaders above answer it. */

@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019-staff-cancelled.ts';
 import * as m0020 from './migrations/0020-search-changes.ts';
 import * as m0021 from './migrations/0021-spec-titles.ts';
 import * as m0022 from './migrations/0022-mail-reply-to.ts';
+import * as m0023 from './migrations/0023-order-replaces.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -51,6 +52,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0020-search-changes', m0020],
   ['0021-spec-titles', m0021],
   ['0022-mail-reply-to', m0022],
+  ['0023-order-replaces', m0023],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

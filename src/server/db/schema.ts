@@ -166,6 +166,8 @@ export interface OrderTable {
   email_key: string | null;
   /** When the first order of its chain of replacements was placed (migration 0008). */
   held_since: string | null;
+  /** The unpaid order this one was committed in place of (migration 0023); see paidOrderOfChain. */
+  replaces_order_id: number | null;
   /** Pence refunded or reversed so far (migration 0010); the order stays paid. */
   refunded_total: Generated<number>;
   /** How far a paid order has gone on its way (migration 0011); see src/contract/order-status.ts. */

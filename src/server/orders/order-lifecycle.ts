@@ -1,10 +1,13 @@
 import type { Kysely } from 'kysely';
 import { awaitingPayment, isOneOf, type Fulfilment, type OrderStatus } from '../../contract/order-status.ts';
 import type { Dialect } from '../db/database.ts';
+import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import type { Database } from '../db/schema.ts';
+import { RefusedError } from '../errors.ts';
 import {
   changeStatus,
   findOrderByCode,
+  paidOrderOfChain,
   findOrderById,
   findOrderLines,
   findOrderVoucher,
@@ -61,6 +64,28 @@ export const orderMoves = {
   pay: { from: [...awaitingPayment, 'expired', 'cancelled'], to: 'paid' },
   cancel: { from: awaitingPayment, to: 'cancelled' },
 } as const satisfies Record<string, { from: readonly OrderStatus[]; to: OrderStatus }>;
+
+/**
+ * The basket was restored from an order (BACK TO CART after a declined card) that has been paid
+ * since, through its recovery link on another device: committing it would buy the same goods a
+ * second time without the shopper knowing (issue 32). A value, not a bug; answered as a 409.
+ */
+export class OrderAlreadyPaidError extends RefusedError {
+  constructor() {
+    super(409, errorCodes.orderAlreadyPaid, refusalMessages.orderAlreadyPaid);
+  }
+}
+
+/**
+ * Refuses to hand an order to a payment page when it, or an order it replaced, is paid (a basket
+ * paid for through a page open elsewhere): its goods would be paid for twice.
+ */
+export async function refuseIfPaidFor(
+  db: Kysely<Database>,
+  order: Pick<OrderRow, 'status' | 'order_number' | 'replaces_order_id'>,
+): Promise<void> {
+  if ((await paidOrderOfChain(db, order)) !== undefined) throw new OrderAlreadyPaidError();
+}
 
 /** Awaiting its payment with its reservation still running: it can be paid, handed off or recovered. */
 export function holdsReservation(order: Pick<OrderRow, 'status' | 'reserved_until'>, now: Date): boolean {
@@ -138,16 +163,17 @@ export async function replaceOrder(
   dialect: Dialect,
   orderCode: string,
   now: string,
-): Promise<{ heldSince: string; reservedUntil: string } | 'already paid' | undefined> {
+): Promise<{ heldSince: string; reservedUntil: string; orderId: number } | 'already paid' | undefined> {
   const order = await findOrderByCode(trx, orderCode);
   if (!order) return;
-  if (order.status === 'paid') return 'already paid';
+  // Paid, or an order it replaced paid after all (through a payment page open elsewhere).
+  if ((await paidOrderOfChain(trx, order)) !== undefined) return 'already paid';
   if (!(await changeStatus(trx, order.id, orderMoves.replace.from, orderMoves.replace.to, now))) {
     // Paid between the read and the move (the update waited for the payment's transaction): read again.
     return (await findOrderByCode(trx, orderCode))?.status === 'paid' ? 'already paid' : undefined;
   }
   await releaseOrder(trx, dialect, order.id);
-  return { heldSince: order.held_since ?? order.created_at, reservedUntil: order.reserved_until };
+  return { heldSince: order.held_since ?? order.created_at, reservedUntil: order.reserved_until, orderId: order.id };
 }
 
 /** A retried payment gets at least this long, within its chain's limit. */

@@ -24,7 +24,8 @@ export interface NewOrder {
   request: BasketCommit;
   priced: PricedBasket;
   buyer: Buyer;
-  reservation: { heldSince: string; reservedUntil: string };
+  /** Its hold on the stock, and the order it replaces (BACK TO CART), if any. */
+  reservation: { heldSince: string; reservedUntil: string; replacesOrderId: number | null };
   at: string;
 }
 
@@ -70,6 +71,7 @@ export function newOrderRow(order: NewOrder & { orderNumber: number; orderCode: 
     created_at: at,
     reserved_until: reservation.reservedUntil,
     held_since: reservation.heldSince,
+    replaces_order_id: reservation.replacesOrderId,
     updated_at: at,
   };
 }

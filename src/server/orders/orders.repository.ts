@@ -144,6 +144,31 @@ export function findOrderByCode(db: Kysely<Database>, code: string) {
   return db.selectFrom('orders').selectAll().where('order_code', '=', code).executeTakeFirst();
 }
 
+/** How far back a chain of replacements is followed: far beyond any a shopper makes in its time limit. */
+const MAX_CHAIN = 50;
+
+/**
+ * The number of the paid order among this order and those it replaced, one before another
+ * (BACK TO CART commits a restored basket in place of its unpaid order, and the order replaced may
+ * still be paid through a payment page already open elsewhere). Undefined when none is paid.
+ */
+export async function paidOrderOfChain(
+  db: Kysely<Database>,
+  order: Pick<OrderRow, 'status' | 'order_number' | 'replaces_order_id'>,
+): Promise<number | undefined> {
+  let link: Pick<OrderRow, 'status' | 'order_number' | 'replaces_order_id'> | undefined = order;
+  for (let step = 0; link && step < MAX_CHAIN; step += 1) {
+    if (link.status === 'paid') return link.order_number;
+    if (link.replaces_order_id === null) return undefined;
+    link = await db
+      .selectFrom('orders')
+      .select(['status', 'order_number', 'replaces_order_id'])
+      .where('id', '=', link.replaces_order_id)
+      .executeTakeFirst();
+  }
+  return undefined;
+}
+
 export function findOrderById(db: Kysely<Database>, orderId: number) {
   return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
 }

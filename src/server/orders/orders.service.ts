@@ -9,7 +9,14 @@ import { mergeLines, priceBasket, type PricingFacts } from '../basket/pricing.ts
 import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
-import { expireOrder, holdsReservation, replaceOrder, reservationFor, reserveLines } from './order-lifecycle.ts';
+import {
+  expireOrder,
+  holdsReservation,
+  OrderAlreadyPaidError,
+  replaceOrder,
+  reservationFor,
+  reserveLines,
+} from './order-lifecycle.ts';
 import { basketOfOrder, newOrderLineRow, newOrderRow, type Buyer, type NewOrder } from './order-rows.ts';
 import {
   findExpiredReservations,
@@ -59,17 +66,6 @@ export class OrderHeldTooLongError extends RefusedError {
 export class UnpaidOrderTooLargeError extends RefusedError {
   constructor() {
     super(422, errorCodes.unpaidOrderTooLarge, refusalMessages.unpaidOrderTooLarge);
-  }
-}
-
-/**
- * The basket was restored from an order (BACK TO CART after a declined card) that has been paid
- * since, through its recovery link on another device: committing it would buy the same goods a
- * second time without the shopper knowing (issue 32). A value, not a bug; answered as a 409.
- */
-export class OrderAlreadyPaidError extends RefusedError {
-  constructor() {
-    super(409, errorCodes.orderAlreadyPaid, refusalMessages.orderAlreadyPaid);
   }
 }
 
@@ -142,14 +138,14 @@ async function reservationOf(
   replacedOrderCode: string | null | undefined,
   now: Date,
   reservationMinutes: number,
-): Promise<{ heldSince: string; reservedUntil: string; replacedOne: boolean }> {
+): Promise<{ heldSince: string; reservedUntil: string; replacesOrderId: number | null; replacedOne: boolean }> {
   const replaced = replacedOrderCode
     ? await replaceOrder(trx, dialect, replacedOrderCode, now.toISOString())
     : undefined;
   if (replaced === 'already paid') throw new OrderAlreadyPaidError();
   const reservation = reservationFor(replaced, now, reservationMinutes);
   if (!reservation) throw new OrderHeldTooLongError();
-  return { ...reservation, replacedOne: replaced !== undefined };
+  return { ...reservation, replacesOrderId: replaced?.orderId ?? null, replacedOne: replaced !== undefined };
 }
 
 /**

@@ -3,6 +3,7 @@ import { commitResponseSchema, pricedBasketSchema } from '../../contract/basket.
 import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import { commitBody, type checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
 import {
+  approvedPaypalReturn,
   declinedThroughOpayo,
   orderRow,
   paidThroughOpayo,
@@ -166,5 +167,49 @@ describe('order codes sent to verify-basket and the commit by a stranger', () =>
       error: { code: errorCodes.orderAlreadyPaid, message: refusalMessages.orderAlreadyPaid },
     });
     expect(await fx.stockOf(p.stockId)).toBe(stockBefore);
+  });
+});
+
+/**
+ * The same basket, paid by the order it replaced (found by an outside attack): the shopper's PayPal
+ * approval of the first order is still open on another device when the restored basket is committed
+ * again, replacing that order. Paying the open approval then pays the replaced order; the
+ * replacement must not be bought too.
+ */
+describe('a basket whose order was replaced, and the replaced order paid after all', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  beforeAll(async () => {
+    ({ t, fx } = await shopForPayments({ PAYPAL_INTEGRATION: 'checkout' }, injectedPaypal()));
+  });
+  afterAll(() => t.close());
+
+  it('is told which order was paid, refused at commit and at the payment handoff', async () => {
+    const p = await fx.product(2500, 10);
+    const first = await placeOrder(t, p.stockId, 2);
+    // Approved at PayPal on another device, the shopper not yet back at the shop.
+    const { returnUrl } = await approvedPaypalReturn(t, first.orderCode);
+    // Meanwhile on this device the basket, still holding the first order's code, is committed again.
+    const second = await placeOrder(t, p.stockId, 2, { orderCode: first.orderCode });
+    expect(second.orderNumber).not.toBe(first.orderNumber);
+    // Back from PayPal: the first order is captured and paid, late.
+    await t.app.inject({ method: 'GET', url: returnUrl });
+    expect((await orderRow(t, first.orderNumber)).status).toBe('paid');
+
+    const basket = commitBody([{ productStockId: p.stockId, requestedQty: 2 }], { orderCode: second.orderCode });
+    const verified = await t.app.inject({ method: 'POST', url: '/api/verify-basket', payload: basket });
+    expect(verified.statusCode, verified.body).toBe(200);
+    expect(pricedBasketSchema.parse(verified.json()).paidOrderNumber).toBe(first.orderNumber);
+
+    const stockBefore = await fx.stockOf(p.stockId);
+    const committed = await t.app.inject({ method: 'POST', url: '/api/basket', payload: basket });
+    expect(committed.statusCode, committed.body).toBe(409);
+    expect(committed.json().error.code).toBe(errorCodes.orderAlreadyPaid);
+    expect(await fx.stockOf(p.stockId)).toBe(stockBefore);
+
+    // Nor can the replacement itself be paid: its handoff is refused, saying why.
+    const handoff = await t.app.inject({ method: 'GET', url: `/api/payment-handoff/${second.orderCode}` });
+    expect(handoff.statusCode, handoff.body).toBe(409);
+    expect(handoff.json().error.code).toBe(errorCodes.orderAlreadyPaid);
   });
 });

@@ -4,6 +4,7 @@ import { orderStatusSchema, paymentHandoffAnswerSchema } from '../../contract/pa
 import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
 import { limitHandoffs } from './handoff-limits.ts';
 import type { PaymentsService } from './payments.service.ts';
+import { apiErrorSchema } from '../../contract/errors.ts';
 
 /**
  * The payment calls the shop's pages make, whatever the provider, under /api; and each provider's
@@ -22,7 +23,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{
   );
   app.get(
     '/api/payment-handoff/:code',
-    { schema: { params: orderCodeParams, response: { 200: paymentHandoffAnswerSchema } } },
+    // 409: the order, or one it replaced, is paid already (ORDER_ALREADY_PAID).
+    { schema: { params: orderCodeParams, response: { 200: paymentHandoffAnswerSchema, 409: apiErrorSchema } } },
     (request) => payments.handoff(request.params.code),
   );
   app.get(

@@ -4,7 +4,7 @@ import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { NotFoundError } from '../errors.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { holdsReservation } from '../orders/order-lifecycle.ts';
+import { holdsReservation, refuseIfPaidFor } from '../orders/order-lifecycle.ts';
 import { findOrderByCode, findOrderLines } from '../orders/orders.repository.ts';
 import { createPaymentEvents } from './payment-events.ts';
 import type { PaymentProvider, PaymentsConfig } from './payment-provider.ts';
@@ -81,6 +81,7 @@ export function createPaymentsService(
       const order = await findOrderByCode(db, orderCode);
       if (!order || !holdsReservation(order, clock()))
         throw new NotFoundError('No order awaiting payment has that code');
+      await refuseIfPaidFor(db, order);
       return starting.handoff(order, await findOrderLines(db, order.id));
     },
 

@@ -10,7 +10,12 @@ import {
 import { NotFoundError } from '../../../errors.ts';
 import { perMinute } from '../../../http/rate-limit/per-minute.ts';
 import { sameSecret } from '../../../http/same-secret.ts';
-import { holdsReservation, markOrderPaid, markPaymentFailed } from '../../../orders/order-lifecycle.ts';
+import {
+  holdsReservation,
+  markOrderPaid,
+  markPaymentFailed,
+  refuseIfPaidFor,
+} from '../../../orders/order-lifecycle.ts';
 import { findOrderByNumber, type OrderRow } from '../../../orders/orders.repository.ts';
 import { openCrypt } from '../../opayo-crypt.ts';
 import {
@@ -37,6 +42,7 @@ import {
   REPORTING_NO_SUCH_TRANSACTION,
   type OpayoAdminClient,
 } from './opayo-admin-api.ts';
+import { apiErrorSchema } from '../../../../contract/errors.ts';
 
 /**
  * A refund attempt's VendorTxCode, made from the request id that is written, with the reserved
@@ -275,12 +281,17 @@ export function opayoFormProvider({ db, dialect, config, fetch, clock, events, r
     app.get(
       '/api/sagepay-config/:orderNumber',
       {
-        schema: { params: orderNumberParams, querystring: sagepayConfigQuery, response: { 200: sagepayConfigSchema } },
+        schema: {
+          params: orderNumberParams,
+          querystring: sagepayConfigQuery,
+          response: { 200: sagepayConfigSchema, 409: apiErrorSchema },
+        },
       },
       async (request) => {
         const order = await findOrderByNumber(db, request.params.orderNumber);
         if (!order || !sameSecret(order.order_code, request.query.code) || !holdsReservation(order, clock()))
           throw new NotFoundError('No order awaiting payment has that number');
+        await refuseIfPaidFor(db, order);
         return registration(order);
       },
     );

@@ -4,7 +4,12 @@ import { orderCodeParams } from '../../../../contract/basket.ts';
 import { paymentHandoffSchema, paypalConfigSchema } from '../../../../contract/payments.ts';
 import { NotFoundError, UpstreamUnavailableError } from '../../../errors.ts';
 import { perMinute } from '../../../http/rate-limit/per-minute.ts';
-import { holdsReservation, markOrderPaid, markPaymentFailed } from '../../../orders/order-lifecycle.ts';
+import {
+  holdsReservation,
+  markOrderPaid,
+  markPaymentFailed,
+  refuseIfPaidFor,
+} from '../../../orders/order-lifecycle.ts';
 import {
   findOrderByCode,
   findOrderByNumber,
@@ -18,6 +23,7 @@ import { decimalToPence } from '../../../../contract/money.ts';
 import type { PaymentProvider, ProviderContext } from '../../payment-provider.ts';
 import { pruneEvents, recordRefund } from '../../payments.repository.ts';
 import { ipnProblem, paypalCartFields, paypalUrls, refundProblem, refundStatuses } from '../../paypal.ts';
+import { apiErrorSchema } from '../../../../contract/errors.ts';
 
 /**
  * PayPal Payments Standard (docs/rules.md#payments): the spec's cart upload form, payment confirmed
@@ -183,11 +189,12 @@ export function paypalStandardProvider({
     }));
     app.get(
       '/api/paypal-handoff/:code',
-      { schema: { params: orderCodeParams, response: { 200: paymentHandoffSchema } } },
+      { schema: { params: orderCodeParams, response: { 200: paymentHandoffSchema, 409: apiErrorSchema } } },
       async (request) => {
         const order = await findOrderByCode(db, request.params.code);
         if (!order || !holdsReservation(order, clock()))
           throw new NotFoundError('No order awaiting payment has that code');
+        await refuseIfPaidFor(db, order);
         return cartForm(order, await findOrderLines(db, order.id));
       },
     );
