@@ -8,28 +8,31 @@ import type { z } from 'zod';
  * contract's own schema judges it, its messages shown at the fields they name. So the rules live
  * once, in src/contract.
  *
- * `typed` first checks what only the form knows, that a field holds what can be read at all (a
- * price in pounds, a whole number); `fieldOf` names the form's field for a payload's path where
- * they differ (`sizes.0.priceWithoutDiscount` is typed in `sizes.0.price`).
+ * `typed` checks what only the form knows, that a field holds what can be read at all (a price in
+ * pounds, a whole number): its message stands for that field, the contract's for every other, all
+ * shown at once. `fieldOf` names the form's field for a payload's path where they differ
+ * (`sizes.0.priceWithoutDiscount` is typed in `sizes.0.price`).
  */
 export function contractResolver<Form extends FieldValues, Schema extends z.ZodType>(
   schema: Schema,
   toPayload: (form: Form) => unknown,
-  options: { typed?: Resolver<Form>; fieldOf?: (path: string) => string } = {},
+  options: { typed?: z.ZodType; fieldOf?: (path: string) => string } = {},
 ): Resolver<Form> {
-  return async (values, context, resolverOptions) => {
+  return async (values, _context, resolverOptions) => {
+    const errors: Record<string, FieldError> = {};
+    const note = (issues: readonly z.core.$ZodIssue[], fieldOf = (path: string) => path) => {
+      for (const issue of issues) {
+        const field = fieldOf(issue.path.join('.') || 'root');
+        errors[field] ??= { type: issue.code, message: issue.message };
+      }
+    };
     if (options.typed) {
-      const typed = await options.typed(values, context, resolverOptions);
-      if (Object.keys(typed.errors).length > 0) return typed;
+      const typed = await options.typed.safeParseAsync(values);
+      if (!typed.success) note(typed.error.issues);
     }
     const result = await schema.safeParseAsync(toPayload(values));
-    if (result.success) return { values, errors: {} };
-    const errors: Record<string, FieldError> = {};
-    for (const issue of result.error.issues) {
-      const path = issue.path.join('.') || 'root';
-      const field = options.fieldOf?.(path) ?? path;
-      errors[field] ??= { type: issue.code, message: issue.message };
-    }
+    if (!result.success) note(result.error.issues, options.fieldOf);
+    if (Object.keys(errors).length === 0) return { values, errors: {} };
     return { values: {}, errors: toNestErrors(errors, resolverOptions) };
   };
 }

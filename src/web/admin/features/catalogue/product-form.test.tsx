@@ -57,4 +57,14 @@ describe('the product form', () => {
     expect(screen.getByText('Please enter the stock of a new size')).toBeTruthy();
     expect(onSave).not.toHaveBeenCalled();
   });
+
+  it('says everything missing at once, what cannot be read and what the contract needs', async () => {
+    const onSave = vi.fn(async (): Promise<ProductDetail> => new Promise(() => {}));
+    render(<ProductForm product={undefined} types={types} brands={brands} onSave={onSave} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Add the product' }));
+    expect(await screen.findByText('Please enter a title')).toBeTruthy();
+    expect(screen.getByText('Please choose a type')).toBeTruthy();
+    expect(screen.getByText('Please enter the price in pounds, such as 129.99')).toBeTruthy();
+    expect(onSave).not.toHaveBeenCalled();
+  });
 });

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useFieldArray, useForm, useWatch, type FieldPath, type Resolver } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { z } from 'zod';
 import {
   MAX_SIZES,
@@ -67,7 +66,7 @@ interface ProductFormValues {
 }
 
 const resolver = contractResolver<ProductFormValues, typeof productInputSchema>(productInputSchema, inputOf, {
-  typed: zodResolver(typedForm) as unknown as Resolver<ProductFormValues>,
+  typed: typedForm,
   fieldOf: (path) => path.replace(/\.priceWithoutDiscount$/, '.price'),
 });
 
