@@ -1,34 +1,97 @@
 /**
- * The shop's page routes (docs/rules.md#pages-and-routes). The server answers these with
+ * The shop's page routes (docs/rules.md#pages-and-routes), in one table from which the web app's
+ * router (src/web/app/router.tsx), the server's list of pages and the page modules it preloads
+ * with their styles (src/server/http/route-preloads.ts) are all made. The server answers these with
  * the web app and a 200; any other page path gets the app with a 404 status, which shows the 404 page.
  */
-export const pageRoutePatterns: RegExp[] = [
-  /^\/$/,
-  /^\/home$/,
-  /^\/search$/,
-  /^\/products\/details\/[^/]+$/,
-  /^\/products\/[^/]+$/,
-  /^\/product\/[^/]+$/,
-  /^\/shoppingcart$/,
-  /^\/shopping-cart$/,
-  /^\/checkout$/,
-  /^\/checkout-details$/,
-  /^\/checkout-delivery$/,
-  /^\/checkout-review$/,
-  /^\/checkout-confirm$/,
-  /^\/order-recovery\/[^/]+$/,
-  /^\/login$/,
-  /^\/register$/,
-  /^\/forgotpassword$/,
-  /^\/reset-password\/[^/]+$/,
-  /^\/account-home$/,
-  /^\/payment-success$/,
-  /^\/payment-declined$/,
-  /^\/verify-account\/[^/]+$/,
-  /^\/about$/,
-  /^\/contact$/,
-  /^\/termsandconditions$/,
-];
+
+/** Each page's module under src/web/: its own lazily loaded chunk. */
+export const pageModules = {
+  home: 'features/home/home-page.tsx',
+  search: 'features/search/search-page.tsx',
+  product: 'features/product/product-page.tsx',
+  cart: 'features/cart/cart-page.tsx',
+  checkoutSignIn: 'features/checkout/sign-in-page.tsx',
+  checkoutDetails: 'features/checkout/details-page.tsx',
+  checkoutDelivery: 'features/checkout/delivery-page.tsx',
+  checkoutReview: 'features/checkout/review-page.tsx',
+  checkoutConfirm: 'features/checkout/confirm-page.tsx',
+  orderRecovery: 'features/checkout/recovery-page.tsx',
+  paymentSuccess: 'features/payment-result/payment-success-page.tsx',
+  paymentDeclined: 'features/payment-result/payment-declined-page.tsx',
+  login: 'features/account/login-page.tsx',
+  register: 'features/account/register-page.tsx',
+  verifyAccount: 'features/account/verify-account-page.tsx',
+  forgotPassword: 'features/account/forgot-password-page.tsx',
+  resetPassword: 'features/account/reset-password-page.tsx',
+  account: 'features/account/account-page.tsx',
+  about: 'features/about/about-page.tsx',
+  contact: 'features/contact/contact-page.tsx',
+  terms: 'features/terms/terms-page.tsx',
+  notFound: 'features/not-found/not-found-page.tsx',
+} as const;
+
+export type PageName = keyof typeof pageModules;
+
+/**
+ * Who a page is for. `public`: the same for every shopper, drawn whole on the server and kept by
+ * caches. `shopper`: depends on what is in the shopper's browser (the layout draws it with
+ * ShopperPage); no shared cache keeps it. `secret`: a shopper's page whose address carries a secret
+ * (a reset or activation token, an order's recovery code), which no cache may keep or key by.
+ */
+export type PageAccess = 'public' | 'shopper' | 'secret';
+
+export interface PageRoute {
+  /** As React Router writes it: `:name` is one path segment. */
+  readonly path: string;
+  readonly page: PageName;
+  readonly access: PageAccess;
+}
+
+export const pageRoutes = [
+  // The bare address is the home page, drawn as the browser will hydrate it, at /home (main.tsx).
+  { path: '/', page: 'home', access: 'public' },
+  { path: '/home', page: 'home', access: 'public' },
+  { path: '/search', page: 'search', access: 'public' },
+  { path: '/products/details/:key', page: 'product', access: 'public' },
+  { path: '/products/:key', page: 'product', access: 'public' },
+  { path: '/product/:key', page: 'product', access: 'public' },
+  { path: '/shoppingcart', page: 'cart', access: 'shopper' },
+  { path: '/shopping-cart', page: 'cart', access: 'shopper' },
+  { path: '/checkout', page: 'checkoutSignIn', access: 'shopper' },
+  { path: '/checkout-details', page: 'checkoutDetails', access: 'shopper' },
+  { path: '/checkout-delivery', page: 'checkoutDelivery', access: 'shopper' },
+  { path: '/checkout-review', page: 'checkoutReview', access: 'shopper' },
+  { path: '/checkout-confirm', page: 'checkoutConfirm', access: 'shopper' },
+  { path: '/order-recovery/:id', page: 'orderRecovery', access: 'secret' },
+  { path: '/payment-success', page: 'paymentSuccess', access: 'shopper' },
+  { path: '/payment-declined', page: 'paymentDeclined', access: 'shopper' },
+  { path: '/login', page: 'login', access: 'shopper' },
+  { path: '/register', page: 'register', access: 'shopper' },
+  { path: '/verify-account/:token', page: 'verifyAccount', access: 'secret' },
+  { path: '/forgotpassword', page: 'forgotPassword', access: 'shopper' },
+  { path: '/reset-password/:token', page: 'resetPassword', access: 'secret' },
+  { path: '/account-home', page: 'account', access: 'shopper' },
+  { path: '/about', page: 'about', access: 'public' },
+  { path: '/contact', page: 'contact', access: 'public' },
+  { path: '/termsandconditions', page: 'terms', access: 'public' },
+] as const satisfies readonly PageRoute[];
+
+/** Where every path that is no page is drawn: the 404 page is the same whatever the path. */
+export const NOT_FOUND_LOCATION = '/page-not-found';
+
+/** The back office's pages whose address is a secret (the set-password token, valid 72 hours). */
+const backOfficeSecretPaths = ['/admin/set-password/:token'];
+
+/** A route's path as a pattern for a path as routeShape gives it. */
+function patternOf(path: string): RegExp {
+  const segments = path
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${segments.join('/')}$`);
+}
+
+const routePatterns = pageRoutes.map((route) => ({ ...route, pattern: patternOf(route.path) }));
 
 /**
  * A path as the app's router matches it: without trailing slashes, decoded, and in any case (React
@@ -43,47 +106,36 @@ function routeShape(pathname: string): string {
   }
 }
 
-/** The pages that depend on what is in the shopper's browser (the layout draws them with ShopperPage). */
-const shopperPagePatterns: RegExp[] = [
-  /^\/shoppingcart$/,
-  /^\/shopping-cart$/,
-  /^\/checkout(?:-details|-delivery|-review|-confirm)?$/,
-  /^\/order-recovery\/[^/]+$/,
-  /^\/payment-(?:success|declined)$/,
-  /^\/login$/,
-  /^\/register$/,
-  /^\/forgotpassword$/,
-  /^\/reset-password\/[^/]+$/,
-  /^\/verify-account\/[^/]+$/,
-  /^\/account-home$/,
-];
+/** The route a path is, if it is a page. */
+export function pageRouteOf(pathname: string): PageRoute | undefined {
+  const path = routeShape(pathname);
+  return routePatterns.find((route) => route.pattern.test(path));
+}
+
+/** The page module that draws a path: the 404 page's for a path that is no page (or NOT_FOUND_LOCATION). */
+export function pageModuleOf(pathname: string): string {
+  return pageModules[pageRouteOf(pathname)?.page ?? 'notFound'];
+}
 
 /** A page of the shopper's own: no shared cache keeps it (its address may carry what is theirs). */
 export function isShopperPage(pathname: string): boolean {
-  const path = routeShape(pathname);
-  return shopperPagePatterns.some((pattern) => pattern.test(path));
+  const access = pageRouteOf(pathname)?.access;
+  return access === 'shopper' || access === 'secret';
 }
 
-/**
- * Pages whose address carries a secret (a reset or activation token, an order's recovery code, the
- * back office's set-password token, valid 72 hours).
- */
-const secretAddressPatterns: RegExp[] = [
-  /^\/reset-password\/[^/]+$/,
-  /^\/verify-account\/[^/]+$/,
-  /^\/order-recovery\/[^/]+$/,
-  /^\/admin\/set-password\/[^/]+$/,
+const secretPatterns = [
+  ...routePatterns.filter((route) => route.access === 'secret').map((route) => route.pattern),
+  ...backOfficeSecretPaths.map(patternOf),
 ];
 
 /** A page whose address is a secret, which no cache may keep or key by (an outside attack found them public). */
 export function isSecretAddress(pathname: string): boolean {
   const path = routeShape(pathname);
-  return secretAddressPatterns.some((pattern) => pattern.test(path));
+  return secretPatterns.some((pattern) => pattern.test(path));
 }
 
 export function isPageRoute(pathname: string): boolean {
-  const path = routeShape(pathname);
-  return pageRoutePatterns.some((pattern) => pattern.test(path));
+  return pageRouteOf(pathname) !== undefined;
 }
 
 /**
@@ -94,10 +146,9 @@ export function isPageRoute(pathname: string): boolean {
  * the browser draws the page itself (`ShopperPage` in src/web/app/layout/layout.tsx). The back office is drawn in
  * the browser.
  */
-const serverRenderedPatterns: RegExp[] = pageRoutePatterns.filter((pattern) => !pattern.test('/'));
-
-/** Where every path that is no page is drawn: the 404 page is the same whatever the path. */
-export const NOT_FOUND_LOCATION = '/page-not-found';
+const serverRenderedPatterns: RegExp[] = routePatterns
+  .filter((route) => route.path !== '/')
+  .map((route) => route.pattern);
 
 /** What of a query string the search page reads (src/contract/search-filters.ts): keyword, types, brands, order. */
 const searchAddressParams = ['k', 't', 'b', 's'];

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { pageModuleOf } from '../../contract/routes.ts';
 
 /**
  * Each page's code is a lazy chunk the browser would only discover after the app's entry has run.
@@ -13,33 +14,6 @@ interface ManifestChunk {
   css?: string[];
   isEntry?: boolean;
 }
-
-/** Which page module serves which path (mirrors src/web/app/router.tsx). */
-const pageModules: Array<[RegExp, string]> = [
-  [/^\/home$/, 'features/home/home-page.tsx'],
-  [/^\/search$/, 'features/search/search-page.tsx'],
-  [/^\/(?:products\/details|products|product)\/[^/]+$/, 'features/product/product-page.tsx'],
-  [/^\/(?:shoppingcart|shopping-cart)$/, 'features/cart/cart-page.tsx'],
-  [/^\/checkout$/, 'features/checkout/sign-in-page.tsx'],
-  [/^\/checkout-details$/, 'features/checkout/details-page.tsx'],
-  [/^\/checkout-delivery$/, 'features/checkout/delivery-page.tsx'],
-  [/^\/checkout-review$/, 'features/checkout/review-page.tsx'],
-  [/^\/checkout-confirm$/, 'features/checkout/confirm-page.tsx'],
-  [/^\/order-recovery\/[^/]+$/, 'features/checkout/recovery-page.tsx'],
-  [/^\/payment-success$/, 'features/payment-result/payment-success-page.tsx'],
-  [/^\/payment-declined$/, 'features/payment-result/payment-declined-page.tsx'],
-  [/^\/login$/, 'features/account/login-page.tsx'],
-  [/^\/account-home$/, 'features/account/account-page.tsx'],
-  [/^\/register$/, 'features/account/register-page.tsx'],
-  [/^\/verify-account\/[^/]+$/, 'features/account/verify-account-page.tsx'],
-  [/^\/forgotpassword$/, 'features/account/forgot-password-page.tsx'],
-  [/^\/reset-password\/[^/]+$/, 'features/account/reset-password-page.tsx'],
-  [/^\/about$/, 'features/about/about-page.tsx'],
-  [/^\/contact$/, 'features/contact/contact-page.tsx'],
-  [/^\/termsandconditions$/, 'features/terms/terms-page.tsx'],
-  // Where every path that is no page is drawn (NOT_FOUND_LOCATION in src/contract/routes.ts).
-  [/^\/page-not-found$/, 'features/not-found/not-found-page.tsx'],
-];
 
 export function loadRoutePreloads(manifestPath: string): (path: string) => string {
   if (!existsSync(manifestPath)) return () => '';
@@ -81,9 +55,9 @@ export function loadRoutePreloads(manifestPath: string): (path: string) => strin
     ].join('');
   }
 
+  // Every path has a page module: the 404 page's where it is no page (src/contract/routes.ts).
   return (path: string) => {
-    const module = pageModules.find(([pattern]) => pattern.test(path))?.[1];
-    if (!module) return '';
+    const module = pageModuleOf(path);
     let links = cache.get(module);
     if (links === undefined) {
       links = linksFor(module);
