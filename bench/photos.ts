@@ -49,7 +49,6 @@ export async function uploadPhotos(databaseUrl: string, options: { extra: number
       role: 'staff',
     });
     const photos = createPhotosAdminService(db.kysely, {
-      dialect: db.dialect,
       store: createDatabasePhotoStore(db.kysely),
       limiter: createConversionLimiter({ concurrency: 2, maxWaiting: 10_000 }),
     });

@@ -66,3 +66,43 @@ describe('import boundaries (the real eslint.config.js)', () => {
     ).toEqual([]);
   });
 });
+
+describe('the database dialect stays below the repositories (the real eslint.config.js)', () => {
+  async function syntaxMessages(filePath: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  }
+  const passing = "export const lock = (db: { dialect: string }) => db.dialect === 'postgres';";
+
+  it('reports a service, a route or a job that names the dialect', async () => {
+    for (const file of [
+      'src/server/catalog/stock.admin-service.ts',
+      'src/server/basket/basket.routes.ts',
+      'src/server/mail/mail-queue.ts',
+    ]) {
+      expect(await syntaxMessages(file, passing), file).toHaveLength(2);
+    }
+    expect(
+      await syntaxMessages('src/server/staff/x.ts', "import { dialectOfHandle } from '../db/database.ts';"),
+    ).toContain(
+      'Only db/ and the repositories know the database dialect: a repository asks dialectOfHandle(db) for it.',
+    );
+  });
+
+  it('lets db/, the repositories and the tests ask for it, and still checks their money', async () => {
+    for (const file of [
+      'src/server/db/database.ts',
+      'src/server/catalog/stock.admin-repository.ts',
+      'src/server/mail/mail-queue.repository.ts',
+      'src/server/staff/staff.routes.test.ts',
+    ]) {
+      expect(await syntaxMessages(file, passing), file).toEqual([]);
+    }
+    expect(
+      await syntaxMessages('src/server/catalog/stock.admin-repository.ts', 'export const f = (p: number) => p / 100;'),
+    ).toHaveLength(1);
+    expect(
+      await syntaxMessages('src/server/catalog/stock.admin-service.ts', 'export const f = (p: number) => p / 100;'),
+    ).toHaveLength(1);
+  });
+});

@@ -212,7 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onReady', async () => searchEngine.start());
   app.addHook('onClose', async () => searchEngine.stop());
   const catalog = createCatalogService(
-    createCatalogRepository(db.kysely, db.dialect),
+    createCatalogRepository(db.kysely),
     {
       searchCacheSeconds: config.searchCacheSeconds,
       catalogCacheSeconds: config.catalogCacheSeconds,
@@ -229,7 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // On PostgreSQL checkout (pricing a basket, committing it) runs in a thread of its own, off this
   // busy event loop (ADR 0020); with tracing on it stays here, where the statements' spans are made.
   const checkoutThread =
-    db.dialect === 'postgres' && config.checkoutThread && !deps.tracing
+    db.manyConnections && config.checkoutThread && !deps.tracing
       ? startCheckoutThread(
           {
             databaseUrl: db.reopen.url,
@@ -320,7 +320,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The back office's API (docs/back-office.md): one scope, HTTPS only in production, and every
   // route behind the staff guard unless it says it is public.
   const staff = createStaffService(db.kysely, {
-    dialect: db.dialect,
     publicUrl: config.publicUrl,
     shopName: config.shop.name,
   });
@@ -351,7 +350,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       });
       await admin.register(customersAdminRoutes, {
         guard: staffGuard,
-        customers: createCustomersAdminService(db.kysely, { dialect: db.dialect }),
+        customers: createCustomersAdminService(db.kysely),
       });
       await admin.register(dashboardAdminRoutes, {
         dashboard: createDashboardService(db.kysely, { lowStockThreshold: config.lowStockThreshold }),
@@ -361,7 +360,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(stockAdminRoutes, {
         guard: staffGuard,
         stock: createStockAdminService(db.kysely, {
-          dialect: db.dialect,
           lowStockThreshold: config.lowStockThreshold,
           onChange: catalogueChanged,
         }),
@@ -370,19 +368,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await admin.register(deliveryAdminRoutes, {
         guard: staffGuard,
         delivery: createDeliveryAdminService(db.kysely, {
-          dialect: db.dialect,
           ...(checkoutThread ? { onChange: checkoutThread.forgetReferenceData } : {}),
         }),
       });
       await admin.register(catalogAdminRoutes, {
         guard: staffGuard,
         // Every write clears this instance's catalogue and search caches (ADR 0010), and its pages.
-        catalog: createCatalogAdminService(db.kysely, { dialect: db.dialect, onChange: catalogueChanged }),
+        catalog: createCatalogAdminService(db.kysely, { onChange: catalogueChanged }),
       });
       await admin.register(photosAdminRoutes, { guard: staffGuard, photos: photos.admin });
       await admin.register(productsCsvAdminRoutes, {
         guard: staffGuard,
-        csv: createProductsCsvService(db.kysely, { dialect: db.dialect, onChange: catalogueChanged }),
+        csv: createProductsCsvService(db.kysely, { onChange: catalogueChanged }),
       });
     },
     { prefix: '/api/admin' },

@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
-import { describeDatabaseUrl, dialectOf, isDatabaseUnavailable, openDatabase } from './db/database.ts';
+import { databaseSystemOf, describeDatabaseUrl, isDatabaseUnavailable, openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { seedDemoCatalogue } from './catalog/demo/demo-catalogue.ts';
 
@@ -48,7 +48,7 @@ await prepareDatabaseOrExit(config);
 const tracing = config.tracing
   ? (await import('./tracing/tracing.ts')).startTracing({
       ...config.tracing,
-      dialect: dialectOf(config.databaseUrl),
+      dbSystem: databaseSystemOf(config.databaseUrl),
     })
   : undefined;
 // Serving, every wait on the database is limited, so a hung or locked one gets a quick 503.

@@ -23,7 +23,6 @@ export async function staffMember(
 ): Promise<{ id: number; email: string; cookie: string }> {
   const email = `${role}.${++made}.${Date.now()}@shop.example`;
   const service = createStaffService(t.db.kysely, {
-    dialect: t.db.dialect,
     publicUrl: t.config.publicUrl,
     shopName: 'Test shop',
   });

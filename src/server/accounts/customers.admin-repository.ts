@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { Dialect } from '../db/database.ts';
+import { dialectOfHandle } from '../db/database.ts';
 import { eraseAuditFreeText } from '../audit/audit.repository.ts';
 
 /** Customers' SQL for the back office: finding them, everything held about one, and erasure. */
@@ -78,9 +78,9 @@ function ordersOf(db: Kysely<Database>, customer: DataSubject) {
  * payment cannot land on one between erasure's look at it and its blanking (SQLite's writers
  * already take turns).
  */
-export function findCustomerOrders(db: Kysely<Database>, customer: DataSubject, options: { lockFor?: Dialect } = {}) {
+export function findCustomerOrders(db: Kysely<Database>, customer: DataSubject, options: { lock?: boolean } = {}) {
   let query = ordersOf(db, customer).selectAll().orderBy('id', 'desc');
-  if (options.lockFor === 'postgres') query = query.forUpdate();
+  if (options.lock && dialectOfHandle(db) === 'postgres') query = query.forUpdate();
   return query.execute();
 }
 

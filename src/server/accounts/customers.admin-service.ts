@@ -4,7 +4,6 @@ import { errorCodes } from '../../contract/error-codes.ts';
 import { auditOf, recordAudit } from '../audit/audit.repository.ts';
 import { auditView } from '../audit/audit.service.ts';
 import type { CustomerTable, Database } from '../db/schema.ts';
-import type { Dialect } from '../db/database.ts';
 import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
 import { summaryOf } from '../orders/orders.admin-service.ts';
 import type { Staff } from '../staff/staff.service.ts';
@@ -27,10 +26,7 @@ import type { OrderRow } from '../orders/orders.repository.ts';
 
 type Customer = Selectable<CustomerTable>;
 
-export function createCustomersAdminService(
-  db: Kysely<Database>,
-  options: { now?: () => Date; dialect?: Dialect } = {},
-) {
+export function createCustomersAdminService(db: Kysely<Database>, options: { now?: () => Date } = {}) {
   const now = () => (options.now ?? (() => new Date()))().toISOString();
 
   async function customerOrThrow(id: number, trx: Kysely<Database> = db): Promise<Customer> {
@@ -112,7 +108,7 @@ export function createCustomersAdminService(
           throw new BadRequestError('That is not this customer’s e-mail address.', 'confirmEmail');
         }
         const subject = subjectOf(customer);
-        const orders = await findCustomerOrders(trx, subject, options.dialect ? { lockFor: options.dialect } : {});
+        const orders = await findCustomerOrders(trx, subject, { lock: true });
         // The name and address are what a live order is fulfilled with: staff erase once it is done.
         const live = orders.flatMap((order) => {
           const reason = stillToFulfil(order);

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
 import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
 import { loadStockRows, stockRowsQuery } from '../catalog/catalog.repository.ts';
-import type { Dialect } from '../db/database.ts';
+import { dialectOfHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { paidOrderOfChain } from '../orders/orders.repository.ts';
 import type { DeliveryMethodFact, StockFact, VoucherFact } from './pricing.ts';
@@ -160,10 +160,9 @@ export interface PricingFactRows {
  */
 export async function loadPricingFactsAtOnce(
   db: Kysely<Database>,
-  dialect: Dialect,
   wanted: { stockIds: number[]; countryId: number; voucherCodes: string[]; orderCode: string | undefined; now: string },
 ): Promise<PricingFactRows> {
-  const jsonArrayFrom = dialect === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
+  const jsonArrayFrom = dialectOfHandle(db) === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
   const row = await db
     .selectNoFrom([
       jsonArrayFrom(stockRowsQuery(db, wanted.stockIds)).as('stocks'),

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { BasketQuery, DeliveryMethodRate, PricedBasket } from '../../contract/basket.ts';
-import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import {
   loadCountryNames,
@@ -88,13 +87,8 @@ export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, no
  * Reads what pricing needs inside a caller's transaction (a commit), all afresh and in one
  * statement (docs/decisions/0018-checkout-in-fixed-round-trips.md).
  */
-export async function gatherFactsAtOnce(
-  trx: Kysely<Database>,
-  dialect: Dialect,
-  request: BasketQuery,
-  now: Date,
-): Promise<PricingFacts> {
-  const rows = await loadPricingFactsAtOnce(trx, dialect, {
+export async function gatherFactsAtOnce(trx: Kysely<Database>, request: BasketQuery, now: Date): Promise<PricingFacts> {
+  const rows = await loadPricingFactsAtOnce(trx, {
     stockIds: mergeLines(request.items).map((item) => item.productStockId),
     countryId: deliveryCountryId(request),
     voucherCodes: voucherCodesOf(request),

@@ -1,6 +1,6 @@
 import { awaitingPayment } from '../../contract/order-status.ts';
 import { sql, type Insertable, type Kysely } from 'kysely';
-import type { Dialect } from '../db/database.ts';
+import { dialectOfHandle } from '../db/database.ts';
 import type { Database, DeliveryMethodTable } from '../db/schema.ts';
 
 /** Delivery's SQL for the back office (docs/back-office.md#delivery). Writes take the caller's transaction. */
@@ -48,8 +48,8 @@ export function methodsOfCountry(db: Kysely<Database>, countryId: number) {
  * plus one, with the table locked against other writers on PostgreSQL (readers carry on); SQLite's
  * write transactions already run one at a time.
  */
-async function nextId(trx: Kysely<Database>, dialect: Dialect, table: 'countries' | 'delivery_methods') {
-  if (dialect === 'postgres') await sql`lock table ${sql.table(table)} in exclusive mode`.execute(trx);
+async function nextId(trx: Kysely<Database>, table: 'countries' | 'delivery_methods') {
+  if (dialectOfHandle(trx) === 'postgres') await sql`lock table ${sql.table(table)} in exclusive mode`.execute(trx);
   const row = await trx
     .selectFrom(table)
     .select((eb) => eb.fn.max<number | null>('id').as('id'))
@@ -57,8 +57,8 @@ async function nextId(trx: Kysely<Database>, dialect: Dialect, table: 'countries
   return Number(row?.id ?? 0) + 1;
 }
 
-export async function insertMethod(trx: Kysely<Database>, dialect: Dialect, values: DeliveryMethodValues) {
-  const id = await nextId(trx, dialect, 'delivery_methods');
+export async function insertMethod(trx: Kysely<Database>, values: DeliveryMethodValues) {
+  const id = await nextId(trx, 'delivery_methods');
   const last = await trx
     .selectFrom('delivery_methods')
     .select((eb) => eb.fn.max<number | null>('sort_order').as('n'))
@@ -79,12 +79,8 @@ export async function setMethodOrder(trx: Kysely<Database>, id: number, sortOrde
   await trx.updateTable('delivery_methods').set({ sort_order: sortOrder }).where('id', '=', id).execute();
 }
 
-export async function insertCountry(
-  trx: Kysely<Database>,
-  dialect: Dialect,
-  country: { name: string; isoCode: string },
-) {
-  const id = await nextId(trx, dialect, 'countries');
+export async function insertCountry(trx: Kysely<Database>, country: { name: string; isoCode: string }) {
+  const id = await nextId(trx, 'countries');
   await trx.insertInto('countries').values({ id, name: country.name, iso_code: country.isoCode }).execute();
   return id;
 }

@@ -9,7 +9,6 @@ import type {
 } from '../../contract/admin/delivery.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
-import type { Dialect } from '../db/database.ts';
 import type { Database, DeliveryMethodTable } from '../db/schema.ts';
 import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
 import type { Staff } from '../staff/staff.service.ts';
@@ -77,7 +76,6 @@ function audited(method: DeliveryMethod) {
 export function createDeliveryAdminService(
   db: Kysely<Database>,
   options: {
-    dialect: Dialect;
     now?: () => Date;
     /** Told after each change, for what prices baskets elsewhere in this instance (the checkout thread). */
     onChange?: () => void;
@@ -121,7 +119,7 @@ export function createDeliveryAdminService(
     createMethod(fields: DeliveryMethodFields, staff: Staff): Promise<DeliveryMethod> {
       return change(async (trx, at) => {
         await countryOrBadRequest(trx, fields.countryId);
-        const id = await insertMethod(trx, options.dialect, valuesOf(fields));
+        const id = await insertMethod(trx, valuesOf(fields));
         const created = methodView(await methodOrThrow(trx, id));
         await recordAudit(trx, {
           staff,
@@ -182,7 +180,7 @@ export function createDeliveryAdminService(
       return change(async (trx, at) => {
         const taken = await findCountryByIso(trx, fields.isoCode);
         if (taken) refuse(`${taken.name} already has the ISO code ${fields.isoCode}.`);
-        const id = await insertCountry(trx, options.dialect, fields);
+        const id = await insertCountry(trx, fields);
         const country = { id, name: fields.name, isoCode: fields.isoCode };
         await recordAudit(trx, {
           staff,

@@ -14,7 +14,7 @@ import { errorCodes } from '../../contract/error-codes.ts';
 import { photoFallbackWidth, photoUrl } from '../../contract/photos.ts';
 import { auditOf, recordAudit } from '../audit/audit.repository.ts';
 import { auditView } from '../audit/audit.service.ts';
-import { isUniqueViolation, type Dialect } from '../db/database.ts';
+import { isUniqueViolation } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
 import type { Staff } from '../staff/staff.service.ts';
@@ -129,10 +129,7 @@ function moved(ids: number[], id: number, direction: Direction): number[] {
   return next;
 }
 
-export function createCatalogAdminService(
-  db: Db,
-  options: { dialect: Dialect; onChange: () => void; now?: () => Date },
-) {
+export function createCatalogAdminService(db: Db, options: { onChange: () => void; now?: () => Date }) {
   const now = () => (options.now?.() ?? new Date()).toISOString();
 
   /** One staff change and its audit entry, or none of it; then this instance forgets what it kept. */
@@ -508,7 +505,7 @@ export function createCatalogAdminService(
           types.filter((type) => type.parent_id === input.parentId),
           input.name,
         );
-        const id = await insertType(trx, options.dialect, input);
+        const id = await insertType(trx, input);
         await recordAudit(trx, {
           staff,
           action: 'product_type.create',
@@ -606,7 +603,7 @@ export function createCatalogAdminService(
     async createBrand(input: BrandInput, staff: Staff): Promise<BrandView[]> {
       await change(async (trx, at) => {
         checkNameFree(await listBrands(trx), input.name);
-        const id = await insertBrand(trx, options.dialect, input.name);
+        const id = await insertBrand(trx, input.name);
         await recordAudit(trx, {
           staff,
           action: 'brand.create',

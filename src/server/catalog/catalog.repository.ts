@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ProductStatus } from '../../contract/catalog-rules.ts';
-import type { Dialect } from '../db/database.ts';
+import { dialectOfHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
 import {
@@ -76,7 +76,8 @@ const emptyBodies = (): ProductBodies => ({
   photos: { photos: [], variants: [] },
 });
 
-export function createCatalogRepository(db: Kysely<Database>, dialect: Dialect) {
+export function createCatalogRepository(db: Kysely<Database>) {
+  const dialect = dialectOfHandle(db);
   /** Some products' bodies (published only), sizes, images and photos: one query each. */
   function bodyQueries(ids: ProductIdList) {
     return {

@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../db/database.ts';
+import { dialectOfHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { ProductWrite, SizeWrite } from './catalog.admin-repository.ts';
 
@@ -92,8 +92,8 @@ export async function sizesOfProducts(db: Db, productIds: readonly number[]) {
  * levels reads the latest, and no checkout or other import changes them before it commits.
  * SQLite needs nothing: its write transactions run one at a time.
  */
-export async function lockSizesOfProducts(db: Db, dialect: Dialect, productIds: readonly number[]): Promise<void> {
-  if (dialect !== 'postgres' || productIds.length === 0) return;
+export async function lockSizesOfProducts(db: Db, productIds: readonly number[]): Promise<void> {
+  if (dialectOfHandle(db) !== 'postgres' || productIds.length === 0) return;
   await sql`select id from product_stocks where product_id = any(${[...productIds]}::int[]) order by id for update`.execute(
     db,
   );

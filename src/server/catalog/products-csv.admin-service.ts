@@ -13,7 +13,7 @@ import {
 import { errorCodes } from '../../contract/error-codes.ts';
 import { penceToDecimal } from '../../contract/money.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
-import { isUniqueViolation, type Dialect } from '../db/database.ts';
+import { isUniqueViolation } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { BadRequestError, RefusedError } from '../errors.ts';
 import type { Staff } from '../staff/staff.service.ts';
@@ -161,10 +161,7 @@ const writeKeys: Array<keyof ProductWrite> = [
   'search_text',
 ];
 
-export function createProductsCsvService(
-  db: Db,
-  options: { dialect: Dialect; onChange: () => void; now?: () => Date },
-) {
+export function createProductsCsvService(db: Db, options: { onChange: () => void; now?: () => Date }) {
   const now = () => (options.now?.() ?? new Date()).toISOString();
 
   /**
@@ -190,7 +187,6 @@ export function createProductsCsvService(
     if (purpose === 'apply') {
       await lockSizesOfProducts(
         trx,
-        options.dialect,
         existing.map((product) => product.id),
       );
     }

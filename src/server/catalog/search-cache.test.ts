@@ -65,7 +65,7 @@ describe('the search cache', () => {
       markStale: () => undefined,
     } as unknown as SearchEngine;
     const catalog = createCatalogService(
-      createCatalogRepository(t.db.kysely, t.db.dialect),
+      createCatalogRepository(t.db.kysely),
       { searchCacheSeconds: 60, catalogCacheSeconds: 60, searchesAtOnce: 1 },
       engine,
     );

@@ -47,7 +47,7 @@ describe('the keyword index', () => {
 
     const shown = await k.selectFrom('products').select('id').where('url_key', '=', 'shown').executeTakeFirstOrThrow();
     const search = (keyword: string) =>
-      createCatalogRepository(k, db.dialect).searchProductIds({
+      createCatalogRepository(k).searchProductIds({
         keyword,
         typeIds: [],
         brandIds: [],

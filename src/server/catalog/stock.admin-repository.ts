@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { MAX_NEW_STOCK } from '../../contract/admin/catalogue.ts';
 import type { StockReason } from '../../contract/admin/stock.ts';
-import type { Dialect } from '../db/database.ts';
+import { dialectOfHandle, type Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { toFts5Query, toTsQuery } from './search-terms.ts';
 
@@ -48,7 +48,8 @@ function productsMatching(dialect: Dialect, q: string) {
  * (stock, id) index when only low stock is asked for. Every size has its product (a foreign key),
  * so the count reads product_stocks alone.
  */
-export async function listStock(db: Kysely<Database>, dialect: Dialect, filter: StockListFilter) {
+export async function listStock(db: Kysely<Database>, filter: StockListFilter) {
+  const dialect = dialectOfHandle(db);
   let rows = stockRows(db);
   let count = db.selectFrom('product_stocks as s').select((eb) => eb.fn.countAll<number | string>().as('n'));
   if (filter.q) {

@@ -10,7 +10,6 @@ import type {
 import { MAX_NEW_STOCK } from '../../contract/admin/catalogue.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
-import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { readSetting, writeSetting } from '../db/settings.repository.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
@@ -42,7 +41,6 @@ export async function lowStockThresholdOf(db: Kysely<Database>, fallback: number
 export function createStockAdminService(
   db: Kysely<Database>,
   options: {
-    dialect: Dialect;
     lowStockThreshold: number;
     now?: () => Date;
     /** Told after an adjustment: the shop's kept copies of the catalogue show stock (ADR 0010). */
@@ -61,7 +59,7 @@ export function createStockAdminService(
   return {
     async list(query: StockListFilters): Promise<StockList> {
       const lowStockThreshold = await threshold();
-      const { rows, total } = await listStock(db, options.dialect, {
+      const { rows, total } = await listStock(db, {
         q: query.q,
         atMost: query.low ? lowStockThreshold : undefined,
         limit: query.pageSize,

@@ -5,6 +5,7 @@ import {
   CompiledQuery,
   Kysely,
   sql,
+  PostgresAdapter,
   PostgresDialect,
   SqliteAdapter,
   SqliteDialect,
@@ -42,6 +43,11 @@ export interface Db {
    */
   checkout: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * Whether more than one connection can work at once (PostgreSQL): a thread of its own can then
+   * commit beside this process's connections. SQLite has the one.
+   */
+  manyConnections: boolean;
   /** Whether the database answers `select 1` within `timeoutMs` (for /readyz). */
   ping(timeoutMs: number): Promise<boolean>;
   /**
@@ -319,6 +325,22 @@ export function dialectOf(databaseUrl: string): Dialect {
   return databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'postgres';
 }
 
+/**
+ * The dialect of a handle on the shop's database (the pool, or a transaction on it), for the
+ * repositories that write SQL differently on the two databases. It goes with the handle, so no
+ * service names or passes it (docs/architecture.md, "two databases").
+ */
+export function dialectOfHandle(db: Kysely<Database>): Dialect {
+  // getExecutor() is marked internal in Kysely's types, but it is how plugins reach the adapter,
+  // and a transaction shares its parent's.
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** The database's name as OpenTelemetry's `db.system` attribute spells it. */
+export function databaseSystemOf(databaseUrl: string): 'postgresql' | 'sqlite' {
+  return dialectOf(databaseUrl) === 'postgres' ? 'postgresql' : 'sqlite';
+}
+
 export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db {
   if (dialectOf(databaseUrl) === 'sqlite') {
     const path = databaseUrl.slice('sqlite:'.length);
@@ -343,6 +365,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
       kysely,
       checkout: kysely,
       dialect: 'sqlite',
+      manyConnections: false,
       ping: (ms) => ping(kysely, ms),
       refreshStatistics,
       poolUsage: usage,
@@ -357,6 +380,7 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
     kysely: main.kysely,
     checkout: checkout.kysely,
     dialect: 'postgres',
+    manyConnections: true,
     ping: (ms) => ping(main.kysely, ms),
     refreshStatistics: async () => undefined,
     poolUsage: main.usage,

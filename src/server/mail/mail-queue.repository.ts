@@ -1,5 +1,5 @@
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
-import type { Dialect } from '../db/database.ts';
+import { dialectOfHandle } from '../db/database.ts';
 import type { Database, MailQueueTable } from '../db/schema.ts';
 import type { MailMessage } from './mailer.ts';
 
@@ -40,11 +40,10 @@ const due = (now: string, maxAttempts: number) => (eb: ExpressionBuilder<Databas
  */
 export async function claimNext(
   db: Kysely<Database>,
-  dialect: Dialect,
   claim: { token: string; now: string; leaseUntil: string; maxAttempts: number },
 ): Promise<QueuedMail | undefined> {
   let pick = db.selectFrom('mail_queue').select('id').where(due(claim.now, claim.maxAttempts)).orderBy('id').limit(1);
-  if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+  if (dialectOfHandle(db) === 'postgres') pick = pick.forUpdate().skipLocked();
   return (
     db
       .updateTable('mail_queue')

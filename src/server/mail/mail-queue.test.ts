@@ -43,7 +43,7 @@ describe('the mail queue', () => {
     return transport;
   }
   const queue = (on: Db, transport: MailTransport, options: Partial<MailQueueOptions> = {}) =>
-    createMailQueue(on.kysely, { dialect: on.dialect, transport, log, clock, ...options });
+    createMailQueue(on.kysely, { transport, log, clock, ...options });
   const order = (n: number): MailMessage => ({
     to: 'asha@example.com',
     subject: `Your order ${n} is confirmed`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
-import type { Db, Dialect } from '../db/database.ts';
+import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import {
   claimNext,
@@ -25,7 +25,6 @@ import { createMailTransport, type Mailer, type MailMessage, type MailTransport 
  */
 
 export interface MailQueueOptions {
-  dialect: Dialect;
   transport: MailTransport;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
   clock?: () => Date;
@@ -118,7 +117,7 @@ export function createMailQueue(db: Kysely<Database>, options: MailQueueOptions)
       again = false;
       while (!stopped) {
         const token = randomUUID();
-        const mail = await claimNext(db, options.dialect, {
+        const mail = await claimNext(db, {
           token,
           now: clock().toISOString(),
           leaseUntil: later(settings.leaseMs),
@@ -216,7 +215,6 @@ export function registerMailQueue(
   // On the money path's connections: an order's and a payment's e-mails are queued as part of
   // them (docs/decisions/0020-checkout-first.md).
   const queue = createMailQueue(db.checkout, {
-    dialect: db.dialect,
     transport: wrapTransport(
       createMailTransport({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, shop: config.shop }),
     ),

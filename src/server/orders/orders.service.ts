@@ -170,7 +170,7 @@ async function priceAsSeen(
   request: BasketCommit,
   now: Date,
 ): Promise<PricedBasket> {
-  const facts = await gatherFactsAtOnce(trx, dialect, request, now);
+  const facts = await gatherFactsAtOnce(trx, request, now);
   refuseUnknownChoices(request, facts);
   const priced = priceBasket(request, facts);
   if (changedSinceSeen(request, priced)) throw new BasketChanged();

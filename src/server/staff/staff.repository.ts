@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, StaffTable } from '../db/schema.ts';
-import { isUniqueViolation, type Dialect } from '../db/database.ts';
+import { dialectOfHandle, isUniqueViolation } from '../db/database.ts';
 import type { StaffRole } from '../../contract/admin/staff.ts';
 
 /** Staff accounts' SQL: accounts, set-password links and sessions. */
@@ -54,7 +54,7 @@ export async function updateStaff(
  * and its count then leaves out the row the first changed. SQLite's writers already take turns
  * (BEGIN IMMEDIATE, db/database.ts), and it has no FOR UPDATE.
  */
-export async function lockActiveOwners(db: Kysely<Database>, dialect: Dialect): Promise<number> {
+export async function lockActiveOwners(db: Kysely<Database>): Promise<number> {
   let query = db
     .selectFrom('staff')
     .select('id')
@@ -63,7 +63,7 @@ export async function lockActiveOwners(db: Kysely<Database>, dialect: Dialect): 
     .where('password_hash', 'is not', null)
     // One order for every transaction, so two of them never hold each other's rows.
     .orderBy('id');
-  if (dialect === 'postgres') query = query.forUpdate();
+  if (dialectOfHandle(db) === 'postgres') query = query.forUpdate();
   return (await query.execute()).length;
 }
 

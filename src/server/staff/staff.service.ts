@@ -4,7 +4,6 @@ import { errorCodes } from '../../contract/error-codes.ts';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords.ts';
 import { hashToken, newToken } from '../accounts/tokens.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
-import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
 import {
@@ -50,11 +49,6 @@ export type SignInResult = { outcome: 'signed-in'; token: string } | { outcome: 
 export function createStaffService(
   db: Kysely<Database>,
   options: {
-    /**
-     * The database's dialect, which change() needs to lock the owners' rows on PostgreSQL. Scripts
-     * that only create accounts (the benches) may leave it out; change() then refuses to run.
-     */
-    dialect?: Dialect;
     publicUrl: string;
     shopName: string;
     now?: () => Date;
@@ -191,12 +185,10 @@ export function createStaffService(
 
     /** An owner changes a member's role or disables the account; the last owner stays an owner. */
     async change(id: number, change: { role?: StaffRole; disabled?: boolean }, by: Staff): Promise<StaffMember> {
-      const { dialect } = options;
-      if (dialect === undefined) throw new Error('The staff service needs the dialect to change a member');
       const at = now().toISOString();
       await db.transaction().execute(async (trx) => {
         // The owners first, locked, then the member as it is after any change that held them.
-        const activeOwners = await lockActiveOwners(trx, dialect);
+        const activeOwners = await lockActiveOwners(trx);
         const member = await findStaffById(trx, id);
         if (!member) throw new NotFoundError('No such staff member');
         // Only an owner who can sign in now counts toward the shop's last one.

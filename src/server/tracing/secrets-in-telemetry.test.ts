@@ -30,7 +30,12 @@ describe('secrets in addresses never reach the logs or the traces', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    tracing = startTracing({ endpoint: 'http://127.0.0.1:1', serviceName: 'shop', dialect: testDialect, exporter });
+    tracing = startTracing({
+      endpoint: 'http://127.0.0.1:1',
+      serviceName: 'shop',
+      dbSystem: testDialect === 'postgres' ? 'postgresql' : 'sqlite',
+      exporter,
+    });
     t = await createTestApp({
       env: { PAYPAL_INTEGRATION: 'checkout', RATE_LIMIT_FACTOR: '100', LOG_LEVEL: 'debug' },
       paymentFetch: paypal.fetch,

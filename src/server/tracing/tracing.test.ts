@@ -71,7 +71,11 @@ describe('traces sent to an OTLP collector when OTEL_EXPORTER_OTLP_ENDPOINT is s
   beforeAll(async () => {
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     const { port } = receiver.server.address() as AddressInfo;
-    tracing = startTracing({ endpoint: `http://127.0.0.1:${port}`, serviceName: 'shop', dialect: testDialect });
+    tracing = startTracing({
+      endpoint: `http://127.0.0.1:${port}`,
+      serviceName: 'shop',
+      dbSystem: testDialect === 'postgres' ? 'postgresql' : 'sqlite',
+    });
     t = await createTestApp({
       tracing,
       // PayPal's IPN validation, as a stand-in at PayPal's own address.

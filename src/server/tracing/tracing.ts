@@ -6,7 +6,6 @@ import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentele
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import type { FastifyPluginCallback } from 'fastify';
 import type { LogEvent } from 'kysely';
-import type { Dialect } from '../db/database.ts';
 import { redactAddress } from '../http/redact-address.ts';
 import type { MailTransport } from '../mail/mailer.ts';
 
@@ -43,7 +42,8 @@ const SHUTDOWN_WAIT_MS = 2_000;
 export function startTracing(settings: {
   endpoint: string;
   serviceName: string;
-  dialect: Dialect;
+  /** The database as OpenTelemetry's `db.system` names it (databaseSystemOf). */
+  dbSystem: 'postgresql' | 'sqlite';
   /** Where spans go instead of the OTLP endpoint (a test's in-memory exporter). */
   exporter?: SpanExporter;
 }): Tracing {
@@ -73,7 +73,7 @@ export function startTracing(settings: {
   });
   fastifyOtel.setTracerProvider(provider);
 
-  const dbSystem = settings.dialect === 'postgres' ? 'postgresql' : 'sqlite';
+  const { dbSystem } = settings;
   function logQuery(event: LogEvent): void {
     // Only within a request or a mail send (see above).
     if (!trace.getActiveSpan()) return;

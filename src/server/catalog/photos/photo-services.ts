@@ -15,5 +15,5 @@ export function createPhotoServices(db: Db, options: { onChange?: () => void } =
     concurrency: Math.max(1, Math.floor(availableParallelism() / 2)),
     maxWaiting: 20,
   });
-  return { store, admin: createPhotosAdminService(db.kysely, { dialect: db.dialect, store, limiter, ...options }) };
+  return { store, admin: createPhotosAdminService(db.kysely, { store, limiter, ...options }) };
 }

@@ -460,7 +460,6 @@ describe('product photos', () => {
   it('refuses an upload (429, Retry-After) while every place in the conversion queue is taken, before reading it', async () => {
     const { id } = await newProduct();
     const photos = createPhotosAdminService(t.db.kysely, {
-      dialect: t.db.dialect,
       store: createDatabasePhotoStore(t.db.kysely),
       limiter: createConversionLimiter({ concurrency: 1, maxWaiting: 0 }),
     });

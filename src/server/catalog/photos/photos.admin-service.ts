@@ -6,7 +6,6 @@ import type { ProductPhotos } from '../../../contract/admin/photos.ts';
 import { errorCodes } from '../../../contract/error-codes.ts';
 import { photoLimits } from '../../../contract/photos.ts';
 import { recordAudit } from '../../audit/audit.repository.ts';
-import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { BadRequestError, NotFoundError, RefusedError } from '../../errors.ts';
 import type { Staff } from '../../staff/staff.service.ts';
@@ -39,7 +38,6 @@ export interface UploadedFile {
 export function createPhotosAdminService(
   db: Kysely<Database>,
   deps: {
-    dialect: Dialect;
     store: PhotoStore;
     limiter: ConversionLimiter;
     now?: () => Date;
@@ -52,7 +50,7 @@ export function createPhotosAdminService(
   const now = () => (deps.now ?? (() => new Date()))().toISOString();
 
   async function productOrThrow(trx: Kysely<Database>, productId: number, lock = false) {
-    const product = await findProductForPhotos(trx, productId, lock ? { lockFor: deps.dialect } : {});
+    const product = await findProductForPhotos(trx, productId, { lock });
     if (!product) throw new NotFoundError(`There is no product ${productId}`);
     return product;
   }

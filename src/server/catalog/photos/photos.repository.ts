@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { PhotoFormat } from '../../../contract/photos.ts';
-import type { Dialect } from '../../db/database.ts';
+import { dialectOfHandle } from '../../db/database.ts';
 import type { Database, ProductPhotoTable, ProductPhotoVariantTable } from '../../db/schema.ts';
 
 /** The SQL of product photos (docs/back-office.md#product-photos). The bytes are the store's (photo-store.ts). */
@@ -12,10 +12,10 @@ export type VariantRow = Omit<Selectable<ProductPhotoVariantTable>, 'id'>;
 export async function findProductForPhotos(
   db: Kysely<Database>,
   productId: number,
-  options: { lockFor?: Dialect } = {},
+  options: { lock?: boolean } = {},
 ): Promise<{ id: number; title: string; url_key: string } | undefined> {
   let query = db.selectFrom('products').select(['id', 'title', 'url_key']).where('id', '=', productId);
-  if (options.lockFor === 'postgres') query = query.forUpdate();
+  if (options.lock && dialectOfHandle(db) === 'postgres') query = query.forUpdate();
   return query.executeTakeFirst();
 }
 

@@ -8,7 +8,7 @@ import { buildIndexDataFromSnapshot, writeIndexFile, type BuildRequest } from '.
 const request = JSON.parse(process.env.SEARCH_INDEX_BUILD ?? '{}') as BuildRequest;
 const db = openDatabase(request.url, { ...(request.pgSchema ? { pgSchema: request.pgSchema } : {}), poolSize: 1 });
 try {
-  writeIndexFile(request.file, await buildIndexDataFromSnapshot(db.kysely, db.dialect));
+  writeIndexFile(request.file, await buildIndexDataFromSnapshot(db.kysely));
 } finally {
   await db.destroy();
 }

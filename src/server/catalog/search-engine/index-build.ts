@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIndex, type BaseIndex, type IndexedProduct } from './product-index.ts';
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import { inOneSnapshot, type IndexedProductRow, type SearchEngineRepository } from './search-engine.repository.ts';
 
@@ -63,8 +62,8 @@ export async function buildIndexData(repository: SearchEngineRepository): Promis
 }
 
 /** Builds the index on a connection of its own, reading the catalogue twice in one snapshot. */
-export function buildIndexDataFromSnapshot(db: Kysely<Database>, dialect: Dialect): Promise<BaseIndex> {
-  return inOneSnapshot(db, dialect, (snapshot) => buildIndex((visit) => forEachPublished(snapshot, visit)));
+export function buildIndexDataFromSnapshot(db: Kysely<Database>): Promise<BaseIndex> {
+  return inOneSnapshot(db, (snapshot) => buildIndex((visit) => forEachPublished(snapshot, visit)));
 }
 
 /** Where the child connects (the same database as the server), and the file it writes. */

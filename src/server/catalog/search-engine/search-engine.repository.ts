@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../../db/database.ts';
+import { dialectOfHandle } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 
 /**
@@ -121,12 +121,11 @@ export type SearchEngineRepository = ReturnType<typeof createSearchEngineReposit
  */
 export function inOneSnapshot<T>(
   db: Kysely<Database>,
-  dialect: Dialect,
   read: (snapshot: SearchEngineRepository) => Promise<T>,
 ): Promise<T> {
   return db.connection().execute(async (connection) => {
     await sql
-      .raw(dialect === 'postgres' ? 'begin isolation level repeatable read read only' : 'begin')
+      .raw(dialectOfHandle(db) === 'postgres' ? 'begin isolation level repeatable read read only' : 'begin')
       .execute(connection);
     try {
       return await read(createSearchEngineRepository(connection));

@@ -29,7 +29,6 @@ const db = openDatabase(config.databaseUrl);
 try {
   await migrateToLatest(db);
   const staff = createStaffService(db.kysely, {
-    dialect: db.dialect,
     publicUrl: config.publicUrl,
     shopName: config.shop.name,
   });
