@@ -214,6 +214,19 @@ describe('products CSV', () => {
     expect(await idOf(good['URL key'] as string)).toBeUndefined();
   });
 
+  it('counts in a preview only what the products without errors would change', async () => {
+    const [faulty, fine] = [row(), row()];
+    expect((await send('', file(faulty, fine))).statusCode).toBe(200);
+    const answer = await preview(
+      file(
+        { ...faulty, Stock: '9', 'Price (GBP)': '130.00', Brand: 'Nobody Makes This' },
+        { ...fine, Stock: '7', 'Price (GBP)': '125.00' },
+      ),
+    );
+    // The faulty product's new stock and price would not be imported, so they are not counted.
+    expect(answer).toMatchObject({ errorCount: 1, productsUpdated: 1, sizesUpdated: 1, stockAdjustments: 1 });
+  });
+
   it('applies nothing when one row is bad, and says which row and column', async () => {
     const fine = row();
     const bad = row({ 'Price (GBP)': 'twelve' });
