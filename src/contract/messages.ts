@@ -106,6 +106,7 @@ export const messages = {
     emailFormat: 'Please provide a valid Email Address',
     name: 'Please provide your Name',
     phone: 'Please provide a contact number',
+    phoneFormat: 'Please provide a valid contact number',
     message: 'Please provide a Message',
     /** A name or number with a line break in it (the form's single-line fields cannot hold one). */
     oneLine: 'Please write this on one line',

@@ -91,6 +91,19 @@ describe('POST /api/contact', () => {
     expect(shown.replace(/\u200b/g, '')).toBe(`Enquiry from ${disguise}`);
   });
 
+  it('takes a contact number as people write one, and refuses what cannot be called', async () => {
+    for (const phone of ['0121 496 0000', '+44 (0)121 496 0000', '(0121) 496-0000', '+91 98765 43210']) {
+      expect((await send(enquiry(newAddress(), { phone }))).statusCode, phone).toBe(200);
+    }
+    for (const phone of ['call me', 'n/a', '0121 496 0000 or email']) {
+      const answer = await send(enquiry(newAddress(), { phone }));
+      expect(answer.statusCode, phone).toBe(400);
+      expect(answer.json().error.fields, phone).toEqual([
+        { field: 'phone', message: 'Please provide a valid contact number' },
+      ]);
+    }
+  });
+
   it('refuses a line break in the name, e-mail or telephone, so no header can be added', async () => {
     const victim = newAddress();
     const attacks = [
