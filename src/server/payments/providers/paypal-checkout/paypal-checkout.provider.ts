@@ -2,16 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { penceToDecimal } from '../../../../contract/money.ts';
 import { UpstreamUnavailableError } from '../../../errors.ts';
-import type {
-  AdapterContext,
-  Applied,
-  PaymentProvider,
-  ProviderEvent,
-  ProviderRefundResult,
-  ProviderRoute,
-  RefundEvent,
+import {
+  outcomeText,
+  type AdapterContext,
+  type Applied,
+  type PaymentProvider,
+  type ProviderEvent,
+  type ProviderRefundResult,
+  type ProviderRoute,
+  type RefundEvent,
 } from '../../payment-provider.ts';
-import { outcomeText } from '../../payment-provider.ts';
 import {
   approveLinkOf,
   captureOf,
@@ -26,8 +26,8 @@ import { paypalApiBase, paypalRestClient, PaypalUnreachable } from './paypal-res
  * on the server and the shopper sent to PayPal's approve link; on their return the shop captures it
  * (once: a PayPal-Request-Id makes a retry safe) and records the capture id. Webhooks are believed
  * only after PayPal's verify-webhook-signature answers SUCCESS. The return, the webhook and staff
- * refunds each apply a capture or a refund through one event key, so whichever comes first applies
- * it and the others change nothing.
+ * refunds each turn a capture or a refund into an event under one key, which the payments service
+ * applies (ADR 0025), so whichever comes first applies it and the others change nothing.
  */
 
 export const PROVIDER_ID = 'paypal-checkout';
