@@ -17,8 +17,9 @@ const serverFolders = existsSync(serverDir)
  * The import boundaries of DESIGN.md sections 2 and 10, all in one rule so that every file gets
  * every zone that targets it: contract imports neither side, server and web never import each
  * other, the server's db/ imports none of the server's features, the storefront never imports the
- * back office (src/web/admin), which may use ui/, lib/ and contract/ but not the shop's pages, and
- * features (the shop's, the back office's) never import each other. As bulletproof-react does with
+ * back office (src/web/admin), which may use ui/, lib/ and contract/ but not the shop's pages,
+ * features (the shop's, the back office's) never import each other, and payments never touches the
+ * orders repositories (it goes through the order lifecycle). As bulletproof-react does with
  * import/no-restricted-paths.
  */
 export const boundaryZones = [
@@ -33,6 +34,13 @@ export const boundaryZones = [
     from: serverFolders,
     message:
       'db/ serves the features and imports none of them: a feature hands its data in (the demo catalogue: catalog/demo/).',
+  },
+  {
+    // docs/decisions/0025-payment-adapters.md: payments moves orders through the lifecycle only.
+    target: ['src/server/payments'],
+    from: ['src/server/orders/orders.repository.ts', 'src/server/orders/orders.admin-repository.ts'],
+    message:
+      'Payments never reads or writes orders itself: it asks the order lifecycle (order-lifecycle.ts, order-payments.ts).',
   },
   {
     target: ['src/web'],

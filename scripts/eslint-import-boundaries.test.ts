@@ -65,6 +65,21 @@ describe('import boundaries (the real eslint.config.js)', () => {
       await boundaryMessages('src/web/admin/app/router.tsx', "import('../features/orders/orders-page.tsx');"),
     ).toEqual([]);
   });
+
+  it('keeps payments out of the orders tables: it goes through the lifecycle and order-payments', async () => {
+    for (const source of ['../orders/orders.repository.ts', '../orders/orders.admin-repository.ts'])
+      expect(await boundaryMessages('src/server/payments/x.ts', `import type { X } from '${source}';`)).toEqual([
+        `'${source}': Payments never reads or writes orders itself: it asks the order lifecycle (order-lifecycle.ts, order-payments.ts).`,
+      ]);
+    expect(
+      await boundaryMessages(
+        'src/server/payments/providers/paypal-standard/x.ts',
+        "import '../../../orders/orders.repository.ts';",
+      ),
+    ).toHaveLength(1);
+    const allowed = "import '../orders/order-lifecycle.ts';\nimport '../orders/order-payments.ts';";
+    expect(await boundaryMessages('src/server/payments/x.ts', allowed)).toEqual([]);
+  });
 });
 
 describe('the database dialect stays below the repositories (the real eslint.config.js)', () => {

@@ -36,6 +36,7 @@ import { createOrdersService, type OrdersService } from './orders/orders.service
 import { createPageHead } from './seo/page-head.ts';
 import { paymentsRoutes } from './payments/payments.routes.ts';
 import { createPaymentsService } from './payments/payments.service.ts';
+import type { AdapterFactory } from './payments/payment-provider.ts';
 import { inboxRoutes } from './mail/inbox.routes.ts';
 import { registerMailQueue } from './mail/mail-queue.ts';
 import { accountsRoutes } from './accounts/accounts.routes.ts';
@@ -89,6 +90,8 @@ export interface AppDeps {
   devWeb?: DevWebOptions;
   /** How payments reach PayPal's IPN validation; tests give a stand-in. */
   paymentFetch?: typeof fetch;
+  /** Payment providers beside the configured ones, keyed by id (a test's fake provider). */
+  paymentAdapters?: Record<string, AdapterFactory>;
   /** Where the JSON log lines go; standard output unless a test reads them. */
   logStream?: NodeJS.WritableStream;
   /**
@@ -287,8 +290,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const payments = createPaymentsService(db.checkout, config, {
     dialect: db.dialect,
     mailer,
-    rateLimitFactor: config.rateLimitFactor,
     ...(paymentFetch ? { fetch: paymentFetch } : {}),
+    ...(deps.paymentAdapters ? { adapters: deps.paymentAdapters } : {}),
     ...(metrics ? { onNotification: metrics.paymentNotification } : {}),
   });
   const ordersAdmin = createOrdersAdminService(db.kysely, {

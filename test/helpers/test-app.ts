@@ -11,6 +11,7 @@ import type { RenderPage } from '../../src/server/http/server-render.ts';
 import type { DevWebOptions } from '../../src/server/http/dev-web.ts';
 import type { Tracing } from '../../src/server/tracing/tracing.ts';
 import type { Clock } from '../../src/server/cache/cached-loader.ts';
+import type { AdapterFactory } from '../../src/server/payments/payment-provider.ts';
 import { createTestDb, type TestDatabase } from './test-db.ts';
 import { csrfTokenForCookies, TEST_SESSION_SECRET } from './csrf.ts';
 import { checkAnswersAgainstOpenApi } from './openapi-answers.ts';
@@ -36,6 +37,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     webRoot?: string;
     paymentFetch?: typeof fetch;
+    /** Payment providers beside the configured ones (a fake provider defined in a test). */
+    paymentAdapters?: Record<string, AdapterFactory>;
     logStream?: NodeJS.WritableStream;
     /** Tracing, as start.ts sets it up when OTEL_EXPORTER_OTLP_ENDPOINT is set. */
     tracing?: Tracing;
@@ -75,6 +78,7 @@ export async function createTestApp(
     db: options.wrapDb ? options.wrapDb(db) : db,
     ...(options.webRoot ? { webRoot: options.webRoot } : {}),
     ...(options.paymentFetch ? { paymentFetch: options.paymentFetch } : {}),
+    ...(options.paymentAdapters ? { paymentAdapters: options.paymentAdapters } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.tracing ? { tracing: options.tracing } : {}),
     ...(options.renderPage ? { renderPage: options.renderPage } : {}),

@@ -16,6 +16,8 @@ import {
   returnStock,
   returnStockOfLines,
   insertPaymentToRefund,
+  moveRefundedTotal,
+  releaseCapture,
   setCaptureClaim,
   setHoldsStock,
   setPaymentNote,
@@ -31,11 +33,21 @@ import {
   changeFulfilment,
   claimReportedRefund,
   findOrderLinesWithRestocked,
+  findUnreportedStaffRefund,
   insertRecordedRefund,
   insertRefundLine,
   insertRefundRequestLines,
+  markStaffRefundReported,
+  takeFromRefundedTotal,
   takeRefundRequestLines,
 } from './orders.admin-repository.ts';
+import {
+  findRefundByReference,
+  findRefundRequest,
+  insertRefundRequest,
+  recordRefund as insertProviderRefund,
+  settleRefundRequest,
+} from '../payments/payments.repository.ts';
 
 /**
  * The order lifecycle in one place (docs/architecture.md, "Order lifecycle"): every move an order
@@ -298,6 +310,11 @@ export function claimCapture(trx: Kysely<Database>, orderId: number, reference: 
   });
 }
 
+/** Gives up a claim to capture (the provider answered and the order is not paid), if it is still this reference's. */
+export async function releaseCaptureClaim(db: Kysely<Database>, orderId: number, reference: string): Promise<void> {
+  if ((await findOrderById(db, orderId)).status !== orderMoves.pay.to) await releaseCapture(db, orderId, reference);
+}
+
 /**
  * The provider declined the payment. Only an order still waiting for it fails (and its shopper is
  * told); a failure reported after the order was paid, or had already failed, changes nothing.
@@ -490,4 +507,246 @@ async function putBack(trx: Kysely<Database>, orderId: number, refundId: number,
     await insertRefundLine(trx, { refundId, orderLineId: lineId, quantity });
     await returnStock(trx, stockOf.get(lineId)!, quantity);
   }
+}
+
+/*
+ * Refunds through a provider: one workflow (ADR 0013, docs/decisions/0025-payment-adapters.md).
+ *
+ *   reserve ──> ask the provider ──> refunded: settle   (the refund recorded, its held units back)
+ *                                 ──> refused:  release  (the amount and the units given back)
+ *                                 ──> unknown:  kept reserved until the provider reports it, or the
+ *                                               sweep asks again and settles or releases it
+ *
+ * Staff refunds, the sweep of unconfirmed refunds and the refunds a provider reports (webhook,
+ * IPN, its answer to our call) all take these steps. "Never more than was paid" is one conditional
+ * update, addToRefundedTotal, made by `reserveRefund` or, for a refund we did not ask for, by
+ * `recordReportedRefund`.
+ */
+
+/**
+ * What a provider answered when asked to refund, or asked again about a refund it did not confirm.
+ * `refunded`: made, recorded under its reference. `refused`: nothing moved. `unknown`: no answer;
+ * the money may have moved, so the reservation is kept.
+ */
+export type RefundAnswer =
+  | { outcome: 'refunded'; reference: string }
+  | { outcome: 'refused'; reason: string }
+  | { outcome: 'unknown'; reason: string };
+
+export interface RefundQuestion {
+  order: OrderRow;
+  /** Pence, already reserved against the order's refunded total. */
+  amount: number;
+  /** Ours, unique per refund: the provider's idempotency key and its reconciliation reference. */
+  requestId: string;
+  note: string;
+}
+
+/** A provider as the refund workflow asks it (payments.service.ts answers for each adapter). */
+export interface RefundingProvider {
+  readonly id: string;
+  /** Sends money back; absent where the shop cannot (staff then record a refund made outside). */
+  refund?(question: RefundQuestion): Promise<RefundAnswer>;
+  /** Whether `refund` can send this order's money back. Absent: whenever `refund` is there. */
+  canRefund?(order: Pick<OrderRow, 'transaction_id'>): boolean;
+  /** What became of a refund it did not confirm, asked again. Absent: it reports its refunds itself. */
+  settleRefund?(question: RefundQuestion): Promise<RefundAnswer>;
+}
+
+/** A refund request the workflow has reserved: what release and settle need. */
+export interface ReservedRefund {
+  orderId: number;
+  /** refund_requests.id, which its held units are kept under. */
+  id: number;
+  requestId: string;
+  amount: number;
+}
+
+/**
+ * Step 1, reserve: the amount is added to the refunded total by the conditional update that keeps
+ * refunds within what was paid, the request written, and the units to put back held with it, so
+ * two refunds at once can never send back more than was paid nor be refused for their units after
+ * the provider has refunded. Answers why not, when it cannot; the caller rolls back.
+ */
+export async function reserveRefund(
+  trx: Kysely<Database>,
+  order: Pick<OrderRow, 'id' | 'status' | 'holds_stock'>,
+  refund: { provider: string; amount: number; requestId: string; note: string; restock: Restock },
+  at: string,
+): Promise<ReservedRefund | { refused: RefundRefusal }> {
+  if (order.status !== 'paid') return { refused: 'not refundable' };
+  // First the amount: on PostgreSQL this update locks the order's row, so the units are read
+  // after any refund racing this one has held its own.
+  if (!(await addToRefundedTotal(trx, order.id, refund.amount, at))) return { refused: 'more than paid' };
+  const id = await insertRefundRequest(trx, {
+    orderId: order.id,
+    provider: refund.provider,
+    amount: refund.amount,
+    requestId: refund.requestId,
+    note: refund.note,
+    at,
+  });
+  const refused = await holdRefundedUnits(trx, order, id, refund.restock);
+  if (refused) return { refused };
+  return { orderId: order.id, id, requestId: refund.requestId, amount: refund.amount };
+}
+
+/**
+ * Step 3, release: the provider made no refund, so the request is closed and its amount given
+ * back; once, whichever of staff's call and the sweep gets there first.
+ */
+export async function releaseRefund(trx: Kysely<Database>, reserved: ReservedRefund, at: string): Promise<void> {
+  if (await settleRefundRequest(trx, reserved.requestId, { status: 'refused', reference: null, at }))
+    await moveRefundedTotal(trx, reserved.orderId, -reserved.amount, at);
+}
+
+/**
+ * Step 3, settle: the provider made the refund, recorded under its reference (by the event its
+ * answer or its report made); the units held with the request go back in stock with it. Not
+ * recorded yet: they stay held until the provider's report records it.
+ */
+export async function settleRefund(trx: Kysely<Database>, reserved: ReservedRefund, reference: string): Promise<void> {
+  const refundId = await findRefundByReference(trx, reserved.orderId, reference);
+  if (refundId !== undefined) await putBackHeldUnits(trx, reserved.orderId, reserved.id, refundId);
+}
+
+/** Step 3 for any answer: settle, release, or (unknown) keep the reservation. */
+export async function finishRefund(
+  trx: Kysely<Database>,
+  reserved: ReservedRefund,
+  answer: RefundAnswer,
+  at: string,
+): Promise<void> {
+  if (answer.outcome === 'refused') await releaseRefund(trx, reserved, at);
+  if (answer.outcome === 'refunded') await settleRefund(trx, reserved, answer.reference);
+}
+
+/** Thrown inside the reserving transaction to roll it back; answered as a value. */
+class RefundRefused extends Error {
+  readonly refusal: RefundRefusal;
+  constructor(refusal: RefundRefusal) {
+    super(refusal);
+    this.refusal = refusal;
+  }
+}
+
+/**
+ * A refund through the provider, its steps in order: reserve, ask, then settle or release.
+ * `onRefunded` runs in the transaction that settles it (the caller's audit entry).
+ */
+export async function refundThroughProvider(
+  db: Kysely<Database>,
+  provider: Required<Pick<RefundingProvider, 'refund'>> & RefundingProvider,
+  refund: { orderId: number; amount: number; requestId: string; note: string; restock: Restock },
+  steps: {
+    now: () => string;
+    onRefunded: (trx: Kysely<Database>, order: OrderRow, at: string, reference: string) => Promise<void>;
+  },
+): Promise<{ refused: RefundRefusal } | RefundAnswer> {
+  let reserved: { order: OrderRow; request: ReservedRefund };
+  try {
+    reserved = await db.transaction().execute(async (trx) => {
+      const order = await findOrderById(trx, refund.orderId);
+      const request = await reserveRefund(trx, order, { ...refund, provider: provider.id }, steps.now());
+      if ('refused' in request) throw new RefundRefused(request.refused);
+      return { order, request };
+    });
+  } catch (error) {
+    if (error instanceof RefundRefused) return { refused: error.refusal };
+    throw error;
+  }
+  const answer = await provider.refund({
+    order: reserved.order,
+    amount: refund.amount,
+    requestId: refund.requestId,
+    note: refund.note,
+  });
+  if (answer.outcome === 'unknown') return answer;
+  await db.transaction().execute(async (trx) => {
+    const at = steps.now();
+    await finishRefund(trx, reserved.request, answer, at);
+    if (answer.outcome === 'refunded')
+      await steps.onRefunded(trx, await findOrderById(trx, refund.orderId), at, answer.reference);
+  });
+  return answer;
+}
+
+/**
+ * A refund request the provider never confirmed, asked about again (the sweep): settled or
+ * released as its answer says. True when that settled it.
+ */
+export async function settleUnconfirmedRefund(
+  db: Kysely<Database>,
+  provider: RefundingProvider | undefined,
+  request: { id: number; order_id: number; amount: number; request_id: string; note: string },
+  now: () => string,
+): Promise<boolean> {
+  const order = await findOrderById(db, request.order_id).catch(() => undefined);
+  if (!provider?.settleRefund || !order) return false;
+  const answer = await provider.settleRefund({
+    order,
+    amount: request.amount,
+    requestId: request.request_id,
+    note: request.note,
+  });
+  if (answer.outcome === 'unknown') return false;
+  const reserved = { orderId: order.id, id: request.id, requestId: request.request_id, amount: request.amount };
+  await db.transaction().execute((trx) => finishRefund(trx, reserved, answer, now()));
+  return true;
+}
+
+export type ReportedRefundKind = 'refund' | 'reversal' | 'reversal_cancelled';
+
+/**
+ * A refund, reversal or cancelled reversal the provider reports for a paid order (its webhook, its
+ * IPN, or its answer to our refund call), recorded once by the caller's event key. A refund we asked
+ * for was reserved before the provider was asked: its request is settled, not counted again, and
+ * its held units go back. One staff recorded already (made in the provider's own pages, which
+ * PayPal Standard's IPN reports) is named on staff's record. Any other is reserved now, within
+ * what is left to refund; a cancelled reversal gives back at most what went out.
+ */
+export async function recordReportedRefund(
+  trx: Kysely<Database>,
+  order: Pick<OrderRow, 'id'>,
+  refund: { kind: ReportedRefundKind; amount: number; provider: string; reference: string; requestId?: string },
+  at: string,
+): Promise<
+  | { recorded: ReportedRefundKind; staffHad?: true }
+  | { refused: 'more than is left to refund' | 'more than was refunded' | 'refund request already settled' }
+> {
+  const requested =
+    refund.kind === 'reversal_cancelled' || !refund.requestId
+      ? undefined
+      : await findRefundRequest(trx, refund.requestId);
+  const ours =
+    requested && requested.order_id === order.id && requested.amount === refund.amount ? requested : undefined;
+  if (refund.kind === 'reversal_cancelled') {
+    if (!(await takeFromRefundedTotal(trx, order.id, refund.amount, at))) return { refused: 'more than was refunded' };
+  } else if (ours) {
+    if (!(await settleRefundRequest(trx, ours.request_id, { status: 'refunded', reference: refund.reference, at })))
+      return { refused: 'refund request already settled' };
+  } else {
+    const recordedByStaff =
+      refund.kind === 'refund' && REFUNDS_REPORTED_BY.includes(refund.provider)
+        ? await findUnreportedStaffRefund(trx, order.id, refund.amount)
+        : undefined;
+    if (
+      recordedByStaff !== undefined &&
+      (await markStaffRefundReported(trx, recordedByStaff, { provider: refund.provider, reference: refund.reference }))
+    )
+      return { recorded: 'refund', staffHad: true };
+    if (!(await addToRefundedTotal(trx, order.id, refund.amount, at)))
+      return { refused: 'more than is left to refund' };
+  }
+  const refundId = await insertProviderRefund(trx, {
+    orderId: order.id,
+    kind: refund.kind,
+    amount: refund.amount,
+    provider: refund.provider,
+    reference: refund.reference,
+    at,
+  });
+  // The units staff chose to put back were held with the request; they go back with it.
+  if (ours) await putBackHeldUnits(trx, order.id, ours.id, refundId);
+  return { recorded: refund.kind };
 }

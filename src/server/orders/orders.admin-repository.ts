@@ -371,3 +371,23 @@ export function ordersForExport(
   if (beforeId !== undefined) select = select.where('id', '<', beforeId);
   return select.orderBy('id', 'desc').limit(limit).execute();
 }
+
+/**
+ * Takes a cancelled reversal's amount off a paid order's refunded total, in one conditional update:
+ * never below nothing (what comes back is at most what went out).
+ */
+export async function takeFromRefundedTotal(
+  trx: Kysely<Database>,
+  orderId: number,
+  amount: number,
+  now: string,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('orders')
+    .set((eb) => ({ refunded_total: eb('refunded_total', '-', amount), updated_at: now }))
+    .where('id', '=', orderId)
+    .where('status', '=', 'paid')
+    .where('refunded_total', '>=', amount)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

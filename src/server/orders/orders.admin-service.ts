@@ -19,26 +19,19 @@ import { NotFoundError, RefusedError } from '../errors.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
 import { dispatchEmail } from '../payments/order-emails.ts';
 import type { Staff } from '../staff/staff.service.ts';
-import type { PaymentProvider } from '../payments/payment-provider.ts';
-import {
-  findRefundByReference,
-  findUnconfirmedRefundRequests,
-  insertRefundRequest,
-  settleRefundRequest,
-} from '../payments/payments.repository.ts';
-import { findOrderById, moveRefundedTotal } from './orders.repository.ts';
+import { findUnconfirmedRefundRequests } from '../payments/payments.repository.ts';
 import {
   cancelOrder,
   deliverOrder,
   dispatchOrder,
-  holdRefundedUnits,
-  putBackHeldUnits,
   recordRefund,
+  refundThroughProvider,
+  settleUnconfirmedRefund,
   staffActionsFor,
+  type RefundingProvider,
   type RefundRefusal,
 } from './order-lifecycle.ts';
 import {
-  addToRefundedTotal,
   findOrderByNumber,
   findOrderLinesWithRestocked,
   findOrderRefunds,
@@ -80,7 +73,7 @@ export function createOrdersAdminService(
     now?: () => Date;
     csvBatch?: number;
     /** The provider that took an order's payment, to refund through it where it can (ADR 0013). */
-    providerOf?: (id: string | null) => PaymentProvider | undefined;
+    providerOf?: (id: string | null) => RefundingProvider | undefined;
     /** Told of each order staff cancelled or refunded, once it committed (the metrics). */
     onOrderEvent?: (event: 'cancelled' | 'refunded') => void;
   },
@@ -89,7 +82,7 @@ export function createOrdersAdminService(
   const refunder = (order: Pick<Order, 'payment_provider' | 'transaction_id'>) => {
     const provider = options.providerOf?.(order.payment_provider);
     return provider?.refund && (provider.canRefund?.(order) ?? true)
-      ? (provider as Required<Pick<PaymentProvider, 'refund'>> & PaymentProvider)
+      ? (provider as Required<Pick<RefundingProvider, 'refund'>> & RefundingProvider)
       : undefined;
   };
   const now = () => (options.now ?? (() => new Date()))().toISOString();
@@ -130,74 +123,66 @@ export function createOrdersAdminService(
   }
 
   /**
-   * A refund through the provider (ADR 0013). The amount is reserved first, by the conditional
-   * update that keeps refunds within what was paid, and the units to put back are held with it, so
-   * two refunds at once can never send back more than was paid nor be refused for their units
-   * after the provider has refunded; then the provider is asked; a refusal gives the amount back.
-   * When the provider does not answer, the amount stays reserved until it reports the refund.
+   * A refund through the provider (ADR 0013), by the lifecycle's refund workflow: the amount
+   * reserved and the units held, the provider asked, then the refund settled (with its audit entry)
+   * or, refused, released. When the provider does not answer, the amount stays reserved until it
+   * reports the refund or the sweep learns what became of it.
    */
   async function refundThrough(
-    provider: Required<Pick<PaymentProvider, 'refund'>> & PaymentProvider,
+    provider: Required<Pick<RefundingProvider, 'refund'>> & RefundingProvider,
     orderNumber: number,
     refund: { amount: number; reason: string; restock: Array<{ lineId: number; quantity: number }> },
     staff: Staff,
   ): Promise<OrderDetail> {
-    const requestId = `refund-${randomUUID()}`;
-    const { order, refundRequestId } = await db.transaction().execute(async (trx) => {
-      const current = await orderOrThrow(orderNumber, trx);
-      const at = now();
-      if (current.status !== 'paid') refuse(refusals['not refundable']);
-      // First the amount: on PostgreSQL this update locks the order's row, so the units are read
-      // after any refund racing this one has held its own.
-      if (!(await addToRefundedTotal(trx, current.id, refund.amount, at))) refuse(refusals['more than paid']);
-      const refundRequestId = await insertRefundRequest(trx, {
-        orderId: current.id,
-        provider: provider.id,
+    const order = await orderOrThrow(orderNumber);
+    const answer = await refundThroughProvider(
+      db,
+      provider,
+      {
+        orderId: order.id,
         amount: refund.amount,
-        requestId,
+        requestId: `refund-${randomUUID()}`,
         note: refund.reason,
-        at,
-      });
-      const refused = await holdRefundedUnits(trx, current, refundRequestId, refund.restock);
-      if (refused) refuse(refusals[refused]);
-      return { order: current, refundRequestId };
-    });
-    const answer = await provider.refund({ order, amount: refund.amount, requestId, note: refund.reason });
-    if (answer.outcome === 'refused') {
-      await db.transaction().execute(async (trx) => {
-        const at = now();
-        if (await settleRefundRequest(trx, requestId, { status: 'refused', reference: null, at }))
-          await moveRefundedTotal(trx, order.id, -refund.amount, at);
-      });
+        restock: refund.restock,
+      },
+      {
+        now,
+        // The refund was made: from here on the answer says so, whatever else happens.
+        onRefunded: (trx, current, at, reference) =>
+          recordAudit(trx, {
+            staff,
+            action: 'order.refund',
+            entityType: 'order',
+            entityId: current.order_number,
+            before: { status: current.status, fulfilment: current.fulfilment, refundedTotal: current.refunded_total },
+            after: {
+              refundedTotal: current.refunded_total,
+              amount: refund.amount,
+              reason: refund.reason,
+              restock: refund.restock,
+              provider: provider.id,
+              providerReference: reference,
+            },
+            at,
+          }),
+      },
+    );
+    if ('refused' in answer) refuse(refusals[answer.refused]);
+    if (answer.outcome === 'refused')
       refuse(`The provider refused the refund (${answer.reason}); nothing was refunded.`);
-    }
     if (answer.outcome === 'unknown')
       refuse(
         'The provider did not confirm the refund. The amount stays reserved until it reports the refund; check its activity before trying again.',
       );
-    // The refund was made: from here on the answer says so, whatever else happens.
-    return change(orderNumber, staff, 'order.refund', async (trx, current) => {
-      const refundId = await findRefundByReference(trx, current.id, answer.reference);
-      // Not recorded yet: its units stay held until the provider's report records it.
-      if (refundId !== undefined) await putBackHeldUnits(trx, current.id, refundRequestId, refundId);
-      return {
-        after: {
-          refundedTotal: current.refunded_total,
-          amount: refund.amount,
-          reason: refund.reason,
-          restock: refund.restock,
-          provider: provider.id,
-          providerReference: answer.reference,
-        },
-      };
-    });
+    return detail(orderNumber);
   }
 
   /**
    * Refunds a provider never confirmed (no answer to the refund nor to the look-up after it), asked
    * again once they are ten minutes old, so no refund staff are waiting on is taken for a lost one:
    * one the provider made is recorded with its units put back; one it has no record of gives its
-   * amount and units back. Providers that report their refunds themselves are left to do so.
+   * amount and units back (the refund workflow's settle and release). Providers that report their
+   * refunds themselves are left to do so.
    */
   async function settleUnconfirmedRefunds(): Promise<number> {
     const before = new Date(Date.parse(now()) - UNCONFIRMED_REFUND_MINUTES * 60_000).toISOString();
@@ -207,37 +192,11 @@ export function createOrdersAdminService(
     let afterId = 0;
     for (;;) {
       const batch = await findUnconfirmedRefundRequests(db, before, afterId, UNCONFIRMED_REFUNDS_BATCH);
-      for (const request of batch) settled += await settleUnconfirmed(request);
+      for (const request of batch)
+        if (await settleUnconfirmedRefund(db, options.providerOf?.(request.provider), request, now)) settled += 1;
       if (batch.length < UNCONFIRMED_REFUNDS_BATCH) return settled;
       afterId = batch.at(-1)!.id;
     }
-  }
-
-  /** Asks the provider about one refund request it did not confirm; 1 when that settled it. */
-  async function settleUnconfirmed(
-    request: Awaited<ReturnType<typeof findUnconfirmedRefundRequests>>[number],
-  ): Promise<number> {
-    const provider = options.providerOf?.(request.provider);
-    const order = await findOrderById(db, request.order_id);
-    if (!provider?.settleRefund || !order) return 0;
-    const answer = await provider.settleRefund({
-      order,
-      amount: request.amount,
-      requestId: request.request_id,
-      note: request.note,
-    });
-    if (answer.outcome === 'unknown') return 0;
-    await db.transaction().execute(async (trx) => {
-      const at = now();
-      if (answer.outcome === 'refused') {
-        if (await settleRefundRequest(trx, request.request_id, { status: 'refused', reference: null, at }))
-          await moveRefundedTotal(trx, order.id, -request.amount, at);
-        return;
-      }
-      const refundId = await findRefundByReference(trx, order.id, answer.reference);
-      if (refundId !== undefined) await putBackHeldUnits(trx, order.id, request.id, refundId);
-    });
-    return 1;
   }
 
   async function detail(orderNumber: number): Promise<OrderDetail> {

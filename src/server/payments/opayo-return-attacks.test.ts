@@ -6,7 +6,7 @@ import { address, checkoutFixtures, commitBody } from '../../../test/helpers/che
 import { csrfTokenForCookies } from '../../../test/helpers/csrf.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { decodeFields, decryptCrypt, encodeFields, encryptCrypt } from './opayo-crypt.ts';
-import { findOrderByNumber } from '../orders/orders.repository.ts';
+import { findPaymentOrder } from '../orders/order-payments.ts';
 import { newVendorTxCode, opayoRequestCrypt, opayoRequestFields, type OrderForOpayo } from './opayo.ts';
 
 /**
@@ -269,7 +269,7 @@ describe("the Opayo return against the shopper's own request Crypt rewritten to 
       });
       const result = commitResponseSchema.parse(committed.json());
       if (!result.ok) throw new Error('expected an order');
-      const order = await findOrderByNumber(t.db.kysely, result.orderNumber);
+      const order = await findPaymentOrder(t.db.kysely, { orderNumber: result.orderNumber });
       if (!order) throw new Error('expected the order');
       return { result, order };
     };

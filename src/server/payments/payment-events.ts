@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
-import { findOrderById, findOrderLines } from '../orders/orders.repository.ts';
+import { findPaymentOrder, findPaymentOrderLines, type PaymentOrder } from '../orders/order-payments.ts';
 import { orderConfirmationEmail, paymentFailedEmail } from './order-emails.ts';
+import { outcomeText, type Applied } from './payment-provider.ts';
 import { eventSeen, recordEvent } from './payments.repository.ts';
 
 /**
- * Every provider's notifications, returns and captures are applied through `once`
+ * Every provider's events (notifications, returns, captures, refunds) are applied through `once`
  * (docs/rules.md#payments): the event is recorded under a unique key in the same transaction as
  * its effect, so a repeat, or two copies at the same moment, changes nothing.
  */
@@ -20,7 +21,7 @@ export interface PaymentEvent {
   body: string;
 }
 
-export type Decide = (trx: Kysely<Database>, at: string) => Promise<{ orderId: number | null; outcome: string }>;
+export type Decide = (trx: Kysely<Database>, at: string) => Promise<{ orderId: number | null; applied: Applied }>;
 
 export function createPaymentEvents(
   db: Kysely<Database>,
@@ -37,13 +38,13 @@ export function createPaymentEvents(
    * (docs/rules.md#mail): the mail and the payment commit together or not at all, so a process
    * that dies right after the commit has already queued it.
    */
-  async function queueMail(trx: Kysely<Database>, orderId: number | null, outcome: string): Promise<boolean> {
-    if (!options.mailer || orderId === null || !['paid', 'paid late', 'failed'].includes(outcome)) return false;
-    const order = await findOrderById(trx, orderId);
+  async function queueMail(trx: Kysely<Database>, orderId: number | null, applied: Applied): Promise<boolean> {
+    if (!options.mailer || orderId === null || !['paid', 'paid late', 'failed'].includes(applied.outcome)) return false;
+    const order = (await findPaymentOrder(trx, { id: orderId })) as PaymentOrder;
     const message =
-      outcome === 'failed'
+      applied.outcome === 'failed'
         ? paymentFailedEmail(order, options.publicUrl)
-        : orderConfirmationEmail(order, await findOrderLines(trx, orderId));
+        : orderConfirmationEmail(order, await findPaymentOrderLines(trx, orderId));
     await options.mailer.sendWith(trx, message);
     return true;
   }
@@ -51,33 +52,33 @@ export function createPaymentEvents(
   return {
     /**
      * Records the event and applies its result in one transaction. `decide` runs inside it and
-     * answers the outcome to record. A second event with the same key changes nothing and
-     * answers 'duplicate'.
+     * answers what it did. A second event with the same key changes nothing and answers
+     * 'duplicate'.
      */
-    async once(event: PaymentEvent, decide: Decide): Promise<string> {
-      const outcome = await applyOnce(event, decide).catch((error: unknown) => {
+    async once(event: PaymentEvent, decide: Decide): Promise<Applied> {
+      const applied = await applyOnce(event, decide).catch((error: unknown) => {
         options.onApplied?.(event.provider, 'error');
         throw error;
       });
-      options.onApplied?.(event.provider, outcome);
-      return outcome;
+      options.onApplied?.(event.provider, outcomeText(applied));
+      return applied;
     },
   };
 
-  async function applyOnce(event: PaymentEvent, decide: Decide): Promise<string> {
+  async function applyOnce(event: PaymentEvent, decide: Decide): Promise<Applied> {
     const at = options.clock().toISOString();
     try {
       const result = await db.transaction().execute(async (trx) => {
         if (await eventSeen(trx, event.key)) throw new Duplicate();
         const decided = await decide(trx, at);
-        await recordEvent(trx, { ...event, ...decided, at });
-        return { ...decided, mailed: await queueMail(trx, decided.orderId, decided.outcome) };
+        await recordEvent(trx, { ...event, orderId: decided.orderId, outcome: outcomeText(decided.applied), at });
+        return { ...decided, mailed: await queueMail(trx, decided.orderId, decided.applied) };
       });
       if (result.mailed) options.mailer?.wake();
-      return result.outcome;
+      return result.applied;
     } catch (error) {
       // Two copies at the same moment: the second loses the race on the unique key.
-      if (error instanceof Duplicate || (await eventSeen(db, event.key))) return 'duplicate';
+      if (error instanceof Duplicate || (await eventSeen(db, event.key))) return { outcome: 'duplicate' };
       throw error;
     }
   }

@@ -3,7 +3,7 @@ import type { Database, OrderRefundTable } from '../db/schema.ts';
 
 /**
  * Payments' own SQL: the provider notifications recorded once each, and refunds. The order rows
- * they change are written through src/server/orders (orders.repository.ts).
+ * they change are written through the order lifecycle (src/server/orders/order-lifecycle.ts).
  */
 
 export async function eventSeen(db: Kysely<Database>, key: string): Promise<boolean> {
@@ -40,7 +40,7 @@ export async function recordEvent(
 
 /**
  * Records a refund, reversal or cancelled reversal, answering its row's id; the order's refunded
- * total moves in orders.repository.ts.
+ * total moves through the lifecycle's refund workflow (order-lifecycle.ts).
  */
 export async function recordRefund(
   trx: Kysely<Database>,

@@ -1,4 +1,4 @@
-import { decimalToPence, penceToDecimal } from '../../contract/money.ts';
+import { penceToDecimal } from '../../contract/money.ts';
 
 /**
  * PayPal Payments Standard (docs/rules.md#payments): a cart upload form posted by the browser, and
@@ -64,20 +64,6 @@ export function paypalCartFields(
   return fields;
 }
 
-/** Why an IPN must not mark its order paid, or undefined when it may (after VERIFIED). */
-export function ipnProblem(
-  ipn: Record<string, string>,
-  order: OrderForPayment | undefined,
-  business: string,
-): string | undefined {
-  if (!order) return 'unknown invoice';
-  if ((ipn.receiver_email ?? '').toLowerCase() !== business.toLowerCase()) return 'wrong receiver';
-  if (ipn.mc_currency !== 'GBP') return 'wrong currency';
-  if (ipn.mc_gross !== penceToDecimal(order.total_including_delivery)) return 'wrong amount';
-  if (!ipn.txn_id) return 'no transaction id';
-  return undefined;
-}
-
 /** PayPal's statuses for money going back to the customer, and for a reversal that was undone. */
 export const refundStatuses = {
   Refunded: 'refund',
@@ -85,26 +71,3 @@ export const refundStatuses = {
   Canceled_Reversal: 'reversal_cancelled',
 } as const;
 export type RefundKind = (typeof refundStatuses)[keyof typeof refundStatuses];
-
-/**
- * What is wrong with a refund, reversal or cancelled reversal IPN for this order, or undefined.
- * It must be to us, in GBP, about the order's own payment (`parent_txn_id`), for money that
- * moves the right way: out for a refund or reversal, at most what is left of the payment; back
- * in for a cancelled reversal, at most what went out.
- */
-export function refundProblem(
-  ipn: Record<string, string>,
-  kind: RefundKind,
-  order: { status: string; transaction_id: string | null; total_including_delivery: number; refunded_total: number },
-  business: string,
-): string | undefined {
-  if ((ipn.receiver_email ?? '').toLowerCase() !== business.toLowerCase()) return 'wrong receiver';
-  if (ipn.mc_currency !== 'GBP') return 'wrong currency';
-  if (order.status !== 'paid' || !order.transaction_id) return 'order not paid';
-  if (ipn.parent_txn_id !== order.transaction_id) return "not this order's payment";
-  if (!ipn.txn_id) return 'no transaction id';
-  const pence = decimalToPence(ipn.mc_gross);
-  if (pence === undefined || pence === 0) return 'wrong amount';
-  if (kind === 'reversal_cancelled') return pence > 0 && pence <= order.refunded_total ? undefined : 'wrong amount';
-  return pence < 0 && -pence <= order.total_including_delivery - order.refunded_total ? undefined : 'wrong amount';
-}

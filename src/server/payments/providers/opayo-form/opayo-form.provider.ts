@@ -1,22 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { penceToDecimal } from '../../../../contract/money.ts';
+import { decimalToPence, penceToDecimal } from '../../../../contract/money.ts';
 import {
   opayoReturnQuery,
   orderNumberParams,
   sagepayConfigQuery,
   sagepayConfigSchema,
 } from '../../../../contract/payments.ts';
-import { NotFoundError } from '../../../errors.ts';
-import { perMinute } from '../../../http/rate-limit/per-minute.ts';
-import { sameSecret } from '../../../http/same-secret.ts';
-import {
-  holdsReservation,
-  markOrderPaid,
-  markPaymentFailed,
-  refuseIfPaidFor,
-} from '../../../orders/order-lifecycle.ts';
-import { findOrderByNumber, type OrderRow } from '../../../orders/orders.repository.ts';
+import type { PaymentOrder } from '../../../orders/order-payments.ts';
 import { openCrypt } from '../../opayo-crypt.ts';
 import {
   newVendorTxCode,
@@ -28,13 +18,15 @@ import {
   readOpayoResponse,
   VPS_TX_ID,
 } from '../../opayo.ts';
-import type {
-  PaymentProvider,
-  ProviderContext,
-  ProviderRefundRequest,
-  ProviderRefundResult,
+import {
+  outcomeText,
+  type AdapterContext,
+  type PaymentProvider,
+  type ProviderEvent,
+  type ProviderRefundRequest,
+  type ProviderRefundResult,
+  type ProviderRoute,
 } from '../../payment-provider.ts';
-import { recordRefund, settleRefundRequest } from '../../payments.repository.ts';
 import {
   bareVpsTxId,
   OpayoUnreachable,
@@ -64,7 +56,7 @@ export function refundVendorTxCode(orderNumber: number, requestId: string): stri
  * Reporting API user configured, a refund looks the key up and sends Opayo's REFUND (ADR 0014);
  * without one, refunds are made in Opayo's portal and recorded by staff.
  */
-export function opayoFormProvider({ db, dialect, config, fetch, clock, events, rateLimitFactor }: ProviderContext) {
+export function opayoFormProvider({ config, fetch, payments }: AdapterContext) {
   const admin = config.opayo.admin
     ? opayoAdminClient({
         mode: config.opayo.mode,
@@ -76,7 +68,7 @@ export function opayoFormProvider({ db, dialect, config, fetch, clock, events, r
       })
     : undefined;
   /** The registration post's four fields for an order awaiting payment. */
-  function registration(order: OrderRow) {
+  function registration(order: PaymentOrder) {
     const fields = opayoRequestFields(order, {
       vendorTxCode: newVendorTxCode(order.order_number),
       publicUrl: config.publicUrl,
@@ -112,72 +104,62 @@ export function opayoFormProvider({ db, dialect, config, fetch, clock, events, r
     const fields = readOpayoReturn(crypt);
     if (!fields) return 'rejected: unreadable';
     const orderNumber = orderNumberOf(fields.VendorTxCode ?? '');
-    const order = orderNumber === undefined ? undefined : await findOrderByNumber(db, orderNumber);
-    if (!order) return 'rejected: names no order';
+    if (orderNumber === undefined || !(await payments.knowsOrder(orderNumber))) return 'rejected: names no order';
     const status = fields.Status ?? '';
-    const key = `opayo:${fields.VPSTxId || fields.VendorTxCode}:${status}`;
-    return events.once(
-      { key, provider: 'opayo', providerStatus: status || 'none', body: JSON.stringify(fields) },
-      async (trx, at) => {
-        if (fields.Amount !== penceToDecimal(order.total_including_delivery))
-          return { orderId: order.id, outcome: 'rejected: wrong amount' };
-        const current = (await findOrderByNumber(trx, order.order_number)) as OrderRow;
-        if (status === 'OK') {
-          const outcome = await markOrderPaid(
-            trx,
-            dialect,
-            current,
-            {
-              provider: 'opayo',
-              providerStatus: status,
-              transactionId: fields.VPSTxId ?? '',
-              authCode: fields.TxAuthNo ?? null,
-            },
-            at,
-          );
-          return { orderId: order.id, outcome };
-        }
-        const failed = await markPaymentFailed(
-          trx,
-          order.id,
-          { provider: 'opayo', providerStatus: status, transactionId: fields.VPSTxId ?? null },
-          at,
-        );
-        return { orderId: order.id, outcome: failed ? 'failed' : `ignored ${status}: order is ${current.status}` };
-      },
-    );
+    const pence = decimalToPence(fields.Amount);
+    const received = {
+      key: `opayo:${fields.VPSTxId || fields.VendorTxCode}:${status}`,
+      providerStatus: status,
+      body: JSON.stringify(fields),
+    };
+    // Opayo's figure as it wrote it (the registration's own format); the currency is the one we
+    // registered, which the return does not repeat.
+    const money = {
+      orderNumber,
+      amount: pence !== undefined && penceToDecimal(pence) === fields.Amount ? pence : undefined,
+      currency: 'GBP',
+    };
+    const event: ProviderEvent =
+      status === 'OK'
+        ? {
+            ...received,
+            ...money,
+            type: 'captured',
+            reference: fields.VPSTxId ?? '',
+            authCode: fields.TxAuthNo ?? null,
+          }
+        : // The shopper's Cancel on Opayo's payment page comes back as ABORT (Opayo Form 4.00).
+          {
+            ...received,
+            ...money,
+            type: status === 'ABORT' ? 'cancelled' : 'failed',
+            reference: fields.VPSTxId ?? null,
+          };
+    return outcomeText(await payments.apply(event));
   }
 
-  /** A refund Opayo made for a request of ours: the request settled and the refund recorded, once. */
-  async function recordOpayoRefund(
-    order: OrderRow,
+  /** A refund Opayo made for a request of ours, as the event that records it (once) and settles the request. */
+  function opayoRefund(
+    order: PaymentOrder,
     request: { amount: number; requestId: string },
     vpsTxId: string,
     source: string,
-  ): Promise<ProviderRefundResult> {
-    const outcome = await events.once(
-      {
+  ): ProviderRefundResult {
+    return {
+      outcome: 'refunded',
+      event: {
+        type: 'refunded',
         key: `opayo:refund:${vpsTxId}`,
-        provider: 'opayo',
         providerStatus: 'OK',
         body: JSON.stringify({ source, vpsTxId, amount: request.amount, requestId: request.requestId }),
+        orderNumber: order.order_number,
+        amount: request.amount,
+        currency: 'GBP',
+        reference: vpsTxId,
+        paymentReference: order.transaction_id ?? '',
+        requestId: request.requestId,
       },
-      async (trx, at) => {
-        if (!(await settleRefundRequest(trx, request.requestId, { status: 'refunded', reference: vpsTxId, at })))
-          return { orderId: order.id, outcome: 'rejected: refund request already settled' };
-        await recordRefund(trx, {
-          orderId: order.id,
-          kind: 'refund',
-          amount: request.amount,
-          provider: 'opayo',
-          reference: vpsTxId,
-          at,
-        });
-        return { orderId: order.id, outcome: 'recorded refund' };
-      },
-    );
-    if (outcome !== 'recorded refund' && outcome !== 'duplicate') return { outcome: 'unknown', reason: outcome };
-    return { outcome: 'refunded', reference: vpsTxId };
+    };
   }
 
   /**
@@ -229,7 +211,7 @@ export function opayoFormProvider({ db, dialect, config, fetch, clock, events, r
       if (!(error instanceof OpayoUnreachable)) throw error;
     }
     if (answer?.Status === 'OK' && VPS_TX_ID.test(answer.VPSTxId ?? ''))
-      return recordOpayoRefund(order, { amount, requestId }, answer.VPSTxId as string, 'refund answer');
+      return opayoRefund(order, { amount, requestId }, answer.VPSTxId as string, 'refund answer');
     if (answer?.Status && answer.Status !== 'OK')
       return { outcome: 'refused', reason: `${answer.Status}: ${answer.StatusDetail ?? ''}`.trim() };
 
@@ -273,41 +255,40 @@ export function opayoFormProvider({ db, dialect, config, fetch, clock, events, r
       made.amount !== penceToDecimal(amount)
     )
       return { outcome: 'unknown', reason: `Opayo holds ${vendorTxCode}, but not as this refund` };
-    return recordOpayoRefund(order, { amount, requestId }, vpsTxId, 'reporting look-up');
+    return opayoRefund(order, { amount, requestId }, vpsTxId, 'reporting look-up');
   }
 
-  const routes: FastifyPluginAsyncZod = async (app) => {
-    // The spec's call: the Form post for an order awaiting payment, by number and code.
-    app.get(
-      '/api/sagepay-config/:orderNumber',
-      {
-        schema: {
-          params: orderNumberParams,
-          querystring: sagepayConfigQuery,
-          response: { 200: sagepayConfigSchema, 409: apiErrorSchema },
-        },
+  const routes: ProviderRoute[] = [
+    {
+      // The spec's call: the Form post for an order awaiting payment, by number and code.
+      method: 'GET',
+      url: '/api/sagepay-config/:orderNumber',
+      schema: {
+        params: orderNumberParams,
+        querystring: sagepayConfigQuery,
+        response: { 200: sagepayConfigSchema, 409: apiErrorSchema },
       },
-      async (request) => {
-        const order = await findOrderByNumber(db, request.params.orderNumber);
-        if (!order || !sameSecret(order.order_code, request.query.code) || !holdsReservation(order, clock()))
-          throw new NotFoundError('No order awaiting payment has that number');
-        await refuseIfPaidFor(db, order);
-        return registration(order);
+      async handle(request) {
+        const { orderNumber } = request.params as { orderNumber: number };
+        const { code } = request.query as { code: string };
+        const { order } = await payments.awaitingPayment({ orderNumber, code });
+        return { kind: 'json', body: registration(order) };
       },
-    );
-
-    // One answer for every Crypt, read or not, ours or not (see handleReturn), and a limit per
-    // client: a shopper comes back once or twice; an attacker needs thousands of tries.
-    app.get(
-      '/api/payments/opayo/return',
-      { ...perMinute(20, rateLimitFactor), schema: { querystring: opayoReturnQuery } },
-      async (request, reply) => {
-        const outcome = await handleReturn(request.query.crypt);
+    },
+    {
+      // One answer for every Crypt, read or not, ours or not (see handleReturn), and a limit per
+      // client: a shopper comes back once or twice; an attacker needs thousands of tries.
+      method: 'GET',
+      url: '/api/payments/opayo/return',
+      perMinute: 20,
+      schema: { querystring: opayoReturnQuery },
+      async handle(request) {
+        const outcome = await handleReturn((request.query as { crypt: string }).crypt);
         request.log.info({ outcome }, 'Opayo return');
-        return reply.redirect('/checkout-confirm', 303);
+        return { kind: 'redirect', to: '/checkout-confirm' };
       },
-    );
-  };
+    },
+  ];
 
   return {
     id: 'opayo',
@@ -332,7 +313,7 @@ export function opayoFormProvider({ db, dialect, config, fetch, clock, events, r
     ...(admin
       ? {
           refund: (request: ProviderRefundRequest) => refundThroughOpayo(admin, request),
-          canRefund: (order: Pick<OrderRow, 'transaction_id'>) => VPS_TX_ID.test(order.transaction_id ?? ''),
+          canRefund: (order: Pick<PaymentOrder, 'transaction_id'>) => VPS_TX_ID.test(order.transaction_id ?? ''),
           // Opayo sends no notice of a refund: one it never confirmed is looked up again.
           settleRefund: (request: ProviderRefundRequest) => lookUpRefund(admin, request),
         }

@@ -1,26 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { penceToDecimal } from '../../../../contract/money.ts';
 import { UpstreamUnavailableError } from '../../../errors.ts';
-import { perMinute } from '../../../http/rate-limit/per-minute.ts';
-import { claimCapture, markOrderPaid, markPaymentFailed, putBackHeldUnits } from '../../../orders/order-lifecycle.ts';
-import { addToRefundedTotal } from '../../../orders/orders.admin-repository.ts';
 import {
-  findOrderById,
-  findOrderByNumber,
-  releaseCapture,
-  setProviderStatus,
-  type OrderRow,
-} from '../../../orders/orders.repository.ts';
-import type { PaymentProvider, ProviderContext, ProviderRefundResult } from '../../payment-provider.ts';
-import {
-  findOrderIdByCheckout,
-  findRefundRequest,
-  insertProviderCheckout,
-  recordRefund,
-  settleRefundRequest,
-} from '../../payments.repository.ts';
+  outcomeText,
+  type AdapterContext,
+  type Applied,
+  type PaymentProvider,
+  type ProviderEvent,
+  type ProviderRefundResult,
+  type ProviderRoute,
+  type RefundEvent,
+} from '../../payment-provider.ts';
 import {
   approveLinkOf,
   captureOf,
@@ -35,8 +26,8 @@ import { paypalApiBase, paypalRestClient, PaypalUnreachable } from './paypal-res
  * on the server and the shopper sent to PayPal's approve link; on their return the shop captures it
  * (once: a PayPal-Request-Id makes a retry safe) and records the capture id. Webhooks are believed
  * only after PayPal's verify-webhook-signature answers SUCCESS. The return, the webhook and staff
- * refunds each apply a capture or a refund through one event key, so whichever comes first applies
- * it and the others change nothing.
+ * refunds each turn a capture or a refund into an event under one key, which the payments service
+ * applies (ADR 0025), so whichever comes first applies it and the others change nothing.
  */
 
 export const PROVIDER_ID = 'paypal-checkout';
@@ -45,15 +36,7 @@ export const WEBHOOK_PATH = '/webhooks/paypal';
 
 const returnQuery = z.object({ token: z.string().max(64).optional(), PayerID: z.string().max(64).optional() });
 
-export function paypalCheckoutProvider({
-  db,
-  dialect,
-  config,
-  fetch,
-  clock,
-  events,
-  rateLimitFactor,
-}: ProviderContext) {
+export function paypalCheckoutProvider({ config, fetch, clock, payments }: AdapterContext) {
   const api = paypalRestClient({
     base: paypalApiBase(config.paypal.mode, config.publicUrl),
     clientId: config.paypalCheckout.clientId,
@@ -73,122 +56,67 @@ export function paypalCheckoutProvider({
   }
 
   /**
-   * A capture PayPal reported (the capture's answer, or a verified webhook), applied once per
-   * capture id and status. It pays only the order whose PayPal order it belongs to, for the
-   * order's amount in GBP with the order's number as invoice.
+   * A capture PayPal reported (the capture's answer, or a verified webhook) as an event, applied
+   * once per capture id and status. It pays only the order whose PayPal order it belongs to, with
+   * the order's number as invoice (the service checks the amount and currency).
    */
-  async function applyCapture(order: OrderRow, capture: MoneyResource, source: string): Promise<string> {
-    return events.once(
-      {
-        key: `${PROVIDER_ID}:capture:${capture.id}:${capture.status}`,
-        provider: PROVIDER_ID,
-        providerStatus: capture.status || 'none',
-        body: JSON.stringify({ source, ...capture }),
-      },
-      async (trx, at) => {
-        const current = (await findOrderById(trx, order.id)) as OrderRow;
-        if ((await findOrderIdByCheckout(trx, PROVIDER_ID, capture.parentId)) !== order.id)
-          return { orderId: order.id, outcome: "rejected: not this order's PayPal order" };
-        if (capture.invoiceId !== String(order.order_number))
-          return { orderId: order.id, outcome: 'rejected: wrong invoice' };
-        if (capture.currency !== 'GBP') return { orderId: order.id, outcome: 'rejected: wrong currency' };
-        if (capture.pence !== order.total_including_delivery)
-          return { orderId: order.id, outcome: 'rejected: wrong amount' };
-        if (capture.status === 'COMPLETED') {
-          const outcome = await markOrderPaid(
-            trx,
-            dialect,
-            current,
-            { provider: PROVIDER_ID, providerStatus: capture.status, transactionId: capture.id },
-            at,
-          );
-          return { orderId: order.id, outcome };
-        }
-        if (capture.status === 'DECLINED' || capture.status === 'FAILED') {
-          const failed = await markPaymentFailed(
-            trx,
-            order.id,
-            { provider: PROVIDER_ID, providerStatus: capture.status, transactionId: capture.id },
-            at,
-          );
-          return {
-            orderId: order.id,
-            outcome: failed ? 'failed' : `ignored ${capture.status}: order is ${current.status}`,
-          };
-        }
-        await setProviderStatus(trx, order.id, PROVIDER_ID, capture.status, at);
-        return { orderId: order.id, outcome: `recorded ${capture.status}` };
-      },
-    );
+  async function applyCapture(orderNumber: number, capture: MoneyResource, source: string): Promise<Applied> {
+    const received = {
+      key: `${PROVIDER_ID}:capture:${capture.id}:${capture.status}`,
+      providerStatus: capture.status,
+      body: JSON.stringify({ source, ...capture }),
+    };
+    const rejected = (reason: string): ProviderEvent => ({ ...received, type: 'rejected', orderNumber, reason });
+    const money = { orderNumber, amount: capture.pence, currency: capture.currency };
+    const event: ProviderEvent =
+      (await payments.orderNumberOfCheckout(capture.parentId)) !== orderNumber
+        ? rejected("not this order's PayPal order")
+        : capture.invoiceId !== String(orderNumber)
+          ? rejected('wrong invoice')
+          : capture.status === 'COMPLETED'
+            ? { ...received, ...money, type: 'captured', reference: capture.id }
+            : capture.status === 'DECLINED' || capture.status === 'FAILED'
+              ? { ...received, ...money, type: 'failed', reference: capture.id }
+              : { ...received, ...money, type: 'pending' };
+    return payments.apply(event);
   }
 
   /**
-   * A refund or reversal of an order's capture, applied once per PayPal refund id: by staff's
-   * refund call when PayPal answers it, or by the webhook that follows, whichever is first. A refund
-   * staff asked for (its custom_id is our request id) was reserved before PayPal was asked, so it is
-   * settled, not counted again; any other (made in PayPal's own pages, a chargeback) is added
-   * within what is left to refund.
+   * A refund or reversal of an order's capture as an event, applied once per PayPal refund id: by
+   * staff's refund call when PayPal answers it, or by the webhook that follows, whichever is first.
+   * Its custom_id names our refund request, when staff asked for it.
    */
-  async function applyRefund(
-    order: OrderRow,
+  function refundEvent(
+    orderNumber: number,
     refund: MoneyResource,
     kind: 'refund' | 'reversal',
     source: string,
-  ): Promise<string> {
+  ): RefundEvent {
     // A refund PayPal has not completed (PENDING: it cannot send the money yet) is noted under a
     // key of its own, so the report of the same refund id completing later is applied, not taken
     // for a repeat; a completed refund or a reversal is counted once per refund id.
     const settled = kind === 'reversal' || refund.status === 'COMPLETED';
-    return events.once(
-      {
-        key: `${PROVIDER_ID}:refund:${refund.id}${settled ? '' : `:${refund.status || 'none'}`}`,
-        provider: PROVIDER_ID,
-        providerStatus: refund.status || 'none',
-        body: JSON.stringify({ source, kind, ...refund }),
-      },
-      async (trx, at) => {
-        const current = (await findOrderById(trx, order.id)) as OrderRow;
-        if (current.status !== 'paid' || !current.transaction_id || refund.parentId !== current.transaction_id)
-          return { orderId: order.id, outcome: "rejected: not this order's capture" };
-        if (refund.currency !== 'GBP') return { orderId: order.id, outcome: 'rejected: wrong currency' };
-        if (refund.pence === undefined || refund.pence <= 0)
-          return { orderId: order.id, outcome: 'rejected: wrong amount' };
-        if (refund.status !== 'COMPLETED' && kind === 'refund')
-          return { orderId: order.id, outcome: `recorded refund ${refund.status}` };
-        const requested = refund.customId ? await findRefundRequest(trx, refund.customId) : undefined;
-        const ours = requested && requested.order_id === order.id && requested.amount === refund.pence;
-        if (ours) {
-          if (!(await settleRefundRequest(trx, requested.request_id, { status: 'refunded', reference: refund.id, at })))
-            return { orderId: order.id, outcome: 'rejected: refund request already settled' };
-        } else if (!(await addToRefundedTotal(trx, order.id, refund.pence, at))) {
-          return { orderId: order.id, outcome: 'rejected: more than is left to refund' };
-        }
-        const refundId = await recordRefund(trx, {
-          orderId: order.id,
-          kind,
-          amount: refund.pence,
-          provider: PROVIDER_ID,
-          reference: refund.id,
-          at,
-        });
-        // The units staff chose to put back were held with the request; they go back with it.
-        if (ours) await putBackHeldUnits(trx, order.id, requested.id, refundId);
-        return { orderId: order.id, outcome: `recorded ${kind}` };
-      },
-    );
+    return {
+      key: `${PROVIDER_ID}:refund:${refund.id}${settled ? '' : `:${refund.status || 'none'}`}`,
+      providerStatus: refund.status,
+      body: JSON.stringify({ source, kind, ...refund }),
+      type: kind === 'reversal' ? 'reversed' : settled ? 'refunded' : 'refund-pending',
+      orderNumber,
+      amount: refund.pence,
+      currency: refund.currency,
+      reference: refund.id,
+      paymentReference: refund.parentId,
+      ...(refund.customId ? { requestId: refund.customId } : {}),
+    };
   }
 
   /** The shopper's return: capture the order PayPal names, if it is one of ours. For the log only. */
   async function handleReturn(token: string | undefined): Promise<string> {
     if (!token || !/^[A-Za-z0-9-]{1,64}$/.test(token)) return 'rejected: no token';
-    const orderId = await findOrderIdByCheckout(db, PROVIDER_ID, token);
-    if (orderId === undefined) return 'rejected: names no order';
-    const order = await findOrderById(db, orderId);
-    if (order.status === 'paid') return 'already paid';
     // One capture per order: of two PayPal orders for it (two handoffs, both approved) coming back
     // at once, only the one that claims the order is captured; PayPal lets the other lapse.
-    if (!(await claimCapture(db, order.id, token, clock())))
-      return 'not captured: the order is paid or another of its PayPal orders is being captured';
+    const claim = await payments.claimCapture(token);
+    if ('refused' in claim) return claim.refused;
     const requestId = `capture-${token}`;
     // The same PayPal-Request-Id makes a second try after a timeout return the first capture.
     let answer;
@@ -209,11 +137,11 @@ export function paypalCheckoutProvider({
     if (capture) {
       // An Orders v2 capture answer names its order in the answer, not in the capture.
       if (!capture.parentId) capture.parentId = token;
-      outcome = await applyCapture(order, capture, 'return');
+      outcome = outcomeText(await applyCapture(claim.orderNumber, capture, 'return'));
     }
     // PayPal answered and the order is not paid (declined, not approved): another approval may
     // be captured.
-    if ((await findOrderById(db, order.id)).status !== 'paid') await releaseCapture(db, order.id, token);
+    await payments.releaseCapture(token);
     return outcome;
   }
 
@@ -258,39 +186,47 @@ export function paypalCheckoutProvider({
     if (!type.startsWith('PAYMENT.CAPTURE.')) return `ignored ${type.slice(0, 40) || 'no type'}`;
     const resource = readMoneyResource(event.resource, kind === 'capture' ? 'capture' : 'refund');
     const orderNumber = /^\d{1,10}$/.test(resource?.invoiceId ?? '') ? Number(resource?.invoiceId) : undefined;
-    const order = orderNumber === undefined ? undefined : await findOrderByNumber(db, orderNumber);
-    if (!resource || !order) return 'rejected: names no order';
-    if (kind === 'capture') return applyCapture(order, resource, `webhook ${type}`);
-    return applyRefund(order, resource, kind, `webhook ${type}`);
+    if (!resource || orderNumber === undefined || !(await payments.knowsOrder(orderNumber)))
+      return 'rejected: names no order';
+    if (kind === 'capture') return outcomeText(await applyCapture(orderNumber, resource, `webhook ${type}`));
+    return outcomeText(await payments.apply(refundEvent(orderNumber, resource, kind, `webhook ${type}`)));
   }
 
-  const routes: FastifyPluginAsyncZod = async (app) => {
-    // One answer whatever the token named (the confirmation page reads the order's own state), and
-    // a limit per client: a shopper comes back once or twice.
-    app.get(
-      RETURN_PATH,
-      { ...perMinute(20, rateLimitFactor), schema: { querystring: returnQuery } },
-      async (request, reply) => {
+  const routes: ProviderRoute[] = [
+    {
+      // One answer whatever the token named (the confirmation page reads the order's own state), and
+      // a limit per client: a shopper comes back once or twice.
+      method: 'GET',
+      url: RETURN_PATH,
+      perMinute: 20,
+      schema: { querystring: returnQuery },
+      async handle(request) {
         try {
-          request.log.info({ outcome: await handleReturn(request.query.token) }, 'PayPal Checkout return');
+          const { token } = request.query as z.infer<typeof returnQuery>;
+          request.log.info({ outcome: await handleReturn(token) }, 'PayPal Checkout return');
         } catch (error) {
           // PayPal not answering leaves the order awaiting payment; the shopper may come back again.
           request.log.warn({ err: error }, 'PayPal Checkout return: capture not made');
         }
-        return reply.redirect('/checkout-confirm', 303);
+        return { kind: 'redirect', to: '/checkout-confirm' };
       },
-    );
-
-    // Outside /api: PayPal posts here without the shop's CSRF token; its signature is checked instead.
-    app.post(WEBHOOK_PATH, { ...perMinute(120, rateLimitFactor), bodyLimit: 64 * 1024 }, async (request, reply) => {
-      const event =
-        typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
-      const outcome = await handleWebhook(request.headers, event);
-      request.log.info({ outcome }, 'PayPal webhook');
-      // PayPal wants a 2xx for every event it delivered, whatever we made of it.
-      return reply.status(200).send('');
-    });
-  };
+    },
+    {
+      // Outside /api: PayPal posts here without the shop's CSRF token; its signature is checked instead.
+      method: 'POST',
+      url: WEBHOOK_PATH,
+      perMinute: 120,
+      bodyLimit: 64 * 1024,
+      async handle(request) {
+        const event =
+          typeof request.body === 'object' && request.body !== null ? (request.body as Record<string, unknown>) : {};
+        const outcome = await handleWebhook(request.headers, event);
+        request.log.info({ outcome }, 'PayPal webhook');
+        // PayPal wants a 2xx for every event it delivered, whatever we made of it.
+        return { kind: 'empty' };
+      },
+    },
+  ];
 
   return {
     id: PROVIDER_ID,
@@ -306,12 +242,7 @@ export function paypalCheckoutProvider({
       const approve = approveLinkOf(answer.body);
       if (answer.status >= 300 || !/^[A-Za-z0-9-]{1,64}$/.test(id) || !approve)
         throw new UpstreamUnavailableError(`PayPal did not create the order (${answer.status})`);
-      await insertProviderCheckout(db, {
-        orderId: order.id,
-        provider: PROVIDER_ID,
-        reference: id,
-        at: clock().toISOString(),
-      });
+      await payments.recordCheckout(order.id, id);
       return { kind: 'redirect', url: approve };
     },
 
@@ -347,9 +278,7 @@ export function paypalCheckoutProvider({
         return { outcome: 'refused', reason: String(details?.issue ?? answer.body.name ?? answer.status) };
       }
       if (!refund.parentId) refund.parentId = order.transaction_id;
-      const outcome = await applyRefund(order, refund, 'refund', 'staff refund');
-      if (outcome !== 'recorded refund' && outcome !== 'duplicate') return { outcome: 'unknown', reason: outcome };
-      return { outcome: 'refunded', reference: refund.id };
+      return { outcome: 'refunded', event: refundEvent(order.order_number, refund, 'refund', 'staff refund') };
     },
   } satisfies PaymentProvider;
 }

@@ -1,28 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { orderCodeParams } from '../../../../contract/basket.ts';
 import { paymentHandoffSchema, paypalConfigSchema } from '../../../../contract/payments.ts';
-import { NotFoundError, UpstreamUnavailableError } from '../../../errors.ts';
-import { perMinute } from '../../../http/rate-limit/per-minute.ts';
-import {
-  holdsReservation,
-  markOrderPaid,
-  markPaymentFailed,
-  refuseIfPaidFor,
-} from '../../../orders/order-lifecycle.ts';
-import {
-  findOrderByCode,
-  findOrderByNumber,
-  findOrderLines,
-  moveRefundedTotal,
-  setProviderStatus,
-  transactionUsedByOtherOrder,
-} from '../../../orders/orders.repository.ts';
-import { findUnreportedStaffRefund, markStaffRefundReported } from '../../../orders/orders.admin-repository.ts';
-import { decimalToPence } from '../../../../contract/money.ts';
-import type { PaymentProvider, ProviderContext } from '../../payment-provider.ts';
-import { pruneEvents, recordRefund } from '../../payments.repository.ts';
-import { ipnProblem, paypalCartFields, paypalUrls, refundProblem, refundStatuses } from '../../paypal.ts';
+import { UpstreamUnavailableError } from '../../../errors.ts';
+import { decimalToPence, penceToDecimal } from '../../../../contract/money.ts';
+import type { AdapterContext, PaymentProvider, ProviderEvent, ProviderRoute } from '../../payment-provider.ts';
+import { paypalCartFields, paypalUrls, refundStatuses } from '../../paypal.ts';
 import { apiErrorSchema } from '../../../../contract/errors.ts';
 
 /**
@@ -40,15 +22,7 @@ export const MAX_UNVERIFIED_NOTIFICATIONS_KEPT = 500;
 export const UNVERIFIED_BODY_CHARS_KEPT = 1000;
 const UNVERIFIED_KEY_PREFIX = 'paypal:unverified:';
 
-export function paypalStandardProvider({
-  db,
-  dialect,
-  config,
-  fetch,
-  clock,
-  events,
-  rateLimitFactor,
-}: ProviderContext) {
+export function paypalStandardProvider({ config, fetch, payments }: AdapterContext) {
   const urls = paypalUrls(config.paypal.mode, config.publicUrl);
 
   /** PayPal's verdict on a notification, from posting it back byte for byte (docs/rules.md#payments). */
@@ -69,7 +43,7 @@ export function paypalStandardProvider({
   }
 
   /** The cart upload form for an order awaiting payment, built from the order alone. */
-  async function cartForm(
+  function cartForm(
     order: Parameters<PaymentProvider['handoff']>[0],
     lines: Parameters<PaymentProvider['handoff']>[1],
   ) {
@@ -81,10 +55,11 @@ export function paypalStandardProvider({
   }
 
   /**
-   * A PayPal IPN. The raw body goes back to PayPal byte for byte; only VERIFIED, Completed, our
-   * receiver, the order's amount and currency, and an unused transaction id mark it paid.
+   * A PayPal IPN as an event. The raw body goes back to PayPal byte for byte; only VERIFIED, our
+   * receiver and a transaction id make it one, and then the service checks the order's amount and
+   * currency (or, for a refund, the payment it names and what is left to refund).
    */
-  async function handleIpn(rawBody: string): Promise<string> {
+  async function handleIpn(rawBody: string): Promise<void> {
     const ipn = Object.fromEntries(new URLSearchParams(rawBody));
     // Only a notification shaped like one of the shop's (an invoice number, a transaction id) is
     // worth asking PayPal about: anyone can post here, and each question is a request the shop makes
@@ -93,126 +68,119 @@ export function paypalStandardProvider({
     const invoice = ipn.invoice ?? '';
     const shapedLikeOurs = /^\d{1,10}$/.test(invoice) && Boolean(ipn.txn_id);
     const verdict = shapedLikeOurs ? await askPaypal(rawBody) : 'NOT ASKED';
-    const named = verdict === 'VERIFIED' ? await findOrderByNumber(db, Number(invoice)) : undefined;
+    const orderNumber = Number(invoice);
+    const named = verdict === 'VERIFIED' && (await payments.knowsOrder(orderNumber));
     const status = ipn.payment_status ?? '';
     const verified = verdict === 'VERIFIED' && Boolean(ipn.txn_id);
     const key = verified
       ? `paypal:${ipn.txn_id}:${status}`
       : `${UNVERIFIED_KEY_PREFIX}${createHash('sha256').update(rawBody).digest('hex')}`;
-    const body = verified ? rawBody : rawBody.slice(0, UNVERIFIED_BODY_CHARS_KEPT);
-    const outcome = await events.once(
-      { key, provider: 'paypal', providerStatus: status || 'none', body },
-      async (trx, at) => {
-        if (verdict !== 'VERIFIED')
-          return { orderId: null, outcome: `rejected: ${verdict.slice(0, 20) || 'no verdict'}` };
-        if (!named) return { orderId: null, outcome: 'rejected: names no order' };
-        const orderNumber = Number(ipn.invoice);
-        const order = Number.isInteger(orderNumber) ? await findOrderByNumber(trx, orderNumber) : undefined;
-        if (order && Object.hasOwn(refundStatuses, status)) {
-          const kind = refundStatuses[status as keyof typeof refundStatuses];
-          const reported = Math.abs(decimalToPence(ipn.mc_gross) ?? 0);
-          // Staff refund in PayPal's pages and record it; this IPN is the same refund, counted
-          // already, so it is checked as if it were not and only named on staff's record.
-          const recordedByStaff =
-            kind === 'refund' && reported > 0 ? await findUnreportedStaffRefund(trx, order.id, reported) : undefined;
-          const refundIssue = refundProblem(
-            ipn,
-            kind,
-            recordedByStaff === undefined ? order : { ...order, refunded_total: order.refunded_total - reported },
-            config.paypal.businessEmail,
-          );
-          if (refundIssue) return { orderId: order.id, outcome: `rejected: ${refundIssue}` };
-          if (
-            recordedByStaff !== undefined &&
-            (await markStaffRefundReported(trx, recordedByStaff, { provider: 'paypal', reference: ipn.txn_id ?? '' }))
-          ) {
-            await setProviderStatus(trx, order.id, 'paypal', status, at);
-            return { orderId: order.id, outcome: 'recorded refund staff had recorded' };
-          }
-          const amount = Math.abs(decimalToPence(ipn.mc_gross) as number);
-          await recordRefund(trx, {
-            orderId: order.id,
-            kind,
-            amount,
-            provider: 'paypal',
-            reference: ipn.txn_id ?? '',
-            at,
-          });
-          await moveRefundedTotal(trx, order.id, kind === 'reversal_cancelled' ? -amount : amount, at);
-          await setProviderStatus(trx, order.id, 'paypal', status, at);
-          return { orderId: order.id, outcome: `recorded ${kind}` };
-        }
-        const problem = ipnProblem(ipn, order, config.paypal.businessEmail);
-        if (problem || !order) return { orderId: order?.id ?? null, outcome: `rejected: ${problem}` };
-        if (status === 'Completed') {
-          if (await transactionUsedByOtherOrder(trx, ipn.txn_id ?? '', order.id)) {
-            return { orderId: order.id, outcome: 'rejected: transaction id already used' };
-          }
-          const outcome = await markOrderPaid(
-            trx,
-            dialect,
-            order,
-            { provider: 'paypal', providerStatus: status, transactionId: ipn.txn_id ?? '' },
-            at,
-          );
-          return { orderId: order.id, outcome };
-        }
-        if (['Failed', 'Denied', 'Expired', 'Voided'].includes(status)) {
-          // Only an order still awaiting its payment fails; a late failure for a paid one is noted only.
-          const failed = await markPaymentFailed(trx, order.id, { provider: 'paypal', providerStatus: status }, at);
-          return { orderId: order.id, outcome: failed ? 'failed' : `ignored ${status}: order is ${order.status}` };
-        }
-        // Pending, Refunded, Reversed and the rest are recorded; none of them marks the order paid.
-        await setProviderStatus(trx, order.id, 'paypal', status, at);
-        return { orderId: order.id, outcome: `recorded ${status}` };
-      },
+    const received = {
+      key,
+      providerStatus: status,
+      body: verified ? rawBody : rawBody.slice(0, UNVERIFIED_BODY_CHARS_KEPT),
+    };
+    const rejected = (reason: string, about?: number): ProviderEvent => ({
+      ...received,
+      type: 'rejected',
+      reason,
+      ...(about !== undefined ? { orderNumber: about } : {}),
+    });
+    await payments.apply(
+      verdict !== 'VERIFIED'
+        ? rejected(verdict.slice(0, 20) || 'no verdict')
+        : !named
+          ? rejected('names no order')
+          : (ipn.receiver_email ?? '').toLowerCase() !== config.paypal.businessEmail.toLowerCase()
+            ? rejected('wrong receiver', orderNumber)
+            : eventOf(ipn, orderNumber, received),
     );
-    if (!verified) await pruneEvents(db, UNVERIFIED_KEY_PREFIX, MAX_UNVERIFIED_NOTIFICATIONS_KEPT);
-    return outcome;
+    if (!verified) await payments.pruneEvents(UNVERIFIED_KEY_PREFIX, MAX_UNVERIFIED_NOTIFICATIONS_KEPT);
   }
 
-  const routes: FastifyPluginAsyncZod = async (app) => {
-    // PayPal's IPN must be posted back byte for byte, so form bodies reach this plugin unparsed.
-    app.addContentTypeParser(
-      'application/x-www-form-urlencoded',
-      { parseAs: 'string', bodyLimit: 64 * 1024 },
-      (_req, body, done) => done(null, body),
-    );
+  /** A verified IPN to us, for one of our orders, as the event its payment_status makes it. */
+  function eventOf(
+    ipn: Record<string, string>,
+    orderNumber: number,
+    received: { key: string; providerStatus: string; body: string },
+  ): ProviderEvent {
+    const status = ipn.payment_status ?? '';
+    const currency = ipn.mc_currency ?? '';
+    const gross = decimalToPence(ipn.mc_gross);
+    if (Object.hasOwn(refundStatuses, status)) {
+      // Money out (a refund, a reversal) is reported as a negative mc_gross; money back in (a
+      // cancelled reversal) as a positive one.
+      const kind = refundStatuses[status as keyof typeof refundStatuses];
+      const rightWay = gross !== undefined && gross !== 0 && (kind === 'reversal_cancelled') === gross > 0;
+      if (!rightWay) return { ...received, type: 'rejected', orderNumber, reason: 'wrong amount' };
+      return {
+        ...received,
+        type: kind === 'refund' ? 'refunded' : kind === 'reversal' ? 'reversed' : 'reversal-cancelled',
+        orderNumber,
+        amount: Math.abs(gross),
+        currency,
+        reference: ipn.txn_id ?? '',
+        paymentReference: ipn.parent_txn_id ?? '',
+      };
+    }
+    // PayPal's figure as it wrote it: "34.95" is the order's amount, "34.950" is not.
+    const money = {
+      orderNumber,
+      amount: gross !== undefined && penceToDecimal(gross) === ipn.mc_gross ? gross : undefined,
+      currency,
+    };
+    if (status === 'Completed') return { ...received, ...money, type: 'captured', reference: ipn.txn_id ?? '' };
+    if (['Failed', 'Denied', 'Expired', 'Voided'].includes(status)) return { ...received, ...money, type: 'failed' };
+    // Pending and the rest are recorded; none of them marks the order paid.
+    return { ...received, ...money, type: 'pending' };
+  }
 
+  const routes: ProviderRoute[] = [
     // The spec's calls: the wallet's settings, and the whole form for an order.
-    app.get('/api/paypal-config', { schema: { response: { 200: paypalConfigSchema } } }, () => ({
-      url: urls.webscr,
-      business: config.paypal.businessEmail,
-      notifyUrl: `${config.publicUrl}/api/payments/paypal/ipn`,
-      returnUrl: `${config.publicUrl}/checkout-confirm`,
-      cancelUrl: `${config.publicUrl}/payment-declined`,
-    }));
-    app.get(
-      '/api/paypal-handoff/:code',
-      { schema: { params: orderCodeParams, response: { 200: paymentHandoffSchema, 409: apiErrorSchema } } },
-      async (request) => {
-        const order = await findOrderByCode(db, request.params.code);
-        if (!order || !holdsReservation(order, clock()))
-          throw new NotFoundError('No order awaiting payment has that code');
-        await refuseIfPaidFor(db, order);
-        return cartForm(order, await findOrderLines(db, order.id));
+    {
+      method: 'GET',
+      url: '/api/paypal-config',
+      schema: { response: { 200: paypalConfigSchema } },
+      handle: async () => ({
+        kind: 'json',
+        body: {
+          url: urls.webscr,
+          business: config.paypal.businessEmail,
+          notifyUrl: `${config.publicUrl}/api/payments/paypal/ipn`,
+          returnUrl: `${config.publicUrl}/checkout-confirm`,
+          cancelUrl: `${config.publicUrl}/payment-declined`,
+        },
+      }),
+    },
+    {
+      method: 'GET',
+      url: '/api/paypal-handoff/:code',
+      schema: { params: orderCodeParams, response: { 200: paymentHandoffSchema, 409: apiErrorSchema } },
+      async handle(request) {
+        const { code } = request.params as { code: string };
+        const { order, lines } = await payments.awaitingPayment({ code });
+        return { kind: 'json', body: cartForm(order, lines) };
       },
-    );
-
+    },
     // PayPal posts from a few addresses and sends again later what was refused, so a limit per client
     // loses nothing; it stops one client making the shop post junk to PayPal and store it.
-    app.post('/api/payments/paypal/ipn', perMinute(120, rateLimitFactor), async (request, reply) => {
-      const body = typeof request.body === 'string' ? request.body : '';
-      await handleIpn(body);
-      // PayPal wants an empty 200 for every IPN it delivered, whatever we made of it.
-      return reply.status(200).send('');
-    });
-  };
+    {
+      method: 'POST',
+      url: '/api/payments/paypal/ipn',
+      body: 'raw-form',
+      perMinute: 120,
+      async handle(request) {
+        await handleIpn(typeof request.body === 'string' ? request.body : '');
+        // PayPal wants an empty 200 for every IPN it delivered, whatever we made of it.
+        return { kind: 'empty' };
+      },
+    },
+  ];
 
   return {
     id: 'paypal',
     async handoff(order, lines) {
-      return { kind: 'form', ...(await cartForm(order, lines)) };
+      return { kind: 'form', ...cartForm(order, lines) };
     },
     routes,
   } satisfies PaymentProvider;
