@@ -88,16 +88,6 @@ const dialectSyntax = [
   },
 ];
 
-/** Files still passing the dialect through the order lifecycle (issue 33 item 4, under way). */
-const dialectNotYetBelowRepositories = [
-  'src/server/app.ts',
-  'src/server/orders/orders.service.ts',
-  'src/server/orders/order-lifecycle.ts',
-  'src/server/orders/orders.admin-service.ts',
-  'src/server/orders/checkout-thread/**',
-  'src/server/payments/**',
-];
-
 /** Lint rules: the recommended sets, React's hook rules for web code, and the import boundaries. */
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
@@ -134,12 +124,7 @@ export default tseslint.config(
     // a repository reads the dialect from the handle it is given, so no service, route or job
     // names it. (A flat config replaces a rule's options, so the money rules are repeated here.)
     files: ['src/server/**/*.ts'],
-    ignores: [
-      'src/server/db/**',
-      'src/server/**/*repository.ts',
-      'src/server/**/*.test.ts',
-      ...dialectNotYetBelowRepositories,
-    ],
+    ignores: ['src/server/db/**', 'src/server/**/*repository.ts', 'src/server/**/*.test.ts'],
     rules: { 'no-restricted-syntax': ['error', ...moneySyntax, ...dialectSyntax] },
   },
 );

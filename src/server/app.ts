@@ -272,7 +272,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Orders and payments on the money path's own connections: a sale's browsing never makes a
   // checkout or a payment notification wait for one (docs/decisions/0020-checkout-first.md).
   const orders = createOrdersService(db.checkout, {
-    dialect: db.dialect,
     reservationMinutes: config.reservationMinutes,
     unpaidOrderLimits: config.unpaidOrderLimits,
     ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
@@ -288,14 +287,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The calls to PayPal and Opayo, each a span when tracing.
   const paymentFetch = deps.tracing ? deps.tracing.tracedFetch(deps.paymentFetch ?? fetch) : deps.paymentFetch;
   const payments = createPaymentsService(db.checkout, config, {
-    dialect: db.dialect,
     mailer,
     ...(paymentFetch ? { fetch: paymentFetch } : {}),
     ...(deps.paymentAdapters ? { adapters: deps.paymentAdapters } : {}),
     ...(metrics ? { onNotification: metrics.paymentNotification } : {}),
   });
   const ordersAdmin = createOrdersAdminService(db.kysely, {
-    dialect: db.dialect,
     providerOf: payments.providerOf,
     ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
   });

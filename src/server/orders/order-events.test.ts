@@ -20,7 +20,6 @@ describe('the orders service tells of each order created, replaced and expired',
     const events: string[] = [];
     let now = new Date();
     const orders = createOrdersService(db.kysely, {
-      dialect: db.dialect,
       reservationMinutes: 60,
       clock: () => now,
       onOrderEvent: (event) => events.push(event),

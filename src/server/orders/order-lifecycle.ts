@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import { awaitingPayment, isOneOf, type Fulfilment, type OrderStatus } from '../../contract/order-status.ts';
-import type { Dialect } from '../db/database.ts';
 import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import type { Database } from '../db/schema.ts';
 import { RefusedError } from '../errors.ts';
@@ -88,13 +87,21 @@ export class OrderAlreadyPaidError extends RefusedError {
   }
 }
 
+/** Whether the basket an order is for is paid: through it, an order it replaced, or the one that replaced it. */
+export async function isPaidFor(
+  db: Kysely<Database>,
+  order: Pick<OrderRow, 'id' | 'status' | 'order_number' | 'replaces_order_id'>,
+): Promise<boolean> {
+  return (await paidOrderOfChain(db, order)) !== undefined;
+}
+
 /**
  * Refuses to hand an order to a payment page when it, or an order it replaced, is paid (a basket
  * paid for through a page open elsewhere): its goods would be paid for twice.
  */
 export async function refuseIfPaidFor(
   db: Kysely<Database>,
-  order: Pick<OrderRow, 'status' | 'order_number' | 'replaces_order_id'>,
+  order: Pick<OrderRow, 'status' | 'order_number' | 'replaces_order_id'> & { id?: number },
 ): Promise<void> {
   if ((await paidOrderOfChain(db, order)) !== undefined) throw new OrderAlreadyPaidError();
 }
@@ -109,18 +116,14 @@ export function holdsReservation(order: Pick<OrderRow, 'status' | 'reserved_unti
  * number (docs/decisions/0018-checkout-in-fixed-round-trips.md). False when a line can no longer
  * be had; then some lines may have been taken, and the caller rolls back.
  */
-export async function reserveLines(
-  trx: Kysely<Database>,
-  dialect: Dialect,
-  lines: readonly StockUnits[],
-): Promise<boolean> {
-  const taken = await takeStockOfLines(trx, dialect, lines);
+export async function reserveLines(trx: Kysely<Database>, lines: readonly StockUnits[]): Promise<boolean> {
+  const taken = await takeStockOfLines(trx, lines);
   return taken.length === new Set(lines.map((line) => line.productStockId)).size;
 }
 
 /** Gives an order's stock and its voucher's use back, once it has left the unpaid statuses. */
-async function releaseOrder(trx: Kysely<Database>, dialect: Dialect, orderId: number): Promise<void> {
-  await returnOrderStock(trx, dialect, orderId);
+async function releaseOrder(trx: Kysely<Database>, orderId: number): Promise<void> {
+  await returnOrderStock(trx, orderId);
   await setHoldsStock(trx, orderId, false);
   const voucher = await findOrderVoucher(trx, orderId);
   if (voucher) await releaseVoucher(trx, voucher);
@@ -131,18 +134,17 @@ async function releaseOrder(trx: Kysely<Database>, dialect: Dialect, orderId: nu
  * its voucher's use where the voucher's limit still allows (the order keeps its discount). The
  * stock is all or nothing: when one line can no longer be had, what was taken is given back.
  */
-export async function takeOrderAgain(trx: Kysely<Database>, dialect: Dialect, orderId: number): Promise<boolean> {
+export async function takeOrderAgain(trx: Kysely<Database>, orderId: number): Promise<boolean> {
   const voucher = await findOrderVoucher(trx, orderId);
   if (voucher) await useVoucher(trx, voucher);
   const lines = (await findOrderLines(trx, orderId)).map((line) => ({
     productStockId: line.product_stock_id,
     quantity: line.quantity,
   }));
-  const taken = new Set(await takeStockOfLines(trx, dialect, lines));
+  const taken = new Set(await takeStockOfLines(trx, lines));
   if (taken.size < new Set(lines.map((line) => line.productStockId)).size) {
     await returnStockOfLines(
       trx,
-      dialect,
       lines.filter((line) => taken.has(line.productStockId)),
     );
     return false;
@@ -152,14 +154,9 @@ export async function takeOrderAgain(trx: Kysely<Database>, dialect: Dialect, or
 }
 
 /** An unpaid order whose reservation ran out: expired, its stock and voucher given back. */
-export async function expireOrder(
-  trx: Kysely<Database>,
-  dialect: Dialect,
-  orderId: number,
-  now: string,
-): Promise<boolean> {
+export async function expireOrder(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
   if (!(await changeStatus(trx, orderId, orderMoves.expire.from, orderMoves.expire.to, now))) return false;
-  await releaseOrder(trx, dialect, orderId);
+  await releaseOrder(trx, orderId);
   return true;
 }
 
@@ -172,7 +169,6 @@ export async function expireOrder(
  */
 export async function replaceOrder(
   trx: Kysely<Database>,
-  dialect: Dialect,
   orderCode: string,
   now: string,
 ): Promise<{ heldSince: string; reservedUntil: string; orderId: number } | 'already paid' | undefined> {
@@ -184,7 +180,7 @@ export async function replaceOrder(
     // Paid between the read and the move (the update waited for the payment's transaction): read again.
     return (await findOrderByCode(trx, orderCode))?.status === 'paid' ? 'already paid' : undefined;
   }
-  await releaseOrder(trx, dialect, order.id);
+  await releaseOrder(trx, order.id);
   return { heldSince: order.held_since ?? order.created_at, reservedUntil: order.reserved_until, orderId: order.id };
 }
 
@@ -232,7 +228,6 @@ export interface PaymentResult {
  */
 export async function markOrderPaid(
   trx: Kysely<Database>,
-  dialect: Dialect,
   order: OrderRow,
   payment: PaymentResult,
   at: string,
@@ -272,7 +267,7 @@ export async function markOrderPaid(
     await setPaymentNote(
       trx,
       order.id,
-      (await takeOrderAgain(trx, dialect, order.id))
+      (await takeOrderAgain(trx, order.id))
         ? `Paid after it had ${had}; the stock was taken again.`
         : `Paid after it had ${had}; the stock could not be taken again: refund or restock.`,
       at,
@@ -360,15 +355,10 @@ export function staffActionsFor(
  * longer unpaid. Unlike a replaced order, a payment that arrives for it later does not pay it
  * (`markOrderPaid`), and PayPal Checkout does not capture for it (`claimCapture`).
  */
-export async function cancelOrder(
-  trx: Kysely<Database>,
-  dialect: Dialect,
-  orderId: number,
-  now: string,
-): Promise<boolean> {
+export async function cancelOrder(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
   if (!(await changeStatus(trx, orderId, orderMoves.cancel.from, orderMoves.cancel.to, now))) return false;
   await setStaffCancelled(trx, orderId, now);
-  await releaseOrder(trx, dialect, orderId);
+  await releaseOrder(trx, orderId);
   return true;
 }
 

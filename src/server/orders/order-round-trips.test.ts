@@ -72,7 +72,6 @@ describe('statements sent on the money path, by basket size', () => {
 
   it('an expiry, and a payment arriving after it', async () => {
     const later = createOrdersService(t.db.kysely, {
-      dialect: t.db.dialect,
       reservationMinutes: 60,
       clock: () => new Date(Date.now() + 24 * 60 * 60_000),
     });
@@ -97,7 +96,6 @@ describe('statements sent on the money path, by basket size', () => {
           .execute((trx) =>
             markOrderPaid(
               trx,
-              t.db.dialect,
               order!,
               { provider: 'paypal', providerStatus: 'Completed', transactionId: `LATE-${orderCode}` },
               new Date().toISOString(),

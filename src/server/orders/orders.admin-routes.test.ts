@@ -71,7 +71,6 @@ describe('back office orders', () => {
       .execute((trx) =>
         markOrderPaid(
           trx,
-          t.db.dialect,
           order,
           { provider: 'paypal', providerStatus: 'Completed', transactionId: `TX${orderNumber}` },
           new Date().toISOString(),
@@ -100,9 +99,7 @@ describe('back office orders', () => {
     expired: async () => {
       const { orderNumber } = await placeOrder();
       const order = await orderRow(orderNumber);
-      await t.db.kysely
-        .transaction()
-        .execute((trx) => expireOrder(trx, t.db.dialect, order.id, new Date().toISOString()));
+      await t.db.kysely.transaction().execute((trx) => expireOrder(trx, order.id, new Date().toISOString()));
       return orderNumber;
     },
     cancelled: async () => {
@@ -293,11 +290,9 @@ describe('back office orders', () => {
     const p = await fx.product(2500, 3);
     const late = await placeOrderOf(p.stockId, 3);
     const lateId = (await orderRow(late.orderNumber)).id;
-    expect(
-      await t.db.kysely
-        .transaction()
-        .execute((trx) => expireOrder(trx, t.db.dialect, lateId, new Date().toISOString())),
-    ).toBe(true);
+    expect(await t.db.kysely.transaction().execute((trx) => expireOrder(trx, lateId, new Date().toISOString()))).toBe(
+      true,
+    );
     const other = await placeOrderOf(p.stockId, 3);
     await pay(other.orderNumber);
     expect(await fx.stockOf(p.stockId)).toBe(0);
@@ -336,7 +331,7 @@ describe('back office orders', () => {
     const late = commitResponseSchema.parse(committed.json());
     if (!late.ok) throw new Error(`expected an order: ${committed.body}`);
     const lateId = (await orderRow(late.orderNumber)).id;
-    await t.db.kysely.transaction().execute((trx) => expireOrder(trx, t.db.dialect, lateId, new Date().toISOString()));
+    await t.db.kysely.transaction().execute((trx) => expireOrder(trx, lateId, new Date().toISOString()));
     await placeOrderOf(scarce.stockId, 1);
     await pay(late.orderNumber);
     expect(await orderRow(late.orderNumber)).toMatchObject({
@@ -451,7 +446,7 @@ describe('back office orders', () => {
   });
 
   it('exports every order of a long list, batch after batch, each once', async () => {
-    const service = createOrdersAdminService(t.db.kysely, { dialect: t.db.dialect, csvBatch: 7 });
+    const service = createOrdersAdminService(t.db.kysely, { csvBatch: 7 });
     let csv = '';
     for await (const chunk of service.csv({})) csv += chunk;
     const numbers = csv

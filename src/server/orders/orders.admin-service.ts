@@ -13,7 +13,6 @@ import { formatPence } from '../../contract/money.ts';
 import { auditOf, recordAudit } from '../audit/audit.repository.ts';
 import { auditView } from '../audit/audit.service.ts';
 import type { AuditEntryView } from '../../contract/admin/audit.ts';
-import type { Dialect } from '../db/database.ts';
 import type { Database, OrderTable } from '../db/schema.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
@@ -69,7 +68,6 @@ export function createOrdersAdminService(
   db: Kysely<Database>,
   options: {
     /** Which database it is: the stock given back when staff cancel is locked as that one needs. */
-    dialect: Dialect;
     now?: () => Date;
     csvBatch?: number;
     /** The provider that took an order's payment, to refund through it where it can (ADR 0013). */
@@ -350,7 +348,7 @@ export function createOrdersAdminService(
 
     async cancel(orderNumber: number, reason: string | undefined, staff: Staff): Promise<OrderDetail> {
       const cancelled = await change(orderNumber, staff, 'order.cancel', async (trx, order, at) =>
-        (await cancelOrder(trx, options.dialect, order.id, at))
+        (await cancelOrder(trx, order.id, at))
           ? { after: { status: 'cancelled', ...(reason ? { reason } : {}) } }
           : {
               refused:

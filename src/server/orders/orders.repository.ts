@@ -1,6 +1,6 @@
 import { awaitingPayment } from '../../contract/order-status.ts';
 import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
-import type { Dialect } from '../db/database.ts';
+import { dialectOfHandle } from '../db/database.ts';
 import type { Database, OrderLineTable, OrderStatus, OrderTable, RefundDueReason } from '../db/schema.ts';
 
 /** Orders' SQL. Writes take the caller's transaction. */
@@ -42,12 +42,11 @@ function unitsTable(source: UnitsSource) {
  */
 async function changeStock(
   trx: Kysely<Database>,
-  dialect: Dialect,
   direction: 'take' | 'give back',
   source: UnitsSource,
 ): Promise<number[]> {
   if ('lines' in source && source.lines.length === 0) return [];
-  const lockInIdOrder = dialect === 'postgres' ? sql`for update` : sql``;
+  const lockInIdOrder = dialectOfHandle(trx) === 'postgres' ? sql`for update` : sql``;
   const change =
     direction === 'take' ? sql`product_stocks.stock - wanted.quantity` : sql`product_stocks.stock + wanted.quantity`;
   const enough = direction === 'take' ? sql`and product_stocks.stock >= wanted.quantity` : sql``;
@@ -70,26 +69,18 @@ async function changeStock(
  * Answers the ids of the entries taken: when fewer than asked, the caller rolls back or gives
  * those back.
  */
-export function takeStockOfLines(
-  trx: Kysely<Database>,
-  dialect: Dialect,
-  lines: readonly StockUnits[],
-): Promise<number[]> {
-  return changeStock(trx, dialect, 'take', { lines });
+export function takeStockOfLines(trx: Kysely<Database>, lines: readonly StockUnits[]): Promise<number[]> {
+  return changeStock(trx, 'take', { lines });
 }
 
 /** Gives the lines' units back, in one statement. */
-export async function returnStockOfLines(
-  trx: Kysely<Database>,
-  dialect: Dialect,
-  lines: readonly StockUnits[],
-): Promise<void> {
-  await changeStock(trx, dialect, 'give back', { lines });
+export async function returnStockOfLines(trx: Kysely<Database>, lines: readonly StockUnits[]): Promise<void> {
+  await changeStock(trx, 'give back', { lines });
 }
 
 /** Gives all of an order's units back, in one statement, without reading its lines first. */
-export async function returnOrderStock(trx: Kysely<Database>, dialect: Dialect, orderId: number): Promise<void> {
-  await changeStock(trx, dialect, 'give back', { orderId });
+export async function returnOrderStock(trx: Kysely<Database>, orderId: number): Promise<void> {
+  await changeStock(trx, 'give back', { orderId });
 }
 
 /** Gives one entry's units back (a refund putting chosen units back in stock). */
@@ -113,8 +104,8 @@ export async function useVoucher(trx: Kysely<Database>, code: string): Promise<b
 }
 
 /** The next order number: PostgreSQL's sequence, or SQLite's counter row (migration 0006). */
-export async function nextOrderNumber(trx: Kysely<Database>, dialect: Dialect): Promise<number> {
-  if (dialect === 'postgres') {
+export async function nextOrderNumber(trx: Kysely<Database>): Promise<number> {
+  if (dialectOfHandle(trx) === 'postgres') {
     const { rows } = await sql<{ value: string }>`select nextval('order_number_seq') as value`.execute(trx);
     return Number(rows[0]?.value);
   }
@@ -148,23 +139,31 @@ export function findOrderByCode(db: Kysely<Database>, code: string) {
 const MAX_CHAIN = 50;
 
 /**
- * The number of the paid order among this order and those it replaced, one before another
- * (BACK TO CART commits a restored basket in place of its unpaid order, and the order replaced may
- * still be paid through a payment page already open elsewhere). Undefined when none is paid.
+ * The number of the paid order in this order's chain of replacements, undefined when none is paid.
+ * BACK TO CART commits a restored basket in place of its unpaid order, and either may still be paid:
+ * the order replaced through a payment page already open elsewhere, or the one replacing it in
+ * another tab. So the chain is followed both ways: to the orders this one replaced, one before
+ * another, and to the order that replaced it (an order is replaced at most once: it is cancelled then).
  */
 export async function paidOrderOfChain(
   db: Kysely<Database>,
-  order: Pick<OrderRow, 'status' | 'order_number' | 'replaces_order_id'>,
+  order: Pick<OrderRow, 'status' | 'order_number' | 'replaces_order_id'> & { id?: number },
 ): Promise<number | undefined> {
-  let link: Pick<OrderRow, 'status' | 'order_number' | 'replaces_order_id'> | undefined = order;
-  for (let step = 0; link && step < MAX_CHAIN; step += 1) {
-    if (link.status === 'paid') return link.order_number;
-    if (link.replaces_order_id === null) return undefined;
-    link = await db
-      .selectFrom('orders')
-      .select(['status', 'order_number', 'replaces_order_id'])
-      .where('id', '=', link.replaces_order_id)
-      .executeTakeFirst();
+  type Link = Pick<OrderRow, 'id' | 'status' | 'order_number' | 'replaces_order_id'>;
+  const columns = ['id', 'status', 'order_number', 'replaces_order_id'] as const;
+  let back: Pick<OrderRow, 'status' | 'order_number' | 'replaces_order_id'> | undefined = order;
+  for (let step = 0; back && step < MAX_CHAIN; step += 1) {
+    if (back.status === 'paid') return back.order_number;
+    if (back.replaces_order_id === null) break;
+    back = await db.selectFrom('orders').select(columns).where('id', '=', back.replaces_order_id).executeTakeFirst();
+  }
+  let onward: Link | undefined;
+  let from = order.id;
+  for (let step = 0; from !== undefined && step < MAX_CHAIN; step += 1) {
+    onward = await db.selectFrom('orders').select(columns).where('replaces_order_id', '=', from).executeTakeFirst();
+    if (!onward) break;
+    if (onward.status === 'paid') return onward.order_number;
+    from = onward.id;
   }
   return undefined;
 }
@@ -230,8 +229,8 @@ export async function findOrderVoucher(db: Kysely<Database>, orderId: number): P
  * transaction ends, so that counting their unpaid orders and adding one cannot interleave. SQLite
  * has one writer at a time already (BEGIN IMMEDIATE). Keys are taken in one order, against deadlock.
  */
-export async function lockUnpaidOrderKeys(trx: Kysely<Database>, dialect: Dialect, keys: string[]): Promise<void> {
-  if (dialect !== 'postgres') return;
+export async function lockUnpaidOrderKeys(trx: Kysely<Database>, keys: string[]): Promise<void> {
+  if (dialectOfHandle(trx) !== 'postgres') return;
   // One statement: PostgreSQL evaluates a select list left to right, so the keys are still taken in order.
   const locks = [...new Set(keys)].sort().map((key) => sql`pg_advisory_xact_lock(hashtext(${`unpaid-orders ${key}`}))`);
   await sql`select ${sql.join(locks)}`.execute(trx);

@@ -353,7 +353,7 @@ describe('POST /api/basket, GET /api/recover-basket and the reservation sweep', 
     // the sweeps still interleave at every await (separate processes wait on the file lock instead).
     const second = testDialect === 'postgres' ? t.database.connect() : t.db;
     const sweepers = [t.db, second].map((db) =>
-      createOrdersService(db.kysely, { dialect: db.dialect, reservationMinutes: 60, clock: later }),
+      createOrdersService(db.kysely, { reservationMinutes: 60, clock: later }),
     );
     await Promise.all(sweepers.map((s) => s.releaseExpiredReservations()));
     expect(await fx.stockOf(p.stockId)).toBe(3);

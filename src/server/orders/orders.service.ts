@@ -6,7 +6,6 @@ import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import { messages } from '../../contract/messages.ts';
 import { gatherFacts, gatherFactsAtOnce } from '../basket/basket.service.ts';
 import { mergeLines, priceBasket, type PricingFacts } from '../basket/pricing.ts';
-import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
 import {
@@ -123,8 +122,8 @@ function buyerOf(request: BasketCommit, customerId: number | undefined, clientAd
 }
 
 /** Commits by the same e-mail address or client wait for each other, so their unpaid-order counts cannot interleave. */
-function waitForSameBuyer(trx: Kysely<Database>, dialect: Dialect, buyer: Buyer): Promise<void> {
-  return lockUnpaidOrderKeys(trx, dialect, [`email ${buyer.emailKey}`, `client ${buyer.clientAddress ?? ''}`]);
+function waitForSameBuyer(trx: Kysely<Database>, buyer: Buyer): Promise<void> {
+  return lockUnpaidOrderKeys(trx, [`email ${buyer.emailKey}`, `client ${buyer.clientAddress ?? ''}`]);
 }
 
 /**
@@ -134,14 +133,11 @@ function waitForSameBuyer(trx: Kysely<Database>, dialect: Dialect, buyer: Buyer)
  */
 async function reservationOf(
   trx: Kysely<Database>,
-  dialect: Dialect,
   replacedOrderCode: string | null | undefined,
   now: Date,
   reservationMinutes: number,
 ): Promise<{ heldSince: string; reservedUntil: string; replacesOrderId: number | null; replacedOne: boolean }> {
-  const replaced = replacedOrderCode
-    ? await replaceOrder(trx, dialect, replacedOrderCode, now.toISOString())
-    : undefined;
+  const replaced = replacedOrderCode ? await replaceOrder(trx, replacedOrderCode, now.toISOString()) : undefined;
   if (replaced === 'already paid') throw new OrderAlreadyPaidError();
   const reservation = reservationFor(replaced, now, reservationMinutes);
   if (!reservation) throw new OrderHeldTooLongError();
@@ -164,12 +160,7 @@ function refuseUnknownChoices(request: BasketCommit, facts: PricingFacts): void 
 }
 
 /** The basket priced afresh from the database, as long as that is what the shopper saw. */
-async function priceAsSeen(
-  trx: Kysely<Database>,
-  dialect: Dialect,
-  request: BasketCommit,
-  now: Date,
-): Promise<PricedBasket> {
+async function priceAsSeen(trx: Kysely<Database>, request: BasketCommit, now: Date): Promise<PricedBasket> {
   const facts = await gatherFactsAtOnce(trx, request, now);
   refuseUnknownChoices(request, facts);
   const priced = priceBasket(request, facts);
@@ -188,12 +179,12 @@ function unitsIn(priced: PricedBasket): number {
 }
 
 /** Takes the lines' stock and one use of the voucher; either running out since pricing is a changed basket. */
-async function reserveStockAndVoucher(trx: Kysely<Database>, dialect: Dialect, priced: PricedBasket): Promise<void> {
+async function reserveStockAndVoucher(trx: Kysely<Database>, priced: PricedBasket): Promise<void> {
   const lines = priced.items.map((line) => ({
     productStockId: line.productStockId,
     quantity: line.requestedQty as number,
   }));
-  if (!(await reserveLines(trx, dialect, lines))) throw new BasketChanged();
+  if (!(await reserveLines(trx, lines))) throw new BasketChanged();
   const voucherCode = priced.appliedVouchers[0]?.code ?? null;
   if (voucherCode && !(await useVoucher(trx, voucherCode))) throw new BasketChanged();
 }
@@ -201,10 +192,9 @@ async function reserveStockAndVoucher(trx: Kysely<Database>, dialect: Dialect, p
 /** Numbers the new order and writes it with its lines: the last step of a commit. */
 async function createOrder(
   trx: Kysely<Database>,
-  dialect: Dialect,
   order: NewOrder,
 ): Promise<{ orderNumber: number; orderCode: string }> {
-  const orderNumber = await nextOrderNumber(trx, dialect);
+  const orderNumber = await nextOrderNumber(trx);
   const orderCode = newOrderCode();
   await insertOrder(trx, newOrderRow({ ...order, orderNumber, orderCode }), order.priced.items.map(newOrderLineRow));
   return { orderNumber, orderCode };
@@ -213,7 +203,6 @@ async function createOrder(
 export function createOrdersService(
   db: Kysely<Database>,
   options: {
-    dialect: Dialect;
     reservationMinutes: number;
     clock?: () => Date;
     /** Unpaid orders that may hold stock at once; unlimited when not given. */
@@ -260,19 +249,18 @@ export function createOrdersService(
       const buyer = buyerOf(request, customerId, clientAddress);
       try {
         const committed = await db.transaction().execute(async (trx) => {
-          await waitForSameBuyer(trx, options.dialect, buyer);
+          await waitForSameBuyer(trx, buyer);
           const { replacedOne, ...reservation } = await reservationOf(
             trx,
-            options.dialect,
             request.orderCode,
             now,
             options.reservationMinutes,
           );
-          const priced = await priceAsSeen(trx, options.dialect, request, now);
+          const priced = await priceAsSeen(trx, request, now);
           refuseUnpayableTotal(priced);
           await checkUnpaidOrderLimits(trx, buyer, unitsIn(priced), now.toISOString());
-          await reserveStockAndVoucher(trx, options.dialect, priced);
-          const created = await createOrder(trx, options.dialect, {
+          await reserveStockAndVoucher(trx, priced);
+          const created = await createOrder(trx, {
             request,
             priced,
             buyer,
@@ -307,7 +295,7 @@ export function createOrdersService(
       const now = clock().toISOString();
       let released = 0;
       for (const orderId of await findExpiredReservations(db, now, limit)) {
-        const done = await db.transaction().execute((trx) => expireOrder(trx, options.dialect, orderId, now));
+        const done = await db.transaction().execute((trx) => expireOrder(trx, orderId, now));
         if (done) {
           released++;
           options.onOrderEvent?.('expired');

@@ -147,7 +147,6 @@ describe('unpaid orders per client and per e-mail address', () => {
     const at = (minutes: number) => () => new Date(started + minutes * 60_000);
     const replaceAt = async (minutes: number, orderCode?: string) => {
       const orders = createOrdersService(t.db.kysely, {
-        dialect: t.db.dialect,
         reservationMinutes: 60,
         clock: at(minutes),
       });
@@ -221,7 +220,6 @@ describe('unpaid orders per client and per e-mail address', () => {
     );
     expect(await timesUsed(code)).toBe(1);
     const later = createOrdersService(t.db.kysely, {
-      dialect: t.db.dialect,
       reservationMinutes: 60,
       clock: () => new Date(Date.now() + 61 * 60_000),
     });
@@ -240,7 +238,7 @@ describe('unpaid orders per client and per e-mail address', () => {
       .select('id')
       .where('order_code', '=', order.orderCode)
       .executeTakeFirstOrThrow();
-    await t.db.kysely.transaction().execute((trx) => takeOrderAgain(trx, t.db.dialect, row.id));
+    await t.db.kysely.transaction().execute((trx) => takeOrderAgain(trx, row.id));
     expect(await timesUsed(code)).toBe(2);
   });
 });

@@ -231,9 +231,8 @@ describe('refunds through Opayo', () => {
   describe('a refund Opayo never confirmed, settled later', () => {
     /** Another instance's sweep, ten minutes on, with Opayo answering again. */
     const sweepLater = () => {
-      const payments = createPaymentsService(t.db.kysely, t.config, { dialect: t.db.dialect, fetch: opayo.fetch });
+      const payments = createPaymentsService(t.db.kysely, t.config, { fetch: opayo.fetch });
       return createOrdersAdminService(t.db.kysely, {
-        dialect: t.db.dialect,
         now: () => new Date(Date.now() + 11 * 60_000),
         providerOf: payments.providerOf,
       }).settleUnconfirmedRefunds();
@@ -264,9 +263,7 @@ describe('refunds through Opayo', () => {
       const { orderNumber, row } = await unconfirmedRefund(true);
       // Not before its time: a refund still in flight is left alone.
       await createOrdersAdminService(t.db.kysely, {
-        dialect: t.db.dialect,
-        providerOf: createPaymentsService(t.db.kysely, t.config, { dialect: t.db.dialect, fetch: opayo.fetch })
-          .providerOf,
+        providerOf: createPaymentsService(t.db.kysely, t.config, { fetch: opayo.fetch }).providerOf,
       }).settleUnconfirmedRefunds();
       expect(await requestsOf(row.id)).toEqual(['pending']);
 

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { OrderStatusAnswer, PaymentHandoffAnswer } from '../../contract/payments.ts';
-import type { Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import {
   claimCapture,
+  isPaidFor,
   markOrderPaid,
   markPaymentFailed,
   recordReportedRefund,
@@ -64,7 +64,6 @@ export function createPaymentsService(
   config: PaymentsConfig,
   options: {
     /** Which database it is: a late payment takes its stock again as that one needs. */
-    dialect: Dialect;
     fetch?: typeof fetch;
     clock?: () => Date;
     mailer?: Mailer;
@@ -122,7 +121,7 @@ export function createPaymentsService(
           transactionId: event.reference,
           ...(event.authCode !== undefined ? { authCode: event.authCode } : {}),
         };
-        return { orderId: order.id, applied: { outcome: await markOrderPaid(trx, options.dialect, order, paid, at) } };
+        return { orderId: order.id, applied: { outcome: await markOrderPaid(trx, order, paid, at) } };
       }
       case 'failed':
       case 'cancelled': {
@@ -190,6 +189,9 @@ export function createPaymentsService(
         const order = orderId === undefined ? undefined : await findPaymentOrder(db, { id: orderId });
         if (!order) return { refused: 'rejected: names no order' };
         if (order.status === 'paid') return { refused: 'already paid' };
+        // The basket it was for is paid already, through the order it replaced or the one that
+        // replaced it (two tabs): the shopper is not charged twice for it.
+        if (await isPaidFor(db, order)) return { refused: 'already paid: another order for its basket is' };
         // One capture per order: of two handoffs for it (both approved) coming back at once, only
         // the one that claims the order is captured; the provider lets the other lapse.
         if (!(await claimCapture(db, order.id, reference, clock())))

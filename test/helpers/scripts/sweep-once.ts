@@ -4,7 +4,6 @@ import { createOrdersService } from '../../../src/server/orders/orders.service.t
 /** One reservation sweep in its own process, as one instance's timer runs it; prints the count. */
 const db = openDatabase(process.env.DATABASE_URL ?? '');
 const released = await createOrdersService(db.kysely, {
-  dialect: db.dialect,
   reservationMinutes: 60,
 }).releaseExpiredReservations();
 console.log(`released ${released}`);

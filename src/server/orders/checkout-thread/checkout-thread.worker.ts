@@ -22,7 +22,6 @@ const connections = (poolSize: number) =>
   });
 const db = connections(setup.poolSize);
 const orders = createOrdersService(db.kysely, {
-  dialect: db.dialect,
   reservationMinutes: setup.reservationMinutes,
   ...(setup.unpaidOrderLimits ? { unpaidOrderLimits: setup.unpaidOrderLimits } : {}),
   onOrderEvent: (event) => port.postMessage({ type: 'event', event } satisfies ToMain),
