@@ -374,7 +374,8 @@ export function ordersForExport(
 
 /**
  * Takes a cancelled reversal's amount off a paid order's refunded total, in one conditional update:
- * never below nothing (what comes back is at most what went out).
+ * at most what reversals took and earlier cancellations have not given back (order_refunds), so a
+ * cancellation never undoes a refund, nor one reversal twice.
  */
 export async function takeFromRefundedTotal(
   trx: Kysely<Database>,
@@ -388,6 +389,21 @@ export async function takeFromRefundedTotal(
     .where('id', '=', orderId)
     .where('status', '=', 'paid')
     .where('refunded_total', '>=', amount)
+    // What reversals took and no cancellation has given back yet: refunds are not the provider's to undo.
+    .where((eb) =>
+      eb(
+        eb
+          .selectFrom('order_refunds')
+          .select(
+            sql<number>`coalesce(sum(case kind when 'reversal' then amount when 'reversal_cancelled' then -amount else 0 end), 0)`.as(
+              'outstanding',
+            ),
+          )
+          .where('order_id', '=', orderId),
+        '>=',
+        amount,
+      ),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
