@@ -203,8 +203,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   const searchEngine = createSearchEngine(createSearchEngineRepository(db.kysely), {
     maxLagMs: config.searchIndexLagMs,
-    // Tests add products and search at once; a serving shop answers from the database meanwhile.
-    waitForBuild: config.searchWaitsForIndex,
     onError: (error) => app.log.error({ err: error }, 'search index not built'),
     // A database in memory is this connection's alone: another process could not open it.
     ...(db.reopen.url === 'sqlite::memory:' ? {} : { separateBuild: { connection: db.reopen } }),
@@ -362,6 +360,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         stock: createStockAdminService(db.kysely, {
           lowStockThreshold: config.lowStockThreshold,
           onChange: catalogueChanged,
+          matchingIds: searchEngine.matchingIds,
         }),
       });
       await admin.register(vouchersAdminRoutes, { guard: staffGuard, vouchers: createVouchersAdminService(db.kysely) });
