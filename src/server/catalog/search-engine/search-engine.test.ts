@@ -83,7 +83,9 @@ describe('the search engine', () => {
   it('waits for its first build, and answers nothing (not another engine) if it has not ended in time', async () => {
     const kanjira = await make.product({ title: 'Kanjira', typeId, brandId });
     // Started and searched at once: the search waits for the build instead of answering otherwise.
-    expect(await find(engineWith(), 'kanjira')).toEqual([kanjira.id]);
+    const engine = engineWith();
+    expect(await find(engine, 'kanjira')).toEqual([kanjira.id]);
+    expect(await engine.built(0)).toBe(true);
     // A build that never ends (its database hung): the search gives up after the wait.
     const hung = createSearchEngineRepository(db.kysely);
     const never = new Promise<never>(() => undefined);
@@ -92,6 +94,8 @@ describe('the search engine', () => {
       firstBuildWaitMs: 1,
     });
     stuck.start();
+    // Not ready (/readyz answers 503): a load balancer sends it nothing to wait.
+    expect(await stuck.built(1)).toBe(false);
     expect(await stuck.search({ keyword: 'kanjira', sort: 'relevance', offset: 0, limit: 10 })).toBeUndefined();
     expect(await stuck.matchingIds('kanjira')).toBeUndefined();
   });
