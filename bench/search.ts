@@ -12,8 +12,8 @@ import { jsonHeaders, pacedRequests, rotate, seedDatabase, startBenchServer } fr
 
 /**
  * Search at scale (npm run bench:search; docs/decisions/0017-in-process-search-index.md): a large catalogue (100,000 products by
- * default), production mode with the search and catalogue caches off, so every search takes the
- * database path. A rotating mix of searches runs at an offered rate and then closed-loop, while a
+ * default), production mode with the search and catalogue caches off, so every search is worked
+ * out by the index. A rotating mix of searches runs at an offered rate and then closed-loop, while a
  * light stream of product pages runs beside it on the same instance: a search that blocks the event
  * loop shows as the product pages' p99. Prints req/s, p50/p97.5/p99, errors, the server's CPU per
  * search and its resident memory.

@@ -27,6 +27,8 @@ export const errorCodes = {
   /** Erasure refused: an order still needs the customer's name and address to be fulfilled. */
   customerHasLiveOrders: 'CUSTOMER_HAS_LIVE_ORDERS',
   httpsRequired: 'HTTPS_REQUIRED',
+  /** The search index is still being built at start-up, past the wait a search allows it (ADR 0026). */
+  searchNotReady: 'SEARCH_NOT_READY',
   internal: 'INTERNAL_ERROR',
 } as const;
 

@@ -200,17 +200,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
   // Health for load balancers and orchestrators: the process is up; the database answers.
   app.get('/healthz', () => ({ ok: true }));
-  // Its own short limit (docs/rules.md#operations): a hung database makes it answer 503 within 2 s, not hang.
-  app.get('/readyz', async (_request, reply) =>
-    (await db.ping(1_500)) ? { ok: true } : reply.status(503).send({ ok: false }),
-  );
   const searchEngine = createSearchEngine(createSearchEngineRepository(db.kysely), {
     maxLagMs: config.searchIndexLagMs,
-    // Tests add products and search at once; a serving shop answers from the database meanwhile.
-    waitForBuild: config.searchWaitsForIndex,
     onError: (error) => app.log.error({ err: error }, 'search index not built'),
     // A database in memory is this connection's alone: another process could not open it.
     ...(db.reopen.url === 'sqlite::memory:' ? {} : { separateBuild: { connection: db.reopen } }),
+  });
+  // Its own short limit (docs/rules.md#operations): a hung database makes it answer 503 within 2 s, not hang.
+  // Not ready either until this instance's search index is built (docs/decisions/0026-one-search-engine.md):
+  // a load balancer then sends it no search that would wait for the build.
+  app.get('/readyz', async (_request, reply) => {
+    const [database, search] = await Promise.all([db.ping(1_500), searchEngine.built(1_500)]);
+    return database && search ? { ok: true } : reply.status(503).send({ ok: false });
   });
   app.addHook('onReady', async () => searchEngine.start());
   app.addHook('onClose', async () => searchEngine.stop());
@@ -362,6 +363,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         stock: createStockAdminService(db.kysely, {
           lowStockThreshold: config.lowStockThreshold,
           onChange: catalogueChanged,
+          matchingIds: searchEngine.matchingIds,
         }),
       });
       await admin.register(vouchersAdminRoutes, { guard: staffGuard, vouchers: createVouchersAdminService(db.kysely) });

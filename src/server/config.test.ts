@@ -21,9 +21,8 @@ describe('configuration', () => {
     expect(config.logLevel).toBe('info');
     expect(config.unpaidOrderLimits).toEqual({ perEmail: 3, perClient: 10, unitsPerEmail: 20, unitsPerClient: 50 });
     expect(config.backgroundJobs).toBe(true);
-    expect(config.searchWaitsForIndex).toBe(false);
-    const quiet = loadConfig({ BACKGROUND_JOBS: 'false', SEARCH_WAITS_FOR_INDEX: 'true' });
-    expect([quiet.backgroundJobs, quiet.searchWaitsForIndex]).toEqual([false, true]);
+    const quiet = loadConfig({ BACKGROUND_JOBS: 'false' });
+    expect(quiet.backgroundJobs).toBe(false);
   });
 
   it('names every production rule broken at once, the payment settings with the rest', () => {

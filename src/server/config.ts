@@ -129,9 +129,6 @@ const envSchema = z.object({
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(5),
   // How stale this instance's search index may be before a search reads the change log first (ADR 0017).
   SEARCH_INDEX_LAG_MS: z.coerce.number().int().min(0).max(10_000).default(1_000),
-  // Until this instance's search index is built, a search waits for it (true) or is answered from
-  // the database meanwhile (false: a serving shop). Tests that add products and search at once wait.
-  SEARCH_WAITS_FOR_INDEX: boolean.default(false),
   // The timers that sweep expired reservations, settle refunds and refresh the planner's
   // statistics. Tests turn them off and run each sweep themselves, at the moment they choose.
   BACKGROUND_JOBS: boolean.default(true),
@@ -334,8 +331,6 @@ function toConfig(env: Environment) {
     pageCacheSeconds: env.PAGE_CACHE_SECONDS,
     /** A search reads the change log first when this instance read it longer ago (docs/decisions/0017-in-process-search-index.md). */
     searchIndexLagMs: env.SEARCH_INDEX_LAG_MS,
-    /** Until the search index is built, searches wait for it rather than being answered from the database. */
-    searchWaitsForIndex: env.SEARCH_WAITS_FOR_INDEX,
     /** The sweeps on timers (reservations, refunds, planner statistics) run; tests run them themselves. */
     backgroundJobs: env.BACKGROUND_JOBS,
     logLevel: env.LOG_LEVEL as string,

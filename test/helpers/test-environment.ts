@@ -1,7 +1,6 @@
 /**
  * What the test suites set where a serving shop's defaults do not suit them (config.ts has no
- * defaults of its own for tests): caches off, so a change is seen by the next call; the search
- * waiting for its index, as tests add products and search at once; the sweeps on timers off, each
+ * defaults of its own for tests): caches off, so a change is seen by the next call; the sweeps on timers off, each
  * test running the one it needs at its moment; the unpaid-order limits far out of the way of suites
  * that place many orders from one address (their own test sets the real ones); and quiet logs.
  */
@@ -11,7 +10,6 @@ export const testEnvironment = {
   CATALOG_CACHE_SECONDS: '0',
   PAGE_CACHE_SECONDS: '0',
   SEARCH_INDEX_LAG_MS: '0',
-  SEARCH_WAITS_FOR_INDEX: 'true',
   BACKGROUND_JOBS: 'false',
   UNPAID_ORDERS_PER_EMAIL: '100000',
   UNPAID_ORDERS_PER_CLIENT: '100000',

@@ -10,7 +10,6 @@ import {
   type ProductIdList,
   type VariantRow,
 } from './photos/photos.repository.ts';
-import { toFts5Query, toTsQuery } from './search-terms.ts';
 
 /**
  * All of the storefront catalogue's SQL. Rows come back in the database's shape; the service maps
@@ -52,14 +51,6 @@ export interface FoundProductRow {
   product_type_id: number;
   url_key: string;
   status: ProductStatus;
-}
-
-export interface SearchFilter {
-  keyword: string;
-  typeIds: number[];
-  brandIds: number[];
-  limit: number;
-  offset: number;
 }
 
 export interface ProductBodies {
@@ -264,49 +255,6 @@ export function createCatalogRepository(db: Kysely<Database>) {
       if (filter.typeIds) query = query.where('product_type_id', 'in', filter.typeIds);
       if (filter.brandId !== undefined) query = query.where('brand_id', '=', filter.brandId);
       return (await query.execute()).map((row) => row.id);
-    },
-
-    async searchProductIds(filter: SearchFilter): Promise<{ ids: number[]; total: number }> {
-      const ftsQuery = dialect === 'sqlite' ? toFts5Query(filter.keyword) : toTsQuery(filter.keyword);
-      const filtered = filter.typeIds.length > 0 || filter.brandIds.length > 0;
-      // SQLite's index holds published products only (migration 0016), so a keyword alone is answered
-      // from the index without reading a product row: the count is most of a search's cost.
-      if (ftsQuery !== undefined && dialect === 'sqlite' && !filtered) {
-        const match = sql`products_fts match ${ftsQuery}`;
-        const [page, counted] = await Promise.all([
-          sql<{ id: number }>`select rowid as id from products_fts where ${match}
-            order by bm25(products_fts, 10.0, 5.0, 1.0), rowid limit ${filter.limit} offset ${filter.offset}`.execute(
-            db,
-          ),
-          sql<{ total: number | string }>`select count(*) as total from products_fts where ${match}`.execute(db),
-        ]);
-        return { ids: page.rows.map((row) => row.id), total: Number(counted.rows[0]?.total ?? 0) };
-      }
-
-      const conditions = [sql`p.status = 'published'`];
-      if (filter.typeIds.length > 0) conditions.push(sql`p.product_type_id in (${sql.join(filter.typeIds)})`);
-      if (filter.brandIds.length > 0) conditions.push(sql`p.brand_id in (${sql.join(filter.brandIds)})`);
-
-      let from = sql`products p`;
-      let rank = sql`p.id`;
-      if (ftsQuery !== undefined && dialect === 'sqlite') {
-        from = sql`products_fts join products p on p.id = products_fts.rowid`;
-        conditions.unshift(sql`products_fts match ${ftsQuery}`);
-        // A title match weighs most, then what the product is (type, brand), then its description.
-        rank = sql`bm25(products_fts, 10.0, 5.0, 1.0), p.id`;
-      } else if (ftsQuery !== undefined) {
-        conditions.unshift(sql`p.search_vector @@ to_tsquery('english', ${ftsQuery})`);
-        rank = sql`ts_rank(p.search_vector, to_tsquery('english', ${ftsQuery})) desc, p.id`;
-      }
-      const where = sql`where ${sql.join(conditions, sql` and `)}`;
-
-      // Counting and ranking apart is cheaper than a window count, which would rank every match.
-      const [page, counted] = await Promise.all([
-        sql<{ id: number }>`select p.id from ${from} ${where} order by ${rank}
-          limit ${filter.limit} offset ${filter.offset}`.execute(db),
-        sql<{ total: number | string }>`select count(*) as total from ${from} ${where}`.execute(db),
-      ]);
-      return { ids: page.rows.map((row) => row.id), total: Number(counted.rows[0]?.total ?? 0) };
     },
 
     listProductUrlKeys(limit: number) {

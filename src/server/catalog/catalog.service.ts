@@ -11,7 +11,8 @@ import type {
 } from '../../contract/catalog.ts';
 import { MAX_ID } from '../../contract/basket-rules.ts';
 import { cardPriceOf, TOP_LEVEL_PARENT_ID } from '../../contract/catalog-rules.ts';
-import { NotFoundError } from '../errors.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
+import { NotFoundError, RefusedError } from '../errors.ts';
 import {
   createCatalogCache,
   pickAtRandom,
@@ -114,9 +115,20 @@ function parseProductKey(key: string): { id: number } | { urlKey: string } {
  */
 export type ProductLookUp = { product: Product } | { movedTo: string };
 
+/** The answer when the search index's first build has not ended within its wait (ADR 0026). */
+export function searchNotReady(): RefusedError {
+  return new RefusedError(
+    503,
+    errorCodes.searchNotReady,
+    'Search is starting up. Please try again in a few seconds.',
+    undefined,
+    5,
+  );
+}
+
 /**
- * `searchEngine` answers searches from this instance's index (docs/decisions/0017-in-process-search-index.md);
- * without it, or until its index is built, the database's full-text search does.
+ * `searchEngine` answers every search from this instance's index (docs/decisions/0017-in-process-search-index.md,
+ * docs/decisions/0026-one-search-engine.md); until its first build ends, a search waits for it.
  */
 export function createCatalogService(
   repository: CatalogRepository,
@@ -127,7 +139,7 @@ export function createCatalogService(
      */
     searchesAtOnce?: number;
   },
-  searchEngine?: SearchEngine,
+  searchEngine: SearchEngine,
 ) {
   const inTurn = createSearchTurns(options.searchesAtOnce ?? 1);
   const cache = createCatalogCache(options, {
@@ -203,7 +215,7 @@ export function createCatalogService(
     // Unknown type ids are kept in the answer but match nothing, like an unknown brand id does.
     const typeIds = query.typeId.length > 0 && types.length === 0 ? [0] : types;
     const offset = (query.pageNumber - 1) * query.pageSize;
-    const indexed = await searchEngine?.search({
+    const indexed = await searchEngine.search({
       keyword: query.title,
       typeIds: query.typeId.length > 0 ? typeIds : undefined,
       brandIds: query.brandId.length > 0 ? query.brandId : undefined,
@@ -211,27 +223,17 @@ export function createCatalogService(
       offset,
       limit: query.pageSize,
     });
-    if (indexed) {
-      const total = indexed.total;
-      return {
-        totalResults: total,
-        isNextPage: query.pageNumber * query.pageSize < total,
-        ids: indexed.ids,
-        facets: {
-          types: typeFacets(indexed.typeCounts, typeRows),
-          brands: [...indexed.brandCounts].map(([id, count]) => ({ id, count })),
-        },
-      };
-    }
-    // The database's full-text search, until the index is built: relevance only, no counts.
-    const { ids, total } = await repository.searchProductIds({
-      keyword: query.title,
-      typeIds,
-      brandIds: query.brandId,
-      limit: query.pageSize,
-      offset,
-    });
-    return { totalResults: total, isNextPage: query.pageNumber * query.pageSize < total, ids };
+    if (!indexed) throw searchNotReady();
+    const total = indexed.total;
+    return {
+      totalResults: total,
+      isNextPage: query.pageNumber * query.pageSize < total,
+      ids: indexed.ids,
+      facets: {
+        types: typeFacets(indexed.typeCounts, typeRows),
+        brands: [...indexed.brandCounts].map(([id, count]) => ({ id, count })),
+      },
+    };
   }
 
   return {
@@ -240,7 +242,7 @@ export function createCatalogService(
     /** Forgets what this instance keeps, so its next answers show a change at once (a back-office write). */
     clearCaches: () => {
       cache.clear();
-      searchEngine?.markStale();
+      searchEngine.markStale();
     },
 
     async brands(): Promise<Brand[]> {

@@ -8,10 +8,9 @@ import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 
 /**
  * A draft or archived product is invisible to shoppers everywhere (docs/back-office.md#catalogue):
- * search (this database's full-text path, and browsing without a keyword), its page and its API
- * answer, random picks (the home sections), related products, offers, the sitemap and the cart's
- * look-ups; a basket line for it is refused. Runs on SQLite (FTS5), and on PostgreSQL (tsvector)
- * with TEST_DATABASE_URL.
+ * search (the in-process index, with a keyword and without), its page and its API answer, random
+ * picks (the home sections), related products, offers, the sitemap and the cart's look-ups; a
+ * basket line for it is refused. Runs on SQLite, and on PostgreSQL with TEST_DATABASE_URL.
  */
 describe('products shoppers may not see', () => {
   let t: TestApp | undefined;

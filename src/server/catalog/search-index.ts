@@ -1,6 +1,6 @@
 /**
- * What a product is searched by (docs/rules.md#catalogue-and-search). The full-text indexes
- * (migration 0001: FTS5 triggers on SQLite, a generated tsvector on PostgreSQL) read three columns:
+ * What a product is searched by (docs/rules.md#catalogue-and-search). The search engine's index
+ * (search-engine/, docs/decisions/0026-one-search-engine.md) reads three columns:
  * the title (weighed most), `search_tags` (what the product is) and `search_text` (everything
  * else). The server writes the last two from what staff edit, so renaming a type or a brand, or
  * moving a type, keeps search in step.

@@ -1,27 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { keywordWords, toFts5Query, toTsQuery } from './search-terms.ts';
+import { keywordAlternatives, keywordWords } from './search-terms.ts';
+import { queryWordsOf } from './search-engine/terms.ts';
 
 describe('search terms', () => {
   it('splits a keyword into lower-case words without accents or punctuation', () => {
     expect(keywordWords('  Tánpura, 4-String! ')).toEqual(['tanpura', '4', 'string']);
   });
 
-  it('has no query for a keyword without words', () => {
-    expect(toFts5Query('  !!  ')).toBeUndefined();
-    expect(toTsQuery('"*()')).toBeUndefined();
+  it('has no words for a keyword without letters or digits', () => {
+    expect(keywordAlternatives('  !!  ')).toEqual([]);
+    expect(queryWordsOf('"*()')).toEqual([]);
   });
 
-  it('matches every word as a prefix, with its synonyms', () => {
-    expect(toFts5Query('dho')).toBe('("dho"*)');
-    expect(toFts5Query('baja stand')).toBe(
-      '("harmonium"* OR "baja"* OR "vaja"* OR "peti"* OR "paeti"* OR "harmonia"*) AND ("stand"*)',
-    );
-    expect(toTsQuery('dholki')).toBe('(dholak:* | dholki:* | dholaki:* | dholk:*)');
+  it('gives every word its synonyms, and a word without any itself', () => {
+    expect(keywordAlternatives('dho')).toEqual([{ word: 'dho', alternatives: ['dho'] }]);
+    expect(keywordAlternatives('baja stand')).toEqual([
+      { word: 'baja', alternatives: ['harmonium', 'baja', 'vaja', 'peti', 'paeti', 'harmonia'] },
+      { word: 'stand', alternatives: ['stand'] },
+    ]);
+    expect(keywordAlternatives('dholki')[0]?.alternatives).toEqual(['dholak', 'dholki', 'dholaki', 'dholk']);
   });
 
-  it('cannot be broken out of with quotes or operators', () => {
-    expect(toFts5Query('a" OR 1=1 --')).toBe('("a"*) AND ("or"*) AND ("1"*) AND ("1"*)');
-    expect(toTsQuery("x' | !y & (z")).toBe('(x:*) & (y:*) & (z:*)');
+  it('reads quotes and operators as no more than the words between them', () => {
+    expect(keywordWords('a" OR 1=1 --')).toEqual(['a', 'or', '1', '1']);
+    expect(keywordWords("x' | !y & (z")).toEqual(['x', 'y', 'z']);
   });
 
   it('keeps at most 8 words of at most 40 characters', () => {

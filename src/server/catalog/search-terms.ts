@@ -1,7 +1,7 @@
 /**
- * Turns a shopper's keyword into full-text queries for SQLite FTS5 and PostgreSQL tsquery.
- * Each word matches as a prefix ("dho" finds dhol and dholak) together with the domain's
- * transliterations and synonyms (docs/rules.md#catalogue-and-search); all words must match.
+ * A shopper's keyword as the search engine reads it (search-engine/terms.ts): its words, each with
+ * the domain's transliterations and synonyms (docs/rules.md#catalogue-and-search). Each matches as a
+ * prefix ("dho" finds dhol and dholak), and all words must match.
  */
 
 /** Words that mean the same thing to a shopper. A word in a group also finds the others. */
@@ -52,33 +52,4 @@ function alternativesFor(word: string): string[] {
 /** The keyword's words, each with the words that mean the same (itself first when it has none). */
 export function keywordAlternatives(keyword: string): Array<{ word: string; alternatives: string[] }> {
   return keywordWords(keyword).map((word) => ({ word, alternatives: alternativesFor(word) }));
-}
-
-/** FTS5 MATCH expression, or undefined when the keyword has no searchable words. */
-export function toFts5Query(keyword: string): string | undefined {
-  const words = keywordWords(keyword);
-  if (words.length === 0) return undefined;
-  // Words are letters and digits only, so quoting them cannot break out of the string.
-  return words
-    .map(
-      (word) =>
-        `(${alternativesFor(word)
-          .map((alt) => `"${alt}"*`)
-          .join(' OR ')})`,
-    )
-    .join(' AND ');
-}
-
-/** PostgreSQL to_tsquery input, or undefined when the keyword has no searchable words. */
-export function toTsQuery(keyword: string): string | undefined {
-  const words = keywordWords(keyword);
-  if (words.length === 0) return undefined;
-  return words
-    .map(
-      (word) =>
-        `(${alternativesFor(word)
-          .map((alt) => `${alt}:*`)
-          .join(' | ')})`,
-    )
-    .join(' & ');
 }

@@ -3,13 +3,15 @@ import { MAX_NEW_STOCK } from '../../contract/admin/catalogue.ts';
 import type { StockReason } from '../../contract/admin/stock.ts';
 import { dialectOfHandle, type Dialect } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { toFts5Query, toTsQuery } from './search-terms.ts';
 
 /** The stock page's SQL (docs/back-office.md#stock). Writes take the caller's transaction. */
 
 export interface StockListFilter {
-  /** Words of the product, as the shop's search reads them. */
-  q?: string | undefined;
+  /**
+   * Only the sizes of these products (ids ascending): those the shop's search engine finds for the
+   * page's words (docs/decisions/0026-one-search-engine.md).
+   */
+  productIds?: Int32Array | undefined;
   /** Only sizes at or below this many units, lowest first. */
   atMost?: number | undefined;
   limit: number;
@@ -32,15 +34,14 @@ function stockRows(db: Kysely<Database>) {
 }
 
 /**
- * The sizes of products the shop's own search finds for these words (by prefix, with its synonyms),
- * through the full-text index: at 100,000 products a scan of every title took 100 ms, this 15.
+ * The sizes of these products. A broad word finds tens of thousands of products at 100,000, more
+ * than a statement may bind one by one, so the ids go as one value: a JSON array SQLite reads
+ * with json_each, an integer array on PostgreSQL.
  */
-function productsMatching(dialect: Dialect, q: string) {
-  const query = dialect === 'sqlite' ? toFts5Query(q) : toTsQuery(q);
-  if (query === undefined) return sql<boolean>`1 = 0`;
+function ofProducts(dialect: Dialect, ids: Int32Array) {
   return dialect === 'sqlite'
-    ? sql<boolean>`s.product_id in (select rowid from products_fts where products_fts match ${query})`
-    : sql<boolean>`s.product_id in (select id from products where search_vector @@ to_tsquery('english', ${query}))`;
+    ? sql<boolean>`s.product_id in (select value from json_each(${JSON.stringify(Array.from(ids))}))`
+    : sql<boolean>`s.product_id = any(${Array.from(ids)}::int[])`;
 }
 
 /**
@@ -52,9 +53,10 @@ export async function listStock(db: Kysely<Database>, filter: StockListFilter) {
   const dialect = dialectOfHandle(db);
   let rows = stockRows(db);
   let count = db.selectFrom('product_stocks as s').select((eb) => eb.fn.countAll<number | string>().as('n'));
-  if (filter.q) {
-    rows = rows.where(productsMatching(dialect, filter.q));
-    count = count.where(productsMatching(dialect, filter.q));
+  if (filter.productIds) {
+    if (filter.productIds.length === 0) return { rows: [], total: 0 };
+    rows = rows.where(ofProducts(dialect, filter.productIds));
+    count = count.where(ofProducts(dialect, filter.productIds));
   }
   if (filter.atMost !== undefined) {
     rows = rows.where('s.stock', '<=', filter.atMost).orderBy('s.stock');

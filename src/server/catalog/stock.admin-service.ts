@@ -14,6 +14,7 @@ import type { Database } from '../db/schema.ts';
 import { readSetting, writeSetting } from '../db/settings.repository.ts';
 import { NotFoundError, RefusedError } from '../errors.ts';
 import type { Staff } from '../staff/staff.service.ts';
+import { searchNotReady } from './catalog.service.ts';
 import {
   adjustStockLevel,
   findStockRow,
@@ -45,6 +46,12 @@ export function createStockAdminService(
     now?: () => Date;
     /** Told after an adjustment: the shop's kept copies of the catalogue show stock (ADR 0010). */
     onChange?: () => void;
+    /**
+     * The products the shop's search engine finds for some words (search-engine.ts `matchingIds`),
+     * so the stock page finds what the shop's search does (docs/decisions/0026-one-search-engine.md);
+     * undefined while its index is not built in time.
+     */
+    matchingIds: (keyword: string) => Promise<Int32Array | undefined>;
   },
 ) {
   const now = () => (options.now ?? (() => new Date()))().toISOString();
@@ -59,8 +66,10 @@ export function createStockAdminService(
   return {
     async list(query: StockListFilters): Promise<StockList> {
       const lowStockThreshold = await threshold();
+      const productIds = query.q ? await options.matchingIds(query.q) : undefined;
+      if (query.q && !productIds) throw searchNotReady();
       const { rows, total } = await listStock(db, {
-        q: query.q,
+        productIds,
         atMost: query.low ? lowStockThreshold : undefined,
         limit: query.pageSize,
         offset: (query.page - 1) * query.pageSize,

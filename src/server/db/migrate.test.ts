@@ -39,6 +39,7 @@ describe('migrations', () => {
       '0021-spec-titles',
       '0022-mail-reply-to',
       '0023-order-replaces',
+      '0024-one-search-engine',
     ]);
     expect(await migrateToLatest(db)).toEqual([]);
     const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -67,6 +68,16 @@ describe('migrations', () => {
     ]) {
       expect(tables).toContain(table);
     }
+    // Search reads the in-process index alone (0024, docs/decisions/0026-one-search-engine.md): no
+    // full-text table, column or trigger is left for a write to a product to keep up.
+    expect(tables.filter((name) => name.startsWith('products_fts'))).toEqual([]);
+    const columns =
+      db.dialect === 'sqlite'
+        ? await sql<{ name: string }>`select name from pragma_table_info('products')`.execute(db.kysely)
+        : await sql<{ name: string }>`select column_name as name from information_schema.columns
+            where table_schema = current_schema() and table_name = 'products'`.execute(db.kysely);
+    expect(columns.rows.map((column) => column.name)).toContain('title');
+    expect(columns.rows.map((column) => column.name)).not.toContain('search_vector');
   });
 
   it('are applied once when several instances start at the same moment', async () => {
@@ -78,13 +89,13 @@ describe('migrations', () => {
     expect(
       runs.filter((run) =>
         run.stdout.includes(
-          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings, 0010-refunds, 0011-back-office, 0012-products-admin, 0013-product-photos, 0014-stock-vouchers-delivery, 0015-paypal-checkout, 0016-published-search-index, 0017-refund-request-restock, 0018-one-capture-per-order, 0019-staff-cancelled, 0020-search-changes, 0021-spec-titles, 0022-mail-reply-to, 0023-order-replaces',
+          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings, 0010-refunds, 0011-back-office, 0012-products-admin, 0013-product-photos, 0014-stock-vouchers-delivery, 0015-paypal-checkout, 0016-published-search-index, 0017-refund-request-restock, 0018-one-capture-per-order, 0019-staff-cancelled, 0020-search-changes, 0021-spec-titles, 0022-mail-reply-to, 0023-order-replaces, 0024-one-search-engine',
         ),
       ),
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(23);
+    expect(Number(rows.rows[0]?.n)).toBe(24);
   });
 
   it('leave stock unable to go below zero', async () => {

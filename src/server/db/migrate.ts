@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020-search-changes.ts';
 import * as m0021 from './migrations/0021-spec-titles.ts';
 import * as m0022 from './migrations/0022-mail-reply-to.ts';
 import * as m0023 from './migrations/0023-order-replaces.ts';
+import * as m0024 from './migrations/0024-one-search-engine.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -53,6 +54,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0021-spec-titles', m0021],
   ['0022-mail-reply-to', m0022],
   ['0023-order-replaces', m0023],
+  ['0024-one-search-engine', m0024],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

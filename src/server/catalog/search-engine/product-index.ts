@@ -604,6 +604,21 @@ export class ProductIndex {
     return page;
   }
 
+  /**
+   * Every product the keyword's words find, by id (ascending), as `search` finds them: what the
+   * back office's stock page lists the sizes of (docs/decisions/0026-one-search-engine.md). None
+   * for a keyword without words.
+   */
+  matchingIds(keyword: string): Int32Array {
+    this.prepareScratch();
+    const words = queryWordsOf(keyword);
+    if (words.length === 0) return new Int32Array(0);
+    const { list, count } = this.matchWords(words);
+    const found = new Int32Array(count);
+    for (let i = 0; i < count; i++) found[i] = this.ids[list[i]!]!;
+    return found.sort();
+  }
+
   search(query: IndexQuery): IndexAnswer {
     this.prepareScratch();
     const words = queryWordsOf(query.keyword);

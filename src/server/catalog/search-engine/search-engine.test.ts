@@ -3,7 +3,7 @@ import { catalogFactory } from '../../../../test/helpers/catalog-factory.ts';
 import { createTestDb, type TestDatabase } from '../../../../test/helpers/test-db.ts';
 import type { Db } from '../../db/database.ts';
 import { createSearchEngine, type SearchEngineOptions } from './search-engine.ts';
-import { createSearchEngineRepository } from './search-engine.repository.ts';
+import { createSearchEngineRepository, type SearchEngineRepository } from './search-engine.repository.ts';
 
 /**
  * The search index follows the database through the change log (migration 0020;
@@ -26,7 +26,6 @@ describe('the search engine', () => {
   const engineWith = (options: Partial<SearchEngineOptions> = {}) => {
     const engine = createSearchEngine(createSearchEngineRepository(db.kysely), {
       maxLagMs: 0,
-      waitForBuild: true,
       ...options,
     });
     engine.start();
@@ -64,6 +63,41 @@ describe('the search engine', () => {
     await db.kysely.deleteFrom('product_stocks').where('product_id', '=', ghatam.id).execute();
     await db.kysely.deleteFrom('products').where('id', '=', ghatam.id).execute();
     expect(await find(engine, '')).toEqual([draft.id]);
+  });
+
+  it('lists every published product a keyword finds, as the search finds them, typos included', async () => {
+    const cushioned = await make.product({ title: 'Cushioned Stool', typeId, brandId });
+    const cushion = await make.product({ title: 'Tabla Cushion', typeId, brandId });
+    await make.product({ title: 'Cushion Draft', typeId, brandId, status: 'draft' });
+    await make.product({ title: 'Harmonium', typeId, brandId });
+    const engine = engineWith();
+    for (const keyword of ['cushione', 'cushion', 'cushoin', 'tabla cushion', 'harmonum', 'baja']) {
+      const all = await engine.search({ keyword, sort: 'relevance', offset: 0, limit: 100 });
+      expect([...((await engine.matchingIds(keyword)) ?? [])]).toEqual([...(all?.ids ?? [])].sort((a, b) => a - b));
+    }
+    expect([...((await engine.matchingIds('cushione')) ?? [])]).toEqual([cushioned.id, cushion.id]);
+    // No words, no products (the stock page's rule), where a search without words lists them all.
+    expect([...((await engine.matchingIds('  !! ')) ?? [])]).toEqual([]);
+  });
+
+  it('waits for its first build, and answers nothing (not another engine) if it has not ended in time', async () => {
+    const kanjira = await make.product({ title: 'Kanjira', typeId, brandId });
+    // Started and searched at once: the search waits for the build instead of answering otherwise.
+    const engine = engineWith();
+    expect(await find(engine, 'kanjira')).toEqual([kanjira.id]);
+    expect(await engine.built(0)).toBe(true);
+    // A build that never ends (its database hung): the search gives up after the wait.
+    const hung = createSearchEngineRepository(db.kysely);
+    const never = new Promise<never>(() => undefined);
+    const stuck = createSearchEngine({ ...hung, lastChange: () => never } as SearchEngineRepository, {
+      maxLagMs: 0,
+      firstBuildWaitMs: 1,
+    });
+    stuck.start();
+    // Not ready (/readyz answers 503): a load balancer sends it nothing to wait.
+    expect(await stuck.built(1)).toBe(false);
+    expect(await stuck.search({ keyword: 'kanjira', sort: 'relevance', offset: 0, limit: 10 })).toBeUndefined();
+    expect(await stuck.matchingIds('kanjira')).toBeUndefined();
   });
 
   it('reads the log at most once in its lag, and at once after this instance changed the catalogue', async () => {

@@ -4,8 +4,7 @@ import type { SearchEngineRepository } from './search-engine.repository.ts';
 
 /**
  * Keeps this instance's search index (product-index.ts) in step with the database
- * (docs/decisions/0017-in-process-search-index.md): built at start in slices that let other
- * requests through (in a child process for a large catalogue: index-build.ts), then changed product by product from the change log (migration 0020), which a
+ * (docs/decisions/0017-in-process-search-index.md): built at start (in a child process for a large catalogue: index-build.ts), then changed product by product from the change log (migration 0020), which a
  * search reads first when it was last read more than `maxLagMs` ago, or after this instance
  * changed the catalogue (`markStale`). Past `rebuildAfter` changed products a fresh index is built
  * in the background and swapped in.
@@ -14,8 +13,11 @@ import type { SearchEngineRepository } from './search-engine.repository.ts';
 export interface SearchEngineOptions {
   /** A search reads the change log first when it was read longer ago than this; 0 reads it every time. */
   maxLagMs: number;
-  /** Whether a search waits for the first build (tests) or is answered elsewhere until it is done (undefined). */
-  waitForBuild: boolean;
+  /**
+   * How long a search waits for the first build before it is refused (`search` answers undefined):
+   * every search is answered from the index (docs/decisions/0026-one-search-engine.md). 60 s by default.
+   */
+  firstBuildWaitMs?: number;
   /** Changed products kept beside the index before a fresh one is built. */
   rebuildAfter?: number;
   onError?: (error: unknown) => void;
@@ -33,9 +35,17 @@ const MISSING_LOOKBACK = 1_000;
 const SEPARATE_BUILD_FROM_PRODUCTS = 5_000;
 /** Log rows kept behind the newest build, for instances that read the log less often. */
 const KEEP_CHANGES = 100_000;
+/**
+ * A build at 100,000 products took 2 to 4 s on a quiet 2-core machine (ADR 0017); on a busy one
+ * 12 to 14 s on SQLite and up to 34 s on PostgreSQL (ADR 0026): a search at start-up waits for it,
+ * and is refused only when the build has failed or hung. /readyz answers 503 meanwhile, so a load
+ * balancer sends such an instance none.
+ */
+const FIRST_BUILD_WAIT_MS = 60_000;
 
 export function createSearchEngine(repository: SearchEngineRepository, options: SearchEngineOptions) {
   const rebuildAfter = options.rebuildAfter ?? 1_000;
+  const firstBuildWaitMs = options.firstBuildWaitMs ?? FIRST_BUILD_WAIT_MS;
   let index: ProductIndex | undefined;
   /** The newest change the index has; `missing` holds ids below it not seen yet, with when they were first missed. */
   let cursor = 0;
@@ -137,8 +147,37 @@ export function createSearchEngine(repository: SearchEngineRepository, options: 
     return catchingUp;
   }
 
+  /** Resolves when the first build ends or `ms` have passed, whichever is sooner. */
+  function firstBuildOrTimeout(ms: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    });
+    return Promise.race([startBuild(), timeout]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * The index as it is now, after reading the change log when due; undefined when the first build
+   * has not ended within `firstBuildWaitMs` (failed, or far slower than it should be).
+   */
+  async function current(): Promise<ProductIndex | undefined> {
+    if (!index) {
+      await firstBuildOrTimeout(firstBuildWaitMs);
+      if (!index) return undefined;
+    }
+    // Once if the log was read too long ago; again while a change marked during a catch-up that
+    // was already reading may have been missed.
+    for (let round = 0; round < 3; round++) {
+      const behind = round === 0 && Date.now() - lastRead >= options.maxLagMs;
+      if (!behind && caughtUpTo >= staleSince) break;
+      await catchUpOnce();
+    }
+    return index;
+  }
+
   return {
-    /** Begins the first build; searches are answered elsewhere (or wait, in tests) until it is done. */
+    /** Begins the first build; searches meanwhile wait for it (up to `firstBuildWaitMs`). */
     start(): void {
       void startBuild();
     },
@@ -147,29 +186,28 @@ export function createSearchEngine(repository: SearchEngineRepository, options: 
       stopped = true;
     },
 
+    /** Whether the first build has ended, waiting for it up to `waitMs` (for /readyz). */
+    async built(waitMs: number): Promise<boolean> {
+      if (!index) await firstBuildOrTimeout(waitMs);
+      return index !== undefined;
+    },
+
     /** This instance changed the catalogue: its next search reads the log first, so it shows the change. */
     markStale(): void {
       staleSince++;
     },
 
-    /** The answer from the index, or undefined while it is being built for the first time. */
+    /** The answer from the index, or undefined when its first build has not ended in time. */
     async search(query: IndexQuery): Promise<IndexAnswer | undefined> {
-      if (!index) {
-        if (!options.waitForBuild) {
-          void startBuild();
-          return undefined;
-        }
-        await startBuild();
-        if (!index) return undefined;
-      }
-      // Once if the log was read too long ago; again while a change marked during a catch-up that
-      // was already reading may have been missed.
-      for (let round = 0; round < 3; round++) {
-        const behind = round === 0 && Date.now() - lastRead >= options.maxLagMs;
-        if (!behind && caughtUpTo >= staleSince) break;
-        await catchUpOnce();
-      }
-      return (index as ProductIndex).search(query);
+      return (await current())?.search(query);
+    },
+
+    /**
+     * Every published product the keyword finds, ids ascending (the back office's stock page), or
+     * undefined when the first build has not ended in time.
+     */
+    async matchingIds(keyword: string): Promise<Int32Array | undefined> {
+      return (await current())?.matchingIds(keyword);
     },
   };
 }
