@@ -24,6 +24,7 @@ import * as m0021 from './migrations/0021-spec-titles.ts';
 import * as m0022 from './migrations/0022-mail-reply-to.ts';
 import * as m0023 from './migrations/0023-order-replaces.ts';
 import * as m0024 from './migrations/0024-one-search-engine.ts';
+import * as m0025 from './migrations/0025-order-replaced-by-index.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -55,6 +56,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0022-mail-reply-to', m0022],
   ['0023-order-replaces', m0023],
   ['0024-one-search-engine', m0024],
+  ['0025-order-replaced-by-index', m0025],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */
