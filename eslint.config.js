@@ -38,9 +38,19 @@ export const boundaryZones = [
   {
     // docs/decisions/0025-payment-adapters.md: payments moves orders through the lifecycle only.
     target: ['src/server/payments'],
-    from: ['src/server/orders/orders.repository.ts', 'src/server/orders/orders.admin-repository.ts'],
+    from: [
+      'src/server/orders/orders.repository.ts',
+      'src/server/orders/orders.admin-repository.ts',
+      'src/server/orders/order-refunds.repository.ts',
+    ],
     message:
       'Payments never reads or writes orders itself: it asks the order lifecycle (order-lifecycle.ts, order-payments.ts).',
+  },
+  {
+    // The other way round: an order's refunds are the orders feature's own tables.
+    target: ['src/server/orders'],
+    from: ['src/server/payments/payments.repository.ts'],
+    message: 'Orders keep to their own tables: payments reports to the lifecycle as events (payment-provider.ts).',
   },
   {
     target: ['src/web'],

@@ -67,7 +67,11 @@ describe('import boundaries (the real eslint.config.js)', () => {
   });
 
   it('keeps payments out of the orders tables: it goes through the lifecycle and order-payments', async () => {
-    for (const source of ['../orders/orders.repository.ts', '../orders/orders.admin-repository.ts'])
+    for (const source of [
+      '../orders/orders.repository.ts',
+      '../orders/orders.admin-repository.ts',
+      '../orders/order-refunds.repository.ts',
+    ])
       expect(await boundaryMessages('src/server/payments/x.ts', `import type { X } from '${source}';`)).toEqual([
         `'${source}': Payments never reads or writes orders itself: it asks the order lifecycle (order-lifecycle.ts, order-payments.ts).`,
       ]);
@@ -79,6 +83,23 @@ describe('import boundaries (the real eslint.config.js)', () => {
     ).toHaveLength(1);
     const allowed = "import '../orders/order-lifecycle.ts';\nimport '../orders/order-payments.ts';";
     expect(await boundaryMessages('src/server/payments/x.ts', allowed)).toEqual([]);
+  });
+
+  it('keeps orders out of the payments tables: providers report to the lifecycle as events', async () => {
+    expect(
+      await boundaryMessages(
+        'src/server/orders/x.ts',
+        "import { eventSeen } from '../payments/payments.repository.ts';",
+      ),
+    ).toEqual([
+      "'../payments/payments.repository.ts': Orders keep to their own tables: payments reports to the lifecycle as events (payment-provider.ts).",
+    ]);
+    expect(
+      await boundaryMessages(
+        'src/server/orders/x.ts',
+        "import type { RefundingProvider } from '../payments/payment-provider.ts';",
+      ),
+    ).toEqual([]);
   });
 });
 

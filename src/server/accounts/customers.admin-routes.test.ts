@@ -6,7 +6,7 @@ import { REGISTRATION_PASSWORD, registrationBody } from '../../../test/helpers/r
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDatabaseUrl, testDialect } from '../../../test/helpers/test-db.ts';
-import { insertRefundRequest } from '../payments/payments.repository.ts';
+import { insertRefundRequest } from '../orders/order-refunds.repository.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
 
 /**

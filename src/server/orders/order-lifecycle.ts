@@ -46,7 +46,7 @@ import {
   insertRefundRequest,
   recordRefund as insertProviderRefund,
   settleRefundRequest,
-} from '../payments/payments.repository.ts';
+} from './order-refunds.repository.ts';
 
 /**
  * The order lifecycle in one place (docs/architecture.md, "Order lifecycle"): every move an order

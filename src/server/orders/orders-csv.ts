@@ -1,6 +1,8 @@
-import type { Selectable } from 'kysely';
-import type { OrderTable } from '../db/schema.ts';
+import type { Kysely, Selectable } from 'kysely';
+import type { OrderListQuery } from '../../contract/admin/orders.ts';
+import type { Database, OrderTable } from '../db/schema.ts';
 import { penceToDecimal } from '../../contract/money.ts';
+import { ordersForExport } from './orders.admin-repository.ts';
 
 /**
  * The orders CSV for the accountant (docs/back-office.md#orders): one row per order, amounts in
@@ -61,4 +63,23 @@ export function orderCsvLine(order: Selectable<OrderTable>): string {
     order.payment_provider,
     order.transaction_id,
   ]);
+}
+
+/** How many orders the CSV reads at once. */
+const CSV_BATCH = 1_000;
+
+/** The list's orders as CSV, every page of them, a batch at a time (the newest first, as the list). */
+export async function* ordersCsv(
+  db: Kysely<Database>,
+  query: OrderListQuery,
+  batchSize = CSV_BATCH,
+): AsyncGenerator<string> {
+  yield csvLine(csvHeader);
+  let beforeId: number | undefined;
+  for (;;) {
+    const batch = await ordersForExport(db, query, beforeId, batchSize);
+    for (const order of batch) yield orderCsvLine(order);
+    if (batch.length < batchSize) return;
+    beforeId = batch.at(-1)!.id;
+  }
 }

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import type { RefundInput } from '../../contract/admin/orders.ts';
+import { recordAudit } from '../audit/audit.repository.ts';
+import type { Staff } from '../staff/staff.service.ts';
+import {
+  recordRefund,
+  refundThroughProvider,
+  settleUnconfirmedRefund,
+  type RefundingProvider,
+  type RefundRefusal,
+} from './order-lifecycle.ts';
+import { findUnconfirmedRefundRequests } from './order-refunds.repository.ts';
+import {
+  auditedState,
+  orderOrThrow,
+  refuseChange,
+  staffChange,
+  type Order,
+  type StaffChangeContext,
+} from './order-staff-change.ts';
+
+/**
+ * Staff refunds (docs/back-office.md#orders), by the lifecycle's one refund workflow: through the
+ * provider that took the payment where it can refund (ADR 0013), else a refund made outside the
+ * shop, recorded; and the sweep that settles refunds a provider never confirmed.
+ */
+
+/** How old a refund the provider never confirmed must be before it is asked about again. */
+const UNCONFIRMED_REFUND_MINUTES = 10;
+/** How many of those the sweep reads at once. */
+const UNCONFIRMED_REFUNDS_BATCH = 100;
+
+const refusals: Record<RefundRefusal, string> = {
+  'not refundable': 'Only a paid order can be refunded.',
+  'more than paid': 'That is more than is left to refund on this order.',
+  'no such line': 'A line to restock is not on this order.',
+  'more than sold': 'That puts back more units of a line than were sold.',
+  'not held':
+    'This order’s units were never taken from stock (it was paid after they had gone to another order), so there is nothing to put back. Record the refund without restocking.',
+};
+
+type Restock = Array<{ lineId: number; quantity: number }>;
+type ProviderThatRefunds = Required<Pick<RefundingProvider, 'refund'>> & RefundingProvider;
+
+export function createOrderRefunds(
+  context: StaffChangeContext,
+  options: {
+    /** The provider that took an order's payment, to refund through it where it can (ADR 0013). */
+    providerOf?: (id: string | null) => RefundingProvider | undefined;
+    /** Told of each order staff refunded, once it committed (the metrics). */
+    onOrderEvent?: (event: 'refunded') => void;
+  },
+) {
+  const { db, now } = context;
+
+  /** The provider an order's refund goes through, if it can make one for this order. */
+  function refunder(order: Pick<Order, 'payment_provider' | 'transaction_id'>): ProviderThatRefunds | undefined {
+    const provider = options.providerOf?.(order.payment_provider);
+    return provider?.refund && (provider.canRefund?.(order) ?? true) ? (provider as ProviderThatRefunds) : undefined;
+  }
+
+  /**
+   * A refund through the provider (ADR 0013), by the lifecycle's refund workflow: the amount
+   * reserved and the units held, the provider asked, then the refund settled (with its audit entry)
+   * or, refused, released. When the provider does not answer, the amount stays reserved until it
+   * reports the refund or the sweep learns what became of it.
+   */
+  async function refundThrough(
+    provider: ProviderThatRefunds,
+    order: Order,
+    refund: { amount: number; reason: string; restock: Restock },
+    staff: Staff,
+  ): Promise<void> {
+    const answer = await refundThroughProvider(
+      db,
+      provider,
+      {
+        orderId: order.id,
+        amount: refund.amount,
+        requestId: `refund-${randomUUID()}`,
+        note: refund.reason,
+        restock: refund.restock,
+      },
+      {
+        now,
+        // The refund was made: from here on the answer says so, whatever else happens.
+        onRefunded: (trx, current, at, reference) =>
+          recordAudit(trx, {
+            staff,
+            action: 'order.refund',
+            entityType: 'order',
+            entityId: current.order_number,
+            before: auditedState(current),
+            after: {
+              refundedTotal: current.refunded_total,
+              amount: refund.amount,
+              reason: refund.reason,
+              restock: refund.restock,
+              provider: provider.id,
+              providerReference: reference,
+            },
+            at,
+          }),
+      },
+    );
+    if ('refused' in answer) refuseChange(refusals[answer.refused]);
+    if (answer.outcome === 'refused')
+      refuseChange(`The provider refused the refund (${answer.reason}); nothing was refunded.`);
+    if (answer.outcome === 'unknown')
+      refuseChange(
+        'The provider did not confirm the refund. The amount stays reserved until it reports the refund; check its activity before trying again.',
+      );
+  }
+
+  function recordRefundMadeOutside(
+    orderNumber: number,
+    refund: RefundInput & { restock: Restock },
+    staff: Staff,
+  ): Promise<void> {
+    const { restock } = refund;
+    return staffChange(context, orderNumber, staff, 'order.refund', async (trx, order, at) => {
+      const result = await recordRefund(trx, order, { amount: refund.amount, note: refund.reason, restock }, at);
+      if ('refused' in result) return { refused: refusals[result.refused] };
+      return {
+        after: {
+          refundedTotal: order.refunded_total + (result.counted ? refund.amount : 0),
+          amount: refund.amount,
+          reason: refund.reason,
+          restock,
+        },
+      };
+    });
+  }
+
+  return {
+    refunder,
+
+    /**
+     * A refund: through the provider that took the payment where it can refund (ADR 0013), else
+     * a refund made outside the shop, recorded; either with an optional restock of chosen lines.
+     */
+    async refund(orderNumber: number, refund: RefundInput, staff: Staff): Promise<void> {
+      const restock = refund.restock ?? [];
+      const order = await orderOrThrow(db, orderNumber);
+      const provider = refunder(order);
+      if (provider) await refundThrough(provider, order, { ...refund, restock }, staff);
+      else await recordRefundMadeOutside(orderNumber, { ...refund, restock }, staff);
+      options.onOrderEvent?.('refunded');
+    },
+
+    /**
+     * Refunds a provider never confirmed (no answer to the refund nor to the look-up after it), asked
+     * again once they are ten minutes old, so no refund staff are waiting on is taken for a lost one:
+     * one the provider made is recorded with its units put back; one it has no record of gives its
+     * amount and units back (the refund workflow's settle and release). Providers that report their
+     * refunds themselves are left to do so.
+     */
+    async settleUnconfirmedRefunds(): Promise<number> {
+      const before = new Date(Date.parse(now()) - UNCONFIRMED_REFUND_MINUTES * 60_000).toISOString();
+      let settled = 0;
+      // Every one, a batch at a time: requests no look-up can settle (PayPal's wait for its webhook)
+      // stay pending, and must not keep the ones after them from being looked at.
+      let afterId = 0;
+      for (;;) {
+        const batch = await findUnconfirmedRefundRequests(db, before, afterId, UNCONFIRMED_REFUNDS_BATCH);
+        for (const request of batch)
+          if (await settleUnconfirmedRefund(db, options.providerOf?.(request.provider), request, now)) settled += 1;
+        if (batch.length < UNCONFIRMED_REFUNDS_BATCH) return settled;
+        afterId = batch.at(-1)!.id;
+      }
+    },
+  };
+}
