@@ -57,3 +57,32 @@ export function vatContainedIn(totalPence: number): number {
 export function discountedPrice(priceWithoutDiscount: number, reductionPercent: number): number {
   return Math.round((priceWithoutDiscount * (100 - reductionPercent)) / 100);
 }
+
+export interface VatSplit {
+  gross: number;
+  net: number;
+  vat: number;
+}
+
+/**
+ * An invoice's amounts (lines, a discount as a negative amount, delivery), each including VAT,
+ * split into net and VAT so that the VAT of the lines adds up to the VAT the shop charged: the VAT
+ * contained in their total (vatContainedIn, as the basket and the order show it). Each line's own
+ * rounding can differ from the total's by a penny or so; the difference goes to the largest line.
+ */
+export function vatBreakdown(amounts: readonly number[]): VatSplit & { lines: VatSplit[] } {
+  const vatOf = (gross: number) => Math.sign(gross) * vatContainedIn(Math.abs(gross));
+  const gross = amounts.reduce((sum, amount) => sum + amount, 0);
+  const vat = vatOf(gross);
+  const lines = amounts.map((amount) => ({ gross: amount, net: amount - vatOf(amount), vat: vatOf(amount) }));
+  const difference = vat - lines.reduce((sum, line) => sum + line.vat, 0);
+  const largest = lines.reduce<VatSplit | undefined>(
+    (big, line) => (!big || line.gross > big.gross ? line : big),
+    undefined,
+  );
+  if (largest && difference !== 0) {
+    largest.vat += difference;
+    largest.net -= difference;
+  }
+  return { gross, net: gross - vat, vat, lines };
+}

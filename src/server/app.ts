@@ -73,6 +73,13 @@ import { createDeliveryAdminService } from './basket/delivery.admin-service.ts';
 import { databaseRateLimitStore } from './http/rate-limit/database-store.ts';
 import { createRateLimitRepository } from './http/rate-limit/rate-limit.repository.ts';
 import { registerMetrics } from './metrics/metrics-listener.ts';
+import { setDocumentIssuer } from './documents/issue-documents.ts';
+import { createDocumentRenderer } from './documents/document-renderer.ts';
+import { createDocumentsService } from './documents/documents.service.ts';
+import { documentsAdminRoutes } from './documents/documents.admin-routes.ts';
+import { documentsRoutes } from './documents/documents.routes.ts';
+import { invoiceOfPaidOrder } from './orders/order-documents.ts';
+import { createDocumentLinks } from './documents/document-links.ts';
 import type { Tracing } from './tracing/tracing.ts';
 import type { Clock } from './cache/cached-loader.ts';
 
@@ -195,6 +202,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionCookies: [sessionCookieName(secureCookies), staffCookieName(secureCookies)],
   });
 
+  // The shop's details as the invoices and credit notes issued from now on print them.
+  await setDocumentIssuer(db.kysely, config.documentIssuer);
+  // The signed links that open a customer's invoices and credit notes (their e-mails carry them).
+  const documentLinks = createDocumentLinks(cookieSecret);
   // Services queue mail; this instance's worker sends it (docs/rules.md#mail), so no request waits for SMTP.
   const mailer = registerMailQueue(app, db, config, deps.tracing?.tracedTransport);
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
@@ -289,6 +300,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const paymentFetch = deps.tracing ? deps.tracing.tracedFetch(deps.paymentFetch ?? fetch) : deps.paymentFetch;
   const payments = createPaymentsService(db.checkout, config, {
     mailer,
+    invoiceUrl: (orderNumber) => `${config.publicUrl}${documentLinks.pathTo('invoice', orderNumber)}`,
     ...(paymentFetch ? { fetch: paymentFetch } : {}),
     ...(deps.paymentAdapters ? { adapters: deps.paymentAdapters } : {}),
     ...(metrics ? { onNotification: metrics.paymentNotification } : {}),
@@ -298,6 +310,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
   });
   scheduleRefundSettling(app, ordersAdmin, config.backgroundJobs);
+  // Invoices and credit notes, drawn as PDFs in a thread of their own (docs/rules.md#invoices-and-credit-notes).
+  const documentRenderer = createDocumentRenderer();
+  app.addHook('onClose', () => documentRenderer.close());
+  const documents = createDocumentsService(db.kysely, {
+    renderer: documentRenderer,
+    invoiceOfPaidOrder: (orderNumber) => invoiceOfPaidOrder(db.kysely, orderNumber, () => new Date()),
+    links: documentLinks,
+  });
+  await app.register(documentsRoutes, { prefix: '/api', documents });
   await app.register(paymentsRoutes, {
     payments,
     counters: rateLimitCounters,
@@ -349,6 +370,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         guard: staffGuard,
         orders: ordersAdmin,
       });
+      await admin.register(documentsAdminRoutes, { documents });
       await admin.register(customersAdminRoutes, {
         guard: staffGuard,
         customers: createCustomersAdminService(db.kysely),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paymentMarksOf, type ShopIdentity } from '../contract/shop.ts';
+import type { DocumentIssuer } from '../contract/documents.ts';
 
 /**
  * Configuration from the environment (docs/rules.md#operations), parsed once at start.
@@ -156,6 +157,13 @@ const envSchema = z.object({
     .max(300)
     .default('Unit 14, Queens Square Shopping Precinct, West Bromwich, West Midlands, B70 7NJ'),
   SHOP_COMPANY_NUMBER: z.string().min(1).max(20).default('09876543'),
+  // The shop's VAT registration number, printed on its invoices and credit notes: GB and 9 digits
+  // (12 for a branch of a group), spaces allowed.
+  SHOP_VAT_NUMBER: z
+    .string()
+    .transform((typed) => typed.replaceAll(' ', '').toUpperCase())
+    .pipe(z.string().regex(/^GB(\d{9}|\d{12})$/, 'must be a UK VAT number: GB and 9 or 12 digits'))
+    .default('GB123456789'),
   SHOP_FACEBOOK_URL: httpUrl.default('https://www.facebook.com/raaginstruments'),
   SHOP_INSTAGRAM_URL: httpUrl.default('https://www.instagram.com/raaginstruments'),
   SHOP_MAP_LATITUDE: z.coerce.number().min(-90).max(90).default(52.5186),
@@ -354,5 +362,16 @@ function toConfig(env: Environment) {
       mapLongitude: env.SHOP_MAP_LONGITUDE,
       takes: paymentMarksOf(env.PAYMENT_PROVIDER),
     } satisfies ShopIdentity,
+    /** The shop as its VAT invoices and credit notes name it (docs/rules.md#invoices-and-credit-notes). */
+    documentIssuer: {
+      name: env.SHOP_NAME,
+      // SHOP_ADDRESS is one line, its parts separated by commas: a document prints one a line.
+      address: env.SHOP_ADDRESS.split(',')
+        .map((part) => part.trim())
+        .filter((part) => part !== ''),
+      vatNumber: env.SHOP_VAT_NUMBER,
+      companyNumber: env.SHOP_COMPANY_NUMBER,
+      email: env.SHOP_EMAIL,
+    } satisfies DocumentIssuer,
   };
 }

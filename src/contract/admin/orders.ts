@@ -7,7 +7,7 @@ import { auditEntrySchema } from './audit.ts';
 /** The back office's orders (docs/back-office.md#orders). Money is integer pence. */
 
 /** A day that exists, as YYYY-MM-DD (2026-02-30 and 0000-00-00 are refused, not turned into errors later). */
-const isoDate = z.string().refine((day) => {
+export const isoDate = z.string().refine((day) => {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
   const date = new Date(`${day}T00:00:00.000Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day && day >= '2000-01-01';

@@ -25,6 +25,7 @@ import * as m0022 from './migrations/0022-mail-reply-to.ts';
 import * as m0023 from './migrations/0023-order-replaces.ts';
 import * as m0024 from './migrations/0024-one-search-engine.ts';
 import * as m0025 from './migrations/0025-order-replaced-by-index.ts';
+import * as m0026 from './migrations/0026-documents.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -57,6 +58,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0023-order-replaces', m0023],
   ['0024-one-search-engine', m0024],
   ['0025-order-replaced-by-index', m0025],
+  ['0026-documents', m0026],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

@@ -453,6 +453,28 @@ export interface ProductPhotoBytesTable {
   bytes: Buffer;
 }
 
+/** A VAT invoice as issued (migration 0026): `document` is its JSON (contract/documents.ts). */
+export interface InvoiceTable {
+  id: Generated<number>;
+  order_id: number;
+  order_number: number;
+  invoice_number: number;
+  issued_at: string;
+  document: string;
+}
+
+/** A credit note for one refund, as issued (migration 0026). */
+export interface CreditNoteTable {
+  id: Generated<number>;
+  order_id: number;
+  order_number: number;
+  refund_id: number;
+  invoice_id: number;
+  credit_note_number: number;
+  issued_at: string;
+  document: string;
+}
+
 export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
@@ -490,4 +512,6 @@ export interface Database {
   product_photos: ProductPhotoTable;
   product_photo_variants: ProductPhotoVariantTable;
   product_photo_bytes: ProductPhotoBytesTable;
+  invoices: InvoiceTable;
+  credit_notes: CreditNoteTable;
 }

@@ -3,6 +3,7 @@ import { awaitingPayment, isOneOf, type Fulfilment, type OrderStatus } from '../
 import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import type { Database } from '../db/schema.ts';
 import { RefusedError } from '../errors.ts';
+import { issueCreditNote, issueInvoice } from '../documents/issue-documents.ts';
 import {
   changeStatus,
   findOrderByCode,
@@ -26,6 +27,7 @@ import {
   useVoucher,
   type StockUnits,
   type OrderRow,
+  findOrderToInvoice,
 } from './orders.repository.ts';
 import {
   addToRefundedTotal,
@@ -46,6 +48,7 @@ import {
   insertRefundRequest,
   recordRefund as insertProviderRefund,
   settleRefundRequest,
+  findRefundToCredit,
 } from './order-refunds.repository.ts';
 
 /**
@@ -231,7 +234,22 @@ export async function markOrderPaid(
   order: OrderRow,
   payment: PaymentResult,
   at: string,
-): Promise<'already paid' | 'paid' | 'paid late' | 'paid twice' | 'refund due: cancelled by staff'> {
+): Promise<PaymentOutcome> {
+  const outcome = await pay(trx, order, payment, at);
+  // Paid now: its VAT invoice is issued with the payment (docs/rules.md#invoices-and-credit-notes).
+  if (outcome === 'paid' || outcome === 'paid late')
+    await issueInvoice(trx, await findOrderToInvoice(trx, order.id), at);
+  return outcome;
+}
+
+type PaymentOutcome = 'already paid' | 'paid' | 'paid late' | 'paid twice' | 'refund due: cancelled by staff';
+
+async function pay(
+  trx: Kysely<Database>,
+  order: OrderRow,
+  payment: PaymentResult,
+  at: string,
+): Promise<PaymentOutcome> {
   let current = order;
   // The move is made from the status just read, so a payment racing another payment, an expiry or
   // a replacement reads the order again instead of acting on what it no longer is.
@@ -427,6 +445,8 @@ export async function recordRefund(
       at: now,
     }));
   await putBack(trx, order.id, refundId, refund.restock);
+  // One the provider reported first had its credit note then.
+  if (reported === undefined) await issueCreditNoteFor(trx, order.id, refundId, refund.note, now);
   return { refundId, counted: reported === undefined };
 }
 
@@ -738,5 +758,24 @@ export async function recordReportedRefund(
   });
   // The units staff chose to put back were held with the request; they go back with it.
   if (ours) await putBackHeldUnits(trx, order.id, ours.id, refundId);
+  if (refund.kind === 'refund')
+    await issueCreditNoteFor(trx, order.id, refundId, ours?.note ?? `Refund reported by ${refund.provider}`, at);
   return { recorded: refund.kind };
+}
+
+/** A refund's credit note, issued with it (docs/rules.md#invoices-and-credit-notes). */
+async function issueCreditNoteFor(
+  trx: Kysely<Database>,
+  orderId: number,
+  refundId: number,
+  reason: string,
+  at: string,
+): Promise<void> {
+  const invoiced = await findOrderToInvoice(trx, orderId);
+  const credited = await findRefundToCredit(trx, refundId);
+  await issueCreditNote(
+    trx,
+    { ...invoiced, refund: { ...credited.refund, note: credited.refund.note ?? reason }, returned: credited.returned },
+    at,
+  );
 }

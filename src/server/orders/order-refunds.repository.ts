@@ -112,3 +112,16 @@ export async function findRefundByReference(
     .executeTakeFirst();
   return row?.id;
 }
+
+/** What a credit note is made from: the refund and the lines that came back into stock with it. */
+export async function findRefundToCredit(db: Kysely<Database>, refundId: number) {
+  const refund = await db.selectFrom('order_refunds').selectAll().where('id', '=', refundId).executeTakeFirstOrThrow();
+  const returned = await db
+    .selectFrom('order_refund_lines')
+    .innerJoin('order_lines', 'order_lines.id', 'order_refund_lines.order_line_id')
+    .select(['order_lines.title', 'order_lines.size_name', 'order_refund_lines.quantity'])
+    .where('order_refund_lines.refund_id', '=', refundId)
+    .orderBy('order_lines.id')
+    .execute();
+  return { refund, returned };
+}

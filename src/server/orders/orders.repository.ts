@@ -455,3 +455,15 @@ export async function insertPaymentToRefund(
     })
     .execute();
 }
+
+/** What an invoice is made from: the order and its lines. */
+export async function findOrderToInvoice(db: Kysely<Database>, orderId: number) {
+  const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+  const lines = await db
+    .selectFrom('order_lines')
+    .select(['id', 'title', 'size_name', 'unit_price', 'quantity', 'line_total'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+  return { order, lines };
+}

@@ -36,7 +36,12 @@ interface LineForEmail {
 
 const address = (...parts: string[]) => parts.filter(Boolean).join(', ');
 
-export function orderConfirmationEmail(order: OrderForEmail, lines: LineForEmail[]): MailMessage {
+export function orderConfirmationEmail(
+  order: OrderForEmail,
+  lines: LineForEmail[],
+  /** The signed link to the order's VAT invoice (docs/rules.md#invoices-and-credit-notes). */
+  invoiceUrl?: string,
+): MailMessage {
   return {
     to: order.email,
     subject: `Your order ${order.order_number} is confirmed`,
@@ -52,6 +57,7 @@ export function orderConfirmationEmail(order: OrderForEmail, lines: LineForEmail
       ].join('\n'),
       `Delivery address: ${address(order.delivery_line1, order.delivery_line2, order.delivery_town_city, order.delivery_postcode)}`,
       `Billing address: ${address(order.billing_line1, order.billing_line2, order.billing_town_city, order.billing_postcode)}`,
+      ...(invoiceUrl ? [`Your VAT invoice: ${invoiceUrl}`] : []),
     ],
   };
 }

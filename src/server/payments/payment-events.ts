@@ -29,6 +29,8 @@ export function createPaymentEvents(
     clock: () => Date;
     publicUrl: string;
     mailer?: Mailer;
+    /** The signed link to an order's VAT invoice, for its confirmation e-mail. */
+    invoiceUrl?: (orderNumber: number) => string;
     /** Told each event's provider and outcome once it is recorded, or 'duplicate' or 'error' (the metrics). */
     onApplied?: (provider: string, outcome: string) => void;
   },
@@ -44,7 +46,11 @@ export function createPaymentEvents(
     const message =
       applied.outcome === 'failed'
         ? paymentFailedEmail(order, options.publicUrl)
-        : orderConfirmationEmail(order, await findPaymentOrderLines(trx, orderId));
+        : orderConfirmationEmail(
+            order,
+            await findPaymentOrderLines(trx, orderId),
+            options.invoiceUrl?.(order.order_number),
+          );
     await options.mailer.sendWith(trx, message);
     return true;
   }

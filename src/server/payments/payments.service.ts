@@ -67,6 +67,8 @@ export function createPaymentsService(
     fetch?: typeof fetch;
     clock?: () => Date;
     mailer?: Mailer;
+    /** The signed link to an order's VAT invoice, for its confirmation e-mail. */
+    invoiceUrl?: (orderNumber: number) => string;
     /** Told of each notification, return or capture applied: its provider and outcome (the metrics). */
     onNotification?: (provider: string, outcome: string) => void;
     /**
@@ -82,6 +84,7 @@ export function createPaymentsService(
     publicUrl: config.publicUrl,
     ...(options.onNotification ? { onApplied: options.onNotification } : {}),
     ...(options.mailer ? { mailer: options.mailer } : {}),
+    ...(options.invoiceUrl ? { invoiceUrl: options.invoiceUrl } : {}),
   });
 
   /** What an event does to its order, decided in the transaction that records it. */

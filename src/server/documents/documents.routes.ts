@@ -1,0 +1,18 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { documentLinkParamsSchema } from '../../contract/documents.ts';
+import { sendPdf } from './documents.admin-routes.ts';
+import type { DocumentsService } from './documents.service.ts';
+
+/**
+ * A customer's invoice or credit note by the signed link in their e-mail, no account needed
+ * (docs/rules.md#invoices-and-credit-notes). A wrong signature answers as a document that does not
+ * exist, so a stranger learns nothing by guessing numbers.
+ */
+export const documentsRoutes: FastifyPluginAsyncZod<{ documents: DocumentsService }> = async (app, { documents }) => {
+  app.get(
+    '/documents/:kind/:number/:signature',
+    { schema: { params: documentLinkParamsSchema } },
+    async (request, reply) =>
+      sendPdf(reply, await documents.pdfByLink(request.params.kind, request.params.number, request.params.signature)),
+  );
+};

@@ -1,0 +1,117 @@
+import type { Kysely } from 'kysely';
+import type { DocumentBatchQuery, OrderDocuments } from '../../contract/admin/documents.ts';
+import {
+  creditNoteDocumentSchema,
+  invoiceDocumentSchema,
+  type AccountingDocument,
+  type InvoiceDocument,
+} from '../../contract/documents.ts';
+import { ukDayMinus, ukDayStart } from '../dashboard/uk-days.ts';
+import type { Database } from '../db/schema.ts';
+import { NotFoundError } from '../errors.ts';
+import type { DocumentLinks, LinkedDocument } from './document-links.ts';
+import type { DocumentRenderer } from './document-renderer.ts';
+import {
+  documentsIssuedBetween,
+  findCreditNoteByNumber,
+  findCreditNotesByOrderNumber,
+  findInvoiceByOrderNumber,
+} from './documents.repository.ts';
+
+/**
+ * Invoices and credit notes as PDFs (docs/back-office.md#invoices-and-credit-notes): one, an
+ * order's, or all issued in a period for the accountant; and the signed links that let a customer
+ * open their own without signing in (the order e-mails carry them).
+ */
+
+export interface Pdf {
+  filename: string;
+  bytes: Buffer;
+}
+
+export function createDocumentsService(
+  db: Kysely<Database>,
+  options: {
+    renderer: DocumentRenderer;
+    /** The orders feature's invoice of a paid order, issued when first asked for (order-documents.ts). */
+    invoiceOfPaidOrder: (orderNumber: number) => Promise<InvoiceDocument | undefined>;
+    /** The signed links customers open documents by. */
+    links: DocumentLinks;
+  },
+) {
+  const { renderer } = options;
+
+  async function invoiceOf(orderNumber: number): Promise<InvoiceDocument> {
+    const issued = await findInvoiceByOrderNumber(db, orderNumber);
+    const invoice = issued
+      ? invoiceDocumentSchema.parse(JSON.parse(issued.document))
+      : await options.invoiceOfPaidOrder(orderNumber);
+    if (!invoice) throw new NotFoundError(`Order ${orderNumber} has no invoice: it has not been paid`);
+    return invoice;
+  }
+
+  async function creditNoteOf(creditNoteNumber: number) {
+    const issued = await findCreditNoteByNumber(db, creditNoteNumber);
+    if (!issued) throw new NotFoundError(`There is no credit note ${creditNoteNumber}`);
+    return creditNoteDocumentSchema.parse(JSON.parse(issued.document));
+  }
+
+  const pdfOf = async (document: AccountingDocument): Promise<Pdf> => ({
+    filename: `${document.number}.pdf`,
+    bytes: await renderer.render(`${document.kind === 'invoice' ? 'VAT invoice' : 'Credit note'} ${document.number}`, [
+      document,
+    ]),
+  });
+
+  return {
+    invoicePdf: async (orderNumber: number) => pdfOf(await invoiceOf(orderNumber)),
+    creditNotePdf: async (creditNoteNumber: number) => pdfOf(await creditNoteOf(creditNoteNumber)),
+
+    /** The documents an order has, with the addresses staff open them at. */
+    async ofOrder(orderNumber: number): Promise<OrderDocuments> {
+      const [invoice, creditNotes] = await Promise.all([
+        findInvoiceByOrderNumber(db, orderNumber),
+        findCreditNotesByOrderNumber(db, orderNumber),
+      ]);
+      return {
+        invoice: invoice
+          ? {
+              number: invoiceDocumentSchema.parse(JSON.parse(invoice.document)).number,
+              issuedAt: invoice.issued_at,
+              url: `/api/admin/orders/${orderNumber}/invoice`,
+            }
+          : null,
+        creditNotes: creditNotes.map((row) => {
+          const note = creditNoteDocumentSchema.parse(JSON.parse(row.document));
+          return {
+            number: note.number,
+            issuedAt: row.issued_at,
+            amount: note.totals.gross,
+            url: `/api/admin/credit-notes/${row.credit_note_number}`,
+          };
+        }),
+      };
+    },
+
+    /** Every invoice, then every credit note, issued in the period (UK days, both included), as one PDF. */
+    async batchPdf(query: DocumentBatchQuery): Promise<Pdf> {
+      const from = ukDayStart(query.from).toISOString();
+      const to = ukDayStart(ukDayMinus(query.to, -1)).toISOString();
+      const issued = await documentsIssuedBetween(db, from, to);
+      const documents: AccountingDocument[] = [
+        ...issued.invoices.map((row) => invoiceDocumentSchema.parse(JSON.parse(row.document))),
+        ...issued.creditNotes.map((row) => creditNoteDocumentSchema.parse(JSON.parse(row.document))),
+      ];
+      const title = `Invoices and credit notes, ${query.from} to ${query.to}`;
+      return { filename: `documents-${query.from}-to-${query.to}.pdf`, bytes: await renderer.render(title, documents) };
+    },
+
+    /** A document by its signed link; a link whose signature is not the shop's finds nothing. */
+    async pdfByLink(kind: LinkedDocument, number: number, signature: string): Promise<Pdf> {
+      if (!options.links.verify(kind, number, signature)) throw new NotFoundError('There is no such document');
+      return kind === 'invoice' ? pdfOf(await invoiceOf(number)) : pdfOf(await creditNoteOf(number));
+    },
+  };
+}
+
+export type DocumentsService = ReturnType<typeof createDocumentsService>;
