@@ -13,7 +13,7 @@ export const HOME_SECTION_PRODUCT_COUNT = 8;
 
 /**
  * The five home sections (docs/rules.md#pages-and-routes), each showing random products of one type:
- * the home page draws them, and the server writes their products into the page (page-data.ts). The
+ * the home page draws them, and the server writes their products into the page (page-loaders.ts). The
  * spec loads type 2008 (dholaks) for the TABLAS section; shoppers reading TABLAS expect tablas, so
  * the section shows type 2035.
  */

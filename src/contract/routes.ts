@@ -77,18 +77,29 @@ export const pageRoutes = [
   { path: '/termsandconditions', page: 'terms', access: 'public' },
 ] as const satisfies readonly PageRoute[];
 
+/** The pages every shopper sees alike, each with a loader for the data it draws (page-loaders.ts). */
+export type PublicPageName = Extract<(typeof pageRoutes)[number], { access: 'public' }>['page'];
+
 /** Where every path that is no page is drawn: the 404 page is the same whatever the path. */
 export const NOT_FOUND_LOCATION = '/page-not-found';
 
 /** The back office's pages whose address is a secret (the set-password token, valid 72 hours). */
 const backOfficeSecretPaths = ['/admin/set-password/:token'];
 
-/** A route's path as a pattern for a path as routeShape gives it. */
+/** A route's path as a pattern for a path as routeShape gives it, each parameter a group. */
 function patternOf(path: string): RegExp {
   const segments = path
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    .map((segment) => (segment.startsWith(':') ? '([^/]+)' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   return new RegExp(`^${segments.join('/')}$`);
+}
+
+/** A route's parameters' names, in the order of the pattern's groups. */
+function parameterNamesOf(path: string): string[] {
+  return path
+    .split('/')
+    .filter((segment) => segment.startsWith(':'))
+    .map((segment) => segment.slice(1));
 }
 
 const routePatterns = pageRoutes.map((route) => ({ ...route, pattern: patternOf(route.path) }));
@@ -104,6 +115,25 @@ function routeShape(pathname: string): string {
   } catch {
     return path.toLowerCase();
   }
+}
+
+/**
+ * The route a path is exactly as written (case and all, not decoded), with each parameter as the
+ * path writes it: how the server reads an address for its head and data (seo/page-head.ts). A page
+ * asked for in another case gets neither, and the browser draws it (serverRenderedLocation).
+ */
+export function pageRouteAt(path: string): { route: PageRoute; params: Record<string, string> } | undefined {
+  for (const { pattern, ...route } of routePatterns) {
+    const match = pattern.exec(path);
+    if (match) {
+      const values = match.slice(1);
+      return {
+        route,
+        params: Object.fromEntries(parameterNamesOf(route.path).map((name, i) => [name, values[i] ?? ''])),
+      };
+    }
+  }
+  return undefined;
 }
 
 /** The route a path is, if it is a page. */

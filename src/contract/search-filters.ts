@@ -1,5 +1,6 @@
-import type { Brand, ProductType } from './catalog.ts';
+import type { Brand, ProductType, SearchRequest } from './catalog.ts';
 import {
+  DEFAULT_PAGE_SIZE,
   MAX_KEYWORD_LENGTH,
   MIN_SEARCH_KEYWORD,
   MIN_URL_KEYWORD,
@@ -80,6 +81,18 @@ export interface SearchFilters {
   typeIds: number[];
   brandIds: number[];
   sort: SearchSort;
+}
+
+/** One page of a search's results as POST /api/search is asked for it, by the search page and the server alike. */
+export function searchRequestFor(filters: SearchFilters, pageNumber: number): SearchRequest {
+  return {
+    title: filters.keyword,
+    typeId: filters.typeIds,
+    brandId: filters.brandIds,
+    pageSize: DEFAULT_PAGE_SIZE,
+    pageNumber,
+    sort: filters.sort,
+  };
 }
 
 /** What a /search address asks for, read from its query once. */

@@ -44,3 +44,33 @@ test('a product page opened from its address shows the product without asking th
   expect(calls.filter((call) => call.startsWith('GET /api/products/') && !call.match(/\/\d+\/\d+$/))).toEqual([]);
   expect(calls.filter((call) => /\/api\/(product-types|brands)$/.test(call))).toEqual([]);
 });
+
+test('a page gone to within the app asks the API for each answer it draws once', async ({ page }) => {
+  // Its loader (src/contract/page-loaders.ts) and its hooks read through the same query cache.
+  const catalogue = (calls: string[]) =>
+    calls.filter((call) => /^(GET \/api\/products\/|POST \/api\/search$)/.test(call));
+  await page.goto('/home');
+  await page.waitForLoadState('networkidle');
+  const calls = apiCalls(page);
+  const dhols = page.getByRole('region', { name: 'PROFESSIONAL QUALITY DHOLS', exact: true });
+  await dhols.locator('a[href^="/products/"]').first().click();
+  await expect(page).toHaveURL(/\/products\/[^/]+$/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  // The product, then its related products.
+  expect(catalogue(calls)).toEqual([
+    expect.stringMatching(/^GET \/api\/products\/[^/]+$/),
+    expect.stringMatching(/^GET \/api\/products\/\d+\/\d+$/),
+  ]);
+
+  await page.goto('/home');
+  await page.waitForLoadState('networkidle');
+  const searchCalls = apiCalls(page);
+  await page
+    .getByRole('region', { name: 'PROFESSIONAL QUALITY DHOLS', exact: true })
+    .getByRole('link', { name: /VIEW MORE/ })
+    .click();
+  await expect(page.getByRole('heading', { name: /PRODUCTS FOUND$/ })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(catalogue(searchCalls)).toEqual(['POST /api/search']);
+});

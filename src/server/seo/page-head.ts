@@ -1,13 +1,15 @@
-import type { Product } from '../../contract/catalog.ts';
+import { productSchema, type Product } from '../../contract/catalog.ts';
 import type { PageDataEntry } from '../../contract/page-data.ts';
+import { loadLayoutData, pageDataLoaderOf, pageLoaders } from '../../contract/page-loaders.ts';
 import { penceToDecimal } from '../../contract/money.ts';
+import { pageRouteAt } from '../../contract/routes.ts';
 import { searchPageTitle } from '../../contract/search-filters.ts';
 import { photoSrcset, productPageImageSizes } from '../../contract/photos.ts';
 import type { ShopIdentity } from '../../contract/shop.ts';
 import type { CatalogService } from '../catalog/catalog.service.ts';
 import { NotFoundError } from '../errors.ts';
 import { escapeHtml, scriptJson } from '../http/html.ts';
-import { createPageData } from './page-data.ts';
+import { catalogReader } from './catalog-reader.ts';
 
 /**
  * What the server writes into the HTML head before the app starts, so crawlers and link previews
@@ -20,13 +22,11 @@ export interface PageHead {
   tags: string;
   /** A product page whose URL key has changed: a 301 to this path (docs/back-office.md#catalogue). */
   redirect?: string;
-  /** Catalogue answers the page draws first, written into it (page-data.ts). */
+  /** Catalogue answers the page draws first, written into it (its loader's, contract/page-loaders.ts). */
   data: PageDataEntry[];
   /** The data could not be read this time: the page is served without it, and kept by no cache. */
   dataMissing?: boolean;
 }
-
-const productPath = /^\/(?:products\/details|products|product)\/([^/]+)$/;
 
 function productTags(product: Product, shop: ShopIdentity, publicUrl: string): string {
   const url = `${publicUrl}/products/${encodeURIComponent(product.urlKey)}`;
@@ -99,7 +99,7 @@ export function createPageHead(deps: {
   publicUrl: string;
   log: { warn: (details: object, message: string) => void };
 }) {
-  const pageData = createPageData(deps.catalog);
+  const reader = catalogReader(deps.catalog);
   // The data only lets the page draw sooner: without it the app asks the API as it always could, so
   // a failure here (a search refused while the shop is busy, say) costs speed, never the page.
   async function withData(head: Omit<PageHead, 'data'>, load: () => Promise<PageDataEntry[]>): Promise<PageHead> {
@@ -110,37 +110,41 @@ export function createPageHead(deps: {
       return { ...head, data: [], dataMissing: true };
     }
   }
+  const layoutOnly = (status: number, query: URLSearchParams) =>
+    withData({ status, tags: '' }, () => loadLayoutData(reader, { params: {}, query }));
 
   return async function pageHead(path: string, query: URLSearchParams = new URLSearchParams()): Promise<PageHead> {
     // The bare address is the home page's canonical address (the spec; ADR 0003), so it is the home
     // page, not a redirect to /home: a canonical link must not point at a redirect. A browser shows
     // it at /home, as the spec's route table sends it there (main.tsx).
-    if (path === '/search') {
-      const keyword = (query.get('k') ?? '').trim().slice(0, 100);
-      return withData({ status: 200, tags: keyword ? searchTags(keyword, deps.shop, deps.publicUrl) : '' }, () =>
-        pageData.search(query),
-      );
+    const at = pageRouteAt(path);
+    const page = at?.route.page;
+    if (page !== 'product' || at?.params.key === undefined) {
+      const keyword = page === 'search' ? (query.get('k') ?? '').trim().slice(0, 100) : '';
+      const tags = keyword ? searchTags(keyword, deps.shop, deps.publicUrl) : '';
+      // Its own loader's data, or for a shopper's page (or no page) the layout's: menus and footer.
+      // (Of the public pages, only the product's has parameters.)
+      return withData({ status: 200, tags }, () => pageDataLoaderOf(page)(reader, { params: {}, query }));
     }
-    if (path === '/' || path === '/home') return withData({ status: 200, tags: '' }, pageData.home);
-    const match = productPath.exec(path);
-    if (!match?.[1]) return withData({ status: 200, tags: '' }, pageData.layout);
     let key: string;
     try {
-      key = decodeURIComponent(match[1]);
+      key = decodeURIComponent(at.params.key);
     } catch {
-      return withData({ status: 404, tags: '' }, pageData.layout);
+      return layoutOnly(404, query);
     }
     try {
       const found = await deps.catalog.lookUp(key);
       if ('movedTo' in found)
         return { status: 301, tags: '', data: [], redirect: `/products/${encodeURIComponent(found.movedTo)}` };
+      // The product the head was made from is the one the page draws.
+      const withProduct = { ...reader, product: async () => productSchema.parse(found.product) };
       return withData({ status: 200, tags: productTags(found.product, deps.shop, deps.publicUrl) }, () =>
-        pageData.product(key, found.product),
+        pageLoaders.product(withProduct, { params: { key }, query }),
       );
     } catch (error) {
       // An unknown product: the app sends the shopper on to /search; crawlers get a 404, and a browser
       // without scripts the 404 page, drawn with the menus and footer every page has (web-app.ts).
-      if (error instanceof NotFoundError) return withData({ status: 404, tags: '' }, pageData.layout);
+      if (error instanceof NotFoundError) return layoutOnly(404, query);
       throw error;
     }
   };

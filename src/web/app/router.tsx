@@ -1,14 +1,16 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
-import { pageModules, pageRoutes, type PageName } from '../../contract/routes.ts';
+import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { isPublicPage, type PageLocation } from '../../contract/page-loaders.ts';
+import { pageModules, pageRoutes, type PageName, type PublicPageName } from '../../contract/routes.ts';
 import { Layout } from './layout/layout.tsx';
 
 /**
  * The shop's route table, made from the one in src/contract/routes.ts (docs/rules.md#pages-and-routes),
  * from which the server also lists its pages and preloads each page's code and styles. Every page
  * is its own lazily loaded module, so a page downloads only what it needs. React Router's
- * declarative mode is used: the shop needs no loaders or actions, and it is 17 kB lighter than the
- * data router.
+ * declarative mode is used: the shop needs no actions, and it is 17 kB lighter than the data
+ * router. A public page's data is asked for by its loader (src/contract/page-loaders.ts), the one
+ * the server fills the page's HTML with, as the page is first drawn (WithPageData).
  */
 
 // Vite makes each of these a chunk of its own, loaded when first drawn.
@@ -27,7 +29,30 @@ const pages = Object.fromEntries(Object.keys(pageModules).map((name) => [name, l
 
 const NotFoundPage = pages.notFound;
 
-export function AppRoutes() {
+/** Starts loading a public page's data into the query cache (the browser's; the server has written it already). */
+export type PageDataPrefetch = (page: PublicPageName, at: PageLocation) => void;
+
+/**
+ * Asks for the page's data as it is rendered, before its code (a lazy chunk the first time) lets it
+ * draw, so the two download together; the page's own hooks then read the same keys. The loader reads
+ * through the query cache, so a page drawn again, or one whose data came with its HTML, asks nothing.
+ */
+function WithPageData({
+  page,
+  prefetch,
+  children,
+}: {
+  page: PublicPageName;
+  prefetch: PageDataPrefetch | undefined;
+  children: ReactNode;
+}) {
+  const { search } = useLocation();
+  const params = useParams();
+  prefetch?.(page, { params, query: new URLSearchParams(search) });
+  return children;
+}
+
+export function AppRoutes({ prefetch }: { prefetch?: PageDataPrefetch }) {
   return (
     <Routes>
       <Route element={<Layout />}>
@@ -37,7 +62,14 @@ export function AppRoutes() {
           .filter((route) => route.path !== '/')
           .map(({ path, page }) => {
             const Page = pages[page];
-            return <Route key={path} path={path.slice(1)} element={<Page />} />;
+            const element = isPublicPage(page) ? (
+              <WithPageData page={page} prefetch={prefetch}>
+                <Page />
+              </WithPageData>
+            ) : (
+              <Page />
+            );
+            return <Route key={path} path={path.slice(1)} element={element} />;
           })}
         <Route path="*" element={<NotFoundPage />} />
       </Route>

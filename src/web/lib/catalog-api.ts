@@ -1,24 +1,32 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Brand, Country, ProductType, StockDetail, Title } from '../../contract/catalog.ts';
 import { pageQueryKeys } from '../../contract/page-data.ts';
 import { requestJson } from './api.ts';
 
 /** Catalogue calls that several features need (the layout, search, cards). */
 
-export function useProductTypes() {
-  return useQuery({
+export function productTypesQueryOptions() {
+  return queryOptions({
     queryKey: pageQueryKeys.productTypes(),
     queryFn: ({ signal }) => requestJson<ProductType[]>('/api/product-types', { signal }),
     staleTime: 10 * 60_000,
   });
 }
 
-export function useBrands() {
-  return useQuery({
+export function brandsQueryOptions() {
+  return queryOptions({
     queryKey: pageQueryKeys.brands(),
     queryFn: ({ signal }) => requestJson<Brand[]>('/api/brands', { signal }),
     staleTime: 10 * 60_000,
   });
+}
+
+export function useProductTypes() {
+  return useQuery(productTypesQueryOptions());
+}
+
+export function useBrands() {
+  return useQuery(brandsQueryOptions());
 }
 
 export function fetchStockDetails(ids: number[], signal?: AbortSignal): Promise<StockDetail[]> {

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { PAGE_DATA_ELEMENT_ID, type PageDataEntry } from '../../contract/page-data.ts';
 
 /**
- * Puts the catalogue answers the server wrote into the page (src/server/seo/page-data.ts) into the
+ * Puts the catalogue answers the server wrote into the page (each page's loader, src/contract/page-loaders.ts) into the
  * query cache before the first render, so the page draws them without asking the API again. They
  * count as fetched now: fresh for each query's own staleTime, as if the app had just asked.
  */
