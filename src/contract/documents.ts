@@ -105,3 +105,17 @@ export const documentLinkParamsSchema = z.object({
   number: z.coerce.number().int().min(1).max(2_147_483_647),
   signature: z.string().regex(/^[\w-]{43}$/, 'a link’s signature'),
 });
+
+/**
+ * A packing slip: what to put in an order's parcel and where it goes. Drawn when asked, never
+ * kept: it shows the order as it is (units refunded back into stock are not packed).
+ */
+export interface PackingSlip {
+  orderNumber: number;
+  placedAt: string;
+  customerName: string;
+  deliveryAddress: string[];
+  deliveryMethod: string;
+  contactNumber: string;
+  lines: Array<{ productId: number; title: string; size: string; quantity: number }>;
+}

@@ -78,7 +78,8 @@ import { createDocumentRenderer } from './documents/document-renderer.ts';
 import { createDocumentsService } from './documents/documents.service.ts';
 import { documentsAdminRoutes } from './documents/documents.admin-routes.ts';
 import { documentsRoutes } from './documents/documents.routes.ts';
-import { invoiceOfPaidOrder } from './orders/order-documents.ts';
+import { invoiceOfPaidOrder, packingSlipsOf } from './orders/order-documents.ts';
+import { printPictures } from './catalog/photos/print-pictures.ts';
 import { createDocumentLinks } from './documents/document-links.ts';
 import type { Tracing } from './tracing/tracing.ts';
 import type { Clock } from './cache/cached-loader.ts';
@@ -316,6 +317,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const documents = createDocumentsService(db.kysely, {
     renderer: documentRenderer,
     invoiceOfPaidOrder: (orderNumber) => invoiceOfPaidOrder(db.kysely, orderNumber, () => new Date()),
+    packingSlipsOf: (which) => packingSlipsOf(db.kysely, which),
+    printPictures: (productIds) => printPictures(db.kysely, photos.store, productIds),
     links: documentLinks,
   });
   await app.register(documentsRoutes, { prefix: '/api', documents });

@@ -1,7 +1,7 @@
 import { Piscina } from 'piscina';
-import type { AccountingDocument } from '../../contract/documents.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { RefusedError } from '../errors.ts';
+import type { RenderTask } from './pdf/render-documents.ts';
 
 /**
  * Draws PDFs in a thread of their own (docs/rules.md#invoices-and-credit-notes): a batch of two
@@ -14,7 +14,7 @@ import { RefusedError } from '../errors.ts';
 const MAX_WAITING = 8;
 
 export interface DocumentRenderer {
-  render(title: string, documents: readonly AccountingDocument[]): Promise<Buffer>;
+  render(task: RenderTask): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -27,9 +27,9 @@ export function createDocumentRenderer(): DocumentRenderer {
     maxQueue: MAX_WAITING,
   });
   return {
-    async render(title, documents) {
+    async render(task) {
       try {
-        const bytes: Uint8Array = await pool.run({ title, documents });
+        const bytes: Uint8Array = await pool.run(task);
         return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       } catch (error) {
         if (error instanceof Error && /queue is at limit/i.test(error.message))

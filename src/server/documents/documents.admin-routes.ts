@@ -24,6 +24,12 @@ export const documentsAdminRoutes: FastifyPluginAsyncZod<{ documents: DocumentsS
   app.get('/credit-notes/:creditNoteNumber', { schema: { params: creditNoteParamsSchema } }, async (request, reply) =>
     sendPdf(reply, await documents.creditNotePdf(request.params.creditNoteNumber)),
   );
+  app.get(
+    '/orders/:orderNumber/packing-slip',
+    { schema: { params: orderNumberParamsSchema } },
+    async (request, reply) => sendPdf(reply, await documents.packingSlipPdf(request.params.orderNumber)),
+  );
+  app.get('/packing-slips', async (_request, reply) => sendPdf(reply, await documents.packingSlipsPdf(new Date())));
   app.get('/documents', { schema: { querystring: documentBatchQuerySchema } }, async (request, reply) =>
     sendPdf(reply, await documents.batchPdf(request.query), 'attachment'),
   );

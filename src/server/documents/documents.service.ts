@@ -5,6 +5,7 @@ import {
   invoiceDocumentSchema,
   type AccountingDocument,
   type InvoiceDocument,
+  type PackingSlip,
 } from '../../contract/documents.ts';
 import { ukDayMinus, ukDayStart } from '../dashboard/uk-days.ts';
 import type { Database } from '../db/schema.ts';
@@ -35,6 +36,10 @@ export function createDocumentsService(
     renderer: DocumentRenderer;
     /** The orders feature's invoice of a paid order, issued when first asked for (order-documents.ts). */
     invoiceOfPaidOrder: (orderNumber: number) => Promise<InvoiceDocument | undefined>;
+    /** The orders feature's packing slips: one order's, or every order waiting to dispatch. */
+    packingSlipsOf: (which: { orderNumber: number } | 'waiting to dispatch') => Promise<PackingSlip[]>;
+    /** The products' pictures to print beside their lines (the photos feature's, as JPEG). */
+    printPictures: (productIds: readonly number[]) => Promise<ReadonlyMap<number, Uint8Array>>;
     /** The signed links customers open documents by. */
     links: DocumentLinks;
   },
@@ -58,10 +63,17 @@ export function createDocumentsService(
 
   const pdfOf = async (document: AccountingDocument): Promise<Pdf> => ({
     filename: `${document.number}.pdf`,
-    bytes: await renderer.render(`${document.kind === 'invoice' ? 'VAT invoice' : 'Credit note'} ${document.number}`, [
-      document,
-    ]),
+    bytes: await renderer.render({
+      kind: 'accounting',
+      title: `${document.kind === 'invoice' ? 'VAT invoice' : 'Credit note'} ${document.number}`,
+      documents: [document],
+    }),
   });
+
+  async function packingPdf(title: string, filename: string, slips: PackingSlip[]): Promise<Pdf> {
+    const pictures = await options.printPictures(slips.flatMap((slip) => slip.lines.map((line) => line.productId)));
+    return { filename, bytes: await renderer.render({ kind: 'packing', title, slips, pictures: [...pictures] }) };
+  }
 
   return {
     invoicePdf: async (orderNumber: number) => pdfOf(await invoiceOf(orderNumber)),
@@ -103,7 +115,23 @@ export function createDocumentsService(
         ...issued.creditNotes.map((row) => creditNoteDocumentSchema.parse(JSON.parse(row.document))),
       ];
       const title = `Invoices and credit notes, ${query.from} to ${query.to}`;
-      return { filename: `documents-${query.from}-to-${query.to}.pdf`, bytes: await renderer.render(title, documents) };
+      return {
+        filename: `documents-${query.from}-to-${query.to}.pdf`,
+        bytes: await renderer.render({ kind: 'accounting', title, documents }),
+      };
+    },
+
+    /** An order's packing slip (any order's, so one can be printed again). */
+    async packingSlipPdf(orderNumber: number): Promise<Pdf> {
+      const slips = await options.packingSlipsOf({ orderNumber });
+      return packingPdf(`Packing slip for order ${orderNumber}`, `packing-slip-${orderNumber}.pdf`, slips);
+    },
+
+    /** A packing slip for every paid order waiting to be dispatched, oldest first, a page each. */
+    async packingSlipsPdf(now: Date): Promise<Pdf> {
+      const slips = await options.packingSlipsOf('waiting to dispatch');
+      const day = now.toISOString().slice(0, 10);
+      return packingPdf('Packing slips: orders waiting to be dispatched', `packing-slips-${day}.pdf`, slips);
     },
 
     /** A document by its signed link; a link whose signature is not the shop's finds nothing. */

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { InvoiceDocument } from '../../contract/documents.ts';
+import type { InvoiceDocument, PackingSlip } from '../../contract/documents.ts';
 import type { Database } from '../db/schema.ts';
 import { issueInvoice } from '../documents/issue-documents.ts';
 import { NotFoundError } from '../errors.ts';
-import { findOrderByNumber } from './orders.admin-repository.ts';
+import { findLinesToPack, findOrderByNumber, findOrdersToPack } from './orders.admin-repository.ts';
 import { findOrderToInvoice } from './orders.repository.ts';
 
 /**
@@ -24,4 +24,49 @@ export async function invoiceOfPaidOrder(
     .execute(
       async (trx) => (await issueInvoice(trx, await findOrderToInvoice(trx, order.id), now().toISOString())).document,
     );
+}
+
+/** The most orders one batch of packing slips holds: the oldest ones, a page each. */
+export const MAX_PACKING_SLIPS = 500;
+
+/**
+ * Packing slips: the order with that number (any order, so one can be printed again), or every paid
+ * order still to dispatch, oldest first. Each line is packed less the units refunds put back.
+ */
+export async function packingSlipsOf(
+  db: Kysely<Database>,
+  which: { orderNumber: number } | 'waiting to dispatch',
+): Promise<PackingSlip[]> {
+  const orders = await findOrdersToPack(db, which === 'waiting to dispatch' ? { limit: MAX_PACKING_SLIPS } : which);
+  if (which !== 'waiting to dispatch' && orders.length === 0)
+    throw new NotFoundError(`There is no order ${which.orderNumber}`);
+  const lines = await findLinesToPack(
+    db,
+    orders.map((order) => order.id),
+  );
+  return orders.map((order) => ({
+    orderNumber: order.order_number,
+    placedAt: order.created_at,
+    customerName: `${order.firstname} ${order.lastname}`,
+    deliveryAddress: [
+      `${order.firstname} ${order.lastname}`,
+      order.delivery_line1,
+      order.delivery_line2,
+      order.delivery_line3,
+      order.delivery_town_city,
+      order.delivery_postcode,
+      order.delivery_country_name,
+    ].filter((line) => line.trim() !== ''),
+    deliveryMethod: order.delivery_method_name,
+    contactNumber: order.contact_number,
+    lines: lines
+      .filter((line) => line.order_id === order.id)
+      .map((line) => ({
+        productId: line.product_id,
+        title: line.title,
+        size: line.size_name,
+        quantity: line.quantity - Number(line.restocked),
+      }))
+      .filter((line) => line.quantity > 0),
+  }));
 }

@@ -407,3 +407,35 @@ export async function takeFromRefundedTotal(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * Orders for packing: the one with that number, or every paid order still to dispatch (not
+ * refunded in full), oldest first, at most `limit`.
+ */
+export function findOrdersToPack(db: Kysely<Database>, which: { orderNumber: number } | { limit: number }) {
+  const query = db.selectFrom('orders').selectAll();
+  if ('orderNumber' in which) return query.where('order_number', '=', which.orderNumber).execute();
+  return query
+    .where('fulfilment', '=', 'unfulfilled')
+    .where('status', '=', 'paid')
+    .where((eb) => eb('refunded_total', '<', eb.ref('total_including_delivery')))
+    .orderBy('id')
+    .limit(which.limit)
+    .execute();
+}
+
+/** The lines of these orders, each with the units refunds have put back in stock (not to pack). */
+export function findLinesToPack(db: Kysely<Database>, orderIds: readonly number[]) {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('order_lines')
+    .leftJoin('order_refund_lines', 'order_refund_lines.order_line_id', 'order_lines.id')
+    .select([...lineColumns, 'order_lines.order_id'])
+    .select((eb) =>
+      eb.fn.coalesce(eb.fn.sum<number | string>('order_refund_lines.quantity'), eb.val(0)).as('restocked'),
+    )
+    .where('order_lines.order_id', 'in', [...orderIds])
+    .groupBy([...lineColumns, 'order_lines.order_id'])
+    .orderBy('order_lines.id')
+    .execute();
+}

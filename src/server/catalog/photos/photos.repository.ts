@@ -141,3 +141,26 @@ export async function readVariantBytes(
     .executeTakeFirst();
   return row?.bytes;
 }
+
+/**
+ * The smallest WebP of each product's main photo (its first), for printing small beside an order's
+ * lines (a packing slip): its photo key and width, to read through the photo store.
+ */
+export async function findMainPhotoThumbnails(db: Kysely<Database>, productIds: readonly number[]) {
+  if (productIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('product_photos as p')
+    .innerJoin('product_photo_variants as v', 'v.photo_id', 'p.id')
+    .select(['p.product_id', 'p.photo_key', 'p.position', 'v.width'])
+    .where('p.product_id', 'in', [...productIds])
+    .where('v.format', '=', 'webp')
+    .orderBy('p.product_id')
+    .orderBy('p.position')
+    .orderBy('v.width')
+    .execute();
+  const first = new Map<number, { productId: number; key: string; width: number }>();
+  for (const row of rows)
+    if (!first.has(row.product_id))
+      first.set(row.product_id, { productId: row.product_id, key: row.photo_key, width: row.width });
+  return [...first.values()];
+}

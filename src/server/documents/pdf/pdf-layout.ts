@@ -219,6 +219,74 @@ export class PdfWriter {
     this.doc.moveDown(0.8);
   }
 
+  /**
+   * Lines to pack: a picture (or a blank square where there is none), what it is, and how many,
+   * each row kept whole on a page.
+   */
+  picturedRows(rows: ReadonlyArray<{ picture?: Uint8Array; alt: string; text: string; quantity: string }>): void {
+    const size = 56;
+    const table = this.doc.struct('Table');
+    this.parent.add(table);
+    const header = () => {
+      const y = this.doc.y;
+      table.add(
+        this.doc.struct('TR', {}, [
+          this.doc.struct('TH', {}, () => {
+            this.doc
+              .font('bold')
+              .fontSize(9.5)
+              .fillColor(INK)
+              .text('Item', PAGE.margin + size + 12, y, { width: 300 });
+          }),
+          this.doc.struct('TH', {}, () => {
+            this.doc
+              .font('bold')
+              .fontSize(9.5)
+              .text('Qty to pack', PAGE.width - PAGE.margin - 90, y, { width: 90, align: 'right' });
+          }),
+        ]),
+      );
+      this.doc.y = y + 16;
+      this.rule();
+    };
+    header();
+    for (const row of rows) {
+      if (this.doc.y + size + 10 > BOTTOM) {
+        this.doc.addPage();
+        header();
+      }
+      const y = this.doc.y + 5;
+      const cells: PDFKit.PDFStructureElement[] = [];
+      if (row.picture)
+        cells.push(
+          this.doc.struct('Figure', { alt: row.alt }, () => {
+            this.doc.image(Buffer.from(row.picture!), PAGE.margin, y, { fit: [size, size] });
+          }),
+        );
+      cells.push(
+        this.doc.struct('TD', {}, () => {
+          this.doc
+            .font('regular')
+            .fontSize(11)
+            .fillColor(INK)
+            .text(row.text, PAGE.margin + size + 12, y + 4, { width: 320 });
+        }),
+        this.doc.struct('TD', {}, () => {
+          this.doc
+            .font('bold')
+            .fontSize(16)
+            .text(row.quantity, PAGE.width - PAGE.margin - 90, y + 4, { width: 90, align: 'right' });
+        }),
+      );
+      table.add(this.doc.struct('TR', {}, cells));
+      this.doc.y = y + size + 5;
+      this.rule();
+    }
+    table.end();
+    this.doc.x = PAGE.margin;
+    this.doc.moveDown(0.8);
+  }
+
   /** A thin line across the page, as decoration (an artifact, not content). */
   rule(): void {
     this.doc.markContent('Artifact', { type: 'Layout' });
@@ -232,14 +300,16 @@ export class PdfWriter {
   }
 
   /** An image with its text alternative (a barcode names the number it encodes). */
-  image(png: Buffer, options: { width: number; alt: string }): void {
-    this.room(60);
+  image(png: Buffer, options: { width: number; height: number; alt: string; x?: number }): void {
+    this.room(options.height + 10);
+    const y = this.doc.y;
     this.parent.add(
       this.doc.struct('Figure', { alt: options.alt }, () => {
-        this.doc.image(png, PAGE.margin, this.doc.y, { width: options.width });
+        this.doc.image(png, options.x ?? PAGE.margin, y, { width: options.width, height: options.height });
       }),
     );
-    this.doc.moveDown(0.5);
+    this.doc.y = y + options.height + 8;
+    this.doc.x = PAGE.margin;
   }
 
   async finish(): Promise<Buffer> {
