@@ -1,0 +1,79 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { customersAdminFeature } from './accounts/customers.admin-feature.ts';
+import { auditFeature } from './audit/audit.feature.ts';
+import { basketAdminFeature } from './basket/basket.admin-feature.ts';
+import { catalogAdminFeature } from './catalog/catalog.admin-feature.ts';
+import type { PhotosAdminService } from './catalog/photos/photos.admin-service.ts';
+import type { SearchEngine } from './catalog/search-engine/search-engine.ts';
+import type { Config } from './config.ts';
+import { dashboardFeature } from './dashboard/dashboard.feature.ts';
+import { documentsAdminFeature } from './documents/documents.feature.ts';
+import type { DocumentsService } from './documents/documents.service.ts';
+import type { Db } from './db/database.ts';
+import { requireHttps } from './http/admin-scope.ts';
+import type { RateLimitRepository } from './http/rate-limit/rate-limit.repository.ts';
+import type { MetricsHooks } from './metrics/metrics.ts';
+import type { CheckoutThread } from './orders/checkout-thread/checkout-thread.ts';
+import type { RefundingProvider } from './orders/order-lifecycle.ts';
+import { ordersAdminFeature } from './orders/orders.admin-feature.ts';
+import { createStaffGuard } from './staff/staff-guard.ts';
+import { staffFeature } from './staff/staff.feature.ts';
+import { createStaffService } from './staff/staff.service.ts';
+
+export interface BackOfficeOptions {
+  db: Db;
+  config: Pick<Config, 'env' | 'publicUrl' | 'shop' | 'rateLimitFactor' | 'lowStockThreshold' | 'backgroundJobs'>;
+  secureCookies: boolean;
+  counters: RateLimitRepository;
+  /** Signs the mark of a browser a staff member signed in from before. */
+  cookieSecret: string;
+  metrics: MetricsHooks | undefined;
+  /** What the other features make and the back office uses (app.ts hands them over). */
+  providerOf: (id: string | null) => RefundingProvider | undefined;
+  searchEngine: SearchEngine;
+  checkoutThread: CheckoutThread | undefined;
+  photos: PhotosAdminService;
+  catalogueChanged: () => void;
+  documents: DocumentsService;
+}
+
+/**
+ * The back office's API (docs/back-office.md), registered under /api/admin: one scope, HTTPS only
+ * in production, and every route behind the staff guard unless it says it is public. Each feature
+ * keeps its admin part beside its shop part and registers it here.
+ */
+export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (admin, options) => {
+  const { db, config, secureCookies } = options;
+  const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: config.shop.name });
+  const guard = createStaffGuard(staff, secureCookies);
+  admin.addHook('onRequest', requireHttps(config.env === 'production').hook);
+  admin.addHook('onRequest', guard.guard);
+  await admin.register(staffFeature, {
+    staff,
+    guard,
+    secureCookies,
+    counters: options.counters,
+    rateLimitFactor: config.rateLimitFactor,
+    deviceSecret: options.cookieSecret,
+  });
+  await admin.register(ordersAdminFeature, {
+    db,
+    guard,
+    providerOf: options.providerOf,
+    metrics: options.metrics,
+    backgroundJobs: config.backgroundJobs,
+  });
+  await admin.register(documentsAdminFeature, { documents: options.documents });
+  await admin.register(customersAdminFeature, { db, guard });
+  await admin.register(dashboardFeature, { db, lowStockThreshold: config.lowStockThreshold });
+  await admin.register(auditFeature, { db });
+  await admin.register(catalogAdminFeature, {
+    db,
+    guard,
+    lowStockThreshold: config.lowStockThreshold,
+    searchEngine: options.searchEngine,
+    photos: options.photos,
+    catalogueChanged: options.catalogueChanged,
+  });
+  await admin.register(basketAdminFeature, { db, guard, checkoutThread: options.checkoutThread });
+};
