@@ -18,6 +18,14 @@ describe('the accountant’s batch form', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Download PDF' }));
     expect(onDownload).toHaveBeenCalledWith(period);
     expect((await screen.findByRole('status')).textContent).toBe('Downloaded documents-2026-11-01-2026-11-28.pdf.');
+
+    // A period refused afterwards leaves no word of the last download beside its message.
+    await userEvent.clear(screen.getByLabelText('From'));
+    await userEvent.type(screen.getByLabelText('From'), '2026-12-01');
+    await userEvent.click(screen.getByRole('button', { name: 'Download PDF' }));
+    expect(await screen.findByText('must be on or after from')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('');
+    expect(onDownload).toHaveBeenCalledTimes(1);
   });
 
   it('refuses a period that ends before it starts, at the To field, without asking the server', async () => {

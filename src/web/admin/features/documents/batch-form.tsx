@@ -30,8 +30,6 @@ export function BatchForm(props: {
   const [done, setDone] = useState('');
 
   const submit = form.handleSubmit(async (values) => {
-    setProblem(null);
-    setDone('');
     try {
       setDone(`Downloaded ${await props.onDownload(values)}.`);
     } catch (error) {
@@ -44,7 +42,17 @@ export function BatchForm(props: {
   });
 
   return (
-    <form noValidate aria-label="Download invoices and credit notes" className="adm-form" onSubmit={submit}>
+    <form
+      noValidate
+      aria-label="Download invoices and credit notes"
+      className="adm-form"
+      onSubmit={(event) => {
+        // The last answer goes at once, before the period is judged: a refusal never stands beside it.
+        setProblem(null);
+        setDone('');
+        void submit(event);
+      }}
+    >
       <ErrorAlert error={problem} />
       <Field id="batch-from" type="date" label="From" error={errors.from?.message} {...form.register('from')} />
       <Field
