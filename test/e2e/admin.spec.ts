@@ -1,35 +1,10 @@
 import type { Page } from '@playwright/test';
 import { decodeQuotedPrintable, readOutbox } from '../helpers/outbox.ts';
-import { apiPost, expect, expectNoAxeViolations, opayoShop, productWithSizes, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, opayoShop, paidOrder, test } from './fixtures.ts';
 import { outboxFor } from './outbox-path.ts';
 import { createOwner, openFromNav, setPassword, signIn, totpCode } from './staff-pages.ts';
 
 const port = Number(process.env.E2E_PORT ?? 3555);
-/**
- * A guest's order of 2 units to `postcode`, paid as a shopper would: through the PayPal sandbox, or
- * with `card` on the Opayo sandbox's card page (on the shop that takes cards).
- */
-async function paidOrder(page: Page, postcode: string, email: string, card?: string) {
-  const product = await productWithSizes(page, 2033, 1);
-  const stock = product.stocks[0]!;
-  const address = { line1: '1 Cliff Road', postcode, townCity: 'Penzance', countryId: 1 };
-  const response = await apiPost(page, '/api/basket', {
-    items: [{ productStockId: stock.id, requestedQty: 2 }],
-    guest: { titleId: 2, firstname: 'Meera', lastname: 'Joshi', email, contactNumber: '01736 000000' },
-    billingAddress: address,
-    deliveryAddress: address,
-    deliveryMethodRateId: 3,
-  });
-  const order = (await response.json()) as { ok: boolean; orderNumber: number; orderCode: string };
-  expect(order.ok).toBe(true);
-  await page.goto(`/order-recovery/${order.orderCode}`);
-  await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
-  if (card) await page.getByLabel('Card number').fill(card);
-  await page.getByRole('button', { name: /^Pay £/ }).click();
-  await expect(page.getByRole('heading', { name: 'ORDER COMPLETE' })).toBeVisible();
-  return { product, stock, orderNumber: order.orderNumber };
-}
-
 async function stockOf(page: Page, urlKey: string, stockId: number): Promise<number> {
   const product = (await (await page.request.get(`/api/products/${urlKey}`)).json()) as {
     stocks: Array<{ id: number; stock: number }>;

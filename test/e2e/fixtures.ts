@@ -151,6 +151,32 @@ export async function productWithSizes(page: Page, typeId = 2010, entries = 2) {
   return product;
 }
 
+/**
+ * A guest's order of 2 units to `postcode`, paid as a shopper would: through the PayPal sandbox, or
+ * with `card` on the Opayo sandbox's card page (on the shop that takes cards). A product of
+ * `typeId`: a test that counts its stock buys one of a type no other test buys at the same time.
+ */
+export async function paidOrder(page: Page, postcode: string, email: string, card?: string, typeId = 2033) {
+  const product = await productWithSizes(page, typeId, 1);
+  const stock = product.stocks[0]!;
+  const address = { line1: '1 Cliff Road', postcode, townCity: 'Penzance', countryId: 1 };
+  const response = await apiPost(page, '/api/basket', {
+    items: [{ productStockId: stock.id, requestedQty: 2 }],
+    guest: { titleId: 2, firstname: 'Meera', lastname: 'Joshi', email, contactNumber: '01736 000000' },
+    billingAddress: address,
+    deliveryAddress: address,
+    deliveryMethodRateId: 3,
+  });
+  const order = (await response.json()) as { ok: boolean; orderNumber: number; orderCode: string };
+  expect(order.ok).toBe(true);
+  await page.goto(`/order-recovery/${order.orderCode}`);
+  await page.getByRole('button', { name: /SECURE CHECKOUT/ }).click();
+  if (card) await page.getByLabel('Card number').fill(card);
+  await page.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(page.getByRole('heading', { name: 'ORDER COMPLETE' })).toBeVisible();
+  return { product, stock, orderNumber: order.orderNumber };
+}
+
 /** The shop served with Opayo as its payment provider (the second web server). */
 export const opayoShop = `http://localhost:${Number(process.env.E2E_PORT ?? 3555) + 1}`;
 

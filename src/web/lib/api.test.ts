@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../contract/csrf.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
-import { ApiRequestError, requestJson } from './api.ts';
+import { ApiRequestError, requestFile, requestJson } from './api.ts';
 
 /**
  * A call that changes something echoes the XSRF-TOKEN cookie (docs/rules.md#security). Pages do not
@@ -89,5 +89,46 @@ describe('requestJson and the CSRF token', () => {
     expect(failure).toBeInstanceOf(ApiRequestError);
     expect((failure as ApiRequestError).status).toBe(403);
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(2);
+  });
+});
+
+/** A file (a PDF) asked for by fetch: its bytes and name, or the refusal as requestJson throws it. */
+describe('requestFile', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('answers the file with the name the server gave it', async () => {
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(
+        new Response('%PDF-1.7', {
+          headers: { 'content-type': 'application/pdf', 'content-disposition': 'attachment; filename="batch.pdf"' },
+        }),
+      ),
+    );
+    const file = await requestFile('/api/admin/documents?from=2026-11-01&to=2026-11-28');
+    expect(file.filename).toBe('batch.pdf');
+    expect(await file.blob.text()).toBe('%PDF-1.7');
+  });
+
+  it('throws a refusal with the fields it names, for a form to show beside them', async () => {
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(
+        Response.json(
+          {
+            error: {
+              code: errorCodes.validation,
+              message: 'Invalid to',
+              fields: [{ field: 'to', message: 'must be on or after from' }],
+            },
+          },
+          { status: 400 },
+        ),
+      ),
+    );
+    const failure = await requestFile('/api/admin/documents?from=2026-11-28&to=2026-11-01').catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ApiRequestError);
+    expect((failure as ApiRequestError).status).toBe(400);
+    expect((failure as ApiRequestError).fields).toEqual([{ field: 'to', message: 'must be on or after from' }]);
   });
 });

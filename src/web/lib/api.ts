@@ -103,16 +103,30 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
     if (token) headers.set(CSRF_HEADER, token);
     response = await fetch(path, { ...init, headers });
   }
-  if (!response.ok) {
-    const { code, message, fields } = await errorOf(response);
-    throw new ApiRequestError(
-      response.status,
-      `${init.method ?? 'GET'} ${path} answered ${response.status}`,
-      typeof code === 'string' ? code : undefined,
-      typeof message === 'string' ? message : undefined,
-      Array.isArray(fields) ? (fields as Array<{ field: string; message: string }>) : [],
-      retryAfterOf(response),
-    );
-  }
+  if (!response.ok) throw await requestErrorOf(response, path, init);
   return (await response.json()) as T;
+}
+
+/** An answer that is not 2xx as the error callers catch, with the body's code, message and fields. */
+async function requestErrorOf(response: Response, path: string, init: RequestInit): Promise<ApiRequestError> {
+  const { code, message, fields } = await errorOf(response);
+  return new ApiRequestError(
+    response.status,
+    `${init.method ?? 'GET'} ${path} answered ${response.status}`,
+    typeof code === 'string' ? code : undefined,
+    typeof message === 'string' ? message : undefined,
+    Array.isArray(fields) ? (fields as Array<{ field: string; message: string }>) : [],
+    retryAfterOf(response),
+  );
+}
+
+/**
+ * Asks for a file (a PDF) and answers it with the name the server gave it; a refusal is thrown as
+ * requestJson throws it, so a form can show its message beside the field it names.
+ */
+export async function requestFile(path: string, init: RequestInit = {}): Promise<{ blob: Blob; filename?: string }> {
+  const response = await fetch(path, init);
+  if (!response.ok) throw await requestErrorOf(response, path, init);
+  const filename = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  return { blob: await response.blob(), ...(filename ? { filename } : {}) };
 }

@@ -10,6 +10,7 @@ import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { actOnOrder, orderQueryOptions, type OrderAction } from './api/orders.ts';
 import { CancelForm } from './cancel-form.tsx';
 import { DispatchForm } from './dispatch-form.tsx';
+import { OrderDocumentsSection } from './order-documents.tsx';
 import { PaymentsToRefund } from './payments-to-refund.tsx';
 import { RefundForm } from './refund-form.tsx';
 
@@ -164,6 +165,8 @@ function OrderView({ order }: { order: OrderDetail }) {
           ))}
         </ul>
       )}
+
+      <OrderDocumentsSection orderNumber={order.orderNumber} />
 
       <h2>Payment events</h2>
       {order.paymentEvents.length === 0 ? (

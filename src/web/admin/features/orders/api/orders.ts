@@ -8,6 +8,7 @@ import type {
 } from '../../../../../contract/admin/orders.ts';
 import { requestJson } from '../../../../lib/api.ts';
 import { searchOf } from '../order-filters.ts';
+import { orderDocumentsKey } from './documents.ts';
 
 const ordersKey = ['admin', 'orders'] as const;
 
@@ -50,6 +51,10 @@ export async function actOnOrder(
     body: JSON.stringify('body' in act ? act.body : {}),
   });
   queryClient.setQueryData(orderQueryOptions(orderNumber).queryKey, order);
-  await queryClient.invalidateQueries({ queryKey: [...ordersKey, 'list'] });
+  // A refund (or a cancellation that refunds) issues a credit note: the documents are asked again.
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: [...ordersKey, 'list'] }),
+    queryClient.invalidateQueries({ queryKey: orderDocumentsKey(orderNumber) }),
+  ]);
   return order;
 }
