@@ -89,7 +89,10 @@ export async function startBenchServer(
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  for (let i = 0; i < 100; i++) {
+  // Up to two minutes: the server takes its ceiling's body from a search before it listens, and a
+  // first search waits for the search index (ADR 0026), which at 100,000 fresh products on
+  // PostgreSQL takes about half a minute.
+  for (let i = 0; i < 600; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/bench/ceiling`)).ok) return child;
     } catch {

@@ -209,10 +209,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // through its providers. The calls to PayPal and Opayo are each a span when tracing.
   const paymentFetch = deps.tracing ? deps.tracing.tracedFetch(deps.paymentFetch ?? fetch) : deps.paymentFetch;
   const documents = createShopDocuments(db, { photoStore: photos.store, cookieSecret });
+  // The confirmation e-mail carries the signed link to the order's VAT invoice.
+  const invoiceUrl = (orderNumber: number) => `${config.publicUrl}${documents.links.pathTo('invoice', orderNumber)}`;
   const payments = createPaymentsService(db.checkout, config, {
     mailer,
-    // The confirmation e-mail carries the signed link to the order's VAT invoice.
-    invoiceUrl: (orderNumber) => `${config.publicUrl}${documents.links.pathTo('invoice', orderNumber)}`,
+    invoiceUrl,
     ...(paymentFetch ? { fetch: paymentFetch } : {}),
     ...(deps.paymentAdapters ? { adapters: deps.paymentAdapters } : {}),
     ...(metrics ? { onNotification: metrics.paymentNotification } : {}),
@@ -251,6 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     photos: photos.admin,
     catalogueChanged,
     documents: documents.service,
+    invoiceUrl,
   });
   await app.register(seoFeature, { catalog, publicUrl: config.publicUrl });
 

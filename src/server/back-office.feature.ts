@@ -35,6 +35,8 @@ export interface BackOfficeOptions {
   photos: PhotosAdminService;
   catalogueChanged: () => void;
   documents: DocumentsService;
+  /** The signed link to an order's VAT invoice (documents.feature.ts). */
+  invoiceUrl: (orderNumber: number) => string;
 }
 
 /**
@@ -62,6 +64,7 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
     providerOf: options.providerOf,
     metrics: options.metrics,
     backgroundJobs: config.backgroundJobs,
+    invoiceUrl: options.invoiceUrl,
   });
   await admin.register(documentsAdminFeature, { documents: options.documents });
   await admin.register(customersAdminFeature, { db, guard });

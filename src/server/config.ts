@@ -157,6 +157,8 @@ const envSchema = z.object({
     .max(300)
     .default('Unit 14, Queens Square Shopping Precinct, West Bromwich, West Midlands, B70 7NJ'),
   SHOP_COMPANY_NUMBER: z.string().min(1).max(20).default('09876543'),
+  // Where the shop is told of its new paid orders (one e-mail a minute at most); SHOP_EMAIL unless set.
+  SHOP_ORDERS_EMAIL: z.email('must be an e-mail address').optional(),
   // The shop's VAT registration number, printed on its invoices and credit notes: GB and 9 digits
   // (12 for a branch of a group), spaces allowed.
   SHOP_VAT_NUMBER: z
@@ -362,6 +364,8 @@ function toConfig(env: Environment) {
       mapLongitude: env.SHOP_MAP_LONGITUDE,
       takes: paymentMarksOf(env.PAYMENT_PROVIDER),
     } satisfies ShopIdentity,
+    /** Where the shop is told of its new paid orders (docs/back-office.md#orders). */
+    ordersEmail: env.SHOP_ORDERS_EMAIL ?? env.SHOP_EMAIL,
     /** The shop as its VAT invoices and credit notes name it (docs/rules.md#invoices-and-credit-notes). */
     documentIssuer: {
       name: env.SHOP_NAME,

@@ -46,6 +46,9 @@ test.describe('invoices and credit notes in the back office', () => {
     await expect(invoice).toHaveAttribute('target', '_blank');
     await expectPdfAt(page, await invoice.getAttribute('href'));
     await expect(documents.getByRole('link', { name: /^Credit note/ })).toHaveCount(0);
+    const slip = documents.getByRole('link', { name: 'Packing slip (PDF)' });
+    await expect(slip).toHaveAttribute('href', `/api/admin/orders/${orderNumber}/packing-slip`);
+    await expectPdfAt(page, await slip.getAttribute('href'));
     await expectNoAxeViolations(page);
 
     // A partial refund issues a credit note: it shows in the list at once, with its amount.
@@ -77,11 +80,16 @@ test.describe('invoices and credit notes in the back office', () => {
     ).toBe('%PDF-');
     await expect(page.getByRole('status').filter({ hasText: 'Downloaded' })).toContainText('.pdf');
 
+    // The packer's batch: a packing slip for every order waiting to be dispatched, this one's among them.
+    const slips = page.getByRole('link', { name: 'Packing slips for every order waiting to be dispatched (PDF)' });
+    await expect(slips).toHaveAttribute('target', '_blank');
+    await expectPdfAt(page, await slips.getAttribute('href'));
+
     // A period that ends before it starts is refused at the To field.
     await page.getByLabel('To').fill(`${today.slice(0, 8)}01`);
     await page.getByLabel('From').fill('2099-12-31');
     await page.getByRole('button', { name: 'Download PDF' }).click();
-    await expect(page.getByLabel('To')).toHaveAccessibleDescription(/must be on or after from/);
+    await expect(page.getByLabel('To')).toHaveAccessibleDescription(/The last day cannot be before the first./);
     await expectNoAxeViolations(page);
   });
 });

@@ -16,9 +16,9 @@ export const MAX_BATCH_DAYS = 100;
  */
 export const documentBatchQuerySchema = z
   .object({ from: day, to: day })
-  .refine((q) => q.from <= q.to, { message: 'must be on or after from', path: ['to'] })
+  .refine((q) => q.from <= q.to, { message: 'The last day cannot be before the first.', path: ['to'] })
   .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < MAX_BATCH_DAYS, {
-    message: `at most ${MAX_BATCH_DAYS} days after from: ask for a longer period in parts`,
+    message: `A period can be at most ${MAX_BATCH_DAYS} days long: ask for a longer one in parts.`,
     path: ['to'],
   });
 export type DocumentBatchQuery = z.infer<typeof documentBatchQuerySchema>;

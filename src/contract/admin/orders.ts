@@ -3,6 +3,7 @@ import { MAX_ID, MAX_ORDER_TOTAL } from '../basket-rules.ts';
 import { fulfilments, orderStatuses } from '../order-status.ts';
 import { paymentProviders } from '../payments.ts';
 import { auditEntrySchema } from './audit.ts';
+import { addressSchema as checkoutAddressSchema, guestSchema } from '../basket.ts';
 
 /** The back office's orders (docs/back-office.md#orders). Money is integer pence. */
 
@@ -142,7 +143,9 @@ export const orderDetailSchema = orderSummarySchema.extend({
    */
   refundsThrough: z.enum(['provider', 'outside']),
   /** What staff may do to it now, from the lifecycle's rules. */
-  actions: z.array(z.enum(['dispatch', 'deliver', 'cancel', 'refund'])),
+  actions: z.array(
+    z.enum(['dispatch', 'deliver', 'cancel', 'refund', 'change-delivery-details', 'resend-confirmation']),
+  ),
 });
 export type OrderDetail = z.infer<typeof orderDetailSchema>;
 
@@ -180,3 +183,20 @@ export const refundSchema = z.object({
     .default([]),
 });
 export type RefundInput = z.input<typeof refundSchema>;
+
+/** POST /api/admin/orders/{n}/notes: a note staff keep on an order, never shown to the customer. */
+export const orderNoteSchema = z.object({
+  note: z.string().trim().min(1, 'Please write the note').max(2_000, 'A note is at most 2,000 characters'),
+});
+
+/**
+ * PUT /api/admin/orders/{n}/delivery-details: where a parcel not yet sent goes and how to reach
+ * the customer, checked as checkout checks them. The country stays the order's: its delivery was
+ * priced for it.
+ */
+export const deliveryDetailsSchema = z.object({
+  deliveryAddress: checkoutAddressSchema.omit({ countryId: true, countryName: true }),
+  contactNumber: guestSchema.shape.contactNumber,
+  email: guestSchema.shape.email,
+});
+export type DeliveryDetailsInput = z.input<typeof deliveryDetailsSchema>;

@@ -26,6 +26,7 @@ import * as m0023 from './migrations/0023-order-replaces.ts';
 import * as m0024 from './migrations/0024-one-search-engine.ts';
 import * as m0025 from './migrations/0025-order-replaced-by-index.ts';
 import * as m0026 from './migrations/0026-documents.ts';
+import * as m0027 from './migrations/0027-shop-notified.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -59,6 +60,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0024-one-search-engine', m0024],
   ['0025-order-replaced-by-index', m0025],
   ['0026-documents', m0026],
+  ['0027-shop-notified', m0027],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

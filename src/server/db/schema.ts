@@ -168,6 +168,8 @@ export interface OrderTable {
   held_since: string | null;
   /** The unpaid order this one was committed in place of (migration 0023); see paidOrderOfChain. */
   replaces_order_id: number | null;
+  /** When the shop was e-mailed of this paid order (migration 0027); null until then. */
+  shop_notified_at: Generated<string | null>;
   /** Pence refunded or reversed so far (migration 0010); the order stays paid. */
   refunded_total: Generated<number>;
   /** How far a paid order has gone on its way (migration 0011); see src/contract/order-status.ts. */

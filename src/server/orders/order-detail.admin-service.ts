@@ -175,6 +175,12 @@ function describeAction(entry: AuditEntryView): string {
       return `Cancelled${after.reason ? `: ${String(after.reason)}` : ''}`;
     case 'order.refund':
       return `Refund of ${formatPence(Number(after.amount))} recorded`;
+    case 'order.note':
+      return `Note: ${String(after.note)}`;
+    case 'order.delivery-details':
+      return 'Delivery details changed';
+    case 'order.resend-confirmation':
+      return `Confirmation sent again to ${String(after.to)}`;
     default:
       return entry.action;
   }

@@ -4,6 +4,7 @@ import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import type { Database } from '../db/schema.ts';
 import { RefusedError } from '../errors.ts';
 import { issueCreditNote, issueInvoice } from '../documents/issue-documents.ts';
+import { emailKeyOf } from './orders.service.ts';
 import {
   changeStatus,
   findOrderByCode,
@@ -41,6 +42,7 @@ import {
   markStaffRefundReported,
   takeFromRefundedTotal,
   takeRefundRequestLines,
+  setDeliveryDetails,
 } from './orders.admin-repository.ts';
 import {
   findRefundByReference,
@@ -351,7 +353,8 @@ export const fulfilmentMoves = {
   deliver: { from: ['dispatched'], to: 'delivered' },
 } as const satisfies Record<string, { from: readonly Fulfilment[]; to: Fulfilment }>;
 
-export type StaffAction = 'dispatch' | 'deliver' | 'cancel' | 'refund';
+export type StaffAction =
+  'dispatch' | 'deliver' | 'cancel' | 'refund' | 'change-delivery-details' | 'resend-confirmation';
 
 /** What staff may do to an order now: the back office offers these and refuses the rest. */
 export function staffActionsFor(
@@ -365,6 +368,14 @@ export function staffActionsFor(
   if (paid && fulfilmentIn(fulfilmentMoves.deliver.from)) actions.push('deliver');
   if (isOneOf(order.status, orderMoves.cancel.from)) actions.push('cancel');
   if (paid && !fullyRefunded) actions.push('refund');
+  // Before it leaves, where it goes may still change (changeDeliveryDetails); not once refunded in full.
+  if (
+    order.fulfilment === 'unfulfilled' &&
+    isOneOf(order.status, ['pending_payment', 'payment_failed', 'paid']) &&
+    !(paid && fullyRefunded)
+  )
+    actions.push('change-delivery-details');
+  if (paid) actions.push('resend-confirmation');
   return actions;
 }
 
@@ -395,6 +406,39 @@ export function dispatchOrder(
     now,
     // Nothing is sent for an order whose money has all gone back.
     { unlessFullyRefunded: true },
+  );
+}
+
+/**
+ * Where an order not yet sent goes, and how its customer is reached, changed by staff (the customer
+ * rang: a new address, a new number). Only before dispatch: false once it has left, or when it is
+ * cancelled or expired.
+ */
+export function changeDeliveryDetails(
+  trx: Kysely<Database>,
+  orderId: number,
+  details: {
+    deliveryAddress: { line1: string; line2: string; line3: string; townCity: string; postcode: string };
+    contactNumber: string;
+    email: string;
+  },
+  now: string,
+): Promise<boolean> {
+  const { deliveryAddress: to } = details;
+  return setDeliveryDetails(
+    trx,
+    orderId,
+    {
+      delivery_line1: to.line1,
+      delivery_line2: to.line2,
+      delivery_line3: to.line3,
+      delivery_town_city: to.townCity,
+      delivery_postcode: to.postcode,
+      contact_number: details.contactNumber,
+      email: details.email,
+      email_key: emailKeyOf(details.email),
+    },
+    now,
   );
 }
 

@@ -1,21 +1,87 @@
-import type { DispatchInput } from '../../contract/admin/orders.ts';
+import type { z } from 'zod';
+import type { deliveryDetailsSchema, DispatchInput } from '../../contract/admin/orders.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
-import { dispatchEmail } from '../payments/order-emails.ts';
+import { dispatchEmail, orderConfirmationEmail } from '../payments/order-emails.ts';
 import type { Staff } from '../staff/staff.service.ts';
-import { cancelOrder, deliverOrder, dispatchOrder } from './order-lifecycle.ts';
+import { cancelOrder, changeDeliveryDetails, deliverOrder, dispatchOrder } from './order-lifecycle.ts';
+import { findPaymentOrder, findPaymentOrderLines, type PaymentOrder } from './order-payments.ts';
 import { staffChange, type Order, type StaffChangeContext } from './order-staff-change.ts';
 import { trackingUrlFor } from './tracking-links.ts';
 
 /**
  * Staff moving an order on (docs/back-office.md#orders): dispatch, delivery and cancellation,
  * each a lifecycle move (order-lifecycle.ts) in one transaction with its audit entry and, for a
- * dispatch, the customer's e-mail.
+ * dispatch, the customer's e-mail; and working an order by hand: a note, new delivery details
+ * before dispatch, the confirmation sent again.
  */
 export function createOrderMoves(
   context: StaffChangeContext,
-  options: { onOrderEvent?: (event: 'cancelled') => void },
+  options: {
+    onOrderEvent?: (event: 'cancelled') => void;
+    /** The signed link to an order's VAT invoice, for the confirmation sent again. */
+    invoiceUrl?: (orderNumber: number) => string;
+  },
 ) {
   return {
+    /** A note staff keep on the order: in its timeline and the audit log, never shown to the customer. */
+    note(orderNumber: number, note: string, staff: Staff): Promise<void> {
+      return staffChange(context, orderNumber, staff, 'order.note', async () => ({ after: { note } }));
+    },
+
+    /** New delivery details before dispatch, checked as checkout checks them; before and after audited. */
+    changeDeliveryDetails(
+      orderNumber: number,
+      details: z.output<typeof deliveryDetailsSchema>,
+      staff: Staff,
+    ): Promise<void> {
+      return staffChange(context, orderNumber, staff, 'order.delivery-details', async (trx, order, at) => {
+        const deliveryAddress = {
+          line1: details.deliveryAddress.line1,
+          line2: details.deliveryAddress.line2 ?? '',
+          line3: details.deliveryAddress.line3 ?? '',
+          townCity: details.deliveryAddress.townCity,
+          // Kept in capitals, as checkout keeps them (order-rows.ts).
+          postcode: details.deliveryAddress.postcode.toUpperCase(),
+        };
+        if (!(await changeDeliveryDetails(trx, order.id, { ...details, deliveryAddress }, at)))
+          return {
+            refused:
+              order.fulfilment !== 'unfulfilled'
+                ? 'This order has been dispatched: its delivery details can no longer be changed.'
+                : 'A cancelled or expired order’s details cannot be changed.',
+          };
+        return {
+          after: {
+            deliveryAddress,
+            contactNumber: details.contactNumber,
+            email: details.email,
+            was: {
+              deliveryAddress: {
+                line1: order.delivery_line1,
+                line2: order.delivery_line2,
+                line3: order.delivery_line3,
+                townCity: order.delivery_town_city,
+                postcode: order.delivery_postcode,
+              },
+              contactNumber: order.contact_number,
+              email: order.email,
+            },
+          },
+        };
+      });
+    },
+
+    /** The order confirmation e-mail, sent again (to the order's address as it is now). */
+    resendConfirmation(orderNumber: number, staff: Staff): Promise<void> {
+      return staffChange(context, orderNumber, staff, 'order.resend-confirmation', async (trx, order, at) => {
+        if (order.status !== 'paid') return { refused: 'Only a paid order has a confirmation to send.' };
+        const paid = (await findPaymentOrder(trx, { id: order.id })) as PaymentOrder;
+        const lines = await findPaymentOrderLines(trx, order.id);
+        await insertMail(trx, orderConfirmationEmail(paid, lines, options.invoiceUrl?.(order.order_number)), at);
+        return { after: { to: order.email } };
+      });
+    },
+
     /** Dispatch: carrier and tracking number kept, and the customer's e-mail queued with it. */
     dispatch(orderNumber: number, parcel: DispatchInput, staff: Staff): Promise<void> {
       const carrier = parcel.carrier.trim();

@@ -13,6 +13,8 @@ export interface OrdersAdminFeatureOptions {
   providerOf: (id: string | null) => RefundingProvider | undefined;
   metrics: MetricsHooks | undefined;
   backgroundJobs: boolean;
+  /** The signed link to an order's VAT invoice, for the confirmation sent again. */
+  invoiceUrl: (orderNumber: number) => string;
 }
 
 /** The back office's orders (docs/back-office.md#orders), and the sweep of refunds never confirmed. */
@@ -20,6 +22,7 @@ export const ordersAdminFeature: FastifyPluginAsync<OrdersAdminFeatureOptions> =
   const { db, guard, providerOf, metrics } = options;
   const orders = createOrdersAdminService(db.kysely, {
     providerOf,
+    invoiceUrl: options.invoiceUrl,
     ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
   });
   scheduleRefundSettling(app, orders, options.backgroundJobs);

@@ -439,3 +439,68 @@ export function findLinesToPack(db: Kysely<Database>, orderIds: readonly number[
     .orderBy('order_lines.id')
     .execute();
 }
+
+/**
+ * Changes where an order not yet sent goes and how its customer is reached, in one conditional
+ * update: false when it has been dispatched (or was never placed for good: cancelled, expired).
+ */
+export async function setDeliveryDetails(
+  trx: Kysely<Database>,
+  orderId: number,
+  details: {
+    delivery_line1: string;
+    delivery_line2: string;
+    delivery_line3: string;
+    delivery_town_city: string;
+    delivery_postcode: string;
+    contact_number: string;
+    email: string;
+    email_key: string;
+  },
+  now: string,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('orders')
+    .set({ ...details, updated_at: now })
+    .where('id', '=', orderId)
+    .where('fulfilment', '=', 'unfulfilled')
+    .where('status', 'in', ['pending_payment', 'payment_failed', 'paid'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Claims paid orders the shop has not been told of, oldest first, at most `limit`: marked told at
+ * `now` by a conditional update, so of two instances claiming at once each order goes to one.
+ */
+export async function claimOrdersToNotify(trx: Kysely<Database>, now: string, limit: number) {
+  const waiting = await trx
+    .selectFrom('orders')
+    .select('id')
+    .where('shop_notified_at', 'is', null)
+    .where('status', '=', 'paid')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  if (waiting.length === 0) return [];
+  return trx
+    .updateTable('orders')
+    .set({ shop_notified_at: now })
+    .where(
+      'id',
+      'in',
+      waiting.map((order) => order.id),
+    )
+    .where('shop_notified_at', 'is', null)
+    .returning([
+      'order_number',
+      'firstname',
+      'lastname',
+      'total_including_delivery',
+      'delivery_method_name',
+      'delivery_postcode',
+      'paid_at',
+    ])
+    .execute()
+    .then((rows) => rows.sort((a, b) => a.order_number - b.order_number));
+}

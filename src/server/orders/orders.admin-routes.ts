@@ -2,10 +2,12 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   cancelSchema,
+  deliveryDetailsSchema,
   dispatchSchema,
   orderDetailSchema,
   orderListQuerySchema,
   orderListSchema,
+  orderNoteSchema,
   orderNumberParamsSchema,
   refundSchema,
 } from '../../contract/admin/orders.ts';
@@ -49,5 +51,20 @@ export const ordersAdminRoutes: FastifyPluginAsyncZod<{ orders: OrdersAdminServi
     '/orders/:orderNumber/refund',
     { schema: { params, body: refundSchema, response: { 200: orderDetailSchema } } },
     (request) => orders.refund(request.params.orderNumber, request.body, guard.staffOf(request)),
+  );
+  app.post(
+    '/orders/:orderNumber/notes',
+    { schema: { params, body: orderNoteSchema, response: { 200: orderDetailSchema } } },
+    (request) => orders.note(request.params.orderNumber, request.body.note, guard.staffOf(request)),
+  );
+  app.put(
+    '/orders/:orderNumber/delivery-details',
+    { schema: { params, body: deliveryDetailsSchema, response: { 200: orderDetailSchema } } },
+    (request) => orders.changeDeliveryDetails(request.params.orderNumber, request.body, guard.staffOf(request)),
+  );
+  app.post(
+    '/orders/:orderNumber/resend-confirmation',
+    { schema: { params, response: { 200: orderDetailSchema } } },
+    (request) => orders.resendConfirmation(request.params.orderNumber, guard.staffOf(request)),
   );
 };

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { z } from 'zod';
 import type {
+  deliveryDetailsSchema,
   DispatchInput,
   OrderDetail,
   OrderList,
@@ -33,6 +35,8 @@ export function createOrdersAdminService(
     providerOf?: (id: string | null) => RefundingProvider | undefined;
     /** Told of each order staff cancelled or refunded, once it committed (the metrics). */
     onOrderEvent?: (event: 'cancelled' | 'refunded') => void;
+    /** The signed link to an order's VAT invoice, for the confirmation sent again. */
+    invoiceUrl?: (orderNumber: number) => string;
   },
 ) {
   const context = { db, now: () => (options.now ?? (() => new Date()))().toISOString() };
@@ -41,7 +45,10 @@ export function createOrdersAdminService(
     ...(options.providerOf ? { providerOf: options.providerOf } : {}),
     ...events,
   });
-  const moves = createOrderMoves(context, events);
+  const moves = createOrderMoves(context, {
+    ...events,
+    ...(options.invoiceUrl ? { invoiceUrl: options.invoiceUrl } : {}),
+  });
   const detail = createOrderDetail(db, (order) => refunds.refunder(order) !== undefined);
 
   return {
@@ -68,6 +75,25 @@ export function createOrdersAdminService(
 
     async cancel(orderNumber: number, reason: string | undefined, staff: Staff): Promise<OrderDetail> {
       await moves.cancel(orderNumber, reason, staff);
+      return detail(orderNumber);
+    },
+
+    async note(orderNumber: number, note: string, staff: Staff): Promise<OrderDetail> {
+      await moves.note(orderNumber, note, staff);
+      return detail(orderNumber);
+    },
+
+    async changeDeliveryDetails(
+      orderNumber: number,
+      details: z.output<typeof deliveryDetailsSchema>,
+      staff: Staff,
+    ): Promise<OrderDetail> {
+      await moves.changeDeliveryDetails(orderNumber, details, staff);
+      return detail(orderNumber);
+    },
+
+    async resendConfirmation(orderNumber: number, staff: Staff): Promise<OrderDetail> {
+      await moves.resendConfirmation(orderNumber, staff);
       return detail(orderNumber);
     },
 

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { MetricsHooks } from '../metrics/metrics.ts';
 import type { Tracing } from '../tracing/tracing.ts';
 import { startCheckoutThread, type CheckoutThread } from './checkout-thread/checkout-thread.ts';
+import { mailShopNewOrders } from './new-order-mail.ts';
 import { ordersRoutes } from './orders.routes.ts';
 import { createOrdersService, type OrdersService } from './orders.service.ts';
 
@@ -40,7 +41,10 @@ export function startCheckoutThreadFor(
 
 export interface OrdersFeatureOptions {
   db: Db;
-  config: Pick<Config, 'reservationMinutes' | 'unpaidOrderLimits' | 'rateLimitFactor' | 'backgroundJobs'>;
+  config: Pick<
+    Config,
+    'reservationMinutes' | 'unpaidOrderLimits' | 'rateLimitFactor' | 'backgroundJobs' | 'ordersEmail' | 'publicUrl'
+  >;
   metrics: MetricsHooks | undefined;
   checkoutThread: CheckoutThread | undefined;
   /** The signed-in customer of a request, if any (accounts.feature.ts), on the money path's connections. */
@@ -64,7 +68,29 @@ export const ordersFeature: FastifyPluginAsync<OrdersFeatureOptions> = async (ap
     rateLimitFactor: config.rateLimitFactor,
   });
   scheduleReservationSweep(app, orders, config.backgroundJobs);
+  scheduleNewOrderMail(app, db, config);
 };
+
+/** Every minute, the shop is told of the orders paid since (new-order-mail.ts). */
+function scheduleNewOrderMail(
+  app: FastifyInstance,
+  db: Db,
+  config: Pick<Config, 'backgroundJobs' | 'ordersEmail' | 'publicUrl'>,
+): void {
+  if (!config.backgroundJobs) return;
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      mailShopNewOrders(db.kysely, {
+        to: config.ordersEmail,
+        publicUrl: config.publicUrl,
+        now: () => new Date(),
+      }).catch((error: unknown) => app.log.error({ err: error }, 'the shop was not told of its new orders'));
+    }, 60_000);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}
 
 /** Every minute, unpaid orders past their reservation give their stock back (docs/rules.md#orders-and-stock). */
 function scheduleReservationSweep(app: FastifyInstance, orders: OrdersService, enabled: boolean): void {

@@ -117,7 +117,7 @@ describe('requestFile', () => {
             error: {
               code: errorCodes.validation,
               message: 'Invalid to',
-              fields: [{ field: 'to', message: 'must be on or after from' }],
+              fields: [{ field: 'to', message: 'The last day cannot be before the first.' }],
             },
           },
           { status: 400 },
@@ -129,6 +129,8 @@ describe('requestFile', () => {
     );
     expect(failure).toBeInstanceOf(ApiRequestError);
     expect((failure as ApiRequestError).status).toBe(400);
-    expect((failure as ApiRequestError).fields).toEqual([{ field: 'to', message: 'must be on or after from' }]);
+    expect((failure as ApiRequestError).fields).toEqual([
+      { field: 'to', message: 'The last day cannot be before the first.' },
+    ]);
   });
 });

@@ -23,7 +23,7 @@ describe('the accountant’s batch form', () => {
     await userEvent.clear(screen.getByLabelText('From'));
     await userEvent.type(screen.getByLabelText('From'), '2026-12-01');
     await userEvent.click(screen.getByRole('button', { name: 'Download PDF' }));
-    expect(await screen.findByText('must be on or after from')).toBeTruthy();
+    expect(await screen.findByText('The last day cannot be before the first.')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('');
     expect(onDownload).toHaveBeenCalledTimes(1);
   });
@@ -32,18 +32,18 @@ describe('the accountant’s batch form', () => {
     const onDownload = vi.fn(async () => 'never.pdf');
     render(<BatchForm defaultValues={{ from: '2026-11-10', to: '2026-11-01' }} onDownload={onDownload} />);
     await userEvent.click(screen.getByRole('button', { name: 'Download PDF' }));
-    expect(await screen.findByText('must be on or after from')).toBeTruthy();
+    expect(await screen.findByText('The last day cannot be before the first.')).toBeTruthy();
     expect(screen.getByLabelText('To').getAttribute('aria-invalid')).toBe('true');
     expect(onDownload).not.toHaveBeenCalled();
   });
 
   it('shows the server’s refusal beside the field it names, and moves focus there', async () => {
     const refusal = new ApiRequestError(400, 'GET /api/admin/documents answered 400', 'VALIDATION', 'Invalid to', [
-      { field: 'to', message: 'at most 100 days after from: ask for a longer period in parts' },
+      { field: 'to', message: 'A period can be at most 100 days long: ask for a longer one in parts.' },
     ]);
     render(<BatchForm defaultValues={period} onDownload={() => Promise.reject(refusal)} />);
     await userEvent.click(screen.getByRole('button', { name: 'Download PDF' }));
-    const message = await screen.findByText('at most 100 days after from: ask for a longer period in parts');
+    const message = await screen.findByText('A period can be at most 100 days long: ask for a longer one in parts.');
     const to = screen.getByLabelText('To');
     expect(to.getAttribute('aria-describedby')).toContain(message.id);
     expect(document.activeElement).toBe(to);

@@ -5,7 +5,10 @@ import { BatchForm } from './batch-form.tsx';
 // The shop's days are UK days (the batch's period is read so on the server too).
 const ukDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' });
 
-/** The accountant's batch: every invoice and credit note issued in a period, as one PDF. */
+/**
+ * The accountant's batch (every invoice and credit note issued in a period, as one PDF) and the
+ * packer's (a packing slip for every order waiting to be dispatched).
+ */
 export default function DocumentsPage() {
   const today = ukDay.format(new Date());
   return (
@@ -15,6 +18,13 @@ export default function DocumentsPage() {
         order’s own documents are on its page.
       </p>
       <BatchForm defaultValues={{ from: `${today.slice(0, 8)}01`, to: today }} onDownload={downloadDocumentBatch} />
+      <h2>Packing slips</h2>
+      <p>
+        <a href="/api/admin/packing-slips" target="_blank" rel="noopener">
+          Packing slips for every order waiting to be dispatched (PDF)
+        </a>
+        : a page each, the oldest order first.
+      </p>
     </AdminPage>
   );
 }

@@ -9,22 +9,30 @@ const invoice = { number: 'INV-000001', issuedAt: '2026-03-03T14:05:00.000Z', ur
 
 describe('the documents on the order page', () => {
   it('says plainly that an unpaid order has no invoice yet', () => {
-    render(<OrderDocumentsList documents={{ invoice: null, creditNotes: [] }} />);
+    render(<OrderDocumentsList orderNumber={100001} documents={{ invoice: null, creditNotes: [] }} />);
     expect(screen.getByText('No invoice yet: it is issued when the order is paid.')).toBeTruthy();
     expect(screen.queryByRole('link')).toBeNull();
   });
 
   it('links the invoice’s PDF, opened in a new tab, with its number and date', () => {
-    render(<OrderDocumentsList documents={{ invoice, creditNotes: [] }} />);
+    render(<OrderDocumentsList orderNumber={100001} documents={{ invoice, creditNotes: [] }} />);
     const link = screen.getByRole('link', { name: 'Invoice INV-000001 (PDF)' });
     expect(link.getAttribute('href')).toBe('/api/admin/orders/100001/invoice');
     expect(link.getAttribute('target')).toBe('_blank');
     expect(screen.getByRole('listitem').textContent).toContain('3 Mar 2026');
   });
 
+  it('links the paid order’s packing slip', () => {
+    render(<OrderDocumentsList orderNumber={100001} documents={{ invoice, creditNotes: [] }} />);
+    const link = screen.getByRole('link', { name: 'Packing slip (PDF)' });
+    expect(link.getAttribute('href')).toBe('/api/admin/orders/100001/packing-slip');
+    expect(link.getAttribute('target')).toBe('_blank');
+  });
+
   it('lists each credit note with its amount refunded and a link to its PDF', () => {
     render(
       <OrderDocumentsList
+        orderNumber={100001}
         documents={{
           invoice,
           creditNotes: [

@@ -9,7 +9,9 @@ import { AuditTable } from '../../ui/audit-list.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { actOnOrder, orderQueryOptions, type OrderAction } from './api/orders.ts';
 import { CancelForm } from './cancel-form.tsx';
+import { DeliveryDetailsForm } from './delivery-details-form.tsx';
 import { DispatchForm } from './dispatch-form.tsx';
+import { NoteForm } from './note-form.tsx';
 import { OrderDocumentsSection } from './order-documents.tsx';
 import { PaymentsToRefund } from './payments-to-refund.tsx';
 import { RefundForm } from './refund-form.tsx';
@@ -190,6 +192,7 @@ function OrderView({ order }: { order: OrderDetail }) {
           </li>
         ))}
       </ol>
+      <OrderNote orderNumber={order.orderNumber} />
 
       <h2>Staff actions</h2>
       <AuditTable entries={order.audit} caption="Staff actions on this order" />
@@ -220,6 +223,30 @@ function Total(props: { label: string; pence: number; strong?: boolean }) {
         {props.strong ? <strong>{formatPence(props.pence)}</strong> : formatPence(props.pence)}
       </td>
     </tr>
+  );
+}
+
+/** A note for staff, added to the timeline. */
+function OrderNote({ orderNumber }: { orderNumber: number }) {
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<unknown>(null);
+  return (
+    <section aria-labelledby="order-notes">
+      <h3 id="order-notes">Add a note</h3>
+      <ErrorAlert error={problem} />
+      <NoteForm
+        onSubmit={async (body) => {
+          setProblem(null);
+          try {
+            await actOnOrder(orderNumber, { action: 'notes', body }, queryClient);
+            return true;
+          } catch (error) {
+            setProblem(error);
+            return false;
+          }
+        }}
+      />
+    </section>
   );
 }
 
@@ -280,6 +307,28 @@ function OrderActions({ order }: { order: OrderDetail }) {
             }
           />
         </>
+      )}
+      {order.actions.includes('change-delivery-details') && (
+        <>
+          <h3>Delivery details</h3>
+          <DeliveryDetailsForm
+            order={order}
+            onSubmit={(body) => act({ action: 'delivery-details', body }, 'Delivery details changed.')}
+          />
+        </>
+      )}
+      {order.actions.includes('resend-confirmation') && (
+        <p>
+          <button
+            type="button"
+            className="button button-secondary adm-small"
+            onClick={() =>
+              void act({ action: 'resend-confirmation' }, `The confirmation has been sent again to ${order.email}.`)
+            }
+          >
+            Send the confirmation again
+          </button>
+        </p>
       )}
       {order.actions.includes('cancel') && (
         <>

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type {
+  DeliveryDetailsInput,
   DispatchInput,
   OrderDetail,
   OrderList,
@@ -38,7 +39,10 @@ export type OrderAction =
   | { action: 'dispatch'; body: DispatchInput }
   | { action: 'deliver' }
   | { action: 'cancel'; body: { reason?: string } }
-  | { action: 'refund'; body: RefundInput };
+  | { action: 'refund'; body: RefundInput }
+  | { action: 'notes'; body: { note: string } }
+  | { action: 'delivery-details'; body: DeliveryDetailsInput }
+  | { action: 'resend-confirmation' };
 
 /** Moves the order through the lifecycle; the answer is the order as it now is, shown at once. */
 export async function actOnOrder(
@@ -47,7 +51,8 @@ export async function actOnOrder(
   queryClient: QueryClient,
 ): Promise<OrderDetail> {
   const order = await requestJson<OrderDetail>(`/api/admin/orders/${orderNumber}/${act.action}`, {
-    method: 'POST',
+    // New delivery details replace the old: the one change that is a PUT.
+    method: act.action === 'delivery-details' ? 'PUT' : 'POST',
     body: JSON.stringify('body' in act ? act.body : {}),
   });
   queryClient.setQueryData(orderQueryOptions(orderNumber).queryKey, order);
