@@ -375,7 +375,8 @@ export function staffActionsFor(
     !(paid && fullyRefunded)
   )
     actions.push('change-delivery-details');
-  if (paid) actions.push('resend-confirmation');
+  // A confirmation says the order is on its way to being sent: not for one refunded in full.
+  if (paid && !fullyRefunded) actions.push('resend-confirmation');
   return actions;
 }
 

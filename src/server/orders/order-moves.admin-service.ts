@@ -75,6 +75,8 @@ export function createOrderMoves(
     resendConfirmation(orderNumber: number, staff: Staff): Promise<void> {
       return staffChange(context, orderNumber, staff, 'order.resend-confirmation', async (trx, order, at) => {
         if (order.status !== 'paid') return { refused: 'Only a paid order has a confirmation to send.' };
+        if (order.refunded_total >= order.total_including_delivery)
+          return { refused: 'This order has been refunded in full: there is no confirmation to send.' };
         const paid = (await findPaymentOrder(trx, { id: order.id })) as PaymentOrder;
         const lines = await findPaymentOrderLines(trx, order.id);
         await insertMail(trx, orderConfirmationEmail(paid, lines, options.invoiceUrl?.(order.order_number)), at);
