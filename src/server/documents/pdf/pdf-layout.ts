@@ -15,12 +15,13 @@ import PDFDocument from 'pdfkit';
  * font's tables were parsed again and its text shaped again, most of an invoice's 100 ms. TrueType,
  * not WOFF: fontkit inflates a WOFF's tables again at every glyph it reads.
  */
-function fontOf(style: '400Regular' | '700Bold'): Font {
-  const file = fileURLToPath(import.meta.resolve(`@expo-google-fonts/noto-sans/${style}/NotoSans_${style}.ttf`));
-  return create(readFileSync(file)) as Font;
+function fontOf(style: 'Regular' | 'Bold'): Font {
+  // Two weights kept beside this file (fonts/OFL.txt is their licence): a package of the family
+  // brought every weight, 14 MB of a container image that must stay under 300 MB.
+  return create(readFileSync(fileURLToPath(new URL(`fonts/NotoSans-${style}.ttf`, import.meta.url)))) as Font;
 }
-const REGULAR = fontOf('400Regular');
-const BOLD = fontOf('700Bold');
+const REGULAR = fontOf('Regular');
+const BOLD = fontOf('Bold');
 
 export const PAGE = { width: 595.28, height: 841.89, margin: 48 };
 const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
