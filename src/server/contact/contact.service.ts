@@ -4,7 +4,7 @@ import type { ShopIdentity } from '../../contract/shop.ts';
 import type { Database } from '../db/schema.ts';
 import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
-import { emailKeyOf } from '../orders/orders.service.ts';
+import { emailKeyOf } from '../orders/email-key.ts';
 import { insertContactMessage } from './contact.repository.ts';
 
 /** Acknowledgements one address gets in a day, whoever sends the enquiries (docs/rules.md#mail). */

@@ -29,7 +29,10 @@ const ISSUER_SETTING = 'document_issuer';
 
 /** Keeps the shop's details for the documents it issues from now on (from configuration, at start). */
 export async function setDocumentIssuer(db: Kysely<Database>, issuer: DocumentIssuer): Promise<void> {
-  await writeSetting(db, ISSUER_SETTING, JSON.stringify(documentIssuerSchema.parse(issuer)));
+  const value = JSON.stringify(documentIssuerSchema.parse(issuer));
+  // Every instance calls this as it starts: only a change is written, so starts do not queue on
+  // the settings row's lock behind a busy shop's transactions.
+  if ((await readSetting(db, ISSUER_SETTING)) !== value) await writeSetting(db, ISSUER_SETTING, value);
 }
 
 async function documentIssuer(trx: Kysely<Database>): Promise<DocumentIssuer> {

@@ -4,7 +4,7 @@ import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import type { Database } from '../db/schema.ts';
 import { RefusedError } from '../errors.ts';
 import { issueCreditNote, issueInvoice } from '../documents/issue-documents.ts';
-import { emailKeyOf } from './orders.service.ts';
+import { emailKeyOf } from './email-key.ts';
 import {
   changeStatus,
   findOrderByCode,

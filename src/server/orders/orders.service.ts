@@ -8,6 +8,7 @@ import { gatherFacts, gatherFactsAtOnce } from '../basket/basket.service.ts';
 import { mergeLines, priceBasket, type PricingFacts } from '../basket/pricing.ts';
 import type { Database } from '../db/schema.ts';
 import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
+import { emailKeyOf } from './email-key.ts';
 import {
   expireOrder,
   holdsReservation,
@@ -88,22 +89,6 @@ export class NothingToPayError extends RefusedError {
   constructor() {
     super(422, errorCodes.nothingToPay, refusalMessages.nothingToPay);
   }
-}
-
-/**
- * An e-mail address as the unpaid-order caps count it: lower case, without a `+tag` and without
- * dots in the local part, since most mail services deliver those variants to the same mailbox.
- * (Two different people whose addresses differ only by dots share a count; that only makes their
- * cap tighter.)
- */
-export function emailKeyOf(email: string): string {
-  const at = email.lastIndexOf('@');
-  if (at < 0) return email.trim().toLowerCase();
-  const local = email.slice(0, at).trim().toLowerCase().replace(/\+.*$/, '').replaceAll('.', '');
-  return `${local}@${email
-    .slice(at + 1)
-    .trim()
-    .toLowerCase()}`;
 }
 
 /** 128 random bits, URL-safe: the key of the recovery link and the payment status (docs/rules.md#orders-and-stock). */
