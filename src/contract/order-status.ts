@@ -98,6 +98,8 @@ export const toDispatch = ['unfulfilled'] as const satisfies readonly Fulfilment
  */
 export function isWaitingToDispatch(order: Refundable & { fulfilment: Fulfilment }): boolean {
   return (
-    order.status === 'paid' && !isRefundedInFull(order) && (toDispatch as readonly Fulfilment[]).includes(order.fulfilment)
+    order.status === 'paid' &&
+    !isRefundedInFull(order) &&
+    (toDispatch as readonly Fulfilment[]).includes(order.fulfilment)
   );
 }

@@ -386,12 +386,7 @@ export interface FulfilmentMove {
 
 export type FulfilmentAction = keyof typeof fulfilmentMoves;
 
-export type StaffAction =
-  | FulfilmentAction
-  | 'cancel'
-  | 'refund'
-  | 'change-delivery-details'
-  | 'resend-confirmation';
+export type StaffAction = FulfilmentAction | 'cancel' | 'refund' | 'change-delivery-details' | 'resend-confirmation';
 
 type ActingOn = Pick<
   OrderRow,

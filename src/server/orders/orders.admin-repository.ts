@@ -453,9 +453,7 @@ export async function takeFromRefundedTotal(
 export function findOrdersToPack(db: Kysely<Database>, which: { orderNumber: number } | { limit: number }) {
   const query = db.selectFrom('orders').selectAll();
   if ('orderNumber' in which) return query.where('order_number', '=', which.orderNumber).execute();
-  return query.where(waitingToDispatch).orderBy('id')
-    .limit(which.limit)
-    .execute();
+  return query.where(waitingToDispatch).orderBy('id').limit(which.limit).execute();
 }
 
 /** The lines of these orders, each with the units refunds have put back in stock (not to pack). */

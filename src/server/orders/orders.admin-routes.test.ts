@@ -171,7 +171,10 @@ describe('back office orders', () => {
   };
   async function refundInFull(orderNumber: number) {
     const { total_including_delivery: total, refunded_total: refunded } = await orderRow(orderNumber);
-    const answer = await admin('POST', `/orders/${orderNumber}/refund`, { amount: total - refunded, reason: 'Returned' });
+    const answer = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: total - refunded,
+      reason: 'Returned',
+    });
     expect(answer.statusCode).toBe(200);
     return orderNumber;
   }

@@ -39,7 +39,10 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
         .check(sql`fulfilment_new in ${fulfilments}`),
     )
     .execute();
-  await db.updateTable('orders').set({ fulfilment_new: sql.ref('fulfilment') }).execute();
+  await db
+    .updateTable('orders')
+    .set({ fulfilment_new: sql.ref('fulfilment') })
+    .execute();
   await db.schema.dropIndex('orders_fulfilment_status_idx').execute();
   await db.schema.alterTable('orders').dropColumn('fulfilment').execute();
   await db.schema.alterTable('orders').renameColumn('fulfilment_new', 'fulfilment').execute();
