@@ -124,8 +124,8 @@ function MethodTable(props: {
               Rate
             </th>
             <th scope="col">Items total</th>
-            <th scope="col">Kind</th>
             <th scope="col">Offered</th>
+            <th scope="col">Kind</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -135,8 +135,8 @@ function MethodTable(props: {
               <td>{method.name}</td>
               <td className="adm-num">{formatPence(method.rate)}</td>
               <td>{bounds(method)}</td>
-              <td>{method.kind === 'collection' ? 'Collection' : 'Delivery'}</td>
               <td>{method.active ? 'Yes' : 'No'}</td>
+              <td>{method.kind === 'collection' ? 'Collection' : 'Delivery'}</td>
               <td>
                 <div className="adm-row">
                   <button
