@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailField, optionalText, phoneField, requiredText } from './fields.ts';
+import { deliveryKinds } from './order-status.ts';
 import {
   addressFieldLimits as address,
   guestFieldLimits as guest,
@@ -128,7 +129,13 @@ export const basketCommitSchema = basketRequestSchema.extend({
 });
 export type BasketCommit = z.output<typeof basketCommitSchema>;
 
-export const deliveryMethodRateSchema = z.object({ id: z.number().int(), name: z.string(), rate: z.number().int() });
+/** A delivery method offered for a basket; `kind` says whether it is sent or collected from the shop. */
+export const deliveryMethodRateSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  rate: z.number().int(),
+  kind: z.enum(deliveryKinds),
+});
 export type DeliveryMethodRate = z.infer<typeof deliveryMethodRateSchema>;
 export const deliveryMethodRateListSchema = z.array(deliveryMethodRateSchema);
 

@@ -99,10 +99,13 @@ test.describe('stock, vouchers and delivery in the back office', () => {
     await form.getByLabel('Country').selectOption({ label: 'United Kingdom' });
     await form.getByLabel('Name').fill(methodName);
     await form.getByLabel('Rate (£)').fill('12.34');
+    // Sent to the customer unless staff choose collection from the shop.
+    await expect(form.getByLabel('Kind')).toHaveValue('delivery');
     await expectNoAxeViolations(page);
     await form.getByRole('button', { name: 'Save delivery method' }).click();
     const methodRow = page.getByRole('row').filter({ hasText: methodName });
     await expect(methodRow).toContainText('£12.34');
+    await expect(methodRow.getByRole('cell', { name: 'Delivery', exact: true })).toBeVisible();
     await methodRow.getByRole('button', { name: `Edit ${methodName}` }).click();
     const edit = page.getByRole('form', { name: `Edit ${methodName}` });
     await edit.getByLabel('Rate (£)').fill('13.57');

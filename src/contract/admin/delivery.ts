@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_DELIVERY_RATE, MAX_ORDER_TOTAL } from '../basket-rules.ts';
+import { deliveryKinds } from '../order-status.ts';
 
 /**
  * Delivery in the back office (docs/back-office.md#delivery): the countries served and, per
@@ -28,6 +29,8 @@ export const deliveryMethodInputSchema = z
     minItemsTotal: itemsTotalBound,
     maxItemsTotal: itemsTotalBound,
     active: z.boolean(),
+    /** Sent to the customer, or collected by them from the shop (its orders are made ready for collection). */
+    kind: z.enum(deliveryKinds, { error: 'Please choose delivery or collection' }).default('delivery'),
   })
   .superRefine((method, ctx) => {
     if (
@@ -53,6 +56,7 @@ export const deliveryMethodSchema = z.object({
   maxItemsTotal: z.number().int().nullable(),
   sortOrder: z.number().int(),
   active: z.boolean(),
+  kind: z.enum(deliveryKinds),
 });
 export type DeliveryMethod = z.infer<typeof deliveryMethodSchema>;
 export const deliveryMethodListSchema = z.array(deliveryMethodSchema);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_ID, MAX_ORDER_TOTAL } from '../basket-rules.ts';
-import { fulfilments, orderStatuses } from '../order-status.ts';
+import { deliveryKinds, fulfilments, orderStatuses, paymentStatuses } from '../order-status.ts';
 import { paymentProviders } from '../payments.ts';
 import { auditEntrySchema } from './audit.ts';
 import { addressSchema as checkoutAddressSchema, guestSchema } from '../basket.ts';
@@ -18,7 +18,11 @@ export const orderSorts = ['newest', 'oldest', 'total-high', 'total-low'] as con
 export const orderListQuerySchema = z.object({
   status: z.enum(orderStatuses).optional(),
   paid: z.enum(['paid', 'unpaid']).optional(),
+  /** The payment as people read it (paymentStatusOf): paid, partially refunded, refunded... */
+  payment: z.enum(paymentStatuses).optional(),
   fulfilment: z.enum(fulfilments).optional(),
+  /** `dispatch`: the packer's list, paid orders not refunded in full and not yet on their way. */
+  waiting: z.enum(['dispatch']).optional(),
   provider: z.enum(paymentProviders).optional(),
   from: isoDate.optional(),
   to: isoDate.optional(),
@@ -35,6 +39,8 @@ export const orderSummarySchema = z.object({
   orderNumber: z.number().int(),
   createdAt: z.string(),
   status: z.enum(orderStatuses),
+  /** The payment as people read it, from the status and the refunds (paymentStatusOf). */
+  payment: z.enum(paymentStatuses),
   fulfilment: z.enum(fulfilments),
   customerName: z.string(),
   email: z.string(),
@@ -116,6 +122,8 @@ export const orderDetailSchema = orderSummarySchema.extend({
   billingAddress: addressSchema,
   deliveryAddress: addressSchema,
   deliveryMethod: z.string(),
+  /** Sent (dispatched, then delivered) or collected (ready for collection, then collected). */
+  deliveryKind: z.enum(deliveryKinds),
   deliveryPrice: z.number().int(),
   itemsTotal: z.number().int(),
   discount: z.number().int(),
@@ -144,7 +152,16 @@ export const orderDetailSchema = orderSummarySchema.extend({
   refundsThrough: z.enum(['provider', 'outside']),
   /** What staff may do to it now, from the lifecycle's rules. */
   actions: z.array(
-    z.enum(['dispatch', 'deliver', 'cancel', 'refund', 'change-delivery-details', 'resend-confirmation']),
+    z.enum([
+      'dispatch',
+      'deliver',
+      'ready-for-collection',
+      'collect',
+      'cancel',
+      'refund',
+      'change-delivery-details',
+      'resend-confirmation',
+    ]),
   ),
 });
 export type OrderDetail = z.infer<typeof orderDetailSchema>;

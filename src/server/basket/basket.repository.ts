@@ -36,7 +36,7 @@ export async function loadStockFacts(db: Kysely<Database>, ids: number[]): Promi
 function deliveryMethodsQuery(db: Kysely<Database>, countryId: number) {
   return db
     .selectFrom('delivery_methods')
-    .select(['id', 'name', 'rate', 'min_items_total', 'max_items_total'])
+    .select(['id', 'name', 'rate', 'kind', 'min_items_total', 'max_items_total'])
     .where('country_id', '=', countryId)
     .where('active', '=', 1)
     .orderBy('sort_order')
@@ -50,6 +50,7 @@ function deliveryMethodFactOf(r: DeliveryMethodRow): DeliveryMethodFact {
     id: r.id,
     name: r.name,
     rate: r.rate,
+    kind: r.kind,
     minItemsTotal: r.min_items_total,
     maxItemsTotal: r.max_items_total,
   };

@@ -108,8 +108,8 @@ describe('POST /api/verify-basket and GET /api/delivery-methods', () => {
   it('lists the delivery methods that apply to a country and items total', async () => {
     const list = async (url: string) => (await t.app.inject({ method: 'GET', url })).json();
     expect(await list('/api/delivery-methods/1/1000')).toEqual([
-      { id: 1, name: 'Standard delivery', rate: 495 },
-      { id: 3, name: 'Express delivery', rate: 995 },
+      { id: 1, name: 'Standard delivery', rate: 495, kind: 'delivery' },
+      { id: 3, name: 'Express delivery', rate: 995, kind: 'delivery' },
     ]);
     expect((await list('/api/delivery-methods/1/5000')).map((m: { id: number }) => m.id)).toEqual([2, 3]);
     expect(await list('/api/delivery-methods/2/1000')).toEqual([]);

@@ -78,7 +78,7 @@ describe('back office delivery', () => {
 
     const rates = async (total: number) =>
       deliveryMethodRateListSchema.parse((await t.app.inject(`/api/delivery-methods/${country.id}/${total}`)).json());
-    expect(await rates(9999)).toEqual([{ id: made.id, name: 'Courier', rate: 1800 }]);
+    expect(await rates(9999)).toEqual([{ id: made.id, name: 'Courier', rate: 1800, kind: 'delivery' }]);
     expect(await rates(10000)).toEqual([]);
     const p = await fx.product(2500, 5);
     expect(await verify(p.stockId, made.id, country.id)).toMatchObject({ deliveryPrice: 1800 });
@@ -169,6 +169,30 @@ describe('back office delivery', () => {
       'country.add',
       'delivery.reorder',
     ]);
+  });
+
+  it('keeps a method’s kind, delivery unless it is collection, and offers it at checkout with its kind', async () => {
+    const country = await addCountry('Jersey');
+    const plain = deliveryMethodSchema.parse(
+      (await admin('POST', '/delivery-methods', method({ countryId: country.id }))).json(),
+    );
+    expect(plain.kind).toBe('delivery');
+    const changed = await admin(
+      'PUT',
+      `/delivery-methods/${plain.id}`,
+      method({ countryId: country.id, name: 'Collect from the shop', rate: 0, kind: 'collection' }),
+    );
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(deliveryMethodSchema.parse(changed.json()).kind).toBe('collection');
+    expect((await t.app.inject(`/api/delivery-methods/${country.id}/1000`)).json()).toEqual([
+      { id: plain.id, name: 'Collect from the shop', rate: 0, kind: 'collection' },
+    ]);
+    expect(JSON.parse((await auditOf('delivery_method', plain.id)).at(-1)?.after ?? '{}')).toMatchObject({
+      kind: 'collection',
+    });
+    const bad = await admin('POST', '/delivery-methods', { ...method(), kind: 'drone' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.fields).toEqual([expect.objectContaining({ field: 'kind' })]);
   });
 
   it('answers bad input with a 400 naming each field', async () => {

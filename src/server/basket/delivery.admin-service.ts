@@ -54,6 +54,7 @@ function methodView(row: Selectable<DeliveryMethodTable>): DeliveryMethod {
     maxItemsTotal: row.max_items_total,
     sortOrder: row.sort_order,
     active: row.active === 1,
+    kind: row.kind,
   };
 }
 
@@ -65,6 +66,7 @@ function valuesOf(fields: DeliveryMethodFields): DeliveryMethodValues {
     min_items_total: fields.minItemsTotal,
     max_items_total: fields.maxItemsTotal,
     active: fields.active ? 1 : 0,
+    kind: fields.kind,
   };
 }
 

@@ -39,9 +39,9 @@ const voucher = (overrides: Partial<VoucherFact> = {}): VoucherFact => ({
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 const methods = [
-  { id: 1, name: 'Standard', rate: 495, minItemsTotal: null, maxItemsTotal: 5000 },
-  { id: 2, name: 'Free standard', rate: 0, minItemsTotal: 5000, maxItemsTotal: null },
-  { id: 3, name: 'Express', rate: 995, minItemsTotal: null, maxItemsTotal: null },
+  { id: 1, name: 'Standard', rate: 495, kind: 'delivery' as const, minItemsTotal: null, maxItemsTotal: 5000 },
+  { id: 2, name: 'Free standard', rate: 0, kind: 'delivery' as const, minItemsTotal: 5000, maxItemsTotal: null },
+  { id: 3, name: 'Express', rate: 995, kind: 'delivery' as const, minItemsTotal: null, maxItemsTotal: null },
 ];
 
 function facts(stocks: StockFact[], vouchers: VoucherFact[] = []): PricingFacts {

@@ -1,6 +1,7 @@
 import { basketErrorCodes, MAX_DELIVERY_RATE, voucherOutcomes } from '../../contract/basket-rules.ts';
 import type { AddressDraft, BasketLine, BasketQuery, DeliveryMethodRate, PricedBasket } from '../../contract/basket.ts';
 import { percentOf, vatContainedIn } from '../../contract/money.ts';
+import type { DeliveryKind } from '../../contract/order-status.ts';
 
 /**
  * Prices a basket from facts read from the database (docs/rules.md#prices-and-money). Pure, so every rule
@@ -27,6 +28,7 @@ export interface DeliveryMethodFact {
   id: number;
   name: string;
   rate: number;
+  kind: DeliveryKind;
   minItemsTotal: number | null;
   maxItemsTotal: number | null;
 }
@@ -112,7 +114,7 @@ export function applicableMethods(methods: DeliveryMethodFact[], itemsTotal: num
         (m.minItemsTotal === null || itemsTotal >= m.minItemsTotal) &&
         (m.maxItemsTotal === null || itemsTotal < m.maxItemsTotal),
     )
-    .map((m) => ({ id: m.id, name: m.name, rate: m.rate }));
+    .map((m) => ({ id: m.id, name: m.name, rate: m.rate, kind: m.kind }));
 }
 
 /** docs/rules.md#vouchers: 1 applied, 2 invalid, 3 out of date, 4 minimum spend not met. */

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { awaitingPayment } from '../../contract/order-status.ts';
 import type { Database } from '../db/schema.ts';
+import { waitingToDispatch } from '../orders/orders.admin-repository.ts';
 
 /** The dashboard's SQL: paid orders by hour, orders to dispatch or about to lapse, low stock. */
 
@@ -30,19 +31,15 @@ export async function paidOrdersByHour(db: Kysely<Database>, since: string) {
   }));
 }
 
-const waitingToDispatch = (db: Kysely<Database>) =>
-  db
-    .selectFrom('orders')
-    .where('fulfilment', '=', 'unfulfilled')
-    .where('status', '=', 'paid')
-    .where((eb) => eb('refunded_total', '<', eb.ref('total_including_delivery')));
+/** The packer's list, as the order list's "to dispatch" filter and the packing slips read it. */
+const toDispatch = (db: Kysely<Database>) => db.selectFrom('orders').where(waitingToDispatch);
 
 export async function ordersWaitingToDispatch(db: Kysely<Database>, limit: number) {
-  const { n } = await waitingToDispatch(db)
+  const { n } = await toDispatch(db)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
   // Oldest order first: order ids rise with time, and the (fulfilment, status, id) index serves it.
-  const oldest = await waitingToDispatch(db).selectAll().orderBy('id').limit(limit).execute();
+  const oldest = await toDispatch(db).selectAll().orderBy('id').limit(limit).execute();
   return { count: Number(n), oldest };
 }
 

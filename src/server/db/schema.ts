@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 import type { StaffRole } from '../../contract/admin/staff.ts';
-import type { Fulfilment, OrderStatus } from '../../contract/order-status.ts';
+import type { DeliveryKind, Fulfilment, OrderStatus } from '../../contract/order-status.ts';
 import type { ProductStatus } from '../../contract/catalog-rules.ts';
 
 /** Table shapes as Kysely sees them. Column names are snake_case; the contract speaks camelCase. */
@@ -94,6 +94,8 @@ export interface DeliveryMethodTable {
   max_items_total: number | null;
   sort_order: number;
   active: number;
+  /** Sent to the customer or collected by them (migration 0028). */
+  kind: Generated<DeliveryKind>;
 }
 
 export interface VoucherTable {
@@ -144,6 +146,8 @@ export interface OrderTable {
   delivery_country_name: string;
   delivery_method_id: number;
   delivery_method_name: string;
+  /** Its delivery method's kind when it was placed (migration 0028): how it is fulfilled. */
+  delivery_kind: Generated<DeliveryKind>;
   delivery_price: number;
   voucher_code: string | null;
   items_total: number;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { OrderDetail, OrderSummary } from '../../contract/admin/orders.ts';
 import type { AuditEntryView } from '../../contract/admin/audit.ts';
 import { formatPence } from '../../contract/money.ts';
+import { paymentStatusOf } from '../../contract/order-status.ts';
 import { auditOf } from '../audit/audit.repository.ts';
 import { auditView } from '../audit/audit.service.ts';
 import type { Database } from '../db/schema.ts';
@@ -77,6 +78,7 @@ export function createOrderDetail(
         country: order.delivery_country_name,
       },
       deliveryMethod: order.delivery_method_name,
+      deliveryKind: order.delivery_kind,
       deliveryPrice: order.delivery_price,
       itemsTotal: order.items_total,
       discount: order.discount_amount,
@@ -154,6 +156,11 @@ export function summaryOf(
     orderNumber: order.order_number,
     createdAt: order.created_at,
     status: order.status,
+    payment: paymentStatusOf({
+      status: order.status,
+      total: order.total_including_delivery,
+      refundedTotal: order.refunded_total,
+    }),
     fulfilment: order.fulfilment,
     customerName: `${order.firstname} ${order.lastname}`,
     email: order.email,
@@ -171,6 +178,10 @@ function describeAction(entry: AuditEntryView): string {
       return `Dispatched with ${String(after.carrier)} (${String(after.trackingNumber)})`;
     case 'order.deliver':
       return 'Marked delivered';
+    case 'order.ready-for-collection':
+      return 'Made ready for collection';
+    case 'order.collect':
+      return 'Marked collected';
     case 'order.cancel':
       return `Cancelled${after.reason ? `: ${String(after.reason)}` : ''}`;
     case 'order.refund':

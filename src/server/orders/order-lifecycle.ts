@@ -1,5 +1,13 @@
 import type { Kysely } from 'kysely';
-import { awaitingPayment, isOneOf, type Fulfilment, type OrderStatus } from '../../contract/order-status.ts';
+import {
+  awaitingPayment,
+  isOneOf,
+  isRefundedInFull,
+  toDispatch,
+  type DeliveryKind,
+  type Fulfilment,
+  type OrderStatus,
+} from '../../contract/order-status.ts';
 import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import type { Database } from '../db/schema.ts';
 import { RefusedError } from '../errors.ts';
@@ -67,8 +75,10 @@ import {
  *                                      never from cancelled by staff: that payment is to refund)
  *   pending_payment | payment_failed ──cancel (staff)──> cancelled   (stock and voucher given back)
  *
- * A paid order then goes on its way (its fulfilment, beside the payment status):
- *   unfulfilled ──dispatch──> dispatched ──deliver──> delivered
+ * A paid order then goes on its way (its fulfilment, beside the payment status), by the kind of
+ * its delivery method (fulfilmentMoves):
+ *   delivery:   unfulfilled ──dispatch──> dispatched ──deliver──> delivered
+ *   collection: unfulfilled ──ready-for-collection──> ready_for_collection ──collect──> collected
  * and staff may record refunds against it, full or partial, up to what was paid, putting chosen
  * units back in stock.
  */
@@ -347,32 +357,72 @@ export async function markPaymentFailed(
   });
 }
 
-/** A paid order's way to the customer. */
+/**
+ * A paid order's way to the customer, by the kind of its delivery method: a delivery order is
+ * dispatched and then delivered; a collection order is made ready for collection and then
+ * collected. Each move names where it starts from, the kinds of order it is for, and whether an
+ * order refunded in full may make it: nothing is sent, or handed over, once all its money has
+ * gone back (delivery only records what the carrier did). A new move is a new row here: staff's
+ * actions, the conditional update and the tests all read this table.
+ */
 export const fulfilmentMoves = {
-  dispatch: { from: ['unfulfilled'], to: 'dispatched' },
-  deliver: { from: ['dispatched'], to: 'delivered' },
-} as const satisfies Record<string, { from: readonly Fulfilment[]; to: Fulfilment }>;
+  dispatch: { from: toDispatch, to: 'dispatched', kinds: ['delivery'], whileRefundedInFull: false },
+  deliver: { from: ['dispatched'], to: 'delivered', kinds: ['delivery'], whileRefundedInFull: true },
+  'ready-for-collection': {
+    from: toDispatch,
+    to: 'ready_for_collection',
+    kinds: ['collection'],
+    whileRefundedInFull: false,
+  },
+  collect: { from: ['ready_for_collection'], to: 'collected', kinds: ['collection'], whileRefundedInFull: false },
+} as const satisfies Record<string, FulfilmentMove>;
 
-export type StaffAction =
-  'dispatch' | 'deliver' | 'cancel' | 'refund' | 'change-delivery-details' | 'resend-confirmation';
+export interface FulfilmentMove {
+  from: readonly Fulfilment[];
+  to: Fulfilment;
+  kinds: readonly DeliveryKind[];
+  whileRefundedInFull: boolean;
+}
+
+export type FulfilmentAction = keyof typeof fulfilmentMoves;
+
+export type StaffAction = FulfilmentAction | 'cancel' | 'refund' | 'change-delivery-details' | 'resend-confirmation';
+
+type ActingOn = Pick<
+  OrderRow,
+  'status' | 'fulfilment' | 'refunded_total' | 'total_including_delivery' | 'delivery_kind'
+>;
+
+const refundable = (order: ActingOn) => ({
+  status: order.status,
+  total: order.total_including_delivery,
+  refundedTotal: order.refunded_total,
+});
+
+/** Whether a fulfilment move may be made on this order now (changeFulfilment makes the same test in SQL). */
+export function canMakeFulfilmentMove(order: ActingOn, move: FulfilmentMove): boolean {
+  return (
+    order.status === 'paid' &&
+    move.from.includes(order.fulfilment) &&
+    move.kinds.includes(order.delivery_kind) &&
+    (move.whileRefundedInFull || !isRefundedInFull(refundable(order)))
+  );
+}
 
 /** What staff may do to an order now: the back office offers these and refuses the rest. */
-export function staffActionsFor(
-  order: Pick<OrderRow, 'status' | 'fulfilment' | 'refunded_total' | 'total_including_delivery'>,
-): StaffAction[] {
+export function staffActionsFor(order: ActingOn): StaffAction[] {
   const actions: StaffAction[] = [];
   const paid = order.status === 'paid';
-  const fulfilmentIn = (from: readonly Fulfilment[]) => from.includes(order.fulfilment);
-  const fullyRefunded = order.refunded_total >= order.total_including_delivery;
-  if (paid && !fullyRefunded && fulfilmentIn(fulfilmentMoves.dispatch.from)) actions.push('dispatch');
-  if (paid && fulfilmentIn(fulfilmentMoves.deliver.from)) actions.push('deliver');
+  const fullyRefunded = isRefundedInFull(refundable(order));
+  for (const [action, move] of Object.entries(fulfilmentMoves) as Array<[FulfilmentAction, FulfilmentMove]>)
+    if (canMakeFulfilmentMove(order, move)) actions.push(action);
   if (isOneOf(order.status, orderMoves.cancel.from)) actions.push('cancel');
   if (paid && !fullyRefunded) actions.push('refund');
   // Before it leaves, where it goes may still change (changeDeliveryDetails); not once refunded in full.
   if (
     order.fulfilment === 'unfulfilled' &&
     isOneOf(order.status, ['pending_payment', 'payment_failed', 'paid']) &&
-    !(paid && fullyRefunded)
+    !fullyRefunded
   )
     actions.push('change-delivery-details');
   // A confirmation says the order is on its way to being sent: not for one refunded in full.
@@ -392,7 +442,7 @@ export async function cancelOrder(trx: Kysely<Database>, orderId: number, now: s
   return true;
 }
 
-/** A paid order leaves with a carrier. False when it is not a paid order waiting to be dispatched. */
+/** A paid delivery order leaves with a carrier. False when it is not a paid delivery order waiting to be dispatched. */
 export function dispatchOrder(
   trx: Kysely<Database>,
   orderId: number,
@@ -405,9 +455,20 @@ export function dispatchOrder(
     fulfilmentMoves.dispatch,
     { carrier: parcel.carrier, tracking_number: parcel.trackingNumber, dispatched_at: now },
     now,
-    // Nothing is sent for an order whose money has all gone back.
-    { unlessFullyRefunded: true },
   );
+}
+
+/**
+ * A paid collection order is packed and waits at the shop for its customer. False when it is not
+ * a paid collection order waiting to be made ready (a delivery order is dispatched instead).
+ */
+export function makeReadyForCollection(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
+  return changeFulfilment(trx, orderId, fulfilmentMoves['ready-for-collection'], { dispatched_at: now }, now);
+}
+
+/** The customer collected it. False when it is not a collection order ready for collection. */
+export function collectOrder(trx: Kysely<Database>, orderId: number, now: string): Promise<boolean> {
+  return changeFulfilment(trx, orderId, fulfilmentMoves.collect, { delivered_at: now }, now);
 }
 
 /**

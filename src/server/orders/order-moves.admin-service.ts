@@ -1,9 +1,18 @@
 import type { z } from 'zod';
 import type { deliveryDetailsSchema, DispatchInput } from '../../contract/admin/orders.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
-import { dispatchEmail, orderConfirmationEmail } from '../payments/order-emails.ts';
+import { dispatchEmail, orderConfirmationEmail, readyForCollectionEmail } from '../payments/order-emails.ts';
 import type { Staff } from '../staff/staff.service.ts';
-import { cancelOrder, changeDeliveryDetails, deliverOrder, dispatchOrder } from './order-lifecycle.ts';
+import {
+  cancelOrder,
+  changeDeliveryDetails,
+  collectOrder,
+  deliverOrder,
+  dispatchOrder,
+  fulfilmentMoves,
+  makeReadyForCollection,
+  type FulfilmentAction,
+} from './order-lifecycle.ts';
 import { findPaymentOrder, findPaymentOrderLines, type PaymentOrder } from './order-payments.ts';
 import { staffChange, type Order, type StaffChangeContext } from './order-staff-change.ts';
 import { trackingUrlFor } from './tracking-links.ts';
@@ -90,7 +99,7 @@ export function createOrderMoves(
       const trackingNumber = parcel.trackingNumber.trim();
       return staffChange(context, orderNumber, staff, 'order.dispatch', async (trx, order, at) => {
         if (!(await dispatchOrder(trx, order.id, { carrier, trackingNumber }, at))) {
-          return { refused: dispatchRefusal(order) };
+          return { refused: fulfilmentRefusal(order, 'dispatch') };
         }
         const trackingUrl = trackingUrlFor(carrier, trackingNumber);
         await insertMail(trx, dispatchEmail(order, { carrier, trackingNumber, trackingUrl }), at);
@@ -102,7 +111,25 @@ export function createOrderMoves(
       return staffChange(context, orderNumber, staff, 'order.deliver', async (trx, order, at) =>
         (await deliverOrder(trx, order.id, at))
           ? { after: { fulfilment: 'delivered' } }
-          : { refused: 'Only a dispatched order can be marked delivered.' },
+          : { refused: fulfilmentRefusal(order, 'deliver') },
+      );
+    },
+
+    /** A collection order packed and waiting at the shop: the customer's e-mail queued with it. */
+    readyForCollection(orderNumber: number, staff: Staff): Promise<void> {
+      return staffChange(context, orderNumber, staff, 'order.ready-for-collection', async (trx, order, at) => {
+        if (!(await makeReadyForCollection(trx, order.id, at)))
+          return { refused: fulfilmentRefusal(order, 'ready-for-collection') };
+        await insertMail(trx, readyForCollectionEmail(order), at);
+        return { after: { fulfilment: 'ready_for_collection' } };
+      });
+    },
+
+    collect(orderNumber: number, staff: Staff): Promise<void> {
+      return staffChange(context, orderNumber, staff, 'order.collect', async (trx, order, at) =>
+        (await collectOrder(trx, order.id, at))
+          ? { after: { fulfilment: 'collected' } }
+          : { refused: fulfilmentRefusal(order, 'collect') },
       );
     },
 
@@ -122,8 +149,24 @@ export function createOrderMoves(
   };
 }
 
-function dispatchRefusal(order: Order): string {
-  if (order.status !== 'paid') return 'Only a paid order can be dispatched.';
-  if (order.fulfilment !== 'unfulfilled') return 'This order has been dispatched already.';
-  return 'This order has been refunded in full, so there is nothing to send.';
+/** Why a fulfilment move was refused, from the order as read before it (a racing change may have moved it since). */
+function fulfilmentRefusal(order: Order, action: FulfilmentAction): string {
+  const move = fulfilmentMoves[action];
+  const doing = {
+    dispatch: 'dispatched',
+    deliver: 'marked delivered',
+    'ready-for-collection': 'made ready for collection',
+    collect: 'marked collected',
+  }[action];
+  if (order.status !== 'paid') return `Only a paid order can be ${doing}.`;
+  if (!(move.kinds as readonly string[]).includes(order.delivery_kind))
+    return order.delivery_kind === 'collection'
+      ? `This order is collected from the shop: it cannot be ${doing}.`
+      : `This order is sent to the customer: it cannot be ${doing}.`;
+  if (!(move.from as readonly string[]).includes(order.fulfilment))
+    return `This order is ${order.fulfilment.replace(/_/g, ' ')}: it cannot be ${doing} now.`;
+  if (!move.whileRefundedInFull && order.refunded_total >= order.total_including_delivery)
+    return `This order has been refunded in full, so there is nothing to ${action === 'collect' ? 'hand over' : 'send'}.`;
+  // Read before another change moved it on.
+  return `This order has changed meanwhile: it cannot be ${doing} now.`;
 }

@@ -61,6 +61,7 @@ export function newOrderRow(order: NewOrder & { orderNumber: number; orderCode: 
     delivery_country_name: priced.deliveryAddress?.countryName ?? '',
     delivery_method_id: priced.deliveryMethodRateId as number,
     delivery_method_name: priced.deliveryMethodName ?? '',
+    delivery_kind: priced.deliveryMethodRates.find((m) => m.id === priced.deliveryMethodRateId)?.kind ?? 'delivery',
     delivery_price: priced.deliveryPrice ?? 0,
     voucher_code: priced.appliedVouchers[0]?.code ?? null,
     items_total: priced.itemsTotal,
@@ -132,7 +133,12 @@ export function basketOfOrder(order: OrderRow, lines: OrderLineRow[]): PricedBas
     billingAddress: address('billing'),
     deliveryAddress: address('delivery'),
     deliveryMethodRates: [
-      { id: order.delivery_method_id, name: order.delivery_method_name, rate: order.delivery_price },
+      {
+        id: order.delivery_method_id,
+        name: order.delivery_method_name,
+        rate: order.delivery_price,
+        kind: order.delivery_kind,
+      },
     ],
     deliveryMethodRateId: order.delivery_method_id,
     deliveryPrice: order.delivery_price,

@@ -2,18 +2,19 @@ import type { Kysely, Selectable } from 'kysely';
 import type { OrderListQuery } from '../../contract/admin/orders.ts';
 import type { Database, OrderTable } from '../db/schema.ts';
 import { penceToDecimal } from '../../contract/money.ts';
+import { fulfilmentLabels, paymentStatusLabels, paymentStatusOf } from '../../contract/order-status.ts';
 import { ordersForExport } from './orders.admin-repository.ts';
 
 /**
- * The orders CSV for the accountant (docs/back-office.md#orders): one row per order, amounts in
- * pounds with two decimals, VAT in its own column. RFC 4180 quoting; a cell that a spreadsheet
+ * The orders CSV for the accountant (docs/back-office.md#orders): one row per order, its payment
+ * and fulfilment as people read them, amounts in pounds with two decimals, VAT in its own column. RFC 4180 quoting; a cell that a spreadsheet
  * would run as a formula (=, +, -, @, tab, carriage return first) is prefixed with an apostrophe.
  */
 export const csvHeader = [
   'Order number',
   'Placed',
   'Paid',
-  'Status',
+  'Payment',
   'Fulfilment',
   'Customer',
   'E-mail',
@@ -46,8 +47,14 @@ export function orderCsvLine(order: Selectable<OrderTable>): string {
     order.order_number,
     order.created_at,
     order.paid_at,
-    order.status,
-    order.fulfilment,
+    paymentStatusLabels[
+      paymentStatusOf({
+        status: order.status,
+        total: order.total_including_delivery,
+        refundedTotal: order.refunded_total,
+      })
+    ],
+    fulfilmentLabels[order.fulfilment],
     `${order.firstname} ${order.lastname}`,
     order.email,
     order.delivery_postcode,

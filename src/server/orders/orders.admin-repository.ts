@@ -1,6 +1,13 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { OrderListQuery } from '../../contract/admin/orders.ts';
-import { orderStatuses, type Fulfilment } from '../../contract/order-status.ts';
+import {
+  paymentStatusOfStored,
+  orderStatuses,
+  toDispatch,
+  type DeliveryKind,
+  type Fulfilment,
+  type PaymentStatus,
+} from '../../contract/order-status.ts';
 import type { Database } from '../db/schema.ts';
 
 /**
@@ -9,6 +16,35 @@ import type { Database } from '../db/schema.ts';
  */
 
 type Orders = ExpressionBuilder<Database, 'orders'>;
+
+/** Some of its money is still the shop's (isRefundedInFull, in SQL). */
+const notRefundedInFull = (eb: Orders) => eb('refunded_total', '<', eb.ref('total_including_delivery'));
+
+/**
+ * In the packer's list (isWaitingToDispatch, in SQL): paid, not refunded in full, not yet on its
+ * way. The list's "to dispatch" filter, the dashboard and the batch of packing slips all use it.
+ */
+export function waitingToDispatch(eb: Orders): Expression<SqlBool> {
+  return eb.and([eb('status', '=', 'paid'), eb('fulfilment', 'in', toDispatch), notRefundedInFull(eb)]);
+}
+
+/** Orders whose payment reads as `payment` (paymentStatusOf, in SQL). */
+function paymentCondition(eb: Orders, payment: PaymentStatus): Expression<SqlBool> {
+  switch (payment) {
+    case 'paid':
+      return eb.and([eb('status', '=', 'paid'), eb('refunded_total', '<=', 0)]);
+    case 'partially_refunded':
+      return eb.and([eb('status', '=', 'paid'), eb('refunded_total', '>', 0), notRefundedInFull(eb)]);
+    case 'refunded':
+      return eb.and([eb('status', '=', 'paid'), eb('refunded_total', '>=', eb.ref('total_including_delivery'))]);
+    default:
+      return eb(
+        'status',
+        'in',
+        orderStatuses.filter((status) => paymentStatusOfStored[status] === payment),
+      );
+  }
+}
 
 /** The same expressions as migration 0011's indexes, so a search uses them. */
 const postcodeKey = (column: 'delivery_postcode' | 'billing_postcode') =>
@@ -61,7 +97,9 @@ function filtered(
           orderStatuses.filter((status) => status !== 'paid'),
         ),
       );
+    if (query.payment) conditions.push(paymentCondition(eb, query.payment));
     if (query.fulfilment) conditions.push(eb('fulfilment', '=', query.fulfilment));
+    if (query.waiting === 'dispatch') conditions.push(waitingToDispatch(eb));
     if (query.provider) conditions.push(eb('payment_provider', '=', query.provider));
     if (query.from) conditions.push(eb('created_at', '>=', query.from));
     // A day's orders are all those before the next day begins.
@@ -180,25 +218,25 @@ export function findPaymentsToRefund(db: Kysely<Database>, orderId: number) {
 }
 
 /**
- * Moves a paid order's fulfilment on, if it is where the move starts from: of two staff making
- * the move at once, exactly one changes the row.
+ * Moves a paid order's fulfilment on, if it is where the move starts from, of a kind the move is
+ * for, and (unless the move allows it) not refunded in full: of two staff making the move at once,
+ * or one refunding in full while the other makes it, exactly one changes the row.
  */
 export async function changeFulfilment(
   trx: Kysely<Database>,
   orderId: number,
-  move: { from: readonly Fulfilment[]; to: Fulfilment },
+  move: { from: readonly Fulfilment[]; to: Fulfilment; kinds: readonly DeliveryKind[]; whileRefundedInFull: boolean },
   set: { carrier?: string; tracking_number?: string; dispatched_at?: string; delivered_at?: string },
   now: string,
-  options: { unlessFullyRefunded?: boolean } = {},
 ): Promise<boolean> {
   let update = trx
     .updateTable('orders')
     .set({ fulfilment: move.to, ...set, updated_at: now })
     .where('id', '=', orderId)
     .where('status', '=', 'paid')
-    .where('fulfilment', 'in', move.from);
-  if (options.unlessFullyRefunded)
-    update = update.where((eb) => eb('refunded_total', '<', eb.ref('total_including_delivery')));
+    .where('fulfilment', 'in', move.from)
+    .where('delivery_kind', 'in', move.kinds);
+  if (!move.whileRefundedInFull) update = update.where(notRefundedInFull);
   const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -415,13 +453,7 @@ export async function takeFromRefundedTotal(
 export function findOrdersToPack(db: Kysely<Database>, which: { orderNumber: number } | { limit: number }) {
   const query = db.selectFrom('orders').selectAll();
   if ('orderNumber' in which) return query.where('order_number', '=', which.orderNumber).execute();
-  return query
-    .where('fulfilment', '=', 'unfulfilled')
-    .where('status', '=', 'paid')
-    .where((eb) => eb('refunded_total', '<', eb.ref('total_including_delivery')))
-    .orderBy('id')
-    .limit(which.limit)
-    .execute();
+  return query.where(waitingToDispatch).orderBy('id').limit(which.limit).execute();
 }
 
 /** The lines of these orders, each with the units refunds have put back in stock (not to pack). */

@@ -5,9 +5,10 @@ import { MAX_ORDER_TOTAL } from '../../contract/basket-rules.ts';
 import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
 import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { createSecondInstance, createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
 import { expireOrder, markOrderPaid, markPaymentFailed } from './order-lifecycle.ts';
+import { packingSlipsOf } from './order-documents.ts';
 import { createOrdersAdminService } from './orders.admin-service.ts';
 
 /**
@@ -21,10 +22,26 @@ describe('back office orders', () => {
   let cookie: string;
   let staffEmail: string;
   let orderCount = 0;
+  /** A delivery method of the kind collection, for click-and-collect orders. */
+  const COLLECTION = 900_100;
   beforeAll(async () => {
     t = await createTestApp({ env: { RATE_LIMIT_FACTOR: '100' } });
     fx = await checkoutFixtures(t.db);
     ({ cookie, email: staffEmail } = await staffMember(t, 'staff'));
+    await t.db.kysely
+      .insertInto('delivery_methods')
+      .values({
+        id: COLLECTION,
+        country_id: 1,
+        name: 'Collect from the Leicester shop',
+        rate: 0,
+        min_items_total: null,
+        max_items_total: null,
+        sort_order: 8,
+        active: 1,
+        kind: 'collection',
+      })
+      .execute();
   });
   afterAll(() => t.close());
 
@@ -124,18 +141,48 @@ describe('back office orders', () => {
       expect((await admin('POST', `/orders/${orderNumber}/deliver`, {})).statusCode).toBe(200);
       return orderNumber;
     },
-    'fully refunded': async () => {
+    'fully refunded': async () => refundInFull(await states.paid()),
+    'partially refunded': async () => {
       const orderNumber = await states.paid();
-      const total = (await orderRow(orderNumber)).total_including_delivery;
-      expect(
-        (await admin('POST', `/orders/${orderNumber}/refund`, { amount: total, reason: 'Returned' })).statusCode,
-      ).toBe(200);
+      expect((await admin('POST', `/orders/${orderNumber}/refund`, { amount: 500, reason: 'Dented' })).statusCode).toBe(
+        200,
+      );
       return orderNumber;
     },
+    'dispatched, then fully refunded': async () => refundInFull(await states.dispatched()),
+    'collection, awaiting payment': async () => (await placeOrder({ deliveryMethodRateId: COLLECTION })).orderNumber,
+    'collection, paid': async () => {
+      const { orderNumber } = await placeOrder({ deliveryMethodRateId: COLLECTION });
+      await pay(orderNumber);
+      return orderNumber;
+    },
+    'ready for collection': async () => {
+      const orderNumber = await states['collection, paid']();
+      expect((await admin('POST', `/orders/${orderNumber}/ready-for-collection`, {})).statusCode).toBe(200);
+      return orderNumber;
+    },
+    collected: async () => {
+      const orderNumber = await states['ready for collection']();
+      expect((await admin('POST', `/orders/${orderNumber}/collect`, {})).statusCode).toBe(200);
+      return orderNumber;
+    },
+    'collection, fully refunded': async () => refundInFull(await states['collection, paid']()),
+    'ready for collection, then fully refunded': async () => refundInFull(await states['ready for collection']()),
   };
+  async function refundInFull(orderNumber: number) {
+    const { total_including_delivery: total, refunded_total: refunded } = await orderRow(orderNumber);
+    const answer = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: total - refunded,
+      reason: 'Returned',
+    });
+    expect(answer.statusCode).toBe(200);
+    return orderNumber;
+  }
   const actions = {
     dispatch: { carrier: 'Royal Mail', trackingNumber: 'AB123456789GB' },
     deliver: {},
+    'ready-for-collection': {},
+    collect: {},
     cancel: { reason: 'Customer asked' },
     refund: { amount: 100, reason: 'Goodwill' },
   };
@@ -151,9 +198,41 @@ describe('back office orders', () => {
     paid: ['dispatch', 'refund', 'change-delivery-details', 'resend-confirmation'],
     dispatched: ['deliver', 'refund', 'resend-confirmation'],
     delivered: ['refund', 'resend-confirmation'],
-    // Nothing is left to send or to give back (it may already be on its way: delivery is allowed).
+    // Nothing is left to send or to give back.
     'fully refunded': [],
+    'partially refunded': ['dispatch', 'refund', 'change-delivery-details', 'resend-confirmation'],
+    // Already on its way: the carrier's delivery is still recorded.
+    'dispatched, then fully refunded': ['deliver'],
+    'collection, awaiting payment': ['cancel', 'change-delivery-details'],
+    // A collection order is made ready and collected, never dispatched or delivered.
+    'collection, paid': ['ready-for-collection', 'refund', 'change-delivery-details', 'resend-confirmation'],
+    'ready for collection': ['collect', 'refund', 'resend-confirmation'],
+    collected: ['refund', 'resend-confirmation'],
+    'collection, fully refunded': [],
+    // Its money has gone back: it is not handed over.
+    'ready for collection, then fully refunded': [],
   };
+  /** Each state's payment and fulfilment as the back office shows them. */
+  const reads: Record<keyof typeof states, { payment: string; fulfilment: string }> = {
+    'awaiting payment': { payment: 'awaiting_payment', fulfilment: 'unfulfilled' },
+    'payment failed': { payment: 'failed', fulfilment: 'unfulfilled' },
+    expired: { payment: 'cancelled', fulfilment: 'unfulfilled' },
+    cancelled: { payment: 'cancelled', fulfilment: 'unfulfilled' },
+    paid: { payment: 'paid', fulfilment: 'unfulfilled' },
+    dispatched: { payment: 'paid', fulfilment: 'dispatched' },
+    delivered: { payment: 'paid', fulfilment: 'delivered' },
+    'fully refunded': { payment: 'refunded', fulfilment: 'unfulfilled' },
+    'partially refunded': { payment: 'partially_refunded', fulfilment: 'unfulfilled' },
+    'dispatched, then fully refunded': { payment: 'refunded', fulfilment: 'dispatched' },
+    'collection, awaiting payment': { payment: 'awaiting_payment', fulfilment: 'unfulfilled' },
+    'collection, paid': { payment: 'paid', fulfilment: 'unfulfilled' },
+    'ready for collection': { payment: 'paid', fulfilment: 'ready_for_collection' },
+    collected: { payment: 'paid', fulfilment: 'collected' },
+    'collection, fully refunded': { payment: 'refunded', fulfilment: 'unfulfilled' },
+    'ready for collection, then fully refunded': { payment: 'refunded', fulfilment: 'ready_for_collection' },
+  };
+  /** The states in the packer's list: the "to dispatch" filter, the dashboard and the packing slips. */
+  const waitingToDispatch: Array<keyof typeof states> = ['paid', 'partially refunded', 'collection, paid'];
 
   it.each(Object.keys(states) as Array<keyof typeof states>)(
     'allows from "%s" exactly the moves the lifecycle names',
@@ -174,6 +253,64 @@ describe('back office orders', () => {
       }
     },
   );
+
+  it('reads each state’s payment and fulfilment as people do, in the list, the page and the CSV', async () => {
+    for (const state of Object.keys(states) as Array<keyof typeof states>) {
+      const orderNumber = await states[state]();
+      const page = (await admin('GET', `/orders/${orderNumber}`)).json();
+      expect({ state, payment: page.payment, fulfilment: page.fulfilment }).toEqual({ state, ...reads[state] });
+      const listed = (await admin('GET', `/orders?q=${orderNumber}&payment=${reads[state].payment}`)).json();
+      expect({ state, found: listed.orders.map((o: { payment: string }) => o.payment) }).toEqual({
+        state,
+        found: [reads[state].payment],
+      });
+      const row = (await admin('GET', `/orders.csv?q=${orderNumber}`)).body.split('\r\n')[1]!;
+      const label = (text: string) => text[0]!.toUpperCase() + text.slice(1).replace(/_/g, ' ');
+      expect({ state, row }).toEqual({
+        state,
+        row: expect.stringContaining(`,${label(reads[state].payment)},${label(reads[state].fulfilment)},`),
+      });
+    }
+  });
+
+  it('keeps out of "to dispatch" every order refunded in full: the list, the dashboard and the packing slips', async () => {
+    const inState = new Map<number, keyof typeof states>();
+    for (const state of Object.keys(states) as Array<keyof typeof states>) inState.set(await states[state](), state);
+    const mine = (numbers: number[]) =>
+      numbers
+        .filter((n) => inState.has(n))
+        .map((n) => inState.get(n))
+        .sort();
+    const listed = (await admin('GET', '/orders?waiting=dispatch&pageSize=100')).json();
+    expect(mine(listed.orders.map((o: { orderNumber: number }) => o.orderNumber))).toEqual(
+      [...waitingToDispatch].sort(),
+    );
+    const dashboard = (await admin('GET', '/dashboard')).json();
+    expect(dashboard.awaitingDispatch.count).toBe(listed.total);
+    const slips = await packingSlipsOf(t.db.kysely, 'waiting to dispatch');
+    expect(mine(slips.map((slip) => slip.orderNumber))).toEqual([...waitingToDispatch].sort());
+    expect(slips).toHaveLength(listed.total);
+  });
+
+  it('tells the customer their collection order is ready, and refuses to make a delivery order ready', async () => {
+    const orderNumber = await states['collection, paid']();
+    const ready = await admin('POST', `/orders/${orderNumber}/ready-for-collection`, {});
+    expect(ready.json()).toMatchObject({ deliveryKind: 'collection', fulfilment: 'ready_for_collection' });
+    expect(ready.json().timeline.map((entry: { text: string }) => entry.text)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Made ready for collection by /)]),
+    );
+    const order = await orderRow(orderNumber);
+    const mail = (await deliveredMail(t)).filter((m) => m.to === order.email && m.subject.includes('ready to collect'));
+    expect(mail).toHaveLength(1);
+    expect(decodeQuotedPrintable(mail[0]!.raw)).toContain('Collect from the Leicester shop');
+
+    const delivery = await states.paid();
+    const refused = await admin('POST', `/orders/${delivery}/ready-for-collection`, {});
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toMatch(/sent to the customer/);
+    const notSent = await admin('POST', `/orders/${orderNumber}/dispatch`, actions.dispatch);
+    expect(notSent.json().error.message).toMatch(/collected from the shop/);
+  });
 
   it('offers on an order page exactly the moves it allows', async () => {
     for (const state of Object.keys(states) as Array<keyof typeof states>) {
@@ -366,6 +503,84 @@ describe('back office orders', () => {
     expect(refunds.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
     expect((await orderRow(orderNumber)).refunded_total).toBe(twoThirds);
   });
+
+  // Two instances share PostgreSQL. SQLite serves one: two in this one process would wait for each
+  // other's write lock on the one event loop (covered above with one instance), which two processes do not.
+  if (testDialect === 'postgres') {
+    it('lets two staff on two instances act on one order at once: one move each time, never a parcel for a refunded order', async () => {
+      const second = await createSecondInstance(t);
+      const on = (app: TestApp['app'], url: string, payload: object = {}) =>
+        app.inject({ method: 'POST', url: `/api/admin${url}`, headers: { cookie }, payload });
+      const mailsTo = async (email: string, subject: string) =>
+        (await deliveredMail(t)).filter((m) => m.to === email && m.subject.includes(subject));
+      const bothAtOnce = (url: (i: number) => string, payload: (i: number) => object) =>
+        Promise.all([t.app, second.app].map((app, i) => on(app, url(i), payload(i))));
+      try {
+        // Both dispatch, both make ready, both mark collected: one move each, one e-mail.
+        const delivery = await states.paid();
+        const dispatched = await bothAtOnce(
+          () => `/orders/${delivery}/dispatch`,
+          (i) => ({ carrier: 'DPD', trackingNumber: `TWO${i}` }),
+        );
+        expect(dispatched.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+        expect(await mailsTo((await orderRow(delivery)).email, 'on its way')).toHaveLength(1);
+
+        const collection = await states['collection, paid']();
+        const readied = await bothAtOnce(
+          () => `/orders/${collection}/ready-for-collection`,
+          () => ({}),
+        );
+        expect(readied.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+        expect(await mailsTo((await orderRow(collection)).email, 'ready to collect')).toHaveLength(1);
+        const collected = await bothAtOnce(
+          () => `/orders/${collection}/collect`,
+          () => ({}),
+        );
+        expect(collected.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+        expect((await orderRow(collection)).fulfilment).toBe('collected');
+
+        // One refunds in full while the other dispatches: the refund always goes through; the
+        // parcel leaves only if its dispatch took the order first (its audit entry, written while
+        // it held the order's row, comes before the refund's).
+        for (let round = 0; round < 6; round++) {
+          const orderNumber = await states.paid();
+          const order = await orderRow(orderNumber);
+          const [dispatch, refund] = await Promise.all([
+            on(round % 2 ? t.app : second.app, `/orders/${orderNumber}/dispatch`, actions.dispatch),
+            on(round % 2 ? second.app : t.app, `/orders/${orderNumber}/refund`, {
+              amount: order.total_including_delivery,
+              reason: 'Both at once',
+            }),
+          ]);
+          expect(refund.statusCode, refund.body).toBe(200);
+          const after = await orderRow(orderNumber);
+          expect(after.refunded_total).toBe(order.total_including_delivery);
+          const audit = await t.db.kysely
+            .selectFrom('audit_log')
+            .select(['id', 'action'])
+            .where('entity_type', '=', 'order')
+            .where('entity_id', '=', String(orderNumber))
+            .orderBy('id')
+            .execute();
+          const mails = await mailsTo(order.email, 'on its way');
+          if (dispatch.statusCode === 200) {
+            expect(after.fulfilment).toBe('dispatched');
+            expect(audit.map((entry) => entry.action)).toEqual(['order.dispatch', 'order.refund']);
+            expect(mails).toHaveLength(1);
+          } else {
+            expect(dispatch.statusCode, dispatch.body).toBe(409);
+            expect(after.fulfilment).toBe('unfulfilled');
+            expect(audit.map((entry) => entry.action)).toEqual(['order.refund']);
+            expect(mails).toHaveLength(0);
+          }
+          const waiting = (await admin('GET', `/orders?q=${orderNumber}&waiting=dispatch`)).json();
+          expect(waiting.orders).toEqual([]);
+        }
+      } finally {
+        await second.close();
+      }
+    });
+  }
 
   it('finds orders by number, postcode however typed, e-mail and name, with filters and pages', async () => {
     const mine = await placeOrder({

@@ -43,6 +43,14 @@ export const ordersAdminRoutes: FastifyPluginAsyncZod<{ orders: OrdersAdminServi
     orders.deliver(request.params.orderNumber, guard.staffOf(request)),
   );
   app.post(
+    '/orders/:orderNumber/ready-for-collection',
+    { schema: { params, response: { 200: orderDetailSchema } } },
+    (request) => orders.readyForCollection(request.params.orderNumber, guard.staffOf(request)),
+  );
+  app.post('/orders/:orderNumber/collect', { schema: { params, response: { 200: orderDetailSchema } } }, (request) =>
+    orders.collect(request.params.orderNumber, guard.staffOf(request)),
+  );
+  app.post(
     '/orders/:orderNumber/cancel',
     { schema: { params, body: cancelSchema, response: { 200: orderDetailSchema } } },
     (request) => orders.cancel(request.params.orderNumber, request.body.reason, guard.staffOf(request)),

@@ -73,6 +73,16 @@ export function createOrdersAdminService(
       return detail(orderNumber);
     },
 
+    async readyForCollection(orderNumber: number, staff: Staff): Promise<OrderDetail> {
+      await moves.readyForCollection(orderNumber, staff);
+      return detail(orderNumber);
+    },
+
+    async collect(orderNumber: number, staff: Staff): Promise<OrderDetail> {
+      await moves.collect(orderNumber, staff);
+      return detail(orderNumber);
+    },
+
     async cancel(orderNumber: number, reason: string | undefined, staff: Staff): Promise<OrderDetail> {
       await moves.cancel(orderNumber, reason, staff);
       return detail(orderNumber);

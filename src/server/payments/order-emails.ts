@@ -100,3 +100,21 @@ export function dispatchEmail(
     ],
   };
 }
+
+/**
+ * Sent when staff make a paid collection order ready (docs/back-office.md#orders): the customer
+ * may come for it, with the order number to give at the counter.
+ */
+export function readyForCollectionEmail(
+  order: Pick<OrderForEmail, 'order_number' | 'firstname' | 'lastname' | 'email' | 'delivery_method_name'>,
+): MailMessage {
+  return {
+    to: order.email,
+    subject: `Your order ${order.order_number} is ready to collect`,
+    paragraphs: [
+      `Dear ${order.firstname} ${order.lastname},`,
+      `Good news: your order ${order.order_number} is packed and ready for you to collect (${order.delivery_method_name}).`,
+      `Please bring this e-mail or your order number, ${order.order_number}, when you come for it.`,
+    ],
+  };
+}

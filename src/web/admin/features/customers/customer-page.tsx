@@ -3,11 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import type { CustomerDetail } from '../../../../contract/admin/customers.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
-import { addressLines, formatDateTime, formatPence, humanise } from '../../lib/format.ts';
+import { addressLines, formatDateTime, formatPence } from '../../lib/format.ts';
 import { AuditTable } from '../../ui/audit-list.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field } from '../../ui/field.tsx';
 import { customerExportHref, customerQueryOptions, eraseCustomer } from './api/customers.ts';
+import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
 
 /** One customer: details, addresses, orders, staff actions; export their data or erase them. */
 export default function CustomerPage() {
@@ -78,8 +79,8 @@ function CustomerView({ customer }: { customer: CustomerDetail }) {
                     <Link to={`/orders/${order.orderNumber}`}>{order.orderNumber}</Link>
                   </td>
                   <td>{formatDateTime(order.createdAt)}</td>
-                  <td>{humanise(order.status)}</td>
-                  <td>{humanise(order.fulfilment)}</td>
+                  <td>{paymentStatusLabels[order.payment]}</td>
+                  <td>{fulfilmentLabels[order.fulfilment]}</td>
                   <td className="adm-num">{formatPence(order.total)}</td>
                 </tr>
               ))}

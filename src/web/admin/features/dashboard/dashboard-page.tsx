@@ -6,6 +6,7 @@ import { AdminPage } from '../../lib/admin-page.tsx';
 import { formatDate, formatDateTime, formatPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { dashboardQueryOptions } from './api/dashboard.ts';
+import { paymentStatusLabels } from '../../../../contract/order-status.ts';
 
 // uPlot is the back office's largest library: it loads with the chart, not with the app.
 const SalesChart = lazy(() => import('./sales-chart.tsx'));
@@ -74,12 +75,13 @@ function DashboardView({ data }: { data: Dashboard }) {
                 <li key={order.id}>
                   <Link to={`/orders/${order.orderNumber}`}>{order.orderNumber}</Link> {order.customerName}, placed{' '}
                   {formatDateTime(order.createdAt)}
+                  {order.payment !== 'paid' && ` (${paymentStatusLabels[order.payment].toLowerCase()})`}
                 </li>
               ))}
             </ul>
           )}
           <p>
-            <Link to="/orders?paid=paid&fulfilment=unfulfilled&sort=oldest">All orders to dispatch</Link>
+            <Link to="/orders?waiting=dispatch&sort=oldest">All orders to dispatch</Link>
           </p>
         </section>
         <section className="adm-card" aria-labelledby="expiring-soon">

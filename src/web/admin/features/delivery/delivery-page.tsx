@@ -10,6 +10,7 @@ import {
   type DeliveryMethodInput,
   type DeliverySetup,
 } from '../../../../contract/admin/delivery.ts';
+import type { DeliveryKind } from '../../../../contract/order-status.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { contractResolver, penceOrNull } from '../../lib/contract-resolver.ts';
 import { formatPence, penceToDecimal, poundsToPence } from '../../lib/format.ts';
@@ -124,6 +125,7 @@ function MethodTable(props: {
             </th>
             <th scope="col">Items total</th>
             <th scope="col">Offered</th>
+            <th scope="col">Kind</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -134,6 +136,7 @@ function MethodTable(props: {
               <td className="adm-num">{formatPence(method.rate)}</td>
               <td>{bounds(method)}</td>
               <td>{method.active ? 'Yes' : 'No'}</td>
+              <td>{method.kind === 'collection' ? 'Collection' : 'Delivery'}</td>
               <td>
                 <div className="adm-row">
                   <button
@@ -177,6 +180,7 @@ interface MethodForm {
   minItemsTotal: string;
   maxItemsTotal: string;
   active: boolean;
+  kind: DeliveryKind;
 }
 
 function toPayload(form: MethodForm): DeliveryMethodInput {
@@ -187,6 +191,7 @@ function toPayload(form: MethodForm): DeliveryMethodInput {
     minItemsTotal: penceOrNull(poundsToPence(form.minItemsTotal), form.minItemsTotal) as number | null,
     maxItemsTotal: penceOrNull(poundsToPence(form.maxItemsTotal), form.maxItemsTotal) as number | null,
     active: form.active,
+    kind: form.kind,
   };
 }
 
@@ -209,6 +214,7 @@ function MethodForm(props: {
       minItemsTotal: pounds(method?.minItemsTotal ?? null),
       maxItemsTotal: pounds(method?.maxItemsTotal ?? null),
       active: method?.active ?? true,
+      kind: method?.kind ?? 'delivery',
     },
   });
   const { errors, isSubmitting } = form.formState;
@@ -272,6 +278,16 @@ function MethodForm(props: {
         error={errors.maxItemsTotal?.message}
         {...form.register('maxItemsTotal')}
       />
+      <SelectField
+        id={`${id}-kind`}
+        label="Kind"
+        hint="A collection order is made ready for collection, not dispatched."
+        error={errors.kind?.message}
+        {...form.register('kind')}
+      >
+        <option value="delivery">Delivery: sent to the customer</option>
+        <option value="collection">Collection: collected from the shop</option>
+      </SelectField>
       <div className="adm-field adm-check">
         <input id={`${id}-active`} type="checkbox" {...form.register('active')} />
         <label htmlFor={`${id}-active`}>Offered at checkout</label>

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { OrderDetail } from '../../../../contract/admin/orders.ts';
+import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
 import { shownTransactionId } from '../../../../contract/transaction-id.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { addressLines, formatDateTime, formatPence, humanise } from '../../lib/format.ts';
@@ -35,8 +36,9 @@ function OrderView({ order }: { order: OrderDetail }) {
   return (
     <>
       <p>
-        <span className="adm-badge">{humanise(order.status)}</span>{' '}
-        <span className="adm-badge">{humanise(order.fulfilment)}</span> placed {formatDateTime(order.createdAt)}
+        <span className="adm-badge">{paymentStatusLabels[order.payment]}</span>{' '}
+        <span className="adm-badge">{fulfilmentLabels[order.fulfilment]}</span> placed {formatDateTime(order.createdAt)}
+        {order.status === 'expired' && ' (expired unpaid)'}
       </p>
       <PaymentsToRefund order={order} />
       <OrderActions order={order} />
@@ -67,6 +69,7 @@ function OrderView({ order }: { order: OrderDetail }) {
             <dt>Method</dt>
             <dd>
               {order.deliveryMethod} ({formatPence(order.deliveryPrice)})
+              {order.deliveryKind === 'collection' && ', collected from the shop'}
             </dd>
             {order.carrier && (
               <>
@@ -291,6 +294,33 @@ function OrderActions({ order }: { order: OrderDetail }) {
             onClick={() => void act({ action: 'deliver' }, 'Marked as delivered.')}
           >
             Mark as delivered
+          </button>
+        </p>
+      )}
+      {order.actions.includes('ready-for-collection') && (
+        <p>
+          <button
+            type="button"
+            className="button adm-small"
+            onClick={() =>
+              void act(
+                { action: 'ready-for-collection' },
+                'Ready for collection; the customer has been e-mailed to come for it.',
+              )
+            }
+          >
+            Ready for collection
+          </button>
+        </p>
+      )}
+      {order.actions.includes('collect') && (
+        <p>
+          <button
+            type="button"
+            className="button adm-small"
+            onClick={() => void act({ action: 'collect' }, 'Marked as collected.')}
+          >
+            Collected
           </button>
         </p>
       )}

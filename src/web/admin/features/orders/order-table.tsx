@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import type { OrderListQuery, OrderSummary } from '../../../../contract/admin/orders.ts';
+import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
 import { formatDateTime, formatPence, humanise } from '../../lib/format.ts';
 import { DataTable, dataColumns, type ServerSorting } from '../../ui/data-table.tsx';
 import type { PagerProps } from '../../ui/pager.tsx';
@@ -21,8 +22,8 @@ const columns = helper.columns([
     cell: (info) => <Link to={`/orders/${info.getValue()}`}>{info.getValue()}</Link>,
   }),
   helper.accessor('createdAt', { header: 'Placed', cell: (info) => formatDateTime(info.getValue()) }),
-  helper.accessor('status', { header: 'Payment', cell: (info) => humanise(info.getValue()) }),
-  helper.accessor('fulfilment', { header: 'Fulfilment', cell: (info) => humanise(info.getValue()) }),
+  helper.accessor('payment', { header: 'Payment', cell: (info) => paymentStatusLabels[info.getValue()] }),
+  helper.accessor('fulfilment', { header: 'Fulfilment', cell: (info) => fulfilmentLabels[info.getValue()] }),
   helper.accessor('customerName', {
     header: 'Customer',
     cell: (info) => (

@@ -2,7 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { type OrderListQuery } from '../../../../contract/admin/orders.ts';
-import { fulfilments, orderStatuses } from '../../../../contract/order-status.ts';
+import {
+  fulfilmentLabels,
+  fulfilments,
+  paymentStatusLabels,
+  paymentStatuses,
+} from '../../../../contract/order-status.ts';
 import { paymentProviders } from '../../../../contract/payments.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { humanise } from '../../lib/format.ts';
@@ -12,8 +17,8 @@ import { orderListQueryOptions, ordersCsvHref } from './api/orders.ts';
 import { filtersFromSearch, searchOf } from './order-filters.ts';
 import { OrderTable } from './order-table.tsx';
 
-type FilterKey = 'status' | 'paid' | 'fulfilment' | 'provider' | 'from' | 'to' | 'q';
-const filterKeys: FilterKey[] = ['q', 'status', 'paid', 'fulfilment', 'provider', 'from', 'to'];
+type FilterKey = 'payment' | 'paid' | 'fulfilment' | 'waiting' | 'provider' | 'from' | 'to' | 'q';
+const filterKeys: FilterKey[] = ['q', 'payment', 'paid', 'fulfilment', 'waiting', 'provider', 'from', 'to'];
 
 /** The order list: filters and search in the URL, sorting, pages, and the same list as CSV. */
 export default function OrdersPage() {
@@ -84,11 +89,11 @@ function Filters(props: {
         hint="Order number, postcode, e-mail or name"
         defaultValue={query.q ?? ''}
       />
-      <SelectField id="orders-status" name="status" label="Payment status" defaultValue={query.status ?? ''}>
+      <SelectField id="orders-payment" name="payment" label="Payment" defaultValue={query.payment ?? ''}>
         <option value="">Any</option>
-        {orderStatuses.map((status) => (
-          <option key={status} value={status}>
-            {humanise(status)}
+        {paymentStatuses.map((payment) => (
+          <option key={payment} value={payment}>
+            {paymentStatusLabels[payment]}
           </option>
         ))}
       </SelectField>
@@ -101,9 +106,13 @@ function Filters(props: {
         <option value="">Any</option>
         {fulfilments.map((fulfilment) => (
           <option key={fulfilment} value={fulfilment}>
-            {humanise(fulfilment)}
+            {fulfilmentLabels[fulfilment]}
           </option>
         ))}
+      </SelectField>
+      <SelectField id="orders-waiting" name="waiting" label="Waiting" defaultValue={query.waiting ?? ''}>
+        <option value="">Any order</option>
+        <option value="dispatch">To dispatch</option>
       </SelectField>
       <SelectField id="orders-provider" name="provider" label="Provider" defaultValue={query.provider ?? ''}>
         <option value="">Any</option>

@@ -10,10 +10,11 @@ import {
 } from '../../../../contract/admin/vouchers.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { contractResolver } from '../../lib/contract-resolver.ts';
-import { formatDateTime, formatPence, humanise, penceToDecimal, poundsToPence } from '../../lib/format.ts';
+import { formatDateTime, formatPence, penceToDecimal, poundsToPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { saveVoucher, voucherQueryOptions } from './api/vouchers.ts';
+import { paymentStatusLabels } from '../../../../contract/order-status.ts';
 
 /** A new voucher (/vouchers/new), or one voucher: its settings and the orders that used it. */
 export default function VoucherPage() {
@@ -61,7 +62,7 @@ export default function VoucherPage() {
                         <Link to={`/orders/${order.orderNumber}`}>{order.orderNumber}</Link>
                       </td>
                       <td>{formatDateTime(order.createdAt)}</td>
-                      <td>{humanise(order.status)}</td>
+                      <td>{paymentStatusLabels[order.payment]}</td>
                       <td>{order.customerName}</td>
                       <td className="adm-num">{formatPence(order.discount)}</td>
                       <td className="adm-num">{formatPence(order.total)}</td>

@@ -38,6 +38,8 @@ export function ordersCsvHref(query: OrderListQuery): string {
 export type OrderAction =
   | { action: 'dispatch'; body: DispatchInput }
   | { action: 'deliver' }
+  | { action: 'ready-for-collection' }
+  | { action: 'collect' }
   | { action: 'cancel'; body: { reason?: string } }
   | { action: 'refund'; body: RefundInput }
   | { action: 'notes'; body: { note: string } }
