@@ -20,7 +20,9 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('delivery_kind', 'varchar(20)', (c) => c.notNull().defaultTo('delivery').check(kind('delivery_kind')))
     .execute();
 
-  const fulfilments = sql`('unfulfilled', 'dispatched', 'delivered', 'ready_for_collection', 'collected')`;
+  // partially_dispatched comes with dispatching some lines at a time (issue 35, item 2): allowed
+  // now, so that change needs no second rebuild of the column on SQLite.
+  const fulfilments = sql`('unfulfilled', 'partially_dispatched', 'dispatched', 'delivered', 'ready_for_collection', 'collected')`;
   if (dialect === 'postgres') {
     await sql`alter table orders drop constraint orders_fulfilment_check`.execute(db);
     await sql`alter table orders add constraint orders_fulfilment_check check (fulfilment in ${fulfilments})`.execute(
