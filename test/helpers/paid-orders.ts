@@ -40,6 +40,18 @@ export async function placeOrder(
   return result;
 }
 
+/** An order placed as placeOrder places it and paid by card through the Opayo sandbox (PAYMENT_PROVIDER=opayo). */
+export async function paidByCard(
+  t: TestApp,
+  stockId: number,
+  quantity = 1,
+  extra: Parameters<typeof commitBody>[1] = {},
+) {
+  const committed = await placeOrder(t, stockId, quantity, extra);
+  await paidThroughOpayo(t, committed);
+  return committed;
+}
+
 /** The handoff to PayPal Checkout and the shopper pressing Pay there: the approval's token and the return address. */
 export async function approvedPaypalReturn(t: TestApp, orderCode: string) {
   const handoff = await t.app.inject({ method: 'GET', url: `/api/payment-handoff/${orderCode}` });
@@ -81,7 +93,7 @@ async function cardThroughOpayo(t: TestApp, order: { orderNumber: number; orderC
 
 /** The back office's API, called as the signed-in member of staff whose cookie this is. */
 export function backOffice(t: TestApp, cookie: string) {
-  const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
     t.app.inject({ method, url: `/api/admin${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
   return {
     call,

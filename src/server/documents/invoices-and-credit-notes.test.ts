@@ -1,13 +1,7 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
-import {
-  backOffice,
-  orderRow,
-  paidThroughOpayo,
-  placeOrder,
-  shopForPayments,
-} from '../../../test/helpers/paid-orders.ts';
+import { backOffice, orderRow, paidByCard, placeOrder, shopForPayments } from '../../../test/helpers/paid-orders.ts';
 import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import { createSecondInstance, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -59,14 +53,13 @@ describe('VAT invoices and credit notes', () => {
     const head = await fx.product(2500, 10);
     const cover = await fx.product(1999, 10);
     const code = await fx.voucher({ kind: 'percent', amount: 10 });
-    const committed = await placeOrder(t, head.stockId, 2, {
+    const committed = await paidByCard(t, head.stockId, 2, {
       items: [
         { productStockId: head.stockId, requestedQty: 2 },
         { productStockId: cover.stockId, requestedQty: 1 },
       ],
       appliedVouchers: [{ code }],
     });
-    await paidThroughOpayo(t, committed);
     expect((await orderRow(t, committed.orderNumber)).total_including_delivery).toBe(7294);
     expect((await orderRow(t, committed.orderNumber)).status).toBe('paid');
     return { ...committed, head, cover, code };
@@ -106,8 +99,7 @@ describe('VAT invoices and credit notes', () => {
 
   it('shows free delivery as a line of nothing', async () => {
     const drum = await fx.product(6000, 5);
-    const committed = await placeOrder(t, drum.stockId, 1, { deliveryMethodRateId: 2 });
-    await paidThroughOpayo(t, committed);
+    const committed = await paidByCard(t, drum.stockId, 1, { deliveryMethodRateId: 2 });
     const text = await pdfText(`/orders/${committed.orderNumber}/invoice`);
     expect(text).toContain(`${drum.title} (Size 1) 1 £50.00 20% £50.00 £10.00`);
     expect(text).toContain('Delivery: Free standard delivery 1 £0.00 20% £0.00 £0.00');
@@ -201,8 +193,7 @@ describe('a customer’s invoice by the signed link in their e-mail', () => {
 
   async function paidOrderWithLink() {
     const p = await fx.product(3000, 10);
-    const committed = await placeOrder(t, p.stockId, 1);
-    await paidThroughOpayo(t, committed);
+    const committed = await paidByCard(t, p.stockId);
     const mail = (await deliveredMail(t)).filter((m) => m.subject.includes(`${committed.orderNumber} is confirmed`));
     expect(mail).toHaveLength(1);
     const link = /Your VAT invoice: (\S+)/.exec(decodeQuotedPrintable(mail[0]!.raw))?.[1];

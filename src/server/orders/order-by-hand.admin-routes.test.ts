@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
 import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
-import {
-  backOffice,
-  orderRow,
-  paidThroughOpayo,
-  placeOrder,
-  shopForPayments,
-} from '../../../test/helpers/paid-orders.ts';
+import { backOffice, orderRow, paidByCard, placeOrder, shopForPayments } from '../../../test/helpers/paid-orders.ts';
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import type { TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
@@ -30,14 +24,11 @@ describe('working an order by hand', () => {
   afterAll(() => t.close());
 
   const office = () => backOffice(t, cookie);
-  const call = (method: 'POST' | 'PUT', url: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/admin${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
+  const call = (method: 'POST' | 'PUT', url: string, payload?: object) => office().call(method, url, payload);
 
   async function paidOrder() {
     const p = await fx.product(2500, 10);
-    const committed = await placeOrder(t, p.stockId, 1);
-    await paidThroughOpayo(t, committed);
-    return committed;
+    return paidByCard(t, p.stockId);
   }
 
   const newDetails = {
