@@ -27,6 +27,7 @@ import * as m0024 from './migrations/0024-one-search-engine.ts';
 import * as m0025 from './migrations/0025-order-replaced-by-index.ts';
 import * as m0026 from './migrations/0026-documents.ts';
 import * as m0027 from './migrations/0027-shop-notified.ts';
+import * as m0028 from './migrations/0028-customers-by-email.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -61,6 +62,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0025-order-replaced-by-index', m0025],
   ['0026-documents', m0026],
   ['0027-shop-notified', m0027],
+  ['0028-customers-by-email', m0028],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */
