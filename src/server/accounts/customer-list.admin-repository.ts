@@ -1,5 +1,5 @@
-import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
+import type { Database, OrderTable } from '../db/schema.ts';
 
 /**
  * Customers as e-mail addresses (docs/back-office.md#customers): every address with orders or an
@@ -74,8 +74,8 @@ function accountMatches(text: string): RawBuilder<SqlBool> {
   return anyOf([startsWith(accountColumn.lastname, lower), startsWith(accountColumn.email, lower)]);
 }
 
-/** Which customers: all, those a search finds, or the one with an address. */
-export type CustomerSelection = { all: true } | { search: string } | { key: string };
+/** Which customers: all, those a search finds, or those with the given addresses. */
+export type CustomerSelection = { all: true } | { search: string } | { keys: string[] };
 
 /**
  * The customers selected, one row each, with their sums: `merged` in SQL. A search first finds
@@ -89,22 +89,28 @@ function customersCte(selection: CustomerSelection) {
               where ${orderMatches(selection.search)}
             union
             select lower(c.email) from customers c where ${accountMatches(selection.search)}`
-      : 'key' in selection
-        ? sql`select cast(${selection.key} as varchar(254))`
+      : 'keys' in selection
+        ? // lower(), not a cast: a value with no affinity, as the expression indexes hold (SQLite).
+          sql.join(
+            selection.keys.map((key) => sql`select lower(${key})`),
+            sql` union all `,
+          )
         : sql`select null`;
-  // An account's orders by customer_id, a guest's by address: both indexed (migration 0028, 0011).
-  const ownedWhere = narrowed
-    ? sql`where o.customer_id in (select a.id from customers a where lower(a.email) in (select k from matched))
-            or (o.customer_id is null and lower(o.email) in (select k from matched))`
-    : sql``;
+  // An account's orders by customer_id, a guest's by address (migrations 0028 and 0011): two
+  // branches, not one condition with an OR, so each is found through its own index.
+  const guestsOf = narrowed ? sql`and lower(o.email) in (select k from matched)` : sql``;
   const accountsWhere = narrowed ? sql`where lower(email) in (select k from matched)` : sql``;
+  const columns = sql`o.id, o.order_number, o.created_at, o.paid_at, o.total_including_delivery, o.refunded_total`;
   return sql`
     with matched(k) as (${matched}),
     owned as (
-      select ${keyOfOrder} as k, o.id, o.order_number, o.created_at, o.paid_at,
-             o.total_including_delivery, o.refunded_total
-      from orders o left join customers c on c.id = o.customer_id
-      ${ownedWhere}
+      select lower(c.email) as k, ${columns}
+      -- The accounts first, then their orders by customer_id (SQLite takes a cross join's order as written).
+      from customers c cross join orders o
+      where o.customer_id = c.id ${narrowed ? sql`and lower(c.email) in (select k from matched)` : sql``}
+      union all
+      select lower(o.email) as k, ${columns}
+      from orders o where o.customer_id is null ${guestsOf}
     ),
     everyone as (
       select k, count(*) as order_count,
@@ -146,24 +152,112 @@ const orderings = {
   email: sql`m.k`,
 };
 
+type Page = { sort: keyof typeof orderings; limit: number; offset: number };
+
+/**
+ * A page of customers and how many there are. A search, or the whole list by total spent, sums
+ * the orders of every customer it covers, then takes the page; the whole list by last order or by
+ * e-mail address first finds the page's addresses from the indexes alone, then sums only theirs.
+ */
 export async function listCustomerRows(
   db: Kysely<Database>,
   selection: CustomerSelection,
-  page: { sort: keyof typeof orderings; limit: number; offset: number },
+  page: Page,
 ): Promise<{ rows: CustomerRowData[]; total: number }> {
+  if ('all' in selection && page.sort !== 'spent') {
+    const [keys, total] = await Promise.all([
+      page.sort === 'recent' ? keysByLastOrder(db, page) : keysByEmail(db, page),
+      countEveryone(db),
+    ]);
+    if (keys.length === 0) return { rows: [], total };
+    const { rows } = await summed(db, { keys }, { sort: page.sort, limit: keys.length, offset: 0 });
+    return { rows, total };
+  }
+  return summed(db, selection, page);
+}
+
+async function summed(db: Kysely<Database>, selection: CustomerSelection, page: Page) {
   const cte = customersCte(selection);
-  const rows = await sql<CustomerRowData>`${cte}
-    select m.k, m.order_count, m.paid_orders, m.total_spent, m.last_order_at, m.first_order_number,
+  // The page is chosen from the sums alone, and only its rows are named and joined to their account.
+  const rows = await sql<CustomerRowData & { total: number | string }>`${cte}
+    select m.k, m.order_count, m.paid_orders, m.total_spent, m.last_order_at, m.first_order_number, m.total,
            a.id as account_id, a.firstname as account_firstname, a.lastname as account_lastname,
            a.created_at as account_created_at, a.verified_at as account_verified_at, a.erased_at as account_erased_at,
            lo.firstname as order_firstname, lo.lastname as order_lastname
-    from merged m
+    from (
+      select m.*, count(*) over () as total from merged m
+      order by ${orderings[page.sort]}
+      limit ${page.limit} offset ${page.offset}
+    ) m
     left join customers a on lower(a.email) = m.k
     left join orders lo on lo.id = m.last_order_id
-    order by ${orderings[page.sort]}
-    limit ${page.limit} offset ${page.offset}`.execute(db);
+    order by ${orderings[page.sort]}`.execute(db);
+  if (rows.rows.length > 0 || page.offset === 0) {
+    return { rows: rows.rows, total: Number(rows.rows[0]?.total ?? 0) };
+  }
+  // Past the last page: how many there are, for the pager.
   const counted = await sql<{ n: number | string }>`${cte} select count(*) as n from merged`.execute(db);
-  return { rows: rows.rows, total: Number(counted.rows[0]?.n ?? 0) };
+  return { rows: [], total: Number(counted.rows[0]?.n ?? 0) };
+}
+
+/**
+ * Every customer: the addresses guests ordered with, and the accounts' (an account's orders placed
+ * signed in under another address are its own). Read from the indexes of migrations 0011 and 0028.
+ */
+async function countEveryone(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ guests: number | string; accounts: number | string }>`
+    select (select count(distinct lower(email)) from orders where customer_id is null) as guests,
+           (select count(*) from customers c
+             where not exists (select 1 from orders o where o.customer_id is null and lower(o.email) = lower(c.email))
+           ) as accounts`.execute(db);
+  return Number(rows[0]?.guests ?? 0) + Number(rows[0]?.accounts ?? 0);
+}
+
+/** A page of addresses in order, merged from two ordered index walks (guests' orders, accounts). */
+async function keysByEmail(db: Kysely<Database>, page: Page): Promise<string[]> {
+  const { rows } = await sql<{ k: string }>`
+    select lower(email) as k from orders where customer_id is null
+    union
+    select lower(email) as k from customers
+    order by 1
+    limit ${page.limit} offset ${page.offset}`.execute(db);
+  return rows.map((row) => row.k);
+}
+
+const WALK_BATCH = 1_000;
+
+/**
+ * A page of customers by their last order, newest first: the orders are walked newest first (by
+ * id) until enough different customers are found, so page 1 reads a few dozen orders and page N
+ * about N pages' worth; the accounts that never ordered follow, by address.
+ */
+async function keysByLastOrder(db: Kysely<Database>, page: Page): Promise<string[]> {
+  const wanted = page.offset + page.limit;
+  const seen = new Set<string>();
+  let before: number | undefined;
+  for (;;) {
+    const { rows } = await sql<{ id: number; k: string }>`
+      select o.id, coalesce(lower(c.email), lower(o.email)) as k
+      from orders o left join customers c on c.id = o.customer_id
+      ${before === undefined ? sql`` : sql`where o.id < ${before}`}
+      order by o.id desc
+      limit ${WALK_BATCH}`.execute(db);
+    for (const row of rows) {
+      seen.add(row.k);
+      if (seen.size >= wanted) return [...seen].slice(page.offset);
+    }
+    if (rows.length < WALK_BATCH) break;
+    before = rows.at(-1)!.id;
+  }
+  const fromOrders = [...seen].slice(page.offset);
+  const { rows } = await sql<{ k: string }>`
+    select lower(c.email) as k from customers c
+    where not exists (select 1 from orders o where o.customer_id = c.id)
+      and not exists (select 1 from orders o where o.customer_id is null and lower(o.email) = lower(c.email))
+    order by 1
+    limit ${page.limit - fromOrders.length}
+    offset ${Math.max(0, page.offset - seen.size)}`.execute(db);
+  return [...fromOrders, ...rows.map((row) => row.k)];
 }
 
 /** The customer a reference names: an account's address, or the customer an order belongs to. */
@@ -176,24 +270,18 @@ export async function keyOfRef(db: Kysely<Database>, ref: { account: number } | 
   return found.rows[0]?.k;
 }
 
-/** Every order of a customer (an address), newest first. */
-export function findOrdersOfKey(db: Kysely<Database>, key: string) {
-  return db
-    .selectFrom('orders')
-    .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb(
-          'customer_id',
-          'in',
-          eb
-            .selectFrom('customers')
-            .select('id')
-            .where(sql<string>`lower(email)`, '=', key),
-        ),
-        eb.and([eb('customer_id', 'is', null), eb(sql<string>`lower(email)`, '=', key)]),
-      ]),
-    )
-    .orderBy('id', 'desc')
-    .execute();
+/** Every order of a customer (an address), newest first: an account's, and a guest's, each by its index. */
+export async function findOrdersOfKey(db: Kysely<Database>, key: string): Promise<Array<Selectable<OrderTable>>> {
+  const [signedIn, asGuest] = await Promise.all([
+    // The account first, then its orders (SQLite takes a cross join's order as written).
+    sql<Selectable<OrderTable>>`select o.* from customers c cross join orders o
+      where lower(c.email) = ${key} and o.customer_id = c.id`.execute(db),
+    db
+      .selectFrom('orders')
+      .selectAll()
+      .where('customer_id', 'is', null)
+      .where(sql<string>`lower(email)`, '=', key)
+      .execute(),
+  ]);
+  return [...signedIn.rows, ...asGuest].sort((a, b) => b.id - a.id);
 }

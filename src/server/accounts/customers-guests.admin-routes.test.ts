@@ -236,6 +236,45 @@ describe('back office customers, guests included', () => {
     expect(all.customers.map((row) => row.email)).toEqual(expect.arrayContaining([big, small]));
   });
 
+  it('pages the whole list by last order or by e-mail address, each customer once, as one page would', async () => {
+    const id = unique();
+    // A guest, a registered customer with orders and an account with none, on top of the others' data.
+    await pay(await placeOrder({ email: `whole.guest.${id}@example.com` }));
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: registrationBody(`whole.none.${id}@example.com`, { firstname: 'Zia', lastname: 'Noorders' }),
+      remoteAddress: `10.8.${made % 250}.1`,
+    });
+    const pageOf = async (sort: string, page: number, pageSize: number) =>
+      (await admin(`/customers?sort=${sort}&page=${page}&pageSize=${pageSize}`)).json() as CustomerList;
+    for (const sort of ['recent', 'email', 'spent']) {
+      const whole = await pageOf(sort, 1, 100);
+      expect(whole.total).toBe(whole.customers.length);
+      const paged: CustomerRow[] = [];
+      for (let page = 1; page <= Math.ceil(whole.total / 3) + 1; page++) {
+        const answer = await pageOf(sort, page, 3);
+        expect(answer.total).toBe(whole.total);
+        paged.push(...answer.customers);
+      }
+      expect({ sort, emails: paged.map((row) => row.email) }).toEqual({
+        sort,
+        emails: whole.customers.map((row) => row.email),
+      });
+      expect(new Set(paged.map((row) => row.email)).size).toBe(paged.length);
+      expect(paged.map((row) => row.email)).toEqual(
+        expect.arrayContaining([`whole.guest.${id}@example.com`, `whole.none.${id}@example.com`]),
+      );
+      // The sums are the same however the customer is found.
+      for (const row of paged) expect((await find(row.email)).find((found) => found.ref === row.ref)).toEqual(row);
+    }
+    const recent = (await pageOf('recent', 1, 100)).customers;
+    const dates = recent.map((row) => row.lastOrderAt ?? '');
+    expect(dates).toEqual([...dates].sort().reverse());
+    const spent = (await pageOf('spent', 1, 100)).customers.map((row) => row.totalSpent);
+    expect(spent).toEqual([...spent].sort((a, b) => b - a));
+  });
+
   it('refuses bad input, naming the field', async () => {
     const fieldOf = async (url: string) => {
       const answer = await admin(url);

@@ -59,7 +59,7 @@ export function createCustomersAdminService(db: Kysely<Database>, options: { now
       const key = await keyOfRef(db, ref.startsWith('a') ? { account: number } : { order: number });
       if (key === undefined) throw new NotFoundError('There is no such customer');
       const [{ rows }, orders] = await Promise.all([
-        listCustomerRows(db, { key }, { sort: 'email', limit: 1, offset: 0 }),
+        listCustomerRows(db, { keys: [key] }, { sort: 'email', limit: 1, offset: 0 }),
         findOrdersOfKey(db, key),
       ]);
       const row = rows[0];
