@@ -206,20 +206,28 @@ async function summed(db: Kysely<Database>, selection: CustomerSelection, page: 
  */
 async function countEveryone(db: Kysely<Database>): Promise<number> {
   const { rows } = await sql<{ guests: number | string; accounts: number | string }>`
-    select (select count(distinct lower(email)) from orders where customer_id is null) as guests,
+    select (select count(*) from (select 1 as one from orders where customer_id is null group by lower(email)) g) as guests,
            (select count(*) from customers c
              where not exists (select 1 from orders o where o.customer_id is null and lower(o.email) = lower(c.email))
            ) as accounts`.execute(db);
   return Number(rows[0]?.guests ?? 0) + Number(rows[0]?.accounts ?? 0);
 }
 
-/** A page of addresses in order, merged from two ordered index walks (guests' orders, accounts). */
+/**
+ * A page of addresses in order: the first offset + limit of each side (guests' orders, accounts),
+ * each read in order from its index, hold the first offset + limit of both together.
+ */
 async function keysByEmail(db: Kysely<Database>, page: Page): Promise<string[]> {
+  const first = page.offset + page.limit;
   const { rows } = await sql<{ k: string }>`
-    select lower(email) as k from orders where customer_id is null
-    union
-    select lower(email) as k from customers
-    order by 1
+    select k from (
+      select k from (
+        select distinct lower(email) as k from orders where customer_id is null order by 1 limit ${first}
+      ) g
+      union
+      select k from (select lower(email) as k from customers order by 1 limit ${first}) a
+    ) x
+    order by k
     limit ${page.limit} offset ${page.offset}`.execute(db);
   return rows.map((row) => row.k);
 }
