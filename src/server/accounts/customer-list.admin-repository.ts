@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Selectable, type SqlBool } from 'kysely';
 import type { Database, OrderTable } from '../db/schema.ts';
+import { dialectOfHandle } from '../db/database.ts';
 
 /**
  * Customers as e-mail addresses (docs/back-office.md#customers): every address with orders or an
@@ -214,21 +215,30 @@ async function countEveryone(db: Kysely<Database>): Promise<number> {
 }
 
 /**
- * A page of addresses in order: the first offset + limit of each side (guests' orders, accounts),
- * each read in order from its index, hold the first offset + limit of both together.
+ * A page of addresses in order, from the two sides (guests' orders, accounts) each read in order
+ * from its index: SQLite merges the two walks as they go; PostgreSQL, which would sort every
+ * address for the union, takes the first offset + limit of each side, which hold those of both.
  */
 async function keysByEmail(db: Kysely<Database>, page: Page): Promise<string[]> {
   const first = page.offset + page.limit;
-  const { rows } = await sql<{ k: string }>`
-    select k from (
-      select k from (
-        select distinct lower(email) as k from orders where customer_id is null order by 1 limit ${first}
-      ) g
-      union
-      select k from (select lower(email) as k from customers order by 1 limit ${first}) a
-    ) x
-    order by k
-    limit ${page.limit} offset ${page.offset}`.execute(db);
+  const { rows } =
+    dialectOfHandle(db) === 'sqlite'
+      ? await sql<{ k: string }>`
+          select lower(email) as k from orders where customer_id is null
+          union
+          select lower(email) as k from customers
+          order by 1
+          limit ${page.limit} offset ${page.offset}`.execute(db)
+      : await sql<{ k: string }>`
+          select k from (
+            select k from (
+              select distinct lower(email) as k from orders where customer_id is null order by 1 limit ${first}
+            ) g
+            union
+            select k from (select lower(email) as k from customers order by 1 limit ${first}) a
+          ) x
+          order by k
+          limit ${page.limit} offset ${page.offset}`.execute(db);
   return rows.map((row) => row.k);
 }
 
