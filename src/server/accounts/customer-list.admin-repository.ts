@@ -153,7 +153,13 @@ const orderings = {
   email: sql`m.k`,
 };
 
-type Page = { sort: keyof typeof orderings; limit: number; offset: number };
+type Page = {
+  sort: keyof typeof orderings;
+  limit: number;
+  offset: number;
+  /** How many orders the walk by last order reads at a time (tests make it small). */
+  walkBatch?: number;
+};
 
 /**
  * A page of customers and how many there are. A search, or the whole list by total spent, sums
@@ -251,6 +257,7 @@ const WALK_BATCH = 1_000;
  */
 async function keysByLastOrder(db: Kysely<Database>, page: Page): Promise<string[]> {
   const wanted = page.offset + page.limit;
+  const batch = page.walkBatch ?? WALK_BATCH;
   const seen = new Set<string>();
   let before: number | undefined;
   for (;;) {
@@ -259,12 +266,12 @@ async function keysByLastOrder(db: Kysely<Database>, page: Page): Promise<string
       from orders o left join customers c on c.id = o.customer_id
       ${before === undefined ? sql`` : sql`where o.id < ${before}`}
       order by o.id desc
-      limit ${WALK_BATCH}`.execute(db);
+      limit ${batch}`.execute(db);
     for (const row of rows) {
       seen.add(row.k);
       if (seen.size >= wanted) return [...seen].slice(page.offset);
     }
-    if (rows.length < WALK_BATCH) break;
+    if (rows.length < batch) break;
     before = rows.at(-1)!.id;
   }
   const fromOrders = [...seen].slice(page.offset);

@@ -6,6 +6,7 @@ import { REGISTRATION_PASSWORD, registrationBody } from '../../../test/helpers/r
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { markOrderPaid } from '../orders/order-lifecycle.ts';
+import { listCustomerRows } from './customer-list.admin-repository.ts';
 
 /**
  * A customer is an e-mail address with orders, registered or not (docs/back-office.md#customers):
@@ -267,6 +268,20 @@ describe('back office customers, guests included', () => {
       );
       // The sums are the same however the customer is found.
       for (const row of paged) expect((await find(row.email)).find((found) => found.ref === row.ref)).toEqual(row);
+    }
+    // The walk by last order gives the same pages however many orders it reads at a time.
+    const whole = (await pageOf('recent', 1, 100)).customers.map((row) => row.email);
+    for (const walkBatch of [1, 2, 5]) {
+      const walked: string[] = [];
+      for (let offset = 0; offset < whole.length + 4; offset += 4) {
+        const { rows } = await listCustomerRows(
+          t.db.kysely,
+          { all: true },
+          { sort: 'recent', limit: 4, offset, walkBatch },
+        );
+        walked.push(...rows.map((row) => row.k));
+      }
+      expect({ walkBatch, walked }).toEqual({ walkBatch, walked: whole });
     }
     const recent = (await pageOf('recent', 1, 100)).customers;
     const dates = recent.map((row) => row.lastOrderAt ?? '');
