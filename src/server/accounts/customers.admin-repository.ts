@@ -1,47 +1,12 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { dialectOfHandle } from '../db/database.ts';
 import { eraseAuditFreeText } from '../audit/audit.repository.ts';
 
-/** Customers' SQL for the back office: finding them, everything held about one, and erasure. */
-
-type Customers = ExpressionBuilder<Database, 'customers'>;
-const lowerOf = (column: 'lastname' | 'firstname' | 'email') => sql<string>`lower(${sql.ref(column)})`;
-
-/** A prefix as a range, so the lower(...) indexes of migration 0011 serve it. */
-function startsWith(eb: Customers, expression: Expression<string>, prefix: string): Expression<SqlBool> {
-  return eb.and([eb(expression, '>=', prefix), eb(expression, '<', `${prefix}\uffff`)]);
-}
-
-function matching(db: Kysely<Database>, q: string | undefined) {
-  return db.selectFrom('customers').where((eb) => {
-    const words = (q ?? '').trim().toLowerCase().split(/\s+/).filter(Boolean);
-    if (words.length === 0) return eb.and([]);
-    if (words.length >= 2) {
-      return eb.and([
-        startsWith(eb, lowerOf('firstname'), words[0]!),
-        startsWith(eb, lowerOf('lastname'), words.at(-1)!),
-      ]);
-    }
-    return eb.or([startsWith(eb, lowerOf('email'), words[0]!), startsWith(eb, lowerOf('lastname'), words[0]!)]);
-  });
-}
-
-export async function listCustomers(
-  db: Kysely<Database>,
-  query: { q?: string | undefined; page: number; pageSize: number },
-) {
-  const rows = await matching(db, query.q)
-    .select(['id', 'email', 'firstname', 'lastname', 'created_at', 'verified_at', 'erased_at'])
-    .orderBy('id', 'desc')
-    .limit(query.pageSize)
-    .offset((query.page - 1) * query.pageSize)
-    .execute();
-  const { n } = await matching(db, query.q)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { rows, total: Number(n) };
-}
+/**
+ * Accounts' SQL for the back office: everything held about one, and erasure (finding customers,
+ * guests too, is customer-list.admin-repository.ts).
+ */
 
 export function findCustomer(db: Kysely<Database>, id: number) {
   return db.selectFrom('customers').selectAll().where('id', '=', id).executeTakeFirst();

@@ -80,7 +80,10 @@ describe('back office customers', () => {
     const { email, customer, orders } = await customerWithHistory();
     for (const q of [email.slice(0, 12), customer.lastname.toUpperCase(), `rohan ${customer.lastname}`]) {
       const found = (await admin('GET', `/customers?q=${encodeURIComponent(q)}`)).json();
-      expect({ q, ids: found.customers.map((c: { id: number }) => c.id) }).toEqual({ q, ids: [customer.id] });
+      expect({ q, ids: found.customers.map((c: { account: { id: number } }) => c.account.id) }).toEqual({
+        q,
+        ids: [customer.id],
+      });
     }
     const detail = (await admin('GET', `/customers/${customer.id}`)).json();
     expect(detail).toMatchObject({ id: customer.id, email: email.toLowerCase(), verified: true, erased: false });

@@ -5,6 +5,8 @@ import {
   customerIdParamsSchema,
   customerListQuerySchema,
   customerListSchema,
+  customerRecordSchema,
+  customerRefParamsSchema,
   eraseCustomerSchema,
 } from '../../contract/admin/customers.ts';
 import type { StaffGuard } from '../staff/staff-guard.ts';
@@ -20,6 +22,12 @@ export const customersAdminRoutes: FastifyPluginAsyncZod<{
     '/customers',
     { schema: { querystring: customerListQuerySchema, response: { 200: customerListSchema } } },
     (request) => customers.list(request.query),
+  );
+  // A guest has no id: the list names each customer by a reference, never by an address in the path.
+  app.get(
+    '/customers/ref/:ref',
+    { schema: { params: customerRefParamsSchema, response: { 200: customerRecordSchema } } },
+    (request) => customers.record(request.params.ref),
   );
   app.get('/customers/:id', { schema: { params, response: { 200: customerDetailSchema } } }, (request) =>
     customers.detail(request.params.id),

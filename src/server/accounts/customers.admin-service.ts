@@ -1,5 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { CustomerDetail, CustomerList, CustomerSummary } from '../../contract/admin/customers.ts';
+import type {
+  CustomerDetail,
+  CustomerList,
+  CustomerListParams,
+  CustomerRecord,
+  CustomerRow,
+  CustomerSummary,
+} from '../../contract/admin/customers.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { auditOf, recordAudit } from '../audit/audit.repository.ts';
 import { auditView } from '../audit/audit.service.ts';
@@ -13,9 +20,9 @@ import {
   findCustomer,
   findCustomerOrders,
   findOrderLinesOf,
-  listCustomers,
   type DataSubject,
 } from './customers.admin-repository.ts';
+import { findOrdersOfKey, keyOfRef, listCustomerRows, type CustomerRowData } from './customer-list.admin-repository.ts';
 import { awaitingPayment, isOneOf } from '../../contract/order-status.ts';
 import type { OrderRow } from '../orders/orders.repository.ts';
 
@@ -36,9 +43,28 @@ export function createCustomersAdminService(db: Kysely<Database>, options: { now
   }
 
   return {
-    async list(query: { q?: string | undefined; page: number; pageSize: number }): Promise<CustomerList> {
-      const { rows, total } = await listCustomers(db, query);
-      return { customers: rows.map(customerSummary), total, page: query.page, pageSize: query.pageSize };
+    /** Every e-mail address with orders or an account, registered or a guest, with what they spent. */
+    async list(query: CustomerListParams): Promise<CustomerList> {
+      const { rows, total } = await listCustomerRows(db, query.q ? { search: query.q } : { all: true }, {
+        sort: query.sort,
+        limit: query.pageSize,
+        offset: (query.page - 1) * query.pageSize,
+      });
+      return { customers: rows.map(customerRow), total, page: query.page, pageSize: query.pageSize };
+    },
+
+    /** One customer, guest or registered, by the reference the list gives: their orders and sums. */
+    async record(ref: string): Promise<CustomerRecord> {
+      const number = Number(ref.slice(1));
+      const key = await keyOfRef(db, ref.startsWith('a') ? { account: number } : { order: number });
+      if (key === undefined) throw new NotFoundError('There is no such customer');
+      const [{ rows }, orders] = await Promise.all([
+        listCustomerRows(db, { keys: [key] }, { sort: 'email', limit: 1, offset: 0 }),
+        findOrdersOfKey(db, key),
+      ]);
+      const row = rows[0];
+      if (!row) throw new NotFoundError('There is no such customer');
+      return { ...customerRow(row), orders: orders.map(summaryOf) };
     },
 
     async detail(id: number): Promise<CustomerDetail> {
@@ -164,6 +190,32 @@ function stillToFulfil(
   )
     return 'is paid and not yet dispatched';
   return undefined;
+}
+
+/** A customer as the list shows them: named by their account, or else by their latest order. */
+function customerRow(row: CustomerRowData): CustomerRow {
+  const account =
+    row.account_id === null
+      ? null
+      : {
+          id: row.account_id,
+          createdAt: row.account_created_at ?? '',
+          verified: row.account_verified_at !== null,
+          erased: row.account_erased_at !== null,
+        };
+  const [firstname, lastname] = account
+    ? [row.account_firstname, row.account_lastname]
+    : [row.order_firstname, row.order_lastname];
+  return {
+    ref: account ? `a${account.id}` : `o${Number(row.first_order_number)}`,
+    email: row.k,
+    name: `${firstname ?? ''} ${lastname ?? ''}`.trim(),
+    account,
+    orderCount: Number(row.order_count),
+    paidOrders: Number(row.paid_orders),
+    totalSpent: Number(row.total_spent),
+    lastOrderAt: row.last_order_at,
+  };
 }
 
 function customerSummary(

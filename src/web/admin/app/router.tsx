@@ -12,6 +12,7 @@ const OrderPage = lazy(() => import('../features/orders/order-page.tsx'));
 const DocumentsPage = lazy(() => import('../features/documents/documents-page.tsx'));
 const CustomersPage = lazy(() => import('../features/customers/customers-page.tsx'));
 const CustomerPage = lazy(() => import('../features/customers/customer-page.tsx'));
+const CustomerRecordPage = lazy(() => import('../features/customers/customer-record-page.tsx'));
 const StaffPage = lazy(() => import('../features/staff/staff-page.tsx'));
 const AccountPage = lazy(() => import('../features/account/account-page.tsx'));
 const AuditPage = lazy(() => import('../features/audit/audit-page.tsx'));
@@ -39,6 +40,7 @@ export function AdminRoutes() {
           <Route path="orders/:orderNumber" element={<OrderPage />} />
           <Route path="documents" element={<DocumentsPage />} />
           <Route path="customers" element={<CustomersPage />} />
+          <Route path="customers/ref/:ref" element={<CustomerRecordPage />} />
           <Route path="customers/:id" element={<CustomerPage />} />
           <Route path="products" element={<ProductsPage />} />
           <Route path="products/csv" element={<ProductsCsvPage />} />

@@ -18,6 +18,8 @@ export default function CustomerPage() {
     <AdminPage title={customer.data ? customer.data.name || `Customer ${id}` : 'Customer'}>
       <p>
         <Link to="/customers">Back to the customers</Link>
+        {' · '}
+        <Link to={`/customers/ref/a${id}`}>Orders and total spent at this address</Link>
       </p>
       <ErrorAlert error={customer.error} />
       {customer.data && <CustomerView customer={customer.data} />}

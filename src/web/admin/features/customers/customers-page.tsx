@@ -1,54 +1,65 @@
 import { useQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import type { CustomerSummary } from '../../../../contract/admin/customers.ts';
+import { useSearchParams } from 'react-router';
+import { customerSorts, type CustomerListParams } from '../../../../contract/admin/customers.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
-import { formatDate } from '../../lib/format.ts';
-import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
-import { Field } from '../../ui/field.tsx';
+import { Field, SelectField } from '../../ui/field.tsx';
 import { customerListQueryOptions } from './api/customers.ts';
+import { CustomerTable } from './customer-table.tsx';
 
-const helper = dataColumns<CustomerSummary>();
-const columns = helper.columns([
-  helper.accessor('name', {
-    header: 'Name',
-    cell: (info) => (
-      <Link to={`/customers/${info.row.original.id}`}>{info.getValue() || `Customer ${info.row.original.id}`}</Link>
-    ),
-  }),
-  helper.accessor('email', { header: 'E-mail' }),
-  helper.accessor('createdAt', { header: 'Registered', cell: (info) => formatDate(info.getValue()) }),
-  helper.display({
-    id: 'state',
-    header: 'State',
-    cell: ({ row: { original: customer } }) =>
-      customer.erased ? 'Erased' : customer.verified ? 'Verified' : 'Not verified',
-  }),
-]);
+type CustomerSort = CustomerListParams['sort'];
+const sortLabels: Record<CustomerSort, string> = {
+  recent: 'Last order, newest first',
+  spent: 'Total spent, most first',
+  email: 'E-mail address',
+};
+const sortOf = (value: string | null): CustomerSort =>
+  (customerSorts as readonly string[]).includes(value ?? '') ? (value as CustomerSort) : 'recent';
 
-/** Customers: search by e-mail or name (in the URL), newest first, in pages. */
+/**
+ * Customers, registered and guests alike (an e-mail address with orders or an account): search by
+ * name, e-mail, postcode or address, sorted, in pages; all in the URL.
+ */
 export default function CustomersPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const q = searchParams.get('q')?.trim() ?? '';
+  const sort = sortOf(searchParams.get('sort'));
   const page = Math.max(1, Number(searchParams.get('page')) || 1);
-  const customers = useQuery(customerListQueryOptions({ q: q || undefined, page }));
+  const customers = useQuery(customerListQueryOptions({ q: q || undefined, sort, page }));
 
-  function go(next: { q: string; page: number }) {
+  function go(next: { q: string; sort: CustomerSort; page: number }) {
     const params = new URLSearchParams();
     if (next.q) params.set('q', next.q);
+    if (next.sort !== 'recent') params.set('sort', next.sort);
     if (next.page > 1) params.set('page', String(next.page));
     setSearchParams(params);
   }
   function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    go({ q: String(new FormData(event.currentTarget).get('q') ?? '').trim(), page: 1 });
+    const form = new FormData(event.currentTarget);
+    go({ q: String(form.get('q') ?? '').trim(), sort: sortOf(String(form.get('sort'))), page: 1 });
   }
 
   return (
     <AdminPage title="Customers">
-      <form key={q} role="search" aria-label="Find customers" className="adm-filters" onSubmit={search}>
-        <Field id="customers-q" name="q" type="search" label="Search" hint="E-mail address or name" defaultValue={q} />
+      <form key={`${q}|${sort}`} role="search" aria-label="Find customers" className="adm-filters" onSubmit={search}>
+        <Field
+          id="customers-q"
+          name="q"
+          type="search"
+          label="Search"
+          hint="Name, e-mail address, postcode or the start of an address"
+          defaultValue={q}
+          maxLength={100}
+        />
+        <SelectField id="customers-sort" name="sort" label="Sort by" defaultValue={sort}>
+          {customerSorts.map((value) => (
+            <option key={value} value={value}>
+              {sortLabels[value]}
+            </option>
+          ))}
+        </SelectField>
         <div className="adm-field">
           <button type="submit" className="button adm-small">
             Find customers
@@ -57,15 +68,10 @@ export default function CustomersPage() {
       </form>
       <ErrorAlert error={customers.error} />
       {customers.data && (
-        <>
-          <DataTable
-            caption="Customers"
-            columns={columns}
-            rows={customers.data.customers}
-            empty="No customers match."
-            pager={{ label: 'Customer pages', list: customers.data, onPage: (next) => go({ q, page: next }) }}
-          />
-        </>
+        <CustomerTable
+          customers={customers.data.customers}
+          pager={{ label: 'Customer pages', list: customers.data, onPage: (next) => go({ q, sort, page: next }) }}
+        />
       )}
     </AdminPage>
   );
