@@ -100,7 +100,7 @@ describe('migrations', () => {
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(28);
+    expect(Number(rows.rows[0]?.n)).toBe(29);
   });
 
   it('leave stock unable to go below zero', async () => {
