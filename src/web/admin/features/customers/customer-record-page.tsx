@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import type { CustomerRecord } from '../../../../contract/admin/customers.ts';
+import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
-import { formatDateTime, formatPence, humanise } from '../../lib/format.ts';
+import { formatDateTime, formatPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { customerRecordQueryOptions } from './api/customers.ts';
 import { customerKind } from './customer-table.tsx';
@@ -77,8 +78,8 @@ function CustomerRecordView({ customer }: { customer: CustomerRecord }) {
                     <Link to={`/orders/${order.orderNumber}`}>{order.orderNumber}</Link>
                   </td>
                   <td>{formatDateTime(order.createdAt)}</td>
-                  <td>{humanise(order.status)}</td>
-                  <td>{humanise(order.fulfilment)}</td>
+                  <td>{paymentStatusLabels[order.payment]}</td>
+                  <td>{fulfilmentLabels[order.fulfilment]}</td>
                   <td>{order.postcode}</td>
                   <td className="adm-num">
                     {formatPence(order.total)}
