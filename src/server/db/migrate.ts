@@ -28,6 +28,7 @@ import * as m0025 from './migrations/0025-order-replaced-by-index.ts';
 import * as m0026 from './migrations/0026-documents.ts';
 import * as m0027 from './migrations/0027-shop-notified.ts';
 import * as m0028 from './migrations/0028-collection.ts';
+import * as m0029 from './migrations/0029-fulfilments.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -63,6 +64,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0026-documents', m0026],
   ['0027-shop-notified', m0027],
   ['0028-collection', m0028],
+  ['0029-fulfilments', m0029],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */
