@@ -95,9 +95,7 @@ export const fulfilmentViewSchema = z.object({
   lines: z.array(
     z.object({ orderLineId: z.number().int(), title: z.string(), sizeName: z.string(), quantity: z.number().int() }),
   ),
-  parcels: z.array(
-    z.object({ carrier: z.string(), trackingNumber: z.string(), trackingUrl: z.string().nullable() }),
-  ),
+  parcels: z.array(z.object({ carrier: z.string(), trackingNumber: z.string(), trackingUrl: z.string().nullable() })),
 });
 export type FulfilmentView = z.infer<typeof fulfilmentViewSchema>;
 
@@ -242,7 +240,11 @@ export const fulfilmentSchema = z
     }
     const ways = [oneParcel, body.parcels !== undefined, body.untracked !== undefined].filter(Boolean).length;
     if (ways === 0)
-      ctx.addIssue({ code: 'custom', path: ['parcels'], message: 'Please add a parcel, or choose an untracked service' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['parcels'],
+        message: 'Please add a parcel, or choose an untracked service',
+      });
     if (ways > 1)
       ctx.addIssue({
         code: 'custom',

@@ -416,11 +416,7 @@ export type OfferedFulfilmentAction = {
 }[FulfilmentAction];
 
 export type StaffAction =
-  | OfferedFulfilmentAction
-  | 'cancel'
-  | 'refund'
-  | 'change-delivery-details'
-  | 'resend-confirmation';
+  OfferedFulfilmentAction | 'cancel' | 'refund' | 'change-delivery-details' | 'resend-confirmation';
 type ActingOn = Pick<
   OrderRow,
   'status' | 'fulfilment' | 'refunded_total' | 'total_including_delivery' | 'delivery_kind'

@@ -324,7 +324,9 @@ export async function insertFulfilment(
     .executeTakeFirstOrThrow();
   await trx
     .insertInto('fulfilment_lines')
-    .values(fulfilment.lines.map((line) => ({ fulfilment_id: id, order_line_id: line.lineId, quantity: line.quantity })))
+    .values(
+      fulfilment.lines.map((line) => ({ fulfilment_id: id, order_line_id: line.lineId, quantity: line.quantity })),
+    )
     .execute();
   if (fulfilment.parcels.length > 0)
     await trx
@@ -364,12 +366,7 @@ export async function findFulfilments(db: Kysely<Database>, orderId: number) {
       .where('fulfilment_lines.fulfilment_id', 'in', ids)
       .orderBy('fulfilment_lines.order_line_id')
       .execute(),
-    db
-      .selectFrom('fulfilment_parcels')
-      .selectAll()
-      .where('fulfilment_id', 'in', ids)
-      .orderBy('id')
-      .execute(),
+    db.selectFrom('fulfilment_parcels').selectAll().where('fulfilment_id', 'in', ids).orderBy('id').execute(),
   ]);
   return fulfilments.map((fulfilment) => ({
     ...fulfilment,
@@ -399,7 +396,9 @@ export async function settleWhenNothingLeftToDispatch(
           selectFrom('order_lines')
             .select('order_lines.id')
             .whereRef('order_lines.order_id', '=', 'orders.id')
-            .where((eb) => eb(eb(eb.ref('order_lines.dispatched'), '+', restockedOf(eb)), '<', eb.ref('order_lines.quantity'))),
+            .where((eb) =>
+              eb(eb(eb.ref('order_lines.dispatched'), '+', restockedOf(eb)), '<', eb.ref('order_lines.quantity')),
+            ),
         ),
       ),
     )

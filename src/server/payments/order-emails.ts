@@ -120,7 +120,9 @@ export function dispatchEmail(
         ];
   return {
     to: order.email,
-    subject: part ? `Part of your order ${order.order_number} is on its way` : `Your order ${order.order_number} is on its way`,
+    subject: part
+      ? `Part of your order ${order.order_number} is on its way`
+      : `Your order ${order.order_number} is on its way`,
     paragraphs: [
       `Dear ${order.firstname} ${order.lastname},`,
       part
