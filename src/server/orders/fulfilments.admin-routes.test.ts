@@ -6,6 +6,7 @@ import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outb
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
+import { backfillFulfilments } from '../db/migrations/0029-fulfilments.ts';
 import { markOrderPaid } from './order-lifecycle.ts';
 import { packingSlipsOf } from './order-documents.ts';
 
@@ -277,6 +278,46 @@ describe('dispatching an order in parts', () => {
     expect(refund.json()).toMatchObject({ fulfilment: 'dispatched' });
     expect((refund.json() as OrderDetail).lines.map((line) => line.toDispatch)).toEqual([0, 0, 0]);
     expect(await waitingNumbers()).not.toContain(orderNumber);
+  });
+
+  it('gives an order dispatched before fulfilments existed one fulfilment of what it sent (migration 0029)', async () => {
+    const { orderNumber, lines } = await paidOrder();
+    const refund = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 800,
+      reason: 'One short',
+      restock: [{ lineId: lines[2]!.id, quantity: 1 }],
+    });
+    expect(refund.statusCode, refund.body).toBe(200);
+    expect(
+      (await admin('POST', `/orders/${orderNumber}/dispatch`, { carrier: 'DPD', trackingNumber: 'OLD1' })).statusCode,
+    ).toBe(200);
+    // As it was before migration 0029: the order dispatched, its carrier kept on it, no fulfilment.
+    const { id } = await orderRow(orderNumber);
+    const k = t.db.kysely;
+    const ids = (await k.selectFrom('fulfilments').select('id').where('order_id', '=', id).execute()).map((f) => f.id);
+    await k.deleteFrom('fulfilment_lines').where('fulfilment_id', 'in', ids).execute();
+    await k.deleteFrom('fulfilment_parcels').where('fulfilment_id', 'in', ids).execute();
+    await k.deleteFrom('fulfilments').where('id', 'in', ids).execute();
+    await k.updateTable('order_lines').set({ dispatched: 0 }).where('order_id', '=', id).execute();
+    const othersBefore = await k.selectFrom('fulfilments').select('id').execute();
+
+    await backfillFulfilments(k);
+    const detail = await detailOf(orderNumber);
+    expect(detail.fulfilments).toEqual([
+      expect.objectContaining({
+        method: 'tracked',
+        staffEmail: null,
+        parcels: [expect.objectContaining({ carrier: 'DPD', trackingNumber: 'OLD1' })],
+        lines: [
+          expect.objectContaining({ orderLineId: lines[0]!.id, quantity: 2 }),
+          expect.objectContaining({ orderLineId: lines[1]!.id, quantity: 1 }),
+          expect.objectContaining({ orderLineId: lines[2]!.id, quantity: 2 }),
+        ],
+      }),
+    ]);
+    expect(detail.lines.map((line) => line.toDispatch)).toEqual([0, 0, 0]);
+    // Orders that had fulfilments are left as they were.
+    expect(await k.selectFrom('fulfilments').select('id').execute()).toHaveLength(othersBefore.length + 1);
   });
 
   // Two instances share PostgreSQL; two in one process on SQLite would wait for each other's lock.

@@ -52,13 +52,24 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .on('fulfilment_parcels')
     .column('fulfilment_id')
     .execute();
+  await backfillFulfilments(db);
+}
 
-  // The backfill: one fulfilment for each order dispatched before, of all its lines less the units
-  // refunds put back.
+/**
+ * One fulfilment for each order dispatched before fulfilments existed (one without any), of all
+ * its lines less the units refunds put back, in the parcel its carrier and tracking number name
+ * (untracked, service 'Not recorded', when it had none). Exported for its test.
+ */
+export async function backfillFulfilments(db: Kysely<any>): Promise<void> {
   const dispatched = await db
     .selectFrom('orders')
     .select(['id', 'carrier', 'tracking_number', 'dispatched_at', 'updated_at'])
     .where('fulfilment', 'in', ['dispatched', 'delivered'])
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(selectFrom('fulfilments').select('fulfilments.id').whereRef('fulfilments.order_id', '=', 'orders.id')),
+      ),
+    )
     .orderBy('id')
     .execute();
   for (const order of dispatched) {
