@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import {
   dispatchSchema,
@@ -71,7 +71,7 @@ export function DispatchForm(props: {
   });
   const parcels = useFieldArray({ control: form.control, name: 'parcels' });
   const { errors, isSubmitting } = form.formState;
-  const how = form.watch('how');
+  const how = useWatch({ control: form.control, name: 'how' });
   const chosenError = (errors as { chosen?: { message?: string } }).chosen?.message;
 
   const submit = form.handleSubmit(async (values) => {
