@@ -16,7 +16,7 @@ import {
   listCustomers,
   type DataSubject,
 } from './customers.admin-repository.ts';
-import { awaitingPayment, isOneOf } from '../../contract/order-status.ts';
+import { awaitingPayment, isOneOf, isWaitingToDispatch } from '../../contract/order-status.ts';
 import type { OrderRow } from '../orders/orders.repository.ts';
 
 /**
@@ -157,12 +157,18 @@ function stillToFulfil(
   order: Pick<OrderRow, 'status' | 'holds_stock' | 'fulfilment' | 'refunded_total' | 'total_including_delivery'>,
 ): string | undefined {
   if (isOneOf(order.status, awaitingPayment) && order.holds_stock === 1) return 'is awaiting payment and holds stock';
+  // Waiting to dispatch: nothing sent yet, or part sent and the rest to come (not refunded in full).
   if (
-    order.status === 'paid' &&
-    order.fulfilment === 'unfulfilled' &&
-    order.refunded_total < order.total_including_delivery
+    isWaitingToDispatch({
+      status: order.status,
+      fulfilment: order.fulfilment,
+      total: order.total_including_delivery,
+      refundedTotal: order.refunded_total,
+    })
   )
-    return 'is paid and not yet dispatched';
+    return order.fulfilment === 'partially_dispatched'
+      ? 'is paid and only partly dispatched'
+      : 'is paid and not yet dispatched';
   return undefined;
 }
 
