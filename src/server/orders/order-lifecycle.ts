@@ -82,6 +82,9 @@ import {
  * A paid order then goes on its way (its fulfilment, beside the payment status), by the kind of
  * its delivery method (fulfilmentMoves):
  *   delivery:   unfulfilled ──dispatch──> dispatched ──deliver──> delivered
+ *               unfulfilled | partially_dispatched ──dispatch-part──> partially_dispatched
+ *               partially_dispatched ──dispatch──> dispatched   (the last units sent, or
+ *                                     nothing-left-to-send: a refund put them back in stock)
  *   collection: unfulfilled ──ready-for-collection──> ready_for_collection ──collect──> collected
  * and staff may record refunds against it, full or partial, up to what was paid, putting chosen
  * units back in stock.
