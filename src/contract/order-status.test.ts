@@ -32,13 +32,16 @@ describe('an order’s statuses as people read them', () => {
     for (const fulfilment of fulfilments) expect(fulfilmentLabels[fulfilment]).toMatch(/^[A-Z][a-z ]+$/);
   });
 
-  it('waits to dispatch only a paid order not yet on its way with some of its money still the shop’s', () => {
+  it('waits to dispatch only a paid order not yet (wholly) on its way with some of its money still the shop’s', () => {
     const order = (status: OrderStatus, fulfilment: (typeof fulfilments)[number], refundedTotal: number) =>
       isWaitingToDispatch({ status, fulfilment, total: 5000, refundedTotal });
     expect(order('paid', 'unfulfilled', 0)).toBe(true);
     expect(order('paid', 'unfulfilled', 4999)).toBe(true);
     expect(order('paid', 'unfulfilled', 5000)).toBe(false);
-    for (const fulfilment of fulfilments.filter((f) => f !== 'unfulfilled'))
+    // Part sent: the rest is still to pack, unless its money has all gone back.
+    expect(order('paid', 'partially_dispatched', 0)).toBe(true);
+    expect(order('paid', 'partially_dispatched', 5000)).toBe(false);
+    for (const fulfilment of fulfilments.filter((f) => f !== 'unfulfilled' && f !== 'partially_dispatched'))
       expect(order('paid', fulfilment, 0)).toBe(false);
     for (const status of orderStatuses.filter((s) => s !== 'paid')) expect(order(status, 'unfulfilled', 0)).toBe(false);
   });

@@ -21,11 +21,19 @@ export function isOneOf<S extends OrderStatus>(status: string, statuses: readonl
  * payment status, as shop platforms keep them. A delivery order is dispatched, then delivered; a
  * collection order is made ready for collection, then collected (docs/rules.md#orders-and-stock).
  */
-export const fulfilments = ['unfulfilled', 'dispatched', 'delivered', 'ready_for_collection', 'collected'] as const;
+export const fulfilments = [
+  'unfulfilled',
+  'partially_dispatched',
+  'dispatched',
+  'delivered',
+  'ready_for_collection',
+  'collected',
+] as const;
 export type Fulfilment = (typeof fulfilments)[number];
 
 export const fulfilmentLabels: Record<Fulfilment, string> = {
   unfulfilled: 'Unfulfilled',
+  partially_dispatched: 'Partially dispatched',
   dispatched: 'Dispatched',
   delivered: 'Delivered',
   ready_for_collection: 'Ready for collection',
@@ -89,8 +97,11 @@ export function paymentStatusOf(order: Refundable): PaymentStatus {
   return isRefundedInFull(order) ? 'refunded' : 'partially_refunded';
 }
 
-/** Fulfilments an order waits to be dispatched (or made ready for collection) from. */
-export const toDispatch = ['unfulfilled'] as const satisfies readonly Fulfilment[];
+/**
+ * Fulfilments an order waits to be dispatched from: nothing sent yet, or some lines sent and the
+ * rest to come (a collection order is made ready from unfulfilled only).
+ */
+export const toDispatch = ['unfulfilled', 'partially_dispatched'] as const satisfies readonly Fulfilment[];
 
 /**
  * In the packer's list ("to dispatch": the list's filter, the dashboard, the batch of packing

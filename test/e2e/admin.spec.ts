@@ -81,17 +81,26 @@ test.describe('the back office', () => {
     await expect(page.getByText(shopperEmail)).toBeVisible();
     await expectNoAxeViolations(page);
 
-    // Dispatched with a tracking number: the customer's e-mail arrives with it.
-    await page.getByLabel('Carrier').fill('Royal Mail');
-    await page.getByLabel('Tracking number').fill('RM123456785GB');
+    // One unit now, untracked; the other later with a tracking number: an e-mail for each.
+    await page.getByLabel(/units to send/).fill('1');
+    await page.getByLabel('Royal Mail 2nd Class, untracked').check();
     await page.getByRole('button', { name: 'Dispatch and e-mail the customer' }).click();
     await expect(page.getByText('Dispatched; the customer has been e-mailed.')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'RM123456785GB' })).toBeVisible();
+    const fulfilments = page.getByRole('region', { name: 'Fulfilments' });
+    await expect(fulfilments).toContainText('untracked by Royal Mail 2nd Class');
+    await expect(page.getByLabel(/units to send/)).toHaveValue('1');
+    await expectNoAxeViolations(page);
+    await page.getByLabel('Carrier, parcel 1').fill('Royal Mail');
+    await page.getByLabel('Tracking number, parcel 1').fill('RM123456785GB');
+    await page.getByRole('button', { name: 'Dispatch and e-mail the customer' }).click();
+    await expect(fulfilments.getByRole('link', { name: 'RM123456785GB' })).toBeVisible();
     const outbox = outboxFor(port);
     await expect
-      .poll(() => readOutbox(outbox).find((m) => m.to === shopperEmail && m.subject.includes('on its way')))
-      .toBeTruthy();
-    const mail = readOutbox(outbox).find((m) => m.to === shopperEmail && m.subject.includes('on its way'));
+      .poll(() => readOutbox(outbox).filter((m) => m.to === shopperEmail && m.subject.includes('on its way')).length)
+      .toBe(2);
+    const mail = readOutbox(outbox).find(
+      (m) => m.to === shopperEmail && m.subject === `Your order ${orderNumber} is on its way`,
+    );
     expect(decodeQuotedPrintable(mail?.raw ?? '')).toContain('RM123456785GB');
 
     // A partial refund that puts both units back: the storefront has them again.

@@ -79,7 +79,25 @@ export const orderLineViewSchema = z.object({
   lineTotal: z.number().int(),
   /** Units already put back in stock by refunds. */
   restocked: z.number().int(),
+  /** Units sent so far, in the order's fulfilments. */
+  dispatched: z.number().int(),
+  /** Units still to send: ordered, less those sent and those refunds put back in stock. */
+  toDispatch: z.number().int(),
 });
+
+/** Some units of an order's lines sent together: in tracked parcels, or untracked by a service. */
+export const fulfilmentViewSchema = z.object({
+  id: z.number().int(),
+  method: z.enum(['tracked', 'untracked']),
+  service: z.string().nullable(),
+  createdAt: z.string(),
+  staffEmail: z.string().nullable(),
+  lines: z.array(
+    z.object({ orderLineId: z.number().int(), title: z.string(), sizeName: z.string(), quantity: z.number().int() }),
+  ),
+  parcels: z.array(z.object({ carrier: z.string(), trackingNumber: z.string(), trackingUrl: z.string().nullable() })),
+});
+export type FulfilmentView = z.infer<typeof fulfilmentViewSchema>;
 
 export const paymentEventViewSchema = z.object({
   id: z.number().int(),
@@ -139,6 +157,7 @@ export const orderDetailSchema = orderSummarySchema.extend({
   dispatchedAt: z.string().nullable(),
   deliveredAt: z.string().nullable(),
   lines: z.array(orderLineViewSchema),
+  fulfilments: z.array(fulfilmentViewSchema),
   refunds: z.array(refundViewSchema),
   paymentEvents: z.array(paymentEventViewSchema),
   paymentsToRefund: z.array(paymentToRefundViewSchema),
@@ -171,6 +190,7 @@ export const orderNumberParamsSchema = z.object({ orderNumber: z.coerce.number()
 /** Carriers the shop knows a tracking page for; any other name is kept as typed, without a link. */
 export const knownCarriers = ['Royal Mail', 'Parcelforce', 'DPD', 'Evri', 'DHL', 'UPS'] as const;
 
+/** One tracked parcel: its carrier and tracking number. */
 export const dispatchSchema = z.object({
   carrier: z.string().trim().min(1, 'Please name the carrier').max(60),
   trackingNumber: z
@@ -181,6 +201,74 @@ export const dispatchSchema = z.object({
     .regex(/^[A-Za-z0-9 -]*$/, 'A tracking number has letters, digits, spaces and dashes only'),
 });
 export type DispatchInput = z.input<typeof dispatchSchema>;
+export const parcelSchema = dispatchSchema;
+export type ParcelInput = DispatchInput;
+
+/** The services an untracked fulfilment may go by. */
+export const untrackedServices = ['Royal Mail 1st Class', 'Royal Mail 2nd Class'] as const;
+export type UntrackedService = (typeof untrackedServices)[number];
+
+/**
+ * A fulfilment (docs/back-office.md#orders): some lines of the order, with how many units of each
+ * (every unit not yet sent, when no lines are named), in one or more tracked parcels or untracked
+ * by a named service. The body of one tracked parcel, `{carrier, trackingNumber}`, still works: it
+ * sends everything not yet sent in that parcel.
+ */
+export const fulfilmentSchema = z
+  .object({
+    lines: z
+      .array(
+        z.object({
+          orderLineId: z.number().int().min(1).max(MAX_ID),
+          quantity: z.number().int().min(0).max(10_000),
+        }),
+      )
+      .max(100)
+      .optional(),
+    parcels: z.array(dispatchSchema).min(1, 'Please add a parcel').max(20, 'At most 20 parcels').optional(),
+    untracked: z.object({ service: z.enum(untrackedServices, { error: 'Please choose a service' }) }).optional(),
+    carrier: dispatchSchema.shape.carrier.optional(),
+    trackingNumber: dispatchSchema.shape.trackingNumber.optional(),
+  })
+  .superRefine((body, ctx) => {
+    const oneParcel = body.carrier !== undefined || body.trackingNumber !== undefined;
+    if (oneParcel) {
+      if (body.carrier === undefined)
+        ctx.addIssue({ code: 'custom', path: ['carrier'], message: 'Please name the carrier' });
+      if (body.trackingNumber === undefined)
+        ctx.addIssue({ code: 'custom', path: ['trackingNumber'], message: 'Please enter the tracking number' });
+    }
+    const ways = [oneParcel, body.parcels !== undefined, body.untracked !== undefined].filter(Boolean).length;
+    if (ways === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['parcels'],
+        message: 'Please add a parcel, or choose an untracked service',
+      });
+    if (ways > 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: [body.untracked !== undefined ? 'untracked' : 'parcels'],
+        message: 'A fulfilment is sent in tracked parcels or untracked, not both',
+      });
+    const seen = new Set<number>();
+    body.lines?.forEach((line, i) => {
+      if (seen.has(line.orderLineId))
+        ctx.addIssue({ code: 'custom', path: ['lines', i, 'orderLineId'], message: 'Each line once' });
+      seen.add(line.orderLineId);
+    });
+  })
+  .transform((body) => ({
+    lines: body.lines,
+    parcels:
+      body.parcels ??
+      (body.carrier !== undefined && body.trackingNumber !== undefined
+        ? [{ carrier: body.carrier, trackingNumber: body.trackingNumber }]
+        : undefined),
+    untracked: body.untracked,
+  }));
+export type FulfilmentInput = z.input<typeof fulfilmentSchema>;
+export type FulfilmentRequest = z.output<typeof fulfilmentSchema>;
 
 export const cancelSchema = z.object({ reason: z.string().trim().max(500).optional() });
 

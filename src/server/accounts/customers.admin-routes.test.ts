@@ -286,6 +286,16 @@ describe('back office customers', () => {
     expect((await orderByNumber(first)).firstname).toBe('Rohan');
     expect((await admin('GET', `/customers/${customer.id}`)).json()).toMatchObject({ erased: false });
 
+    // Part sent, the rest to come: its address is still needed.
+    await t.db.kysely
+      .updateTable('orders')
+      .set({ fulfilment: 'partially_dispatched' })
+      .where('order_number', '=', first)
+      .execute();
+    const part = await admin('POST', `/customers/${customer.id}/erase`, { confirmEmail: email });
+    expect(part.statusCode).toBe(409);
+    expect(part.json().error.message).toContain(`order ${first} is paid and only partly dispatched`);
+
     const dispatched = await admin('POST', `/orders/${first}/dispatch`, {
       carrier: 'Royal Mail',
       trackingNumber: 'AB123456789GB',

@@ -23,7 +23,7 @@ import {
   type DataSubject,
 } from './customers.admin-repository.ts';
 import { findOrdersOfKey, keyOfRef, listCustomerRows, type CustomerRowData } from './customer-list.admin-repository.ts';
-import { awaitingPayment, isOneOf } from '../../contract/order-status.ts';
+import { awaitingPayment, isOneOf, isWaitingToDispatch } from '../../contract/order-status.ts';
 import type { OrderRow } from '../orders/orders.repository.ts';
 
 /**
@@ -183,12 +183,18 @@ function stillToFulfil(
   order: Pick<OrderRow, 'status' | 'holds_stock' | 'fulfilment' | 'refunded_total' | 'total_including_delivery'>,
 ): string | undefined {
   if (isOneOf(order.status, awaitingPayment) && order.holds_stock === 1) return 'is awaiting payment and holds stock';
+  // Waiting to dispatch: nothing sent yet, or part sent and the rest to come (not refunded in full).
   if (
-    order.status === 'paid' &&
-    order.fulfilment === 'unfulfilled' &&
-    order.refunded_total < order.total_including_delivery
+    isWaitingToDispatch({
+      status: order.status,
+      fulfilment: order.fulfilment,
+      total: order.total_including_delivery,
+      refundedTotal: order.refunded_total,
+    })
   )
-    return 'is paid and not yet dispatched';
+    return order.fulfilment === 'partially_dispatched'
+      ? 'is paid and only partly dispatched'
+      : 'is paid and not yet dispatched';
   return undefined;
 }
 

@@ -29,6 +29,7 @@ import * as m0026 from './migrations/0026-documents.ts';
 import * as m0027 from './migrations/0027-shop-notified.ts';
 import * as m0028 from './migrations/0028-collection.ts';
 import * as m0029 from './migrations/0029-customers-by-email.ts';
+import * as m0030 from './migrations/0030-fulfilments.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -65,6 +66,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0027-shop-notified', m0027],
   ['0028-collection', m0028],
   ['0029-customers-by-email', m0029],
+  ['0030-fulfilments', m0030],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

@@ -282,6 +282,33 @@ export interface OrderLineTable {
   unit_price: number;
   quantity: number;
   line_total: number;
+  /** Units sent so far, in its fulfilments (migration 0029). */
+  dispatched: Generated<number>;
+}
+
+/** Some units of an order's lines sent together, tracked or not (migration 0029). */
+export interface FulfilmentTable {
+  id: Generated<number>;
+  order_id: number;
+  method: 'tracked' | 'untracked';
+  /** The untracked service: 'Royal Mail 1st Class'. */
+  service: string | null;
+  created_at: string;
+  staff_id: number | null;
+  staff_email: string | null;
+}
+
+export interface FulfilmentLineTable {
+  fulfilment_id: number;
+  order_line_id: number;
+  quantity: number;
+}
+
+export interface FulfilmentParcelTable {
+  id: Generated<number>;
+  fulfilment_id: number;
+  carrier: string;
+  tracking_number: string;
 }
 
 export interface CustomerTable {
@@ -496,6 +523,9 @@ export interface Database {
   counters: CounterTable;
   orders: OrderTable;
   order_lines: OrderLineTable;
+  fulfilments: FulfilmentTable;
+  fulfilment_lines: FulfilmentLineTable;
+  fulfilment_parcels: FulfilmentParcelTable;
   payment_events: PaymentEventTable;
   order_refunds: OrderRefundTable;
   provider_checkouts: ProviderCheckoutTable;

@@ -6,8 +6,9 @@ import { paymentStatusOf } from '../../contract/order-status.ts';
 import { auditOf } from '../audit/audit.repository.ts';
 import { auditView } from '../audit/audit.service.ts';
 import type { Database } from '../db/schema.ts';
-import { staffActionsFor } from './order-lifecycle.ts';
+import { staffActionsFor, unitsToSend } from './order-lifecycle.ts';
 import {
+  findFulfilments,
   findOrderLinesWithRestocked,
   findOrderRefunds,
   findPaymentEvents,
@@ -28,8 +29,9 @@ export function createOrderDetail(
 ): (orderNumber: number) => Promise<OrderDetail> {
   return async function detail(orderNumber: number): Promise<OrderDetail> {
     const order = await orderOrThrow(db, orderNumber);
-    const [lines, refunds, events, toRefund, audit] = await Promise.all([
+    const [lines, fulfilments, refunds, events, toRefund, audit] = await Promise.all([
       findOrderLinesWithRestocked(db, order.id),
+      findFulfilments(db, order.id),
       findOrderRefunds(db, order.id),
       findPaymentEvents(db, order.id),
       findPaymentsToRefund(db, order.id),
@@ -103,6 +105,26 @@ export function createOrderDetail(
         quantity: line.quantity,
         lineTotal: line.line_total,
         restocked: Number(line.restocked),
+        dispatched: line.dispatched,
+        toDispatch: unitsToSend(line),
+      })),
+      fulfilments: fulfilments.map((fulfilment) => ({
+        id: fulfilment.id,
+        method: fulfilment.method,
+        service: fulfilment.service,
+        createdAt: fulfilment.created_at,
+        staffEmail: fulfilment.staff_email,
+        lines: fulfilment.lines.map((line) => ({
+          orderLineId: line.order_line_id,
+          title: line.title,
+          sizeName: line.size_name,
+          quantity: line.quantity,
+        })),
+        parcels: fulfilment.parcels.map((parcel) => ({
+          carrier: parcel.carrier,
+          trackingNumber: parcel.tracking_number,
+          trackingUrl: trackingUrlFor(parcel.carrier, parcel.tracking_number),
+        })),
       })),
       refunds: refunds.map((refund) => ({
         id: refund.id,
@@ -174,8 +196,12 @@ export function summaryOf(
 function describeAction(entry: AuditEntryView): string {
   const after = (entry.after ?? {}) as Record<string, unknown>;
   switch (entry.action) {
-    case 'order.dispatch':
-      return `Dispatched with ${String(after.carrier)} (${String(after.trackingNumber)})`;
+    case 'order.dispatch': {
+      const what = after.fulfilment === 'partially_dispatched' ? 'Part dispatched' : 'Dispatched';
+      if (after.untracked) return `${what} untracked by ${String(after.untracked)}`;
+      const parcels = Array.isArray(after.parcels) ? after.parcels.length : 1;
+      return `${what} with ${String(after.carrier)} (${String(after.trackingNumber)})${parcels > 1 ? ` and ${parcels - 1} more parcel${parcels > 2 ? 's' : ''}` : ''}`;
+    }
     case 'order.deliver':
       return 'Marked delivered';
     case 'order.ready-for-collection':

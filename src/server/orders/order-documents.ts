@@ -31,7 +31,8 @@ export const MAX_PACKING_SLIPS = 500;
 
 /**
  * Packing slips: the order with that number (any order, so one can be printed again), or every paid
- * order still to dispatch, oldest first. Each line is packed less the units refunds put back.
+ * order still to dispatch, oldest first. Each line is packed less the units already dispatched and
+ * those refunds put back: what remains to send.
  */
 export async function packingSlipsOf(
   db: Kysely<Database>,
@@ -65,7 +66,7 @@ export async function packingSlipsOf(
         productId: line.product_id,
         title: line.title,
         size: line.size_name,
-        quantity: line.quantity - Number(line.restocked),
+        quantity: line.quantity - line.dispatched - Number(line.restocked),
       }))
       .filter((line) => line.quantity > 0),
   }));

@@ -39,8 +39,12 @@ import {
   findOrderToInvoice,
 } from './orders.repository.ts';
 import {
+  addDispatchedUnits,
   addToRefundedTotal,
   changeFulfilment,
+  claimForFulfilment,
+  insertFulfilment,
+  settleWhenNothingLeftToDispatch,
   claimReportedRefund,
   findOrderLinesWithRestocked,
   findUnreportedStaffRefund,
@@ -78,6 +82,9 @@ import {
  * A paid order then goes on its way (its fulfilment, beside the payment status), by the kind of
  * its delivery method (fulfilmentMoves):
  *   delivery:   unfulfilled ──dispatch──> dispatched ──deliver──> delivered
+ *               unfulfilled | partially_dispatched ──dispatch-part──> partially_dispatched
+ *               partially_dispatched ──dispatch──> dispatched   (the last units sent, or
+ *                                     nothing-left-to-send: a refund put them back in stock)
  *   collection: unfulfilled ──ready-for-collection──> ready_for_collection ──collect──> collected
  * and staff may record refunds against it, full or partial, up to what was paid, putting chosen
  * units back in stock.
@@ -366,15 +373,33 @@ export async function markPaymentFailed(
  * actions, the conditional update and the tests all read this table.
  */
 export const fulfilmentMoves = {
+  // A fulfilment that sends every unit still to send; one that leaves some to come is a part
+  // (offered to staff as the same action: the units they choose decide which move it makes).
   dispatch: { from: toDispatch, to: 'dispatched', kinds: ['delivery'], whileRefundedInFull: false },
+  'dispatch-part': {
+    from: toDispatch,
+    to: 'partially_dispatched',
+    kinds: ['delivery'],
+    whileRefundedInFull: false,
+    offeredAs: 'dispatch',
+  },
   deliver: { from: ['dispatched'], to: 'delivered', kinds: ['delivery'], whileRefundedInFull: true },
   'ready-for-collection': {
-    from: toDispatch,
+    from: ['unfulfilled'],
     to: 'ready_for_collection',
     kinds: ['collection'],
     whileRefundedInFull: false,
   },
   collect: { from: ['ready_for_collection'], to: 'collected', kinds: ['collection'], whileRefundedInFull: false },
+  // A refund put back in stock the last units a partially dispatched order had still to send:
+  // nothing more will leave, so it is dispatched (made by the refund, never offered to staff).
+  'nothing-left-to-send': {
+    from: ['partially_dispatched'],
+    to: 'dispatched',
+    kinds: ['delivery'],
+    whileRefundedInFull: true,
+    offeredAs: null,
+  },
 } as const satisfies Record<string, FulfilmentMove>;
 
 export interface FulfilmentMove {
@@ -382,12 +407,19 @@ export interface FulfilmentMove {
   to: Fulfilment;
   kinds: readonly DeliveryKind[];
   whileRefundedInFull: boolean;
+  /** The staff action that makes it, when not its own name; null when staff never make it. */
+  offeredAs?: 'dispatch' | null;
 }
 
 export type FulfilmentAction = keyof typeof fulfilmentMoves;
 
-export type StaffAction = FulfilmentAction | 'cancel' | 'refund' | 'change-delivery-details' | 'resend-confirmation';
+/** The fulfilment moves staff are offered by name. */
+export type OfferedFulfilmentAction = {
+  [A in FulfilmentAction]: (typeof fulfilmentMoves)[A] extends { offeredAs: unknown } ? never : A;
+}[FulfilmentAction];
 
+export type StaffAction =
+  OfferedFulfilmentAction | 'cancel' | 'refund' | 'change-delivery-details' | 'resend-confirmation';
 type ActingOn = Pick<
   OrderRow,
   'status' | 'fulfilment' | 'refunded_total' | 'total_including_delivery' | 'delivery_kind'
@@ -414,8 +446,10 @@ export function staffActionsFor(order: ActingOn): StaffAction[] {
   const actions: StaffAction[] = [];
   const paid = order.status === 'paid';
   const fullyRefunded = isRefundedInFull(refundable(order));
-  for (const [action, move] of Object.entries(fulfilmentMoves) as Array<[FulfilmentAction, FulfilmentMove]>)
-    if (canMakeFulfilmentMove(order, move)) actions.push(action);
+  for (const [action, move] of Object.entries(fulfilmentMoves) as Array<[FulfilmentAction, FulfilmentMove]>) {
+    const offered = move.offeredAs === undefined ? (action as OfferedFulfilmentAction) : move.offeredAs;
+    if (offered !== null && !actions.includes(offered) && canMakeFulfilmentMove(order, move)) actions.push(offered);
+  }
   if (isOneOf(order.status, orderMoves.cancel.from)) actions.push('cancel');
   if (paid && !fullyRefunded) actions.push('refund');
   // Before it leaves, where it goes may still change (changeDeliveryDetails); not once refunded in full.
@@ -442,20 +476,124 @@ export async function cancelOrder(trx: Kysely<Database>, orderId: number, now: s
   return true;
 }
 
-/** A paid delivery order leaves with a carrier. False when it is not a paid delivery order waiting to be dispatched. */
-export function dispatchOrder(
+/** One tracked parcel of a fulfilment. */
+export interface Parcel {
+  carrier: string;
+  trackingNumber: string;
+}
+
+/** What staff send: chosen units of chosen lines (every unit still to send when none are named), tracked or not. */
+export interface FulfilmentToSend {
+  lines?: ReadonlyArray<{ orderLineId: number; quantity: number }> | undefined;
+  parcels?: readonly Parcel[] | undefined;
+  untracked?: { service: string } | undefined;
+}
+
+export interface LineUnits {
+  lineId: number;
+  title: string;
+  sizeName: string;
+  quantity: number;
+}
+
+export type DispatchRefusal =
+  | { refused: 'cannot move' }
+  | { refused: 'nothing left to send' }
+  | { refused: 'nothing chosen' }
+  | { refused: 'no such line'; index: number }
+  | { refused: 'more than remains'; index: number; line: LineUnits };
+
+export interface Dispatched {
+  fulfilmentId: number;
+  fulfilment: 'dispatched' | 'partially_dispatched';
+  sent: LineUnits[];
+  /** What is still to come after this fulfilment. */
+  toCome: LineUnits[];
+}
+
+/** Units of a line still to send: ordered, less those sent and those refunds put back in stock. */
+export function unitsToSend(line: { quantity: number; dispatched: number; restocked: number | string }): number {
+  return Math.max(0, line.quantity - line.dispatched - Number(line.restocked));
+}
+
+/**
+ * A paid delivery order sends some or all of what it has still to send, in tracked parcels or
+ * untracked: one fulfilment, and the order moves to partially_dispatched or dispatched by what is
+ * left. The order's row is taken first (claimForFulfilment: on PostgreSQL a second dispatch of it
+ * waits for this one), and each line's units are counted by a conditional update, so two staff
+ * sending the same lines at once never send more than a line has. Answers why not, when it
+ * cannot; the caller rolls back.
+ */
+export async function dispatchLines(
   trx: Kysely<Database>,
   orderId: number,
-  parcel: { carrier: string; trackingNumber: string },
+  toSend: FulfilmentToSend,
+  staff: { id: number; email: string },
   now: string,
-): Promise<boolean> {
-  return changeFulfilment(
+): Promise<Dispatched | DispatchRefusal> {
+  if (!(await claimForFulfilment(trx, orderId, fulfilmentMoves.dispatch, now))) return { refused: 'cannot move' };
+  const lines = await findOrderLinesWithRestocked(trx, orderId);
+  const units = (line: (typeof lines)[number], quantity: number): LineUnits => ({
+    lineId: line.id,
+    title: line.title,
+    sizeName: line.size_name,
+    quantity,
+  });
+  let chosen: Array<LineUnits & { index: number }>;
+  if (toSend.lines) {
+    chosen = [];
+    for (const [index, asked] of toSend.lines.entries()) {
+      const line = lines.find((one) => one.id === asked.orderLineId);
+      if (!line) return { refused: 'no such line', index };
+      if (asked.quantity > unitsToSend(line))
+        return { refused: 'more than remains', index, line: units(line, unitsToSend(line)) };
+      if (asked.quantity > 0) chosen.push({ ...units(line, asked.quantity), index });
+    }
+    if (chosen.length === 0) return { refused: 'nothing chosen' };
+  } else {
+    chosen = lines
+      .map((line, index) => ({ ...units(line, unitsToSend(line)), index }))
+      .filter((line) => line.quantity > 0);
+    if (chosen.length === 0) return { refused: 'nothing left to send' };
+  }
+  for (const line of chosen)
+    if (!(await addDispatchedUnits(trx, orderId, line.lineId, line.quantity))) {
+      const read = lines.find((one) => one.id === line.lineId)!;
+      return { refused: 'more than remains', index: line.index, line: units(read, unitsToSend(read)) };
+    }
+  const parcels = toSend.untracked ? [] : (toSend.parcels ?? []);
+  const fulfilmentId = await insertFulfilment(trx, {
+    orderId,
+    method: toSend.untracked ? 'untracked' : 'tracked',
+    service: toSend.untracked?.service ?? null,
+    at: now,
+    staff,
+    lines: chosen,
+    parcels,
+  });
+  const toCome = lines
+    .map((line) => units(line, unitsToSend(line) - (chosen.find((one) => one.lineId === line.id)?.quantity ?? 0)))
+    .filter((line) => line.quantity > 0);
+  const move = toCome.length > 0 ? fulfilmentMoves['dispatch-part'] : fulfilmentMoves.dispatch;
+  const first = parcels[0];
+  await changeFulfilment(
     trx,
     orderId,
-    fulfilmentMoves.dispatch,
-    { carrier: parcel.carrier, tracking_number: parcel.trackingNumber, dispatched_at: now },
+    move,
+    { dispatched_at: now, ...(first ? { carrier: first.carrier, tracking_number: first.trackingNumber } : {}) },
     now,
   );
+  return {
+    fulfilmentId,
+    fulfilment: move.to,
+    sent: chosen.map(({ index: _index, ...line }) => line),
+    toCome,
+  };
+}
+
+/** A partially dispatched order with nothing left to send once a refund put units back is dispatched. */
+async function settleWhenNothingLeft(trx: Kysely<Database>, orderId: number): Promise<void> {
+  await settleWhenNothingLeftToDispatch(trx, orderId, fulfilmentMoves['nothing-left-to-send']);
 }
 
 /**
@@ -623,6 +761,7 @@ async function putBack(trx: Kysely<Database>, orderId: number, refundId: number,
     await insertRefundLine(trx, { refundId, orderLineId: lineId, quantity });
     await returnStock(trx, stockOf.get(lineId)!, quantity);
   }
+  await settleWhenNothingLeft(trx, orderId);
 }
 
 /*

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import type { deliveryDetailsSchema, DispatchInput } from '../../contract/admin/orders.ts';
+import type { deliveryDetailsSchema, FulfilmentRequest } from '../../contract/admin/orders.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
+import { BadRequestError, RefusedError } from '../errors.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
 import { dispatchEmail, orderConfirmationEmail, readyForCollectionEmail } from '../payments/order-emails.ts';
 import type { Staff } from '../staff/staff.service.ts';
@@ -8,10 +10,10 @@ import {
   changeDeliveryDetails,
   collectOrder,
   deliverOrder,
-  dispatchOrder,
+  dispatchLines,
   fulfilmentMoves,
   makeReadyForCollection,
-  type FulfilmentAction,
+  type OfferedFulfilmentAction,
 } from './order-lifecycle.ts';
 import { findPaymentOrder, findPaymentOrderLines, type PaymentOrder } from './order-payments.ts';
 import { staffChange, type Order, type StaffChangeContext } from './order-staff-change.ts';
@@ -93,17 +95,55 @@ export function createOrderMoves(
       });
     },
 
-    /** Dispatch: carrier and tracking number kept, and the customer's e-mail queued with it. */
-    dispatch(orderNumber: number, parcel: DispatchInput, staff: Staff): Promise<void> {
-      const carrier = parcel.carrier.trim();
-      const trackingNumber = parcel.trackingNumber.trim();
+    /**
+     * Dispatch a fulfilment: the chosen units (every unit still to send by default) in tracked
+     * parcels or untracked, with the customer's e-mail queued with it.
+     */
+    dispatch(orderNumber: number, toSend: FulfilmentRequest, staff: Staff): Promise<void> {
+      const parcels = toSend.parcels?.map((parcel) => ({
+        carrier: parcel.carrier.trim(),
+        trackingNumber: parcel.trackingNumber.trim(),
+      }));
       return staffChange(context, orderNumber, staff, 'order.dispatch', async (trx, order, at) => {
-        if (!(await dispatchOrder(trx, order.id, { carrier, trackingNumber }, at))) {
-          return { refused: fulfilmentRefusal(order, 'dispatch') };
+        const done = await dispatchLines(trx, order.id, { ...toSend, parcels }, staff, at);
+        if ('refused' in done) {
+          switch (done.refused) {
+            case 'cannot move':
+              return { refused: fulfilmentRefusal(order, 'dispatch') };
+            case 'nothing left to send':
+              return { refused: 'Everything on this order has been dispatched: there is nothing left to send.' };
+            case 'nothing chosen':
+              throw new BadRequestError('Please choose at least one unit to dispatch', 'lines');
+            case 'no such line':
+              throw new BadRequestError('That line is not on this order', `lines.${done.index}.orderLineId`);
+            case 'more than remains':
+              throw new RefusedError(
+                409,
+                errorCodes.conflict,
+                `Only ${done.line.quantity} of ${done.line.title} (${done.line.sizeName}) ${done.line.quantity === 1 ? 'is' : 'are'} left to dispatch.`,
+                `lines.${done.index}.quantity`,
+              );
+          }
         }
-        const trackingUrl = trackingUrlFor(carrier, trackingNumber);
-        await insertMail(trx, dispatchEmail(order, { carrier, trackingNumber, trackingUrl }), at);
-        return { after: { fulfilment: 'dispatched', carrier, trackingNumber } };
+        const withLinks = (parcels ?? []).map((parcel) => ({
+          ...parcel,
+          trackingUrl: trackingUrlFor(parcel.carrier, parcel.trackingNumber),
+        }));
+        const untrackedService = toSend.untracked?.service ?? null;
+        await insertMail(
+          trx,
+          dispatchEmail(order, { sent: done.sent, toCome: done.toCome, parcels: withLinks, untrackedService }),
+          at,
+        );
+        return {
+          after: {
+            fulfilment: done.fulfilment,
+            ...(withLinks[0] ? { carrier: withLinks[0].carrier, trackingNumber: withLinks[0].trackingNumber } : {}),
+            parcels: parcels ?? [],
+            ...(untrackedService ? { untracked: untrackedService } : {}),
+            lines: done.sent.map((line) => ({ lineId: line.lineId, quantity: line.quantity })),
+          },
+        };
       });
     },
 
@@ -150,7 +190,7 @@ export function createOrderMoves(
 }
 
 /** Why a fulfilment move was refused, from the order as read before it (a racing change may have moved it since). */
-function fulfilmentRefusal(order: Order, action: FulfilmentAction): string {
+function fulfilmentRefusal(order: Order, action: OfferedFulfilmentAction): string {
   const move = fulfilmentMoves[action];
   const doing = {
     dispatch: 'dispatched',

@@ -165,6 +165,7 @@ const lineColumns = [
   'order_lines.unit_price',
   'order_lines.quantity',
   'order_lines.line_total',
+  'order_lines.dispatched',
 ] as const;
 
 /**
@@ -238,6 +239,170 @@ export async function changeFulfilment(
     .where('delivery_kind', 'in', move.kinds);
   if (!move.whileRefundedInFull) update = update.where(notRefundedInFull);
   const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Takes the order's row for a fulfilment move without moving it yet, on the same conditions as
+ * changeFulfilment: on PostgreSQL the update locks the row until the transaction ends, so a second
+ * dispatch of the same order waits and then reads what this one sent. False when the move cannot
+ * be made.
+ */
+export async function claimForFulfilment(
+  trx: Kysely<Database>,
+  orderId: number,
+  move: { from: readonly Fulfilment[]; kinds: readonly DeliveryKind[]; whileRefundedInFull: boolean },
+  now: string,
+): Promise<boolean> {
+  let update = trx
+    .updateTable('orders')
+    .set({ updated_at: now })
+    .where('id', '=', orderId)
+    .where('status', '=', 'paid')
+    .where('fulfilment', 'in', move.from)
+    .where('delivery_kind', 'in', move.kinds);
+  if (!move.whileRefundedInFull) update = update.where(notRefundedInFull);
+  const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Units of a line refunds have put back in stock, as a subquery of order_lines. */
+const restockedOf = (eb: ExpressionBuilder<Database, 'order_lines'>) =>
+  eb.fn.coalesce(
+    eb
+      .selectFrom('order_refund_lines')
+      .select((sub) => sub.fn.sum<number>('order_refund_lines.quantity').as('units'))
+      .whereRef('order_refund_lines.order_line_id', '=', 'order_lines.id'),
+    eb.val(0),
+  );
+
+/**
+ * Counts `quantity` more units of a line as sent, if that many are still to send (ordered, less
+ * those sent and those put back in stock): one conditional update, so two dispatches at once
+ * never send more than the line has. False when they are not.
+ */
+export async function addDispatchedUnits(
+  trx: Kysely<Database>,
+  orderId: number,
+  lineId: number,
+  quantity: number,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('order_lines')
+    .set((eb) => ({ dispatched: eb('dispatched', '+', quantity) }))
+    .where('id', '=', lineId)
+    .where('order_id', '=', orderId)
+    .where((eb) => eb(eb(eb('dispatched', '+', quantity), '+', restockedOf(eb)), '<=', eb.ref('quantity')))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A fulfilment with its lines and parcels; its id. */
+export async function insertFulfilment(
+  trx: Kysely<Database>,
+  fulfilment: {
+    orderId: number;
+    method: 'tracked' | 'untracked';
+    service: string | null;
+    at: string;
+    staff: { id: number; email: string };
+    lines: ReadonlyArray<{ lineId: number; quantity: number }>;
+    parcels: ReadonlyArray<{ carrier: string; trackingNumber: string }>;
+  },
+): Promise<number> {
+  const { id } = await trx
+    .insertInto('fulfilments')
+    .values({
+      order_id: fulfilment.orderId,
+      method: fulfilment.method,
+      service: fulfilment.service,
+      created_at: fulfilment.at,
+      staff_id: fulfilment.staff.id,
+      staff_email: fulfilment.staff.email,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto('fulfilment_lines')
+    .values(
+      fulfilment.lines.map((line) => ({ fulfilment_id: id, order_line_id: line.lineId, quantity: line.quantity })),
+    )
+    .execute();
+  if (fulfilment.parcels.length > 0)
+    await trx
+      .insertInto('fulfilment_parcels')
+      .values(
+        fulfilment.parcels.map((parcel) => ({
+          fulfilment_id: id,
+          carrier: parcel.carrier,
+          tracking_number: parcel.trackingNumber,
+        })),
+      )
+      .execute();
+  return id;
+}
+
+/** An order's fulfilments, oldest first, with their lines and parcels. */
+export async function findFulfilments(db: Kysely<Database>, orderId: number) {
+  const fulfilments = await db
+    .selectFrom('fulfilments')
+    .selectAll()
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+  if (fulfilments.length === 0) return [];
+  const ids = fulfilments.map((fulfilment) => fulfilment.id);
+  const [lines, parcels] = await Promise.all([
+    db
+      .selectFrom('fulfilment_lines')
+      .innerJoin('order_lines', 'order_lines.id', 'fulfilment_lines.order_line_id')
+      .select([
+        'fulfilment_lines.fulfilment_id',
+        'fulfilment_lines.order_line_id',
+        'fulfilment_lines.quantity',
+        'order_lines.title',
+        'order_lines.size_name',
+      ])
+      .where('fulfilment_lines.fulfilment_id', 'in', ids)
+      .orderBy('fulfilment_lines.order_line_id')
+      .execute(),
+    db.selectFrom('fulfilment_parcels').selectAll().where('fulfilment_id', 'in', ids).orderBy('id').execute(),
+  ]);
+  return fulfilments.map((fulfilment) => ({
+    ...fulfilment,
+    lines: lines.filter((line) => line.fulfilment_id === fulfilment.id),
+    parcels: parcels.filter((parcel) => parcel.fulfilment_id === fulfilment.id),
+  }));
+}
+
+/**
+ * A partially dispatched order whose last units to send were put back in stock by a refund has
+ * nothing more to send: it is dispatched. One conditional update; false when it was not so.
+ */
+export async function settleWhenNothingLeftToDispatch(
+  trx: Kysely<Database>,
+  orderId: number,
+  move: { from: readonly Fulfilment[]; to: Fulfilment; kinds: readonly DeliveryKind[] },
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('orders')
+    .set({ fulfilment: move.to })
+    .where('id', '=', orderId)
+    .where('fulfilment', 'in', move.from)
+    .where('delivery_kind', 'in', move.kinds)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('order_lines')
+            .select('order_lines.id')
+            .whereRef('order_lines.order_id', '=', 'orders.id')
+            .where((eb) =>
+              eb(eb(eb.ref('order_lines.dispatched'), '+', restockedOf(eb)), '<', eb.ref('order_lines.quantity')),
+            ),
+        ),
+      ),
+    )
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

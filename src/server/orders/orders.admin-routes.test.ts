@@ -136,6 +136,17 @@ describe('back office orders', () => {
       ).toBe(200);
       return orderNumber;
     },
+    'partially dispatched': async () => {
+      const orderNumber = await states.paid();
+      const [line] = (await admin('GET', `/orders/${orderNumber}`)).json().lines;
+      const part = await admin('POST', `/orders/${orderNumber}/dispatch`, {
+        lines: [{ orderLineId: line.id, quantity: 1 }],
+        untracked: { service: 'Royal Mail 2nd Class' },
+      });
+      expect(part.statusCode, part.body).toBe(200);
+      return orderNumber;
+    },
+    'partially dispatched, then fully refunded': async () => refundInFull(await states['partially dispatched']()),
     delivered: async () => {
       const orderNumber = await states.dispatched();
       expect((await admin('POST', `/orders/${orderNumber}/deliver`, {})).statusCode).toBe(200);
@@ -197,6 +208,10 @@ describe('back office orders', () => {
     cancelled: [],
     paid: ['dispatch', 'refund', 'change-delivery-details', 'resend-confirmation'],
     dispatched: ['deliver', 'refund', 'resend-confirmation'],
+    // The rest may still be sent; where it goes no longer changes once part has left.
+    'partially dispatched': ['dispatch', 'refund', 'resend-confirmation'],
+    // Its money has gone back: the rest is not sent, and only a whole order is delivered.
+    'partially dispatched, then fully refunded': [],
     delivered: ['refund', 'resend-confirmation'],
     // Nothing is left to send or to give back.
     'fully refunded': [],
@@ -220,6 +235,8 @@ describe('back office orders', () => {
     cancelled: { payment: 'cancelled', fulfilment: 'unfulfilled' },
     paid: { payment: 'paid', fulfilment: 'unfulfilled' },
     dispatched: { payment: 'paid', fulfilment: 'dispatched' },
+    'partially dispatched': { payment: 'paid', fulfilment: 'partially_dispatched' },
+    'partially dispatched, then fully refunded': { payment: 'refunded', fulfilment: 'partially_dispatched' },
     delivered: { payment: 'paid', fulfilment: 'delivered' },
     'fully refunded': { payment: 'refunded', fulfilment: 'unfulfilled' },
     'partially refunded': { payment: 'partially_refunded', fulfilment: 'unfulfilled' },
@@ -232,7 +249,12 @@ describe('back office orders', () => {
     'ready for collection, then fully refunded': { payment: 'refunded', fulfilment: 'ready_for_collection' },
   };
   /** The states in the packer's list: the "to dispatch" filter, the dashboard and the packing slips. */
-  const waitingToDispatch: Array<keyof typeof states> = ['paid', 'partially refunded', 'collection, paid'];
+  const waitingToDispatch: Array<keyof typeof states> = [
+    'paid',
+    'partially dispatched',
+    'partially refunded',
+    'collection, paid',
+  ];
 
   it.each(Object.keys(states) as Array<keyof typeof states>)(
     'allows from "%s" exactly the moves the lifecycle names',

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   cancelSchema,
   deliveryDetailsSchema,
-  dispatchSchema,
+  fulfilmentSchema,
   orderDetailSchema,
   orderListQuerySchema,
   orderListSchema,
@@ -36,7 +36,7 @@ export const ordersAdminRoutes: FastifyPluginAsyncZod<{ orders: OrdersAdminServi
   );
   app.post(
     '/orders/:orderNumber/dispatch',
-    { schema: { params, body: dispatchSchema, response: { 200: orderDetailSchema } } },
+    { schema: { params, body: fulfilmentSchema, response: { 200: orderDetailSchema } } },
     (request) => orders.dispatch(request.params.orderNumber, request.body, guard.staffOf(request)),
   );
   app.post('/orders/:orderNumber/deliver', { schema: { params, response: { 200: orderDetailSchema } } }, (request) =>

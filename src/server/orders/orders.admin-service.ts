@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import type {
   deliveryDetailsSchema,
-  DispatchInput,
+  FulfilmentRequest,
   OrderDetail,
   OrderList,
   OrderListQuery,
@@ -63,8 +63,8 @@ export function createOrdersAdminService(
     /** The list's orders as CSV, every page of them, a batch at a time. */
     csv: (query: OrderListQuery) => ordersCsv(db, query, options.csvBatch),
 
-    async dispatch(orderNumber: number, parcel: DispatchInput, staff: Staff): Promise<OrderDetail> {
-      await moves.dispatch(orderNumber, parcel, staff);
+    async dispatch(orderNumber: number, toSend: FulfilmentRequest, staff: Staff): Promise<OrderDetail> {
+      await moves.dispatch(orderNumber, toSend, staff);
       return detail(orderNumber);
     },
 

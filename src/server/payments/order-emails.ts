@@ -74,7 +74,11 @@ export function paymentFailedEmail(order: OrderForEmail, publicUrl: string): Mai
   };
 }
 
-/** Sent when staff dispatch a paid order (docs/back-office.md#orders). */
+/**
+ * Sent with each fulfilment staff dispatch (docs/back-office.md#orders): the units it holds, how
+ * it travels (each tracked parcel with its tracking link where the carrier has one, or the
+ * untracked service), and what is still to come.
+ */
 export function dispatchEmail(
   order: Pick<
     OrderForEmail,
@@ -87,15 +91,46 @@ export function dispatchEmail(
     | 'delivery_town_city'
     | 'delivery_postcode'
   >,
-  parcel: { carrier: string; trackingNumber: string; trackingUrl: string | null },
+  fulfilment: {
+    sent: ReadonlyArray<{ title: string; sizeName: string; quantity: number }>;
+    toCome: ReadonlyArray<{ title: string; sizeName: string; quantity: number }>;
+    parcels: ReadonlyArray<{ carrier: string; trackingNumber: string; trackingUrl: string | null }>;
+    untrackedService: string | null;
+  },
 ): MailMessage {
+  const list = (lines: typeof fulfilment.sent) =>
+    lines.map((line) => `${line.quantity} x ${line.title} (${line.sizeName})`).join('\n');
+  const part = fulfilment.toCome.length > 0;
+  const parcels = fulfilment.parcels;
+  const how = fulfilment.untrackedService
+    ? [`It was sent by ${fulfilment.untrackedService}, untracked.`]
+    : parcels.length === 1
+      ? [
+          `It has left us with ${parcels[0]!.carrier}. Its tracking number is ${parcels[0]!.trackingNumber}.`,
+          ...(parcels[0]!.trackingUrl ? [`You can follow it here: ${parcels[0]!.trackingUrl}`] : []),
+        ]
+      : [
+          `It has left us in ${parcels.length} parcels:`,
+          parcels
+            .map(
+              (parcel, i) =>
+                `Parcel ${i + 1}: ${parcel.carrier}, tracking number ${parcel.trackingNumber}${parcel.trackingUrl ? ` (${parcel.trackingUrl})` : ''}`,
+            )
+            .join('\n'),
+        ];
   return {
     to: order.email,
-    subject: `Your order ${order.order_number} is on its way`,
+    subject: part
+      ? `Part of your order ${order.order_number} is on its way`
+      : `Your order ${order.order_number} is on its way`,
     paragraphs: [
       `Dear ${order.firstname} ${order.lastname},`,
-      `Good news: your order ${order.order_number} has left us with ${parcel.carrier}. Its tracking number is ${parcel.trackingNumber}.`,
-      ...(parcel.trackingUrl ? [`You can follow it here: ${parcel.trackingUrl}`] : []),
+      part
+        ? `Good news: part of your order ${order.order_number} is on its way to you:`
+        : `Good news: your order ${order.order_number} is on its way to you:`,
+      list(fulfilment.sent),
+      ...how,
+      ...(part ? ['Still to come, sent separately:', list(fulfilment.toCome)] : []),
       `It is on its way to: ${address(order.delivery_line1, order.delivery_line2, order.delivery_town_city, order.delivery_postcode)}`,
     ],
   };

@@ -129,6 +129,12 @@ function OrderView({ order }: { order: OrderDetail }) {
                 Restocked
               </th>
               <th scope="col" className="adm-num">
+                Dispatched
+              </th>
+              <th scope="col" className="adm-num">
+                To dispatch
+              </th>
+              <th scope="col" className="adm-num">
                 Line total
               </th>
             </tr>
@@ -141,6 +147,8 @@ function OrderView({ order }: { order: OrderDetail }) {
                 <td className="adm-num">{formatPence(line.unitPrice)}</td>
                 <td className="adm-num">{line.quantity}</td>
                 <td className="adm-num">{line.restocked}</td>
+                <td className="adm-num">{line.dispatched}</td>
+                <td className="adm-num">{line.toDispatch}</td>
                 <td className="adm-num">{formatPence(line.lineTotal)}</td>
               </tr>
             ))}
@@ -155,6 +163,8 @@ function OrderView({ order }: { order: OrderDetail }) {
           </tfoot>
         </table>
       </div>
+
+      <Fulfilments fulfilments={order.fulfilments} />
 
       <h2>Refunds</h2>
       {order.refunds.length === 0 ? (
@@ -282,6 +292,8 @@ function OrderActions({ order }: { order: OrderDetail }) {
         <>
           <h3>Dispatch</h3>
           <DispatchForm
+            key={order.lines.map((line) => line.toDispatch).join()}
+            order={order}
             onSubmit={(body) => act({ action: 'dispatch', body }, 'Dispatched; the customer has been e-mailed.')}
           />
         </>
@@ -367,6 +379,46 @@ function OrderActions({ order }: { order: OrderDetail }) {
             onSubmit={(reason) => act({ action: 'cancel', body: reason ? { reason } : {} }, 'Order cancelled.')}
           />
         </>
+      )}
+    </section>
+  );
+}
+
+/** Each fulfilment: when and by whom, the units it sent, and its parcels (with tracking links) or its untracked service. */
+function Fulfilments({ fulfilments }: { fulfilments: OrderDetail['fulfilments'] }) {
+  return (
+    <section aria-labelledby="order-fulfilments">
+      <h2 id="order-fulfilments">Fulfilments</h2>
+      {fulfilments.length === 0 ? (
+        <p>Nothing dispatched yet.</p>
+      ) : (
+        <ol>
+          {fulfilments.map((fulfilment) => (
+            <li key={fulfilment.id}>
+              <time dateTime={fulfilment.createdAt}>{formatDateTime(fulfilment.createdAt)}</time>
+              {fulfilment.staffEmail ? ` by ${fulfilment.staffEmail}` : ''}:{' '}
+              {fulfilment.lines.map((line) => `${line.quantity} × ${line.title} (${line.sizeName})`).join(', ')}
+              {fulfilment.method === 'untracked' ? (
+                <>, untracked by {fulfilment.service}</>
+              ) : (
+                <ul>
+                  {fulfilment.parcels.map((parcel) => (
+                    <li key={`${parcel.carrier}-${parcel.trackingNumber}`}>
+                      {parcel.carrier}:{' '}
+                      {parcel.trackingUrl ? (
+                        <a href={parcel.trackingUrl} rel="noreferrer noopener" target="_blank">
+                          {parcel.trackingNumber}
+                        </a>
+                      ) : (
+                        parcel.trackingNumber
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ol>
       )}
     </section>
   );

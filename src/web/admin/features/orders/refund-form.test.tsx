@@ -15,6 +15,8 @@ const line = (id: number, quantity: number, restocked = 0): OrderDetail['lines']
   quantity,
   lineTotal: 1000 * quantity,
   restocked,
+  dispatched: 0,
+  toDispatch: quantity - restocked,
 });
 const order = { lines: [line(7, 2), line(8, 3, 1)], total: 6295, refundedTotal: 1000 };
 

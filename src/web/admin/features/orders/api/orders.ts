@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type {
   DeliveryDetailsInput,
-  DispatchInput,
+  FulfilmentInput,
   OrderDetail,
   OrderList,
   OrderListQuery,
@@ -36,7 +36,7 @@ export function ordersCsvHref(query: OrderListQuery): string {
 }
 
 export type OrderAction =
-  | { action: 'dispatch'; body: DispatchInput }
+  | { action: 'dispatch'; body: FulfilmentInput }
   | { action: 'deliver' }
   | { action: 'ready-for-collection' }
   | { action: 'collect' }
