@@ -6,7 +6,7 @@ import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outb
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
-import { backfillFulfilments } from '../db/migrations/0029-fulfilments.ts';
+import { backfillFulfilments } from '../db/migrations/0030-fulfilments.ts';
 import { markOrderPaid } from './order-lifecycle.ts';
 import { packingSlipsOf } from './order-documents.ts';
 
@@ -280,7 +280,7 @@ describe('dispatching an order in parts', () => {
     expect(await waitingNumbers()).not.toContain(orderNumber);
   });
 
-  it('gives an order dispatched before fulfilments existed one fulfilment of what it sent (migration 0029)', async () => {
+  it('gives an order dispatched before fulfilments existed one fulfilment of what it sent (migration 0030)', async () => {
     const { orderNumber, lines } = await paidOrder();
     const refund = await admin('POST', `/orders/${orderNumber}/refund`, {
       amount: 800,
@@ -291,7 +291,7 @@ describe('dispatching an order in parts', () => {
     expect(
       (await admin('POST', `/orders/${orderNumber}/dispatch`, { carrier: 'DPD', trackingNumber: 'OLD1' })).statusCode,
     ).toBe(200);
-    // As it was before migration 0029: the order dispatched, its carrier kept on it, no fulfilment.
+    // As it was before migration 0030: the order dispatched, its carrier kept on it, no fulfilment.
     const { id } = await orderRow(orderNumber);
     const k = t.db.kysely;
     const ids = (await k.selectFrom('fulfilments').select('id').where('order_id', '=', id).execute()).map((f) => f.id);
