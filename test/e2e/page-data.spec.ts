@@ -53,9 +53,15 @@ test('a page gone to within the app asks the API for each answer it draws once',
   await page.waitForLoadState('networkidle');
   const calls = apiCalls(page);
   const dhols = page.getByRole('region', { name: 'PROFESSIONAL QUALITY DHOLS', exact: true });
+  // The related products are asked for once the product has come: on a busy machine that can be
+  // more than the half-second of quiet that "networkidle" waits for, so the test waits for them.
+  const relatedAnswered = page.waitForResponse((response) =>
+    /^\/api\/products\/\d+\/\d+$/.test(new URL(response.url()).pathname),
+  );
   await dhols.locator('a[href^="/products/"]').first().click();
   await expect(page).toHaveURL(/\/products\/[^/]+$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await relatedAnswered;
   await page.waitForLoadState('networkidle');
   // The product, then its related products.
   expect(catalogue(calls)).toEqual([
