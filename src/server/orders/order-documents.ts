@@ -3,7 +3,8 @@ import type { InvoiceDocument, PackingSlip } from '../../contract/documents.ts';
 import type { Database } from '../db/schema.ts';
 import { issueInvoice } from '../documents/issue-documents.ts';
 import { NotFoundError } from '../errors.ts';
-import { findLinesToPack, findOrderByNumber, findOrdersToPack } from './orders.admin-repository.ts';
+import { unitsToSend } from './order-lifecycle.ts';
+import { findLinesWithUnits, findOrderByNumber, findOrdersToPack } from './orders.admin-repository.ts';
 import { findOrderToInvoice } from './orders.repository.ts';
 
 /**
@@ -31,8 +32,7 @@ export const MAX_PACKING_SLIPS = 500;
 
 /**
  * Packing slips: the order with that number (any order, so one can be printed again), or every paid
- * order still to dispatch, oldest first. Each line is packed less the units already dispatched and
- * those refunds put back: what remains to send.
+ * order still to dispatch, oldest first. Each line is packed with what remains to send (unitsToSend).
  */
 export async function packingSlipsOf(
   db: Kysely<Database>,
@@ -41,7 +41,7 @@ export async function packingSlipsOf(
   const orders = await findOrdersToPack(db, which === 'waiting to dispatch' ? { limit: MAX_PACKING_SLIPS } : which);
   if (which !== 'waiting to dispatch' && orders.length === 0)
     throw new NotFoundError(`There is no order ${which.orderNumber}`);
-  const lines = await findLinesToPack(
+  const lines = await findLinesWithUnits(
     db,
     orders.map((order) => order.id),
   );
@@ -66,7 +66,7 @@ export async function packingSlipsOf(
         productId: line.product_id,
         title: line.title,
         size: line.size_name,
-        quantity: line.quantity - line.dispatched - Number(line.restocked),
+        quantity: unitsToSend(line),
       }))
       .filter((line) => line.quantity > 0),
   }));

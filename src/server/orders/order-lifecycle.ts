@@ -511,9 +511,17 @@ export interface Dispatched {
   toCome: LineUnits[];
 }
 
-/** Units of a line still to send: ordered, less those sent and those refunds put back in stock. */
-export function unitsToSend(line: { quantity: number; dispatched: number; restocked: number | string }): number {
-  return Math.max(0, line.quantity - line.dispatched - Number(line.restocked));
+/**
+ * Units of a line still to send: ordered, less those sent, those refunds put back in stock and
+ * those a refund still in flight holds to put back (sent once its provider refuses it).
+ */
+export function unitsToSend(line: {
+  quantity: number;
+  dispatched: number;
+  restocked: number | string;
+  reserved: number | string;
+}): number {
+  return Math.max(0, line.quantity - line.dispatched - Number(line.restocked) - Number(line.reserved));
 }
 
 /**
@@ -571,8 +579,15 @@ export async function dispatchLines(
     lines: chosen,
     parcels,
   });
+  // Units a refund in flight holds are still to come: sent if its provider refuses it, so the
+  // order stays partially dispatched until that refund settles (settleWhenNothingLeft).
   const toCome = lines
-    .map((line) => units(line, unitsToSend(line) - (chosen.find((one) => one.lineId === line.id)?.quantity ?? 0)))
+    .map((line) =>
+      units(
+        line,
+        unitsToSend({ ...line, reserved: 0 }) - (chosen.find((one) => one.lineId === line.id)?.quantity ?? 0),
+      ),
+    )
     .filter((line) => line.quantity > 0);
   const move = toCome.length > 0 ? fulfilmentMoves['dispatch-part'] : fulfilmentMoves.dispatch;
   const first = parcels[0];

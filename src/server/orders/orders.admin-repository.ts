@@ -169,35 +169,29 @@ const lineColumns = [
 ] as const;
 
 /**
- * An order's lines, each with the units refunds have put back in stock so far and the units
- * refunds not yet settled hold to put back (refund requests neither refused nor put back). One
- * statement, so both are read as of one moment.
+ * The lines of these orders, each with the units refunds have put back in stock so far and the
+ * units refunds not yet settled hold to put back (refund requests neither refused nor put back).
+ * One statement, so both are read as of one moment.
  */
-export function findOrderLinesWithRestocked(db: Kysely<Database>, orderId: number) {
+export function findLinesWithUnits(db: Kysely<Database>, orderIds: readonly number[]) {
+  if (orderIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('order_lines')
     .leftJoin('order_refund_lines', 'order_refund_lines.order_line_id', 'order_lines.id')
-    .select(lineColumns)
+    .select([...lineColumns, 'order_lines.order_id'])
     .select((eb) =>
       eb.fn.coalesce(eb.fn.sum<number | string>('order_refund_lines.quantity'), eb.val(0)).as('restocked'),
     )
-    .select((eb) =>
-      eb.fn
-        .coalesce(
-          eb
-            .selectFrom('refund_request_lines')
-            .innerJoin('refund_requests', 'refund_requests.id', 'refund_request_lines.refund_request_id')
-            .select((sub) => sub.fn.sum<number | string>('refund_request_lines.quantity').as('held'))
-            .whereRef('refund_request_lines.order_line_id', '=', 'order_lines.id')
-            .where('refund_requests.status', '!=', 'refused'),
-          eb.val(0),
-        )
-        .as('reserved'),
-    )
-    .where('order_lines.order_id', '=', orderId)
-    .groupBy(lineColumns)
+    .select((eb) => heldOf(eb).as('reserved'))
+    .where('order_lines.order_id', 'in', [...orderIds])
+    .groupBy([...lineColumns, 'order_lines.order_id'])
     .orderBy('order_lines.id')
     .execute();
+}
+
+/** An order's lines, with the units refunds have put back and those refunds in flight hold. */
+export function findOrderLinesWithRestocked(db: Kysely<Database>, orderId: number) {
+  return findLinesWithUnits(db, [orderId]);
 }
 
 export function findOrderRefunds(db: Kysely<Database>, orderId: number) {
@@ -277,9 +271,24 @@ const restockedOf = (eb: ExpressionBuilder<Database, 'order_lines'>) =>
   );
 
 /**
+ * Units of a line that refunds not yet settled hold to put back in stock (their requests neither
+ * refused nor settled), as a subquery of order_lines: not to be sent while the provider decides.
+ */
+const heldOf = (eb: ExpressionBuilder<Database, 'order_lines'>) =>
+  eb.fn.coalesce(
+    eb
+      .selectFrom('refund_request_lines')
+      .innerJoin('refund_requests', 'refund_requests.id', 'refund_request_lines.refund_request_id')
+      .select((sub) => sub.fn.sum<number>('refund_request_lines.quantity').as('held'))
+      .whereRef('refund_request_lines.order_line_id', '=', 'order_lines.id')
+      .where('refund_requests.status', '!=', 'refused'),
+    eb.val(0),
+  );
+
+/**
  * Counts `quantity` more units of a line as sent, if that many are still to send (ordered, less
- * those sent and those put back in stock): one conditional update, so two dispatches at once
- * never send more than the line has. False when they are not.
+ * those sent, those put back in stock and those a refund in flight holds): one conditional update,
+ * so two dispatches at once never send more than the line has. False when they are not.
  */
 export async function addDispatchedUnits(
   trx: Kysely<Database>,
@@ -292,7 +301,9 @@ export async function addDispatchedUnits(
     .set((eb) => ({ dispatched: eb('dispatched', '+', quantity) }))
     .where('id', '=', lineId)
     .where('order_id', '=', orderId)
-    .where((eb) => eb(eb(eb('dispatched', '+', quantity), '+', restockedOf(eb)), '<=', eb.ref('quantity')))
+    .where((eb) =>
+      eb(eb(eb(eb('dispatched', '+', quantity), '+', restockedOf(eb)), '+', heldOf(eb)), '<=', eb.ref('quantity')),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -619,22 +630,6 @@ export function findOrdersToPack(db: Kysely<Database>, which: { orderNumber: num
   const query = db.selectFrom('orders').selectAll();
   if ('orderNumber' in which) return query.where('order_number', '=', which.orderNumber).execute();
   return query.where(waitingToDispatch).orderBy('id').limit(which.limit).execute();
-}
-
-/** The lines of these orders, each with the units refunds have put back in stock (not to pack). */
-export function findLinesToPack(db: Kysely<Database>, orderIds: readonly number[]) {
-  if (orderIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('order_lines')
-    .leftJoin('order_refund_lines', 'order_refund_lines.order_line_id', 'order_lines.id')
-    .select([...lineColumns, 'order_lines.order_id'])
-    .select((eb) =>
-      eb.fn.coalesce(eb.fn.sum<number | string>('order_refund_lines.quantity'), eb.val(0)).as('restocked'),
-    )
-    .where('order_lines.order_id', 'in', [...orderIds])
-    .groupBy([...lineColumns, 'order_lines.order_id'])
-    .orderBy('order_lines.id')
-    .execute();
 }
 
 /**

@@ -10,6 +10,7 @@ import {
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import type { TestApp } from '../../../test/helpers/test-app.ts';
 import { LOCAL_OPAYO_ADMIN } from '../config.ts';
+import { packingSlipsOf } from '../orders/order-documents.ts';
 import { createOrdersAdminService } from '../orders/orders.admin-service.ts';
 import { createPaymentsService } from './payments.service.ts';
 import { readVspaccess, reportingElements, reportingSignature } from './providers/opayo-form/opayo-admin-api.ts';
@@ -276,6 +277,41 @@ describe('refunds through Opayo', () => {
         refunds: [{ amount: 1000, provider: 'opayo', reference: expect.stringMatching(VPS_TX_ID) }],
         lines: [expect.objectContaining({ restocked: 1 })],
       });
+    });
+
+    it('does not send the unit a refund in flight holds, and sends it once the refund is refused', async () => {
+      const { orderNumber, row, line } = await unconfirmedRefund(false);
+      const waiting = async () => (await admin('GET', `/orders/${orderNumber}`)).json().lines[0];
+      expect(await waiting()).toMatchObject({ quantity: 2, toDispatch: 1 });
+      const both = await admin('POST', `/orders/${orderNumber}/dispatch`, {
+        lines: [{ orderLineId: line, quantity: 2 }],
+        untracked: { service: 'Royal Mail 2nd Class' },
+      });
+      expect(both.statusCode, both.body).toBe(409);
+      // The packing slip lists only the unit that may go.
+      const [slip] = await packingSlipsOf(t.db.kysely, { orderNumber });
+      expect(slip!.lines.map((one) => one.quantity)).toEqual([1]);
+
+      const one = await admin('POST', `/orders/${orderNumber}/dispatch`, {
+        untracked: { service: 'Royal Mail 2nd Class' },
+      });
+      expect(one.json()).toMatchObject({ fulfilment: 'partially_dispatched' });
+      // Opayo made no such refund: the held unit is to send again.
+      await sweepLater();
+      expect(await requestsOf(row.id)).toEqual(['refused']);
+      expect(await waiting()).toMatchObject({ dispatched: 1, toDispatch: 1 });
+    });
+
+    it('leaves an order partly sent while a refund holds its last unit, and dispatched once it is made', async () => {
+      const { orderNumber, row } = await unconfirmedRefund(true);
+      const one = await admin('POST', `/orders/${orderNumber}/dispatch`, {
+        untracked: { service: 'Royal Mail 1st Class' },
+      });
+      expect(one.json()).toMatchObject({ fulfilment: 'partially_dispatched' });
+      await sweepLater();
+      await sweepLater();
+      expect(await requestsOf(row.id)).toEqual(['refunded']);
+      expect((await orderRow(orderNumber)).fulfilment).toBe('dispatched');
     });
 
     it('gives the amount and the held unit back when Opayo has no such refund', async () => {
