@@ -264,7 +264,7 @@ function OrderNote({ orderNumber }: { orderNumber: number }) {
 }
 
 /** The forms for what the lifecycle allows now; a refusal (409 when someone acted first) is shown. */
-function OrderActions({ order }: { order: OrderDetail }) {
+export function OrderActions({ order }: { order: OrderDetail }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
   const [done, setDone] = useState('');
