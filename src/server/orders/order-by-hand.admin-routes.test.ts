@@ -90,6 +90,27 @@ describe('working an order by hand', () => {
     expect((await orderRow(t, orderNumber)).delivery_postcode).toBe('B2 5HT');
   });
 
+  it('changes where the rest of a partly sent order goes, and the rest goes there', async () => {
+    const p = await fx.product(2500, 10);
+    const { orderNumber } = await paidByCard(t, p.stockId, 2);
+    const [line] = (await office().order(orderNumber)).lines;
+    const part = await call('POST', `/orders/${orderNumber}/dispatch`, {
+      lines: [{ orderLineId: line!.id, quantity: 1 }],
+      untracked: { service: 'Royal Mail 1st Class' },
+    });
+    expect(part.json()).toMatchObject({ fulfilment: 'partially_dispatched' });
+    expect((await office().order(orderNumber)).actions).toContain('change-delivery-details');
+    const changed = await call('PUT', `/orders/${orderNumber}/delivery-details`, newDetails);
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().deliveryAddress).toMatchObject({ line1: '3 Temple Row', postcode: 'B2 5HT' });
+
+    // Once the rest has gone, nothing more can change.
+    await call('POST', `/orders/${orderNumber}/dispatch`, { untracked: { service: 'Royal Mail 1st Class' } });
+    expect((await office().order(orderNumber)).actions).not.toContain('change-delivery-details');
+    const refused = await call('PUT', `/orders/${orderNumber}/delivery-details`, newDetails);
+    expect(refused.statusCode).toBe(409);
+  });
+
   it('refuses new delivery details once the order has been dispatched', async () => {
     const { orderNumber } = await paidOrder();
     expect(

@@ -452,9 +452,10 @@ export function staffActionsFor(order: ActingOn): StaffAction[] {
   }
   if (isOneOf(order.status, orderMoves.cancel.from)) actions.push('cancel');
   if (paid && !fullyRefunded) actions.push('refund');
-  // Before it leaves, where it goes may still change (changeDeliveryDetails); not once refunded in full.
+  // While something is still to leave, where it goes may change (changeDeliveryDetails); not once
+  // refunded in full.
   if (
-    order.fulfilment === 'unfulfilled' &&
+    (deliveryDetailsChangeable as readonly Fulfilment[]).includes(order.fulfilment) &&
     isOneOf(order.status, ['pending_payment', 'payment_failed', 'paid']) &&
     !fullyRefunded
   )
@@ -624,10 +625,13 @@ export function collectOrder(trx: Kysely<Database>, orderId: number, now: string
   return changeFulfilment(trx, orderId, fulfilmentMoves.collect, { delivered_at: now }, now);
 }
 
+/** Fulfilments in which something is still to leave the shop, so where it goes may change. */
+const deliveryDetailsChangeable = ['unfulfilled', 'partially_dispatched'] as const satisfies readonly Fulfilment[];
+
 /**
- * Where an order not yet sent goes, and how its customer is reached, changed by staff (the customer
- * rang: a new address, a new number). Only before dispatch: false once it has left, or when it is
- * cancelled or expired.
+ * Where an order (or the rest of one partly sent) goes, and how its customer is reached, changed by
+ * staff (the customer rang: a new address, a new number). False once everything has left, or when
+ * it is cancelled or expired.
  */
 export function changeDeliveryDetails(
   trx: Kysely<Database>,
@@ -653,6 +657,7 @@ export function changeDeliveryDetails(
       email: details.email,
       email_key: emailKeyOf(details.email),
     },
+    deliveryDetailsChangeable,
     now,
   );
 }

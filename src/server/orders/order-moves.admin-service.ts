@@ -39,7 +39,7 @@ export function createOrderMoves(
       return staffChange(context, orderNumber, staff, 'order.note', async () => ({ after: { note } }));
     },
 
-    /** New delivery details before dispatch, checked as checkout checks them; before and after audited. */
+    /** New delivery details while something is still to send, checked as checkout checks them; audited. */
     changeDeliveryDetails(
       orderNumber: number,
       details: z.output<typeof deliveryDetailsSchema>,
@@ -56,10 +56,10 @@ export function createOrderMoves(
         };
         if (!(await changeDeliveryDetails(trx, order.id, { ...details, deliveryAddress }, at)))
           return {
-            refused:
-              order.fulfilment !== 'unfulfilled'
-                ? 'This order has been dispatched: its delivery details can no longer be changed.'
-                : 'A cancelled or expired order’s details cannot be changed.',
+            // The row as read: it may have left (or been cancelled) since, which is what refused it.
+            refused: ['cancelled', 'expired'].includes(order.status)
+              ? 'A cancelled or expired order’s details cannot be changed.'
+              : 'This order has been dispatched: its delivery details can no longer be changed.',
           };
         return {
           after: {

@@ -633,8 +633,9 @@ export function findOrdersToPack(db: Kysely<Database>, which: { orderNumber: num
 }
 
 /**
- * Changes where an order not yet sent goes and how its customer is reached, in one conditional
- * update: false when it has been dispatched (or was never placed for good: cancelled, expired).
+ * Changes where an order goes and how its customer is reached, in one conditional update: false
+ * when its fulfilment is not one of `while` (it has left) or it was never placed for good
+ * (cancelled, expired).
  */
 export async function setDeliveryDetails(
   trx: Kysely<Database>,
@@ -649,13 +650,14 @@ export async function setDeliveryDetails(
     email: string;
     email_key: string;
   },
+  whileFulfilment: readonly Fulfilment[],
   now: string,
 ): Promise<boolean> {
   const result = await trx
     .updateTable('orders')
     .set({ ...details, updated_at: now })
     .where('id', '=', orderId)
-    .where('fulfilment', '=', 'unfulfilled')
+    .where('fulfilment', 'in', whileFulfilment)
     .where('status', 'in', ['pending_payment', 'payment_failed', 'paid'])
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;

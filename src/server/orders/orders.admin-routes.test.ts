@@ -208,8 +208,8 @@ describe('back office orders', () => {
     cancelled: [],
     paid: ['dispatch', 'refund', 'change-delivery-details', 'resend-confirmation'],
     dispatched: ['deliver', 'refund', 'resend-confirmation'],
-    // The rest may still be sent; where it goes no longer changes once part has left.
-    'partially dispatched': ['dispatch', 'refund', 'resend-confirmation'],
+    // The rest may still be sent, and where it goes may still change.
+    'partially dispatched': ['dispatch', 'refund', 'change-delivery-details', 'resend-confirmation'],
     // Its money has gone back: the rest is not sent, and only a whole order is delivered.
     'partially dispatched, then fully refunded': [],
     delivered: ['refund', 'resend-confirmation'],
