@@ -3,12 +3,12 @@ import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import type { CustomerDetail } from '../../../../contract/admin/customers.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
-import { addressLines, formatDateTime, formatPence } from '../../lib/format.ts';
+import { addressLines, formatDateTime } from '../../lib/format.ts';
 import { AuditTable } from '../../ui/audit-list.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
+import { CustomerOrders } from './customer-orders.tsx';
 import { Field } from '../../ui/field.tsx';
 import { customerExportHref, customerQueryOptions, eraseCustomer } from './api/customers.ts';
-import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
 
 /** One customer: details, addresses, orders, staff actions; export their data or erase them. */
 export default function CustomerPage() {
@@ -56,40 +56,7 @@ function CustomerView({ customer }: { customer: CustomerDetail }) {
         ))}
       </div>
 
-      <h2>Orders</h2>
-      {customer.orders.length === 0 ? (
-        <p>No orders.</p>
-      ) : (
-        <div className="adm-table-wrap">
-          <table className="adm-table">
-            <caption className="visually-hidden">The customer's orders</caption>
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Placed</th>
-                <th scope="col">Payment</th>
-                <th scope="col">Fulfilment</th>
-                <th scope="col" className="adm-num">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {customer.orders.map((order) => (
-                <tr key={order.id}>
-                  <td>
-                    <Link to={`/orders/${order.orderNumber}`}>{order.orderNumber}</Link>
-                  </td>
-                  <td>{formatDateTime(order.createdAt)}</td>
-                  <td>{paymentStatusLabels[order.payment]}</td>
-                  <td>{fulfilmentLabels[order.fulfilment]}</td>
-                  <td className="adm-num">{formatPence(order.total)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <CustomerOrders orders={customer.orders} />
 
       <h2>Staff actions</h2>
       <AuditTable entries={customer.audit} caption="Staff actions on this customer" />

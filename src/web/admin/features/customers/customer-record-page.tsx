@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import type { CustomerRecord } from '../../../../contract/admin/customers.ts';
-import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { formatDateTime, formatPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
+import { CustomerOrders } from './customer-orders.tsx';
 import { customerRecordQueryOptions } from './api/customers.ts';
 import { customerKind } from './customer-table.tsx';
 
@@ -52,50 +52,7 @@ function CustomerRecordView({ customer }: { customer: CustomerRecord }) {
         )}
       </section>
 
-      <h2>Orders</h2>
-      {customer.orders.length === 0 ? (
-        <p>No orders.</p>
-      ) : (
-        <div className="adm-table-wrap">
-          <table className="adm-table">
-            <caption className="visually-hidden">The customer's orders</caption>
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Placed</th>
-                <th scope="col">Payment</th>
-                <th scope="col">Fulfilment</th>
-                <th scope="col">Postcode</th>
-                <th scope="col" className="adm-num">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {customer.orders.map((order) => (
-                <tr key={order.id}>
-                  <td>
-                    <Link to={`/orders/${order.orderNumber}`}>{order.orderNumber}</Link>
-                  </td>
-                  <td>{formatDateTime(order.createdAt)}</td>
-                  <td>{paymentStatusLabels[order.payment]}</td>
-                  <td>{fulfilmentLabels[order.fulfilment]}</td>
-                  <td>{order.postcode}</td>
-                  <td className="adm-num">
-                    {formatPence(order.total)}
-                    {order.refundedTotal > 0 && (
-                      <>
-                        <br />
-                        <small>refunded {formatPence(order.refundedTotal)}</small>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <CustomerOrders orders={customer.orders} />
     </>
   );
 }
