@@ -9,6 +9,7 @@ import {
   type OrderDetail,
 } from '../../../../contract/admin/orders.ts';
 import { Field } from '../../ui/field.tsx';
+import { unitCount } from './unit-count.ts';
 
 const TRACKED = 'tracked';
 
@@ -24,11 +25,10 @@ function dispatchFormSchema(lines: OrderDetail['lines']) {
         Object.fromEntries(
           lines.map((line) => [
             String(line.id),
-            z.coerce
-              .number({ error: 'Please enter a number of units' })
-              .int('Please enter a whole number of units')
-              .min(0, 'Please enter 0 or more')
-              .max(line.toDispatch, `At most ${line.toDispatch} ${line.toDispatch === 1 ? 'is' : 'are'} left to send`),
+            unitCount(
+              line.toDispatch,
+              `At most ${line.toDispatch} ${line.toDispatch === 1 ? 'is' : 'are'} left to send`,
+            ),
           ]),
         ),
       ),

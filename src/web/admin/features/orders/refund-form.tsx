@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { refundSchema, type OrderDetail, type RefundInput } from '../../../../contract/admin/orders.ts';
 import { formatPence, poundsToPence } from '../../lib/format.ts';
 import { Field } from '../../ui/field.tsx';
+import { unitCount } from './unit-count.ts';
 
 /**
  * The form staff fill in: the amount in pounds as typed, and how many units of each line go back on
@@ -24,11 +25,7 @@ function refundFormSchema(refundable: number, lines: OrderDetail['lines']) {
       Object.fromEntries(
         lines.map((line) => [
           String(line.id),
-          z.coerce
-            .number({ error: 'Please enter a number of units' })
-            .int('Please enter a whole number of units')
-            .min(0, 'Please enter 0 or more')
-            .max(line.quantity - line.restocked, `At most ${line.quantity - line.restocked} can go back`),
+          unitCount(line.quantity - line.restocked, `At most ${line.quantity - line.restocked} can go back`),
         ]),
       ),
     ),
