@@ -15,6 +15,9 @@ describe('redactAddress', () => {
     ],
     ['/api/payments/opayo/return?crypt=@ABCDEF', '/api/payments/opayo/return?crypt=REDACTED'],
     ['/v2/checkout/orders/5O190127/capture', '/v2/checkout/orders/REDACTED/capture'],
+    // A customer's invoice by the signed link in their e-mail: the signature opens it.
+    ['/api/documents/invoice/100042/Zm9vYmFyYmF6', '/api/documents/invoice/100042/REDACTED'],
+    ['/API/Documents/credit-note/7/Zm9v/', '/API/Documents/credit-note/7/REDACTED/'],
     // A page reads no query but search's: whatever a provider's return brings is dropped.
     [
       '/checkout-confirm?tx=1&cm=code&st=Completed&bare',
