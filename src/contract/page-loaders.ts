@@ -95,6 +95,7 @@ export const pageLoaders: { readonly [Page in PublicPageName]: PageLoader } = {
   about: loadLayoutData,
   contact: loadLayoutData,
   terms: loadLayoutData,
+  returns: loadLayoutData,
 };
 
 const publicPages = new Set<PageName>(

@@ -28,6 +28,7 @@ export const pageModules = {
   about: 'features/about/about-page.tsx',
   contact: 'features/contact/contact-page.tsx',
   terms: 'features/terms/terms-page.tsx',
+  returns: 'features/terms/returns-page.tsx',
   notFound: 'features/not-found/not-found-page.tsx',
 } as const;
 
@@ -75,6 +76,7 @@ export const pageRoutes = [
   { path: '/about', page: 'about', access: 'public' },
   { path: '/contact', page: 'contact', access: 'public' },
   { path: '/termsandconditions', page: 'terms', access: 'public' },
+  { path: '/returns', page: 'returns', access: 'public' },
 ] as const satisfies readonly PageRoute[];
 
 /** The pages every shopper sees alike, each with a loader for the data it draws (page-loaders.ts). */

@@ -54,6 +54,7 @@ describe('page descriptions and canonical links as search engines read them', ()
     '/home',
     'product',
     '/termsandconditions',
+    '/returns',
     '/about',
     '/contact',
     '/search',

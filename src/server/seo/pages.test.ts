@@ -62,6 +62,7 @@ describe('pages, head tags, sitemap and robots', () => {
     '/verify-account/t1',
     '/about',
     '/termsandconditions',
+    '/returns',
   ])('answers %s with the app and a 200', async (path) => {
     const response = await get(path);
     expect(response.statusCode).toBe(200);

@@ -5,7 +5,7 @@ import { escapeHtml } from '../http/html.ts';
 /** The most URLs one sitemap file may hold is 50,000; the shop's pages come first. */
 const MAX_PRODUCTS_IN_SITEMAP = 49_000;
 // The home page's canonical address is the site root (page-head.ts).
-const staticPages = ['/', '/search', '/about', '/contact', '/termsandconditions'];
+const staticPages = ['/', '/search', '/about', '/contact', '/termsandconditions', '/returns'];
 
 export const seoRoutes: FastifyPluginAsync<{ catalog: CatalogService; publicUrl: string }> = async (
   app,

@@ -61,6 +61,7 @@ describe('the shop rendered on the server', () => {
   it.each([
     ['/about', 'About Us'],
     ['/termsandconditions', 'Terms Of Use'],
+    ['/returns', 'Model cancellation form'],
     ['/contact', 'CONTACT US'],
     ['/home', 'Dhols made for the baraat'],
     ['/search?k=dhol', 'Search for products'],

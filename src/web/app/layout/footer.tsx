@@ -64,6 +64,9 @@ export function Footer() {
             <li>
               <Link to="/termsandconditions">Terms and Conditions</Link>
             </li>
+            <li>
+              <Link to="/returns">Returns and Cancellations</Link>
+            </li>
           </ul>
           <h2 id="footer-about">About Us</h2>
           <p className={styles.footerText}>

@@ -9,6 +9,7 @@ import { orderStatusQueryOptions } from './api/order-status.ts';
 import { recoverBasketQueryOptions } from './api/recover-basket.ts';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
+import { SecureCheckoutButton } from './secure-checkout-button.tsx';
 import { PaymentMarks } from './payment-marks.tsx';
 import { AddressBlock, AppliedVouchers, ContactBlock, FinalSummary, ProductsTable } from './review-blocks.tsx';
 
@@ -102,9 +103,7 @@ export default function RecoveryPage() {
             <section className={styles.panel} aria-labelledby="recovery-continue" style={{ marginTop: '1rem' }}>
               <h2 id="recovery-continue">CONTINUE TO PAYMENT</h2>
               <PaymentMarks />
-              <button type="button" className="button" onClick={() => secureCheckout(basket)}>
-                SECURE CHECKOUT
-              </button>
+              <SecureCheckoutButton onClick={() => secureCheckout(basket)} />
             </section>
           </div>
         </div>

@@ -6,6 +6,7 @@ import { PageMeta } from '../../lib/page-meta.tsx';
 import { BasketNotice } from '../../ui/basket-notice/basket-notice.tsx';
 import styles from './checkout.module.css';
 import { PaymentHandoff } from './payment-handoff.tsx';
+import { SecureCheckoutButton } from './secure-checkout-button.tsx';
 import { PaymentMarks } from './payment-marks.tsx';
 import { CheckoutProgress } from './progress.tsx';
 import { AddressBlock, AppliedVouchers, ContactBlock, FinalSummary, ProductsTable } from './review-blocks.tsx';
@@ -74,9 +75,7 @@ export default function ReviewPage() {
               <h2 id="continue-heading">CONTINUE TO PAYMENT</h2>
               <p>Reviewed your order?</p>
               <PaymentMarks />
-              <button type="button" className="button" onClick={() => void secureCheckout()} disabled={committing}>
-                SECURE CHECKOUT
-              </button>
+              <SecureCheckoutButton onClick={() => void secureCheckout()} disabled={committing} />
               {commitProblem && (
                 <p className="field-error" role="alert">
                   {commitProblem}

@@ -5,7 +5,8 @@ import styles from './terms.module.css';
 
 /**
  * Terms and Conditions (docs/rules.md#pages-and-routes), in the shop's own words, with the business
- * constants (return window, restocking fee, delivery times and claims).
+ * constants (delivery times and claims). Returns follow the law, not the spec's seven days and
+ * restocking fee (DESIGN.md section 9; the returns page has them in full).
  */
 export default function TermsPage() {
   const name = shop.name;
@@ -40,30 +41,33 @@ export default function TermsPage() {
 
       <h2>Delivery and returns</h2>
       <p>
-        You may exchange or return goods within seven days of receiving them. Before sending anything back, please
-        contact us for a returns authorisation number: parcels without one cannot be processed. You pay the postage for
-        returns, and we recommend a tracked service. Once a return reaches us, processing takes about 7 working days.
-        Refunds on goods that are not defective carry a 20% restocking fee.
+        You may cancel your order without giving a reason within 14 days starting the day after you receive the goods,
+        and before we dispatch it at any time. Tell us, and we give you a returns authorisation number to put on the
+        parcel. You pay the postage for returns of goods that are not faulty, and we recommend a tracked service. We
+        refund you within 14 days of receiving the goods back (or of your proof of sending them), including the cost of
+        standard delivery to you, with no restocking fee. <Link to="/returns">Returns and cancellations</Link> sets out
+        your rights in full, with the model cancellation form.
       </p>
 
       <h2>Exchanges</h2>
       <p>
         If you would like a different size, style or tuning, we will exchange unused goods returned in their original
-        condition within the seven-day window, subject to availability. Any difference in price is charged or refunded.
+        condition within the same 14 days, subject to availability. Any difference in price is charged or refunded.
       </p>
 
       <h2>Non-returnable items</h2>
       <p>
-        For reasons of hygiene and because they are made or fitted to order, we cannot accept returns of opened strings,
-        reeds, drum heads that have been fitted, instruments tuned or altered to your request, or goods damaged by
-        misuse after delivery. Your statutory rights are not affected.
+        Goods made to your own specification or clearly personalised, such as instruments made to order or tuned or
+        altered at your request, cannot be returned because you changed your mind, and neither can reeds and mouthpieces
+        sealed for hygiene once their seal is opened. This does not affect your rights over faulty goods.
       </p>
 
       <h2>Incorrect and damaged goods</h2>
       <p>
-        Please check your order when it arrives. If an item is damaged or faulty, or not what you ordered, tell us
-        within seven days. A damaged or faulty item will be replaced within 72 hours of our receiving it back, subject
-        to availability; if no replacement is available, we refund you in full, including your postage.
+        Please check your order when it arrives, and tell us as soon as you can if an item is damaged, faulty or not
+        what you ordered. You may reject faulty goods within 30 days of receiving them for a full refund, including your
+        postage for sending them back (Consumer Rights Act 2015); after that we repair or replace them, subject to
+        availability, or refund you if we cannot.
       </p>
 
       <h2>Delivery service</h2>
