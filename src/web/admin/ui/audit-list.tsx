@@ -2,9 +2,39 @@ import type { AuditEntryView } from '../../../contract/admin/audit.ts';
 import { formatDateTime, humanise } from '../lib/format.ts';
 import { DataTable, dataColumns } from './data-table.tsx';
 
-function shown(value: unknown): string {
+/** A camelCase field name as words: deliveryAddress → "Delivery address". */
+function fieldName(key: string): string {
+  return humanise(key.replaceAll(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+}
+
+/** A value inside a field, on one line: an address's parts, a list's items, each comma-separated. */
+function inline(value: unknown): string {
   if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (Array.isArray(value)) return value.map(inline).join('; ');
+  if (typeof value === 'object')
+    return Object.entries(value)
+      .filter(([, part]) => part !== '' && part !== null && part !== undefined)
+      .map(([key, part]) =>
+        typeof part === 'object'
+          ? inline(part)
+          : isLabelled(value)
+            ? `${fieldName(key).toLowerCase()} ${String(part)}`
+            : String(part),
+      )
+      .join(', ');
+  return String(value);
+}
+
+/** An object of ids and counts reads with its names ("line id 7, quantity 1"); an address without. */
+function isLabelled(value: object): boolean {
+  return Object.values(value).every((part) => typeof part === 'number');
+}
+
+/** A value before or after, as an owner reads it: each field named on its own line. */
+function shown(value: unknown) {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'object' || Array.isArray(value)) return inline(value);
+  return Object.entries(value).map(([key, part]) => <div key={key}>{`${fieldName(key)}: ${inline(part)}`}</div>);
 }
 
 const helper = dataColumns<AuditEntryView>();
@@ -18,12 +48,12 @@ const on = helper.display({
 });
 const before = helper.accessor('before', {
   header: 'Before',
-  meta: { cellClassName: 'adm-json' },
+  meta: { cellClassName: 'adm-values' },
   cell: (info) => shown(info.getValue()),
 });
 const after = helper.accessor('after', {
   header: 'After',
-  meta: { cellClassName: 'adm-json' },
+  meta: { cellClassName: 'adm-values' },
   cell: (info) => shown(info.getValue()),
 });
 const entityColumns = helper.columns([when, who, action, on, before, after]);

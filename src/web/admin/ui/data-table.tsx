@@ -8,12 +8,13 @@ import {
 } from '@tanstack/react-table';
 import type { ReactNode } from 'react';
 import { Pager, type PagerProps } from './pager.tsx';
+import { TableBox } from './table-box.tsx';
 
 /** What a column says about itself beyond its header and cells. */
 interface DataColumnMeta {
   /** Right-aligned, in figures of one width (prices, counts), header and cells alike. */
   numeric?: boolean;
-  /** A class for the column's cells only, such as `adm-json`. */
+  /** A class for the column's cells only, such as `adm-values`. */
   cellClassName?: string;
 }
 
@@ -66,7 +67,7 @@ export function DataTable<TRow extends RowData, TSort extends string = string>(p
       {props.empty !== undefined && props.rows.length === 0 ? (
         <p>{props.empty}</p>
       ) : (
-        <div className="adm-table-wrap">
+        <TableBox label={props.caption}>
           <table className="adm-table">
             <caption className={props.captionShown ? undefined : 'visually-hidden'}>{props.caption}</caption>
             <thead>
@@ -110,7 +111,7 @@ export function DataTable<TRow extends RowData, TSort extends string = string>(p
               ))}
             </tbody>
           </table>
-        </div>
+        </TableBox>
       )}
       {props.pager && <Pager {...props.pager} />}
     </>

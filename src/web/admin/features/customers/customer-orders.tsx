@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { CustomerRecord } from '../../../../contract/admin/customers.ts';
 import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
 import { formatDateTime, formatPence } from '../../lib/format.ts';
+import { TableBox } from '../../ui/table-box.tsx';
 
 /** A customer's orders, newest first, each linked, read as the order list reads them. */
 export function CustomerOrders({ orders }: { orders: CustomerRecord['orders'] }) {
@@ -11,7 +12,7 @@ export function CustomerOrders({ orders }: { orders: CustomerRecord['orders'] })
       {orders.length === 0 ? (
         <p>No orders.</p>
       ) : (
-        <div className="adm-table-wrap">
+        <TableBox label={"The customer's orders"}>
           <table className="adm-table">
             <caption className="visually-hidden">The customer's orders</caption>
             <thead>
@@ -49,7 +50,7 @@ export function CustomerOrders({ orders }: { orders: CustomerRecord['orders'] })
               ))}
             </tbody>
           </table>
-        </div>
+        </TableBox>
       )}
     </>
   );

@@ -7,6 +7,7 @@ import { formatDate, formatDateTime, formatPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { dashboardQueryOptions } from './api/dashboard.ts';
 import { paymentStatusLabels } from '../../../../contract/order-status.ts';
+import { TableBox } from '../../ui/table-box.tsx';
 
 // uPlot is the back office's largest library: it loads with the chart, not with the app.
 const SalesChart = lazy(() => import('./sales-chart.tsx'));
@@ -37,7 +38,7 @@ function DashboardView({ data }: { data: Dashboard }) {
       </Suspense>
       <details>
         <summary>Sales by day as a table</summary>
-        <div className="adm-table-wrap">
+        <TableBox label="Paid orders and gross sales by day, last 30 days">
           <table className="adm-table">
             <caption className="visually-hidden">Paid orders and gross sales by day, last 30 days</caption>
             <thead>
@@ -61,7 +62,7 @@ function DashboardView({ data }: { data: Dashboard }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableBox>
       </details>
 
       <div className="adm-cards">
@@ -80,8 +81,13 @@ function DashboardView({ data }: { data: Dashboard }) {
               ))}
             </ul>
           )}
-          <p>
+          <p className="adm-row">
             <Link to="/orders?waiting=dispatch&sort=oldest">All orders to dispatch</Link>
+            {data.awaitingDispatch.count > 0 && (
+              <a href="/api/admin/packing-slips" target="_blank" rel="noopener">
+                Print their packing slips (PDF)
+              </a>
+            )}
           </p>
         </section>
         <section className="adm-card" aria-labelledby="expiring-soon">

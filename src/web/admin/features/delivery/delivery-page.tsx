@@ -23,6 +23,7 @@ import {
   reorderDeliveryMethods,
   saveDeliveryMethod,
 } from './api/delivery.ts';
+import { TableBox } from '../../ui/table-box.tsx';
 
 /**
  * Delivery: per country served, its methods in the order checkout lists them, each with its rate
@@ -114,7 +115,7 @@ function MethodTable(props: {
     return next;
   };
   return (
-    <div className="adm-table-wrap">
+    <TableBox label="Delivery methods, in the order checkout lists them">
       <table className="adm-table">
         <caption className="visually-hidden">Delivery methods, in the order checkout lists them</caption>
         <thead>
@@ -168,7 +169,7 @@ function MethodTable(props: {
           ))}
         </tbody>
       </table>
-    </div>
+    </TableBox>
   );
 }
 

@@ -116,12 +116,12 @@ export function DispatchForm(props: {
       </fieldset>
       <fieldset>
         <legend>How it is sent</legend>
-        <div className="field">
+        <div className="adm-choice">
           <input type="radio" id="dispatch-how-tracked" value={TRACKED} {...form.register('how')} />{' '}
           <label htmlFor="dispatch-how-tracked">Tracked parcels</label>
         </div>
         {untrackedServices.map((service, i) => (
-          <div className="field" key={service}>
+          <div className="adm-choice" key={service}>
             <input type="radio" id={`dispatch-how-untracked-${i}`} value={service} {...form.register('how')} />{' '}
             <label htmlFor={`dispatch-how-untracked-${i}`}>{service}, untracked</label>
           </div>

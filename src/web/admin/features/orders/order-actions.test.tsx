@@ -38,7 +38,7 @@ describe('the actions of an order collected from the shop', () => {
     const fetch = renderActions(collectionOrder(['ready-for-collection', 'refund']), { actions: ['collect'] });
     expect(screen.queryByRole('heading', { name: 'Dispatch' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Mark as delivered' })).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Collected' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Mark as collected' })).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Ready for collection' }));
     expect(fetch.mock.calls.map(([path, init]) => [path, init?.method])).toEqual([
       ['/api/admin/orders/100042/ready-for-collection', 'POST'],
@@ -51,7 +51,7 @@ describe('the actions of an order collected from the shop', () => {
   it('marks it collected once it is ready', async () => {
     const fetch = renderActions(collectionOrder(['collect']), { actions: [] });
     expect(screen.queryByRole('button', { name: 'Ready for collection' })).toBeNull();
-    await userEvent.click(screen.getByRole('button', { name: 'Collected' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Mark as collected' }));
     expect(fetch.mock.calls.map(([path, init]) => [path, init?.method])).toEqual([
       ['/api/admin/orders/100042/collect', 'POST'],
     ]);

@@ -16,6 +16,7 @@ import { NoteForm } from './note-form.tsx';
 import { OrderDocumentsSection } from './order-documents.tsx';
 import { PaymentsToRefund } from './payments-to-refund.tsx';
 import { RefundForm } from './refund-form.tsx';
+import { TableBox } from '../../ui/table-box.tsx';
 
 /** One order: everything about it, and what staff may do to it now (its `actions`). */
 export default function OrderPage() {
@@ -41,7 +42,6 @@ function OrderView({ order }: { order: OrderDetail }) {
         {order.status === 'expired' && ' (expired unpaid)'}
       </p>
       <PaymentsToRefund order={order} />
-      <OrderActions order={order} />
       <div className="adm-cards">
         <section className="adm-card" aria-labelledby="order-customer">
           <h2 id="order-customer">Customer</h2>
@@ -112,7 +112,7 @@ function OrderView({ order }: { order: OrderDetail }) {
       </div>
 
       <h2>Lines</h2>
-      <div className="adm-table-wrap">
+      <TableBox label="Order lines and totals">
         <table className="adm-table">
           <caption className="visually-hidden">Order lines and totals</caption>
           <thead>
@@ -162,8 +162,10 @@ function OrderView({ order }: { order: OrderDetail }) {
             {order.refundedTotal > 0 && <Total label="Refunded" pence={-order.refundedTotal} />}
           </tfoot>
         </table>
-      </div>
+      </TableBox>
 
+      {/* What was ordered and where it goes first, then what may be done with it. */}
+      <OrderActions order={order} />
       <Fulfilments fulfilments={order.fulfilments} />
 
       <h2>Refunds</h2>
@@ -229,7 +231,7 @@ function Address(props: { id: string; title: string; lines: string[] }) {
 function Total(props: { label: string; pence: number; strong?: boolean }) {
   return (
     <tr>
-      <th scope="row" colSpan={5} className="adm-num">
+      <th scope="row" colSpan={7} className="adm-num">
         {props.label}
       </th>
       <td className="adm-num">
@@ -332,7 +334,7 @@ export function OrderActions({ order }: { order: OrderDetail }) {
             className="button adm-small"
             onClick={() => void act({ action: 'collect' }, 'Marked as collected.')}
           >
-            Collected
+            Mark as collected
           </button>
         </p>
       )}

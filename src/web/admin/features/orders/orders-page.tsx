@@ -13,7 +13,7 @@ import { AdminPage } from '../../lib/admin-page.tsx';
 import { humanise } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
-import { orderListQueryOptions, ordersCsvHref } from './api/orders.ts';
+import { orderListQueryOptions, ordersCsvHref, packingSlipsHref } from './api/orders.ts';
 import { filtersFromSearch, searchOf } from './order-filters.ts';
 import { OrderTable } from './order-table.tsx';
 
@@ -44,9 +44,17 @@ export default function OrdersPage() {
     <AdminPage
       title="Orders"
       actions={
-        <a className="button button-secondary adm-small" href={ordersCsvHref(query)} download>
-          Download CSV
-        </a>
+        <span className="adm-row">
+          {/* The packer's list: every slip it shows, printed at once (the oldest order first). */}
+          {query.waiting === 'dispatch' && (
+            <a className="button button-secondary adm-small" href={packingSlipsHref} target="_blank" rel="noopener">
+              Print packing slips (PDF)
+            </a>
+          )}
+          <a className="button button-secondary adm-small" href={ordersCsvHref(query)} download>
+            Download CSV
+          </a>
+        </span>
       }
     >
       <Filters

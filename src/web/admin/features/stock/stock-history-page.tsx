@@ -9,6 +9,7 @@ import { formatDateTime, formatPence, humanise } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { adjustStock, stockHistoryQueryOptions } from './api/stock.ts';
+import { TableBox } from '../../ui/table-box.tsx';
 
 /** One size: its level, an adjustment with a note, and every adjustment so far (who, when, why, level after). */
 export default function StockHistoryPage() {
@@ -39,7 +40,7 @@ export default function StockHistoryPage() {
           {history.data.adjustments.length === 0 ? (
             <p>No adjustments yet.</p>
           ) : (
-            <div className="adm-table-wrap">
+            <TableBox label="Adjustments, newest first">
               <table className="adm-table">
                 <caption className="visually-hidden">Adjustments, newest first</caption>
                 <thead>
@@ -69,7 +70,7 @@ export default function StockHistoryPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableBox>
           )}
         </>
       )}

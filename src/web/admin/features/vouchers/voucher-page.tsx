@@ -15,6 +15,7 @@ import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { saveVoucher, voucherQueryOptions } from './api/vouchers.ts';
 import { paymentStatusLabels } from '../../../../contract/order-status.ts';
+import { TableBox } from '../../ui/table-box.tsx';
 
 /** A new voucher (/vouchers/new), or one voucher: its settings and the orders that used it. */
 export default function VoucherPage() {
@@ -38,7 +39,7 @@ export default function VoucherPage() {
             (expired and cancelled ones too).
           </p>
           {voucher.data.uses.length > 0 && (
-            <div className="adm-table-wrap">
+            <TableBox label={`Orders that used ${voucher.data.code}`}>
               <table className="adm-table">
                 <caption className="visually-hidden">Orders that used {voucher.data.code}</caption>
                 <thead>
@@ -70,7 +71,7 @@ export default function VoucherPage() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableBox>
           )}
         </>
       )}

@@ -29,6 +29,9 @@ export function orderQueryOptions(orderNumber: number) {
   });
 }
 
+/** Packing slips for every order waiting to be dispatched, a page each, the oldest first. */
+export const packingSlipsHref = '/api/admin/packing-slips';
+
 /** The accountant's CSV of the same filters (every page, not only the one shown). */
 export function ordersCsvHref(query: OrderListQuery): string {
   const { page: _page, pageSize: _pageSize, ...filters } = query;
