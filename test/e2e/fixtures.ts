@@ -157,11 +157,30 @@ export async function productWithSizes(page: Page, typeId = 2010, entries = 2) {
  * `typeId`: a test that counts its stock buys one of a type no other test buys at the same time.
  */
 export async function paidOrder(page: Page, postcode: string, email: string, card?: string, typeId = 2033) {
-  const product = await productWithSizes(page, typeId, 1);
-  const stock = product.stocks[0]!;
+  const { lines, orderNumber } = await paidOrderOf(page, postcode, email, [{ typeId, quantity: 2 }], card);
+  const { product, stock } = lines[0]!;
+  return { product, stock, orderNumber };
+}
+
+/**
+ * A guest's paid order (as `paidOrder`) of several lines: for each, `quantity` units of a product of
+ * `typeId`, a different type each so that every line is a different product.
+ */
+export async function paidOrderOf(
+  page: Page,
+  postcode: string,
+  email: string,
+  wanted: ReadonlyArray<{ typeId: number; quantity: number }>,
+  card?: string,
+) {
+  const lines = [];
+  for (const { typeId, quantity } of wanted) {
+    const product = await productWithSizes(page, typeId, 1);
+    lines.push({ product, stock: product.stocks[0]!, quantity });
+  }
   const address = { line1: '1 Cliff Road', postcode, townCity: 'Penzance', countryId: 1 };
   const response = await apiPost(page, '/api/basket', {
-    items: [{ productStockId: stock.id, requestedQty: 2 }],
+    items: lines.map((line) => ({ productStockId: line.stock.id, requestedQty: line.quantity })),
     guest: { titleId: 2, firstname: 'Meera', lastname: 'Joshi', email, contactNumber: '01736 000000' },
     billingAddress: address,
     deliveryAddress: address,
@@ -174,7 +193,7 @@ export async function paidOrder(page: Page, postcode: string, email: string, car
   if (card) await page.getByLabel('Card number').fill(card);
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page.getByRole('heading', { name: 'ORDER COMPLETE' })).toBeVisible();
-  return { product, stock, orderNumber: order.orderNumber };
+  return { lines, orderNumber: order.orderNumber };
 }
 
 /** The shop served with Opayo as its payment provider (the second web server). */

@@ -1,7 +1,14 @@
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
-import { backOffice, orderRow, paidByCard, placeOrder, shopForPayments } from '../../../test/helpers/paid-orders.ts';
+import {
+  approvedPaypalReturn,
+  backOffice,
+  orderRow,
+  paidByCard,
+  placeOrder,
+  shopForPayments,
+} from '../../../test/helpers/paid-orders.ts';
 import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import { createSecondInstance, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -232,6 +239,52 @@ describe('a customer’s invoice by the signed link in their e-mail', () => {
     }
     const malformed = await t.app.inject({ method: 'GET', url: `/api/documents/invoice/${first.orderNumber}/short` });
     expect(malformed.statusCode).toBe(400);
+  });
+});
+
+describe('who took the payment and who made the refund, as the documents name them', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
+  const paypal = injectedPaypal();
+
+  beforeAll(async () => {
+    ({ t, fx, cookie } = await shopForPayments({ PAYPAL_INTEGRATION: 'checkout', LOG_LEVEL: 'error' }, paypal));
+  });
+  afterAll(() => t.close());
+
+  const admin = (url: string, payload?: object) => backOffice(t, cookie).call(payload ? 'POST' : 'GET', url, payload);
+
+  /** An order paid through PayPal Checkout, refunded by `amount`: its invoice's and credit note's text. */
+  async function refundedOrder(amount: number, beforeRefund?: (orderNumber: number) => Promise<unknown>) {
+    const p = await fx.product(2500, 10);
+    const committed = await placeOrder(t, p.stockId, 2);
+    await t.app.inject({ method: 'GET', url: (await approvedPaypalReturn(t, committed.orderCode)).returnUrl });
+    expect((await orderRow(t, committed.orderNumber)).status).toBe('paid');
+    await beforeRefund?.(committed.orderNumber);
+    const refunded = await admin(`/orders/${committed.orderNumber}/refund`, { amount, reason: 'Returned' });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const listed = (await admin(`/orders/${committed.orderNumber}/documents`)).json();
+    const text = async (url: string) => textOf((await admin(url.replace('/api/admin', ''))).rawPayload);
+    return { invoice: await text(listed.invoice.url), creditNote: await text(listed.creditNotes[0].url) };
+  }
+
+  it('names PayPal for a payment and a refund through PayPal Checkout', async () => {
+    const { invoice, creditNote } = await refundedOrder(1000);
+    expect(invoice).toMatch(/Paid in full by PayPal on \d/);
+    expect(creditNote).toContain('Refunded by PayPal.');
+  });
+
+  it('names the shop for a refund staff made outside it and recorded', async () => {
+    // Taken by a provider this shop cannot refund through (as an Opayo Form payment): recorded.
+    const { creditNote } = await refundedOrder(500, (orderNumber) =>
+      t.db.kysely
+        .updateTable('orders')
+        .set({ payment_provider: 'opayo' })
+        .where('order_number', '=', orderNumber)
+        .execute(),
+    );
+    expect(creditNote).toContain('Refunded by the shop directly.');
   });
 });
 

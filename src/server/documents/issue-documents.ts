@@ -41,10 +41,16 @@ async function documentIssuer(trx: Kysely<Database>): Promise<DocumentIssuer> {
   return documentIssuerSchema.parse(JSON.parse(stored));
 }
 
+/**
+ * Who took a payment or made a refund, as the documents say it ("Paid in full by …", "Refunded by
+ * …"): by the provider's id, both PayPal integrations being PayPal to the customer; `manual` is a
+ * refund staff made outside the shop and recorded.
+ */
 const providerNames: Record<string, string> = {
   paypal: 'PayPal',
+  'paypal-checkout': 'PayPal',
   opayo: 'Card (Opayo)',
-  manual: 'Refunded outside the shop',
+  manual: 'the shop directly',
 };
 
 function billingAddressOf(order: OrderRow): string[] {
