@@ -116,6 +116,8 @@ export interface PackingSlip {
   customerName: string;
   deliveryAddress: string[];
   deliveryMethod: string;
+  /** Collected from the shop (a delivery method of the kind collection): no address to send to. */
+  collected: boolean;
   contactNumber: string;
   lines: Array<{ productId: number; title: string; size: string; quantity: number }>;
 }

@@ -101,7 +101,7 @@ test.describe('after the sale', () => {
     await expect(page.getByRole('heading', { level: 1, name: `Order ${orderNumber}` })).toBeFocused();
     // The statuses, payment then fulfilment, stand before when it was placed.
     const statuses = page.getByRole('paragraph').filter({ hasText: / placed \d/ });
-    await expect(statuses).toHaveText(/^Paid Unfulfilled placed/);
+    await expect(statuses).toHaveText(/^Payment: Paid Fulfilment: Unfulfilled placed/);
     await expectNoAxeViolations(page);
 
     // Its VAT invoice: numbered, to the customer, the three lines and the total paid.
@@ -125,7 +125,7 @@ test.describe('after the sale', () => {
     const fulfilments = page.getByRole('region', { name: 'Fulfilments' });
     await expect(fulfilments.getByRole('listitem')).toHaveCount(1);
     await expect(fulfilments).toContainText(`1 × ${ektara.name}, 2 × ${tabla.name}, untracked by Royal Mail 1st Class`);
-    await expect(statuses).toHaveText(/^Paid Partially dispatched placed/);
+    await expect(statuses).toHaveText(/^Payment: Paid Fulfilment: Partially dispatched placed/);
     await expect(page.getByLabel(`${ektara.name}: units to send`)).toHaveCount(0);
     await expect(page.getByLabel(`${dholak.name}: units to send`)).toHaveValue('1');
     await expectNoAxeViolations(page);
@@ -142,7 +142,7 @@ test.describe('after the sale', () => {
     await page.getByRole('button', { name: 'Dispatch and e-mail the customer' }).click();
     await expect(fulfilments.getByRole('link', { name: 'RM987654321GB' })).toBeVisible();
     await expect(fulfilments).toContainText(`1 × ${dholak.name}`);
-    await expect(statuses).toHaveText(/^Paid Dispatched placed/);
+    await expect(statuses).toHaveText(/^Payment: Paid Fulfilment: Dispatched placed/);
     await expect(page.getByRole('form', { name: 'Dispatch' })).toHaveCount(0);
     await expectNoAxeViolations(page);
 
@@ -155,7 +155,7 @@ test.describe('after the sale', () => {
     await page.getByLabel(`${ektara.name}: units to restock`).fill('1');
     await page.getByRole('button', { name: 'Record refund' }).click();
     await expect(page.getByText('Refund recorded.')).toBeVisible();
-    await expect(statuses).toHaveText(/^Partially refunded Dispatched placed/);
+    await expect(statuses).toHaveText(/^Payment: Partially refunded Fulfilment: Dispatched placed/);
     const creditNoteLink = documents.getByRole('link', { name: /^Credit note CN-\d{6} \(PDF\)$/ });
     await expect(creditNoteLink).toBeVisible();
     await expect(documents.getByRole('listitem').filter({ hasText: /^Credit note/ })).toContainText(

@@ -79,6 +79,30 @@ describe('packing slips', () => {
     expect(raw.match(/\/S \/Figure/g)?.length).toBe(2);
   });
 
+  it('says an order collected from the shop is for the counter, not where to send it', async () => {
+    await t.db.kysely
+      .insertInto('delivery_methods')
+      .values({
+        id: 900_300,
+        country_id: 1,
+        name: 'Collect from the Leicester shop',
+        rate: 0,
+        min_items_total: null,
+        max_items_total: null,
+        sort_order: 9,
+        active: 1,
+        kind: 'collection',
+      })
+      .execute();
+    const harmonium = await fx.product(30_000, 5);
+    const order = await paidOrder([{ stockId: harmonium.stockId, quantity: 1 }], { deliveryMethodRateId: 900_300 });
+    const [text] = (await pdfOf(`/orders/${order.orderNumber}/packing-slip`)).pages;
+    expect(text).toMatch(/To collect at the shop\s+Asha Kaur/);
+    expect(text).toContain('Delivery Collect from the Leicester shop');
+    expect(text).not.toContain('Deliver to');
+    expect(text).not.toContain('12 Market Street');
+  });
+
   it('prints one page for each order waiting to be dispatched, oldest first, less what was refunded', async () => {
     const drum = await fx.product(3000, 50);
     const waitingFirst = await paidOrder([{ stockId: drum.stockId, quantity: 2 }]);

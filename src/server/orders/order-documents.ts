@@ -59,6 +59,7 @@ export async function packingSlipsOf(
       order.delivery_country_name,
     ].filter((line) => line.trim() !== ''),
     deliveryMethod: order.delivery_method_name,
+    collected: order.delivery_kind === 'collection',
     contactNumber: order.contact_number,
     lines: lines
       .filter((line) => line.order_id === order.id)

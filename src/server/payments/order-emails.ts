@@ -25,6 +25,8 @@ interface OrderForEmail {
   delivery_line2: string;
   delivery_town_city: string;
   delivery_postcode: string;
+  /** Sent to the delivery address, or collected from the shop (migration 0028). */
+  delivery_kind: 'delivery' | 'collection';
 }
 
 interface LineForEmail {
@@ -42,20 +44,23 @@ export function orderConfirmationEmail(
   /** The signed link to the order's VAT invoice (docs/rules.md#invoices-and-credit-notes). */
   invoiceUrl?: string,
 ): MailMessage {
+  const collected = order.delivery_kind === 'collection';
   return {
     to: order.email,
     subject: `Your order ${order.order_number} is confirmed`,
     paragraphs: [
       `Dear ${order.firstname} ${order.lastname},`,
-      `Thank you for your order. Your payment has been taken (transaction ${shownTransactionId(order.transaction_id ?? '')}) and we are preparing your order for delivery.`,
+      `Thank you for your order. Your payment has been taken (transaction ${shownTransactionId(order.transaction_id ?? '')}) and we are ${collected ? 'getting your order ready. We will e-mail you when it is ready to collect.' : 'preparing your order for delivery.'}`,
       lines.map((l) => `${l.quantity} x ${l.title} (${l.size_name}): ${formatPence(l.line_total)}`).join('\n'),
       [
         `Items: ${formatPence(order.items_total)}`,
         ...(order.discount_amount > 0 ? [`Discount: -${formatPence(order.discount_amount)}`] : []),
-        `Delivery (${order.delivery_method_name}): ${formatPence(order.delivery_price)}`,
+        `Delivery, ${order.delivery_method_name}: ${formatPence(order.delivery_price)}`,
         `Total paid: ${formatPence(order.total_including_delivery)} (including VAT of ${formatPence(order.total_vat)})`,
       ].join('\n'),
-      `Delivery address: ${address(order.delivery_line1, order.delivery_line2, order.delivery_town_city, order.delivery_postcode)}`,
+      collected
+        ? `To collect: ${order.delivery_method_name}`
+        : `Delivery address: ${address(order.delivery_line1, order.delivery_line2, order.delivery_town_city, order.delivery_postcode)}`,
       `Billing address: ${address(order.billing_line1, order.billing_line2, order.billing_town_city, order.billing_postcode)}`,
       ...(invoiceUrl ? [`Your VAT invoice: ${invoiceUrl}`] : []),
     ],

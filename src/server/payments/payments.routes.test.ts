@@ -132,7 +132,7 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
     expect(mail?.to).toBe('asha@example.com');
     const body = decodeQuotedPrintable(mail?.raw ?? '');
     expect(body).toContain('Total paid: £34.95 (including VAT of £5.83)');
-    expect(body).toContain('Delivery (Express delivery): £9.95');
+    expect(body).toContain('Delivery, Express delivery: £9.95');
     expect(body).toContain(fields.txn_id);
   });
 

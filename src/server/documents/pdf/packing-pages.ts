@@ -23,7 +23,9 @@ export async function drawPackingSlip(
     ['Delivery', slip.deliveryMethod],
   ]);
   pdf.columns([
-    { title: 'Deliver to', lines: slip.deliveryAddress },
+    slip.collected
+      ? { title: 'To collect at the shop', lines: [slip.customerName] }
+      : { title: 'Deliver to', lines: slip.deliveryAddress },
     { title: 'Contact', lines: [slip.customerName, slip.contactNumber] },
   ]);
   pdf.picturedRows(

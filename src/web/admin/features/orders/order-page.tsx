@@ -37,8 +37,16 @@ function OrderView({ order }: { order: OrderDetail }) {
   return (
     <>
       <p>
-        <span className="adm-badge">{paymentStatusLabels[order.payment]}</span>{' '}
-        <span className="adm-badge">{fulfilmentLabels[order.fulfilment]}</span> placed {formatDateTime(order.createdAt)}
+        {/* Named for a screen reader, which would otherwise hear two words with nothing to tell them apart. */}
+        <span className="adm-badge">
+          <span className="visually-hidden">Payment: </span>
+          {paymentStatusLabels[order.payment]}
+        </span>{' '}
+        <span className="adm-badge">
+          <span className="visually-hidden">Fulfilment: </span>
+          {fulfilmentLabels[order.fulfilment]}
+        </span>{' '}
+        placed {formatDateTime(order.createdAt)}
         {order.status === 'expired' && ' (expired unpaid)'}
       </p>
       <PaymentsToRefund order={order} />
