@@ -181,6 +181,35 @@ describe('VAT invoices and credit notes', () => {
   });
 });
 
+describe('an order paid before invoices existed', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
+  const opayo = injectedPaypal();
+
+  beforeAll(async () => {
+    ({ t, fx, cookie } = await shopForPayments({ PAYMENT_PROVIDER: 'opayo', LOG_LEVEL: 'fatal' }, opayo));
+  });
+  afterAll(() => t.close());
+
+  it('gets one invoice when it is asked for several times at once', async () => {
+    const p = await fx.product(3000, 10);
+    const { orderNumber } = await paidByCard(t, p.stockId);
+    // As if it had been paid before migration 0026: no invoice yet, issued when first asked for.
+    await t.db.kysely.deleteFrom('invoices').where('order_number', '=', orderNumber).execute();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => backOffice(t, cookie).call('GET', `/orders/${orderNumber}/invoice`)),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+    const invoices = await t.db.kysely
+      .selectFrom('invoices')
+      .selectAll()
+      .where('order_number', '=', orderNumber)
+      .execute();
+    expect(invoices).toHaveLength(1);
+  });
+});
+
 describe('a customer’s invoice by the signed link in their e-mail', () => {
   let t: TestApp;
   let fx: Awaited<ReturnType<typeof checkoutFixtures>>;

@@ -22,7 +22,9 @@ export async function invoiceOfPaidOrder(
   return db
     .transaction()
     .execute(
-      async (trx) => (await issueInvoice(trx, await findOrderToInvoice(trx, order.id), now().toISOString())).document,
+      async (trx) =>
+        (await issueInvoice(trx, await findOrderToInvoice(trx, order.id, { lock: true }), now().toISOString()))
+          .document,
     );
 }
 
