@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField, optionalText, phoneField, requiredText } from './fields.ts';
+import { emailField, isOneLine, oneLineText, optionalText, phoneField, requiredText } from './fields.ts';
 import { deliveryKinds } from './order-status.ts';
 import {
   addressFieldLimits as address,
@@ -18,16 +18,18 @@ import { messages } from './messages.ts';
  */
 
 const names = messages.fieldNames;
+/** A name or address line is printed as one line of the order e-mails: no line breaks in it. */
+const oneLine = messages.contact.oneLine;
 
 /** A complete address: line 1, town or city, post code and country are required (docs/rules.md#basket). */
 export const addressSchema = z.object({
-  line1: requiredText(messages.address.line1, address.line1, names.line1),
-  line2: optionalText(address.line2, names.line2),
-  line3: optionalText(address.line3, names.line3),
+  line1: oneLineText(messages.address.line1, address.line1, oneLine, names.line1),
+  line2: optionalText(address.line2, names.line2).refine(isOneLine, oneLine),
+  line3: optionalText(address.line3, names.line3).refine(isOneLine, oneLine),
   postcode: requiredText(messages.address.postcode, address.postcode, names.postcode).pipe(
     z.string().regex(UK_POSTCODE, messages.address.postcode),
   ),
-  townCity: requiredText(messages.address.townCity, address.townCity, names.townCity),
+  townCity: oneLineText(messages.address.townCity, address.townCity, oneLine, names.townCity),
   countryId: z
     .number({ error: messages.address.country })
     .int()
@@ -56,8 +58,8 @@ export const guestSchema = z.object({
     .int()
     .min(1, messages.address.title)
     .max(MAX_ID, messages.address.title),
-  firstname: requiredText(messages.address.firstname, guest.firstname, names.firstname),
-  lastname: requiredText(messages.address.lastname, guest.lastname, names.lastname),
+  firstname: oneLineText(messages.address.firstname, guest.firstname, oneLine, names.firstname),
+  lastname: oneLineText(messages.address.lastname, guest.lastname, oneLine, names.lastname),
   email: emailField(messages.address.email),
   contactNumber: phoneField(messages.address.contactNumber, guest.contactNumber, names.contactNumber),
 });

@@ -60,10 +60,16 @@ export function phoneField(message: string, max: number, name: string) {
 }
 
 /**
- * Text that must stay on one line: no line breaks or other control characters, since it may end
- * up in a mail header (a contact enquiry's name is the shop's subject line).
+ * Whether text stays on one line: no line breaks or other control characters, since it may end up
+ * in a mail header (a contact enquiry's name is the shop's subject line) or as one line of an
+ * e-mail (a name or address line in the order e-mails, the shop's list of new orders).
  */
-export function oneLineText(message: string, max: number, oneLineMessage: string, name?: string) {
+export function isOneLine(text: string): boolean {
   // eslint-disable-next-line no-control-regex -- control characters are what it refuses
-  return requiredText(message, max, name).refine((text) => !/[\u0000-\u001f\u007f]/.test(text), oneLineMessage);
+  return !/[\u0000-\u001f\u007f]/.test(text);
+}
+
+/** Required text on one line (`isOneLine`), within its length. */
+export function oneLineText(message: string, max: number, oneLineMessage: string, name?: string) {
+  return requiredText(message, max, name).refine(isOneLine, oneLineMessage);
 }

@@ -237,7 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     deviceSecret: cookieSecret,
   });
   await app.register(contactFeature, { db, mailer, config, counters });
-  await app.register(documentsFeature, { documents });
+  await app.register(documentsFeature, { documents, rateLimitFactor });
   await app.register(backOfficeFeature, {
     prefix: '/api/admin',
     db,

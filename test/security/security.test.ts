@@ -205,6 +205,24 @@ describe('security', () => {
     expect(stored.length).toBe(1);
   });
 
+  it('keeps names and address lines on one line, so a shopper cannot forge lines in the shop’s e-mails', async () => {
+    // The shop's e-mails print a name or an address line each as one line: the new-order message
+    // lists one order a line, so a line break in a surname would add an order of the shopper's writing.
+    const p = await fx.product(1000, 50);
+    const forged = 'Shopper\r\nOrder 100099: A Buyer, £9,999.00, to B1 1AA: https://evil.example/admin';
+    for (const [details, field] of [
+      [{ guest: { ...guest, lastname: forged.slice(0, 50) } }, 'guest.lastname'],
+      [{ guest: { ...guest, firstname: 'Ann\nBcc: x@evil.example' } }, 'guest.firstname'],
+      [{ deliveryAddress: { ...address, line1: '1 High St\nOrder 100099' } }, 'deliveryAddress.line1'],
+      [{ billingAddress: { ...address, line2: 'Flat 2\rBlock B' } }, 'billingAddress.line2'],
+      [{ deliveryAddress: { ...address, townCity: 'Leeds\u0007' } }, 'deliveryAddress.townCity'],
+    ] as const) {
+      const answer = await post('/api/basket', commitBody([{ productStockId: p.stockId, requestedQty: 1 }], details));
+      expect(answer.statusCode, field).toBe(400);
+      expect(answer.json().error.fields.map((f: { field: string }) => f.field)).toEqual([field]);
+    }
+  });
+
   it('makes order codes unguessable and throttles recovery attempts from one address', async () => {
     const p = await fx.product(1000, 50);
     const codes = new Set<string>();

@@ -4,6 +4,7 @@ import { deliveryKinds, fulfilments, orderStatuses, paymentStatuses } from '../o
 import { paymentProviders } from '../payments.ts';
 import { auditEntrySchema } from './audit.ts';
 import { addressSchema as checkoutAddressSchema, guestSchema } from '../basket.ts';
+import { isOneLine } from '../fields.ts';
 
 /** The back office's orders (docs/back-office.md#orders). Money is integer pence. */
 
@@ -192,7 +193,12 @@ export const knownCarriers = ['Royal Mail', 'Parcelforce', 'DPD', 'Evri', 'DHL',
 
 /** One tracked parcel: its carrier and tracking number. */
 export const dispatchSchema = z.object({
-  carrier: z.string().trim().min(1, 'Please name the carrier').max(60),
+  carrier: z
+    .string()
+    .trim()
+    .min(1, 'Please name the carrier')
+    .max(60)
+    .refine(isOneLine, 'Please write this on one line'),
   trackingNumber: z
     .string()
     .trim()

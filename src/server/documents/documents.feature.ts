@@ -28,12 +28,12 @@ export function createShopDocuments(db: Db, options: { photoStore: PhotoStore; c
 }
 
 /** A customer's documents by their signed links; the drawing thread stops with the app. */
-export const documentsFeature: FastifyPluginAsync<{ documents: ReturnType<typeof createShopDocuments> }> = async (
-  app,
-  { documents },
-) => {
+export const documentsFeature: FastifyPluginAsync<{
+  documents: ReturnType<typeof createShopDocuments>;
+  rateLimitFactor: number;
+}> = async (app, { documents, rateLimitFactor }) => {
   app.addHook('onClose', () => documents.close());
-  await app.register(documentsRoutes, { prefix: '/api', documents: documents.service });
+  await app.register(documentsRoutes, { prefix: '/api', documents: documents.service, rateLimitFactor });
 };
 
 /** The back office's side: an order's documents, the accountant's batch and the packing slips. */

@@ -188,6 +188,35 @@ describe('VAT invoices and credit notes', () => {
   });
 });
 
+describe('an order paid before invoices existed', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
+  const opayo = injectedPaypal();
+
+  beforeAll(async () => {
+    ({ t, fx, cookie } = await shopForPayments({ PAYMENT_PROVIDER: 'opayo', LOG_LEVEL: 'fatal' }, opayo));
+  });
+  afterAll(() => t.close());
+
+  it('gets one invoice when it is asked for several times at once', async () => {
+    const p = await fx.product(3000, 10);
+    const { orderNumber } = await paidByCard(t, p.stockId);
+    // As if it had been paid before migration 0026: no invoice yet, issued when first asked for.
+    await t.db.kysely.deleteFrom('invoices').where('order_number', '=', orderNumber).execute();
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => backOffice(t, cookie).call('GET', `/orders/${orderNumber}/invoice`)),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200]);
+    const invoices = await t.db.kysely
+      .selectFrom('invoices')
+      .selectAll()
+      .where('order_number', '=', orderNumber)
+      .execute();
+    expect(invoices).toHaveLength(1);
+  });
+});
+
 describe('a customer’s invoice by the signed link in their e-mail', () => {
   let t: TestApp;
   let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
@@ -285,6 +314,32 @@ describe('who took the payment and who made the refund, as the documents name th
         .execute(),
     );
     expect(creditNote).toContain('Refunded by the shop directly.');
+  });
+});
+
+describe('a signed link opened over and over', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
+  const opayo = injectedPaypal();
+
+  beforeAll(async () => {
+    ({ t, fx, cookie } = await shopForPayments({ PAYMENT_PROVIDER: 'opayo', RATE_LIMIT_FACTOR: '1' }, opayo));
+  });
+  afterAll(() => t.close());
+
+  it('is limited per address, so a stranger cannot keep the drawing thread from staff', async () => {
+    // Every opening draws the PDF in the one thread the back office prints its batches in: from
+    // one address, 20 a minute, then 429 without drawing (docs/rules.md#limits-on-one-client).
+    const p = await fx.product(3000, 10);
+    const { orderNumber } = await paidByCard(t, p.stockId);
+    const mail = (await deliveredMail(t)).find((m) => m.subject.includes(`${orderNumber} is confirmed`));
+    const path = new URL(/Your VAT invoice: (\S+)/.exec(decodeQuotedPrintable(mail!.raw))![1]!).pathname;
+    const from = (remoteAddress: string) => t.app.inject({ method: 'GET', url: path, remoteAddress });
+    for (let i = 0; i < 20; i++) expect((await from('198.51.100.31')).statusCode).toBe(200);
+    expect((await from('198.51.100.31')).statusCode).toBe(429);
+    expect((await from('198.51.100.32')).statusCode).toBe(200);
+    expect((await backOffice(t, cookie).call('GET', '/packing-slips')).statusCode).toBe(200);
   });
 });
 

@@ -154,4 +154,16 @@ describe('packing slips', () => {
       expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     expect((await admin('GET', '/orders/999999/packing-slip')).statusCode).toBe(404);
   });
+
+  it('has none for an order never paid, awaiting payment or cancelled: nothing is to be packed', async () => {
+    const drum = await fx.product(2000, 10);
+    const unpaid = await placeOrder(t, drum.stockId, 1);
+    const cancelled = await placeOrder(t, drum.stockId, 1);
+    expect((await admin('POST', `/orders/${cancelled.orderNumber}/cancel`, {})).statusCode).toBe(200);
+    for (const order of [unpaid, cancelled]) {
+      const answer = await admin('GET', `/orders/${order.orderNumber}/packing-slip`);
+      expect(answer.statusCode, answer.body).toBe(404);
+      expect(answer.json().error.message).toBe(`Order ${order.orderNumber} has nothing to pack: it has not been paid`);
+    }
+  });
 });

@@ -242,6 +242,8 @@ describe('dispatching an order in parts', () => {
         'untracked',
       ],
       [{ carrier: 'DPD' }, 'trackingNumber'],
+      // The carrier is printed in the customer's e-mail as part of one line.
+      [{ parcels: [{ carrier: 'DPD\r\nBcc: x@evil.example', trackingNumber: 'X' }] }, 'parcels.0.carrier'],
     ] as const) {
       const bad = await admin('POST', `/orders/${orderNumber}/dispatch`, body);
       expect({ body, status: bad.statusCode }).toEqual({ body, status: 400 });

@@ -23,7 +23,9 @@ export async function invoiceOfPaidOrder(
   return db
     .transaction()
     .execute(
-      async (trx) => (await issueInvoice(trx, await findOrderToInvoice(trx, order.id), now().toISOString())).document,
+      async (trx) =>
+        (await issueInvoice(trx, await findOrderToInvoice(trx, order.id, { lock: true }), now().toISOString()))
+          .document,
     );
 }
 
@@ -31,7 +33,7 @@ export async function invoiceOfPaidOrder(
 export const MAX_PACKING_SLIPS = 500;
 
 /**
- * Packing slips: the order with that number (any order, so one can be printed again), or every paid
+ * Packing slips: the paid order with that number (any, so one can be printed again), or every paid
  * order still to dispatch, oldest first. Each line is packed with what remains to send (unitsToSend).
  */
 export async function packingSlipsOf(
@@ -41,6 +43,10 @@ export async function packingSlipsOf(
   const orders = await findOrdersToPack(db, which === 'waiting to dispatch' ? { limit: MAX_PACKING_SLIPS } : which);
   if (which !== 'waiting to dispatch' && orders.length === 0)
     throw new NotFoundError(`There is no order ${which.orderNumber}`);
+  // Printed again at any time once paid; an order never paid (awaiting payment, failed, cancelled)
+  // has nothing to pack, and a slip for it would only help send what no one paid for.
+  if (which !== 'waiting to dispatch' && orders[0]!.status !== 'paid')
+    throw new NotFoundError(`Order ${which.orderNumber} has nothing to pack: it has not been paid`);
   const lines = await findLinesWithUnits(
     db,
     orders.map((order) => order.id),

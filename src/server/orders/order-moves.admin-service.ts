@@ -59,7 +59,9 @@ export function createOrderMoves(
             // The row as read: it may have left (or been cancelled) since, which is what refused it.
             refused: ['cancelled', 'expired'].includes(order.status)
               ? 'A cancelled or expired order’s details cannot be changed.'
-              : 'This order has been dispatched: its delivery details can no longer be changed.',
+              : order.delivery_kind === 'collection'
+                ? 'This order is ready for collection: its details can no longer be changed.'
+                : 'This order has been dispatched: its delivery details can no longer be changed.',
           };
         return {
           after: {

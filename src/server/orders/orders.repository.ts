@@ -456,9 +456,15 @@ export async function insertPaymentToRefund(
     .execute();
 }
 
-/** What an invoice is made from: the order and its lines. */
-export async function findOrderToInvoice(db: Kysely<Database>, orderId: number) {
-  const order = await db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirstOrThrow();
+/**
+ * What an invoice is made from: the order and its lines. With `lock`, the order's row is taken
+ * (PostgreSQL; a SQLite transaction is already alone): of two asking at once for the invoice of an
+ * order paid before invoices existed, the second then finds the first's instead of failing on it.
+ */
+export async function findOrderToInvoice(db: Kysely<Database>, orderId: number, options: { lock?: boolean } = {}) {
+  let query = db.selectFrom('orders').selectAll().where('id', '=', orderId);
+  if (options.lock && dialectOfHandle(db) === 'postgres') query = query.forUpdate();
+  const order = await query.executeTakeFirstOrThrow();
   const lines = await db
     .selectFrom('order_lines')
     .select(['id', 'title', 'size_name', 'unit_price', 'quantity', 'line_total'])
