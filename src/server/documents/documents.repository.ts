@@ -90,6 +90,21 @@ export function findCreditNoteByNumber(db: Kysely<Database>, number: number) {
 }
 
 /** Invoices and credit notes issued from `from` (inclusive) to `to` (exclusive), each in number order. */
+/** How many invoices and credit notes were issued in [from, to): a batch's size before it is read. */
+export async function countDocumentsIssuedBetween(db: Kysely<Database>, from: string, to: string): Promise<number> {
+  const counted = await Promise.all(
+    (['invoices', 'credit_notes'] as const).map((table) =>
+      db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('issued_at', '>=', from)
+        .where('issued_at', '<', to)
+        .executeTakeFirstOrThrow(),
+    ),
+  );
+  return counted.reduce((sum, row) => sum + Number(row.count), 0);
+}
+
 export async function documentsIssuedBetween(db: Kysely<Database>, from: string, to: string) {
   const [invoices, creditNotes] = await Promise.all([
     db

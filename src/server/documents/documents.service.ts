@@ -9,10 +9,11 @@ import {
 } from '../../contract/documents.ts';
 import { ukDayMinus, ukDayStart } from '../dashboard/uk-days.ts';
 import type { Database } from '../db/schema.ts';
-import { NotFoundError } from '../errors.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
 import type { DocumentLinks, LinkedDocument } from './document-links.ts';
 import type { DocumentRenderer } from './document-renderer.ts';
 import {
+  countDocumentsIssuedBetween,
   documentsIssuedBetween,
   findCreditNoteByNumber,
   findCreditNotesByOrderNumber,
@@ -30,6 +31,12 @@ export interface Pdf {
   bytes: Buffer;
 }
 
+/**
+ * The most invoices and credit notes one batch PDF holds: drawn in the one thread every PDF is
+ * drawn in, a batch must not keep the packing slips waiting for minutes (an outside attack).
+ */
+export const MAX_BATCH_DOCUMENTS = 2_000;
+
 export function createDocumentsService(
   db: Kysely<Database>,
   options: {
@@ -42,6 +49,8 @@ export function createDocumentsService(
     printPictures: (productIds: readonly number[]) => Promise<ReadonlyMap<number, Uint8Array>>;
     /** The signed links customers open documents by. */
     links: DocumentLinks;
+    /** The most documents one batch PDF holds (MAX_BATCH_DOCUMENTS unless told). */
+    maxBatchDocuments?: number;
   },
 ) {
   const { renderer } = options;
@@ -109,6 +118,13 @@ export function createDocumentsService(
     async batchPdf(query: DocumentBatchQuery): Promise<Pdf> {
       const from = ukDayStart(query.from).toISOString();
       const to = ukDayStart(ukDayMinus(query.to, -1)).toISOString();
+      const count = await countDocumentsIssuedBetween(db, from, to);
+      const most = options.maxBatchDocuments ?? MAX_BATCH_DOCUMENTS;
+      if (count > most)
+        throw new BadRequestError(
+          `${count} documents were issued from ${query.from} to ${query.to}; one PDF holds at most ${most}: please choose a shorter period.`,
+          'to',
+        );
       const issued = await documentsIssuedBetween(db, from, to);
       const documents: AccountingDocument[] = [
         ...issued.invoices.map((row) => invoiceDocumentSchema.parse(JSON.parse(row.document))),

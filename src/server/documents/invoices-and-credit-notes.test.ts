@@ -13,6 +13,9 @@ import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outb
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import { createSecondInstance, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
+import { BadRequestError } from '../errors.ts';
+import { createDocumentLinks } from './document-links.ts';
+import { createDocumentsService } from './documents.service.ts';
 
 /**
  * VAT invoices and credit notes (docs/rules.md#invoices-and-credit-notes), read back from their
@@ -185,6 +188,26 @@ describe('VAT invoices and credit notes', () => {
     expect(notes.length).toBeGreaterThan(0);
     const other = await admin('GET', '/documents?from=2020-01-01&to=2020-01-31');
     expect(await textOf(other.rawPayload)).toContain('No documents were issued in this period.');
+  });
+
+  it('refuses a period with more documents than one PDF holds, before drawing any', async () => {
+    const p = await fx.product(1000, 10);
+    await paidByCard(t, p.stockId);
+    await paidByCard(t, p.stockId);
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(new Date());
+    const drawn: unknown[] = [];
+    const documents = createDocumentsService(t.db.kysely, {
+      renderer: { render: async (what) => (drawn.push(what), Buffer.alloc(0)), close: async () => {} },
+      links: createDocumentLinks('s'.repeat(32)),
+      invoiceOfPaidOrder: async () => undefined,
+      packingSlipsOf: async () => [],
+      printPictures: async () => new Map(),
+      maxBatchDocuments: 1,
+    });
+    const refused = await documents.batchPdf({ from: day, to: day }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(BadRequestError);
+    expect(refused).toMatchObject({ field: 'to', message: expect.stringMatching(/at most 1\b.*shorter period/) });
+    expect(drawn).toEqual([]);
   });
 });
 
