@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { addressFieldLimits, guestFieldLimits, UK_POSTCODE } from './basket-rules.ts';
-import { emailField, optionalText, phoneField, requiredText, tooLong } from './fields.ts';
+import { emailField, isOneLine, oneLineText, optionalText, phoneField, requiredText, tooLong } from './fields.ts';
 import { messages } from './messages.ts';
 import { orderStatuses } from './order-status.ts';
 
@@ -21,12 +21,16 @@ export const MIN_PASSWORD_LENGTH = 10;
 
 const names = messages.fieldNames;
 const text = (max: number, name: string) => z.string().max(max, tooLong(max, name)).optional();
+/** A name or address line is printed as one line of the account's and orders' e-mails. */
+const oneLine = messages.contact.oneLine;
+const oneLineName = (max: number, name: string) =>
+  z.string().max(max, tooLong(max, name)).refine(isOneLine, oneLine).optional();
 
 export const registrationSchema = z.object({
   titleId: z.number().int().min(0).max(2_147_483_647).nullable().optional(),
   email: text(254, names.email),
-  firstname: text(50, names.firstname),
-  lastname: text(50, names.lastname),
+  firstname: oneLineName(50, names.firstname),
+  lastname: oneLineName(50, names.lastname),
   password: text(200, names.password),
   confirm: text(200, names.confirm),
 });
@@ -62,20 +66,20 @@ export const okSchema = z.object({ ok: z.boolean() });
 
 /** My Account (docs/rules.md#accounts-and-sessions): address lines 1 and 2 are required, line 3 is not. */
 const accountAddress = z.object({
-  line1: requiredText(messages.address.line1, addressFieldLimits.line1, names.line1),
-  line2: requiredText(messages.address.line2, addressFieldLimits.line2, names.line2),
-  line3: optionalText(addressFieldLimits.line3, names.line3),
+  line1: oneLineText(messages.address.line1, addressFieldLimits.line1, oneLine, names.line1),
+  line2: oneLineText(messages.address.line2, addressFieldLimits.line2, oneLine, names.line2),
+  line3: optionalText(addressFieldLimits.line3, names.line3).refine(isOneLine, oneLine),
   postcode: requiredText(messages.address.postcode, addressFieldLimits.postcode, names.postcode).pipe(
     z.string().regex(UK_POSTCODE, messages.address.postcode),
   ),
-  townCity: requiredText(messages.address.townCity, addressFieldLimits.townCity, names.townCity),
+  townCity: oneLineText(messages.address.townCity, addressFieldLimits.townCity, oneLine, names.townCity),
   countryId: z.number({ error: messages.address.country }).int().min(1, messages.address.country),
 });
 
 export const accountSchema = z.object({
   titleId: z.number({ error: messages.address.title }).int().min(1, messages.address.title),
-  firstname: requiredText(messages.address.firstname, guestFieldLimits.firstname, names.firstname),
-  lastname: requiredText(messages.address.lastname, guestFieldLimits.lastname, names.lastname),
+  firstname: oneLineText(messages.address.firstname, guestFieldLimits.firstname, oneLine, names.firstname),
+  lastname: oneLineText(messages.address.lastname, guestFieldLimits.lastname, oneLine, names.lastname),
   contactNumber: phoneField(messages.address.contactNumber, guestFieldLimits.contactNumber, names.contactNumber),
   billingAddress: accountAddress,
   deliveryAddress: accountAddress,

@@ -223,6 +223,48 @@ describe('security', () => {
     }
   });
 
+  it('keeps an account’s names and address lines on one line too (they are printed in its e-mails)', async () => {
+    const registered = await post('/api/register', {
+      ...registrationBody(newEmail()),
+      firstname: 'Ann\nBcc: x@evil.example',
+    });
+    expect(registered.statusCode).toBe(400);
+    expect(registered.json().error.fields.map((f: { field: string }) => f.field)).toEqual(['firstname']);
+
+    const { token } = await customer();
+    const address = {
+      line1: '7 Temple Road',
+      line2: 'Handsworth',
+      line3: '',
+      postcode: 'B21 9AA',
+      townCity: 'Birmingham',
+      countryId: 1,
+    };
+    const details = {
+      titleId: 1,
+      firstname: 'Priya',
+      lastname: 'Sharma',
+      contactNumber: '0121 496 0100',
+      billingAddress: address,
+      deliveryAddress: address,
+    };
+    for (const [change, field] of [
+      [{ lastname: 'Sharma\r\nOrder 100099' }, 'lastname'],
+      [{ deliveryAddress: { ...address, line1: '7 Temple Road\nOrder 100099' } }, 'deliveryAddress.line1'],
+      [{ billingAddress: { ...address, townCity: 'Birmingham\u0007' } }, 'billingAddress.townCity'],
+    ] as const) {
+      const saved = await t.app.inject({
+        method: 'PUT',
+        url: '/api/account',
+        payload: { ...details, ...change },
+        headers: { authorization: `Bearer ${token}` },
+        remoteAddress: nextIp(),
+      });
+      expect(saved.statusCode, field).toBe(400);
+      expect(saved.json().error.fields.map((f: { field: string }) => f.field)).toEqual([field]);
+    }
+  });
+
   it('makes order codes unguessable and throttles recovery attempts from one address', async () => {
     const p = await fx.product(1000, 50);
     const codes = new Set<string>();
