@@ -103,13 +103,15 @@ test.describe('a staff refund through PayPal', () => {
     await page.getByLabel('Amount (£)').fill('5.00');
     await page.getByLabel('Reason', { exact: true }).fill('One arrived scratched');
     await page.getByRole('button', { name: 'Refund through the provider' }).click();
+    await page.getByRole('button', { name: /^Yes, refund £/ }).click();
     await expect(page.getByText('Refunded through the provider.')).toBeVisible();
-    await expect(page.getByRole('row', { name: /Refunded/ })).toContainText('-£5.00');
+    await expect(page.getByRole('row', { name: /^Refunded -£/ })).toContainText('-£5.00');
 
     const left = (await page.getByText(/Up to £[\d.,]+ is left to refund/).innerText()).match(/£([\d.,]+)/)?.[1] ?? '';
     await page.getByLabel('Amount (£)').fill(left);
     await page.getByLabel('Reason', { exact: true }).fill('Returned');
     await page.getByRole('button', { name: 'Refund through the provider' }).click();
+    await page.getByRole('button', { name: /^Yes, refund £/ }).click();
     await expect(page.getByRole('heading', { name: 'Refund', exact: true })).toHaveCount(0);
     await expect(page.getByText(/paypal-checkout, [A-Z0-9]{17}/)).toHaveCount(2);
 

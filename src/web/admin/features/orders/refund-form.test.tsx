@@ -63,4 +63,22 @@ describe('the refund form', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Record refund' }));
     expect((screen.getByLabelText('Amount (£)') as HTMLInputElement).value).toBe('5');
   });
+
+  it('asks once more before money goes back through the provider, and can go back to change it', async () => {
+    const onSubmit = vi.fn(async () => true);
+    render(<RefundForm order={{ ...order, refundsThrough: 'provider' }} onSubmit={onSubmit} />);
+    await userEvent.type(screen.getByLabelText('Amount (£)'), '12.50');
+    await userEvent.type(screen.getByLabelText('Reason'), 'Goodwill');
+    await userEvent.click(screen.getByRole('button', { name: 'Refund through the provider' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toContain('Send £12.50 back to the customer? It cannot be undone.');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Change it' }));
+    expect(screen.queryByRole('button', { name: 'Yes, refund £12.50' })).toBeNull();
+    await userEvent.clear(screen.getByLabelText('Amount (£)'));
+    await userEvent.type(screen.getByLabelText('Amount (£)'), '10');
+    await userEvent.click(screen.getByRole('button', { name: 'Refund through the provider' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Yes, refund £10.00' }));
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ amount: 1000, reason: 'Goodwill', restock: [] });
+  });
 });

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -45,23 +46,30 @@ export function RefundForm(props: {
     defaultValues: { amount: '', reason: '', restock: Object.fromEntries(lines.map((line) => [String(line.id), '0'])) },
   });
   const { errors, isSubmitting } = form.formState;
+  // Money sent back through the provider cannot be taken back: the refund, as checked, waits for a
+  // second yes (a recorded one moved no money, so it goes at once).
+  const [toConfirm, setToConfirm] = useState<RefundInput | null>(null);
+
+  async function send(refund: RefundInput) {
+    setToConfirm(null);
+    if (await props.onSubmit(refund)) form.reset();
+  }
 
   const submit = form.handleSubmit(async (values) => {
     const restock = lines
       .map((line) => ({ lineId: line.id, quantity: Number(values.restock[String(line.id)] ?? 0) }))
       .filter((line) => line.quantity > 0);
-    const recorded = await props.onSubmit({
-      amount: poundsToPence(values.amount) ?? 0,
-      reason: values.reason.trim(),
-      restock,
-    });
-    if (recorded) form.reset();
+    const refund = { amount: poundsToPence(values.amount) ?? 0, reason: values.reason.trim(), restock };
+    if (throughProvider) setToConfirm(refund);
+    else await send(refund);
   });
 
   return (
     <form
       noValidate
       onSubmit={submit}
+      // A change after the question was asked asks it again, of what is now typed.
+      onChange={() => setToConfirm(null)}
       aria-label={throughProvider ? 'Refund through the provider' : 'Record a refund'}
       className="adm-form"
     >
@@ -98,9 +106,23 @@ export function RefundForm(props: {
           ))}
         </fieldset>
       )}
-      <button type="submit" className="button adm-small" disabled={isSubmitting}>
-        {throughProvider ? 'Refund through the provider' : 'Record refund'}
-      </button>
+      {toConfirm ? (
+        <div role="alert" className="adm-confirm">
+          <p>Send {formatPence(toConfirm.amount)} back to the customer? It cannot be undone.</p>
+          <div className="adm-row">
+            <button type="button" className="button adm-small" onClick={() => void send(toConfirm)}>
+              Yes, refund {formatPence(toConfirm.amount)}
+            </button>
+            <button type="button" className="button button-secondary adm-small" onClick={() => setToConfirm(null)}>
+              Change it
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="submit" className="button adm-small" disabled={isSubmitting}>
+          {throughProvider ? 'Refund through the provider' : 'Record refund'}
+        </button>
+      )}
     </form>
   );
 }
