@@ -78,6 +78,24 @@ export async function checkoutFixtures(db: Db) {
         .execute();
       return code;
     },
+    /** A free delivery method of the kind collection (collected from the shop): its id. */
+    async collectionMethod(id: number, name: string): Promise<number> {
+      await k
+        .insertInto('delivery_methods')
+        .values({
+          id,
+          country_id: 1,
+          name,
+          rate: 0,
+          min_items_total: null,
+          max_items_total: null,
+          sort_order: 9,
+          active: 1,
+          kind: 'collection',
+        })
+        .execute();
+      return id;
+    },
     async stockOf(stockId: number): Promise<number> {
       return (await k.selectFrom('product_stocks').select('stock').where('id', '=', stockId).executeTakeFirstOrThrow())
         .stock;

@@ -80,20 +80,7 @@ describe('packing slips', () => {
   });
 
   it('says an order collected from the shop is for the counter, not where to send it', async () => {
-    await t.db.kysely
-      .insertInto('delivery_methods')
-      .values({
-        id: 900_300,
-        country_id: 1,
-        name: 'Collect from the Leicester shop',
-        rate: 0,
-        min_items_total: null,
-        max_items_total: null,
-        sort_order: 9,
-        active: 1,
-        kind: 'collection',
-      })
-      .execute();
+    await fx.collectionMethod(900_300, 'Collect from the Leicester shop');
     const harmonium = await fx.product(30_000, 5);
     const order = await paidOrder([{ stockId: harmonium.stockId, quantity: 1 }], { deliveryMethodRateId: 900_300 });
     const [text] = (await pdfOf(`/orders/${order.orderNumber}/packing-slip`)).pages;

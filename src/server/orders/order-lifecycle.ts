@@ -522,7 +522,12 @@ export function unitsToSend(line: {
   restocked: number | string;
   reserved: number | string;
 }): number {
-  return Math.max(0, line.quantity - line.dispatched - Number(line.restocked) - Number(line.reserved));
+  return Math.max(0, unitsToCome(line) - Number(line.reserved));
+}
+
+/** Units of a line neither sent nor put back in stock: those a refund in flight holds included. */
+function unitsToCome(line: { quantity: number; dispatched: number; restocked: number | string }): number {
+  return Math.max(0, line.quantity - line.dispatched - Number(line.restocked));
 }
 
 /**
@@ -583,12 +588,7 @@ export async function dispatchLines(
   // Units a refund in flight holds are still to come: sent if its provider refuses it, so the
   // order stays partially dispatched until that refund settles (settleWhenNothingLeft).
   const toCome = lines
-    .map((line) =>
-      units(
-        line,
-        unitsToSend({ ...line, reserved: 0 }) - (chosen.find((one) => one.lineId === line.id)?.quantity ?? 0),
-      ),
-    )
+    .map((line) => units(line, unitsToCome(line) - (chosen.find((one) => one.lineId === line.id)?.quantity ?? 0)))
     .filter((line) => line.quantity > 0);
   const move = toCome.length > 0 ? fulfilmentMoves['dispatch-part'] : fulfilmentMoves.dispatch;
   const first = parcels[0];

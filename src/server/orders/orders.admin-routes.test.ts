@@ -28,20 +28,7 @@ describe('back office orders', () => {
     t = await createTestApp({ env: { RATE_LIMIT_FACTOR: '100' } });
     fx = await checkoutFixtures(t.db);
     ({ cookie, email: staffEmail } = await staffMember(t, 'staff'));
-    await t.db.kysely
-      .insertInto('delivery_methods')
-      .values({
-        id: COLLECTION,
-        country_id: 1,
-        name: 'Collect from the Leicester shop',
-        rate: 0,
-        min_items_total: null,
-        max_items_total: null,
-        sort_order: 8,
-        active: 1,
-        kind: 'collection',
-      })
-      .execute();
+    await fx.collectionMethod(COLLECTION, 'Collect from the Leicester shop');
   });
   afterAll(() => t.close());
 
