@@ -189,6 +189,8 @@ export interface OrderTable {
   capture_claimed_at: string | null;
   /** When staff cancelled it (migration 0019); null for any other order, a replaced one too. */
   staff_cancelled_at: string | null;
+  /** What the order page's links are signed with (migration 0031); staff raise it to revoke them. */
+  link_version: Generated<number>;
 }
 
 /** Why a payment an order received is to be sent back. */
