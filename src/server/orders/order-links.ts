@@ -43,3 +43,21 @@ export function createOrderLinks(secret: string): OrderLinks {
     },
   };
 }
+
+/**
+ * The order a link's key opens, when the key is the shop's for the order's current link version;
+ * undefined for a key that is wrong, revoked (an older version) or guessed, alike. The signature
+ * is checked even when no order has the number, so a wrong number takes the time a wrong
+ * signature does.
+ */
+export async function orderOfLinkKey(
+  links: OrderLinks,
+  key: string,
+  findOrder: (orderNumber: number) => Promise<{ id: number; link_version: number } | undefined>,
+): Promise<number | undefined> {
+  const orderNumber = links.orderNumberOf(key);
+  if (orderNumber === undefined) return undefined;
+  const order = await findOrder(orderNumber);
+  const matches = links.verify(key, orderNumber, order?.link_version ?? 0);
+  return order && matches ? order.id : undefined;
+}

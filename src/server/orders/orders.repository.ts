@@ -473,3 +473,12 @@ export async function findOrderToInvoice(db: Kysely<Database>, orderId: number, 
     .execute();
   return { order, lines };
 }
+
+/** An order's id and link version by its number, for its order page link (order-links.ts). */
+export function findOrderLinkVersion(db: Kysely<Database>, orderNumber: number) {
+  return db
+    .selectFrom('orders')
+    .select(['id', 'link_version'])
+    .where('order_number', '=', orderNumber)
+    .executeTakeFirst();
+}
