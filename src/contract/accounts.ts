@@ -123,6 +123,8 @@ export const accountOrderSchema = z.object({
   discountAmount: z.number().int(),
   totalVat: z.number().int(),
   total: z.number().int(),
+  /** The order's own page (`/order/{key}`), for a paid order; null for one never paid. */
+  orderPagePath: z.string().nullable(),
   lines: z.array(
     z.object({ title: z.string(), sizeName: z.string(), quantity: z.number().int(), lineTotal: z.number().int() }),
   ),

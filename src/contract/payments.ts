@@ -45,6 +45,8 @@ export const orderStatusSchema = z.object({
   status: z.enum(orderStatuses),
   provider: z.string().nullable(),
   transactionId: z.string().nullable(),
+  /** The order's own page (`/order/{key}`) once it is paid; null before. */
+  orderPagePath: z.string().nullable(),
   /**
    * A failed payment the shopper cancelled at the provider (Opayo's ABORT), not one it declined:
    * the confirmation says the payment was cancelled and the basket kept.

@@ -29,6 +29,7 @@ export const pageModules = {
   contact: 'features/contact/contact-page.tsx',
   terms: 'features/terms/terms-page.tsx',
   returns: 'features/terms/returns-page.tsx',
+  orderPage: 'features/order-page/order-page.tsx',
   notFound: 'features/not-found/not-found-page.tsx',
 } as const;
 
@@ -38,7 +39,8 @@ export type PageName = keyof typeof pageModules;
  * Who a page is for. `public`: the same for every shopper, drawn whole on the server and kept by
  * caches. `shopper`: depends on what is in the shopper's browser (the layout draws it with
  * ShopperPage); no shared cache keeps it. `secret`: a shopper's page whose address carries a secret
- * (a reset or activation token, an order's recovery code), which no cache may keep or key by.
+ * (a reset or activation token, an order's recovery code, its order page's key), which no cache may
+ * keep or key by.
  */
 export type PageAccess = 'public' | 'shopper' | 'secret';
 
@@ -65,6 +67,7 @@ export const pageRoutes = [
   { path: '/checkout-review', page: 'checkoutReview', access: 'shopper' },
   { path: '/checkout-confirm', page: 'checkoutConfirm', access: 'shopper' },
   { path: '/order-recovery/:id', page: 'orderRecovery', access: 'secret' },
+  { path: '/order/:key', page: 'orderPage', access: 'secret' },
   { path: '/payment-success', page: 'paymentSuccess', access: 'shopper' },
   { path: '/payment-declined', page: 'paymentDeclined', access: 'shopper' },
   { path: '/login', page: 'login', access: 'shopper' },

@@ -35,6 +35,9 @@ import { registerZod } from './http/zod.ts';
 import { inboxRoutes } from './mail/inbox.routes.ts';
 import { registerMailQueue } from './mail/mail-queue.ts';
 import { registerMetrics } from './metrics/metrics-listener.ts';
+import { createShopOrderPage, orderPageFeature } from './order-page/order-page.feature.ts';
+import { orderPagePathOf } from './order-page/order-page.service.ts';
+import { createOrderLinks } from './orders/order-links.ts';
 import { ordersFeature, startCheckoutThreadFor } from './orders/orders.feature.ts';
 import type { AdapterFactory } from './payments/payment-provider.ts';
 import { paymentsFeature } from './payments/payments.feature.ts';
@@ -197,8 +200,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   const photos = createPhotoServices(db, { onChange: catalogueChanged });
   const checkoutThread = startCheckoutThreadFor(app, db, config, { metrics, tracing: deps.tracing });
+  // The customer's order page's links are signed with the same secret as the documents' (order-links.ts).
+  const orderLinks = createOrderLinks(cookieSecret);
+  const orderPagePath = orderPagePathOf(orderLinks);
   const accounts = createShopAccounts(db, {
     mailer,
+    orderPagePath,
     config,
     counters,
     secureCookies,
@@ -211,9 +218,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const documents = createShopDocuments(db, { photoStore: photos.store, cookieSecret });
   // The confirmation e-mail carries the signed link to the order's VAT invoice.
   const invoiceUrl = (orderNumber: number) => `${config.publicUrl}${documents.links.pathTo('invoice', orderNumber)}`;
+  const orderPage = createShopOrderPage(db, {
+    links: orderLinks,
+    publicUrl: config.publicUrl,
+    shopAddress: config.shop.address,
+    documents,
+  });
   const payments = createPaymentsService(db.checkout, config, {
     mailer,
     invoiceUrl,
+    orderPagePath,
     ...(paymentFetch ? { fetch: paymentFetch } : {}),
     ...(deps.paymentAdapters ? { adapters: deps.paymentAdapters } : {}),
     ...(metrics ? { onNotification: metrics.paymentNotification } : {}),
@@ -238,6 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(contactFeature, { db, mailer, config, counters });
   await app.register(documentsFeature, { documents, rateLimitFactor });
+  await app.register(orderPageFeature, { orderPage, rateLimitFactor });
   await app.register(backOfficeFeature, {
     prefix: '/api/admin',
     db,
@@ -253,6 +268,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     catalogueChanged,
     documents: documents.service,
     invoiceUrl,
+    orderPage,
   });
   await app.register(seoFeature, { catalog, publicUrl: config.publicUrl });
 

@@ -15,6 +15,8 @@ import type { RateLimitRepository } from './http/rate-limit/rate-limit.repositor
 import type { MetricsHooks } from './metrics/metrics.ts';
 import type { CheckoutThread } from './orders/checkout-thread/checkout-thread.ts';
 import type { RefundingProvider } from './orders/order-lifecycle.ts';
+import { orderPageAdminFeature } from './order-page/order-page.feature.ts';
+import type { OrderPageService } from './order-page/order-page.service.ts';
 import { ordersAdminFeature } from './orders/orders.admin-feature.ts';
 import { createStaffGuard } from './staff/staff-guard.ts';
 import { staffFeature } from './staff/staff.feature.ts';
@@ -37,6 +39,8 @@ export interface BackOfficeOptions {
   documents: DocumentsService;
   /** The signed link to an order's VAT invoice (documents.feature.ts). */
   invoiceUrl: (orderNumber: number) => string;
+  /** The customer's order page, whose links staff revoke (order-page.feature.ts). */
+  orderPage: OrderPageService;
 }
 
 /**
@@ -67,6 +71,7 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
     invoiceUrl: options.invoiceUrl,
   });
   await admin.register(documentsAdminFeature, { documents: options.documents });
+  await admin.register(orderPageAdminFeature, { orderPage: options.orderPage, guard });
   await admin.register(customersAdminFeature, { db, guard });
   await admin.register(dashboardFeature, { db, lowStockThreshold: config.lowStockThreshold });
   await admin.register(auditFeature, { db });

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts';
 import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { accountsRoutes } from './accounts.routes.ts';
+import type { OrderPagePath } from '../order-page/order-page.service.ts';
 import { createAccountsService } from './accounts.service.ts';
 import { createSignInGuard } from './sign-in-guard.ts';
 
@@ -19,12 +20,15 @@ export function createShopAccounts(
     counters: RateLimitRepository;
     secureCookies: boolean;
     log: (error: unknown) => void;
+    /** An order's page path (order-page.service.ts), for My Account's orders. */
+    orderPagePath?: OrderPagePath;
   },
 ) {
   const { mailer, config, counters, secureCookies, log } = options;
   const accountsOn = (connections: typeof db.kysely) =>
     createAccountsService(connections, {
       mailer,
+      ...(options.orderPagePath ? { orderPagePath: options.orderPagePath } : {}),
       publicUrl: config.publicUrl,
       shopName: config.shop.name,
       counters,

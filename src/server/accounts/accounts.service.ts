@@ -11,6 +11,7 @@ import type { Database } from '../db/schema.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
 import { loadCountryNames, loadTitleIds } from '../basket/basket.repository.ts';
 import { messages } from '../../contract/messages.ts';
+import type { OrderPagePath } from '../order-page/order-page.service.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
 import {
@@ -55,6 +56,8 @@ export function createAccountsService(
     counters: Pick<RateLimitRepository, 'hit'>;
     clock?: () => Date;
     log?: (error: unknown) => void;
+    /** An order's page path (order-page.service.ts); without it, no order links to a page. */
+    orderPagePath?: OrderPagePath;
   },
 ) {
   const clock = options.clock ?? (() => new Date());
@@ -311,6 +314,7 @@ export function createAccountsService(
         discountAmount: o.discount_amount,
         totalVat: o.total_vat,
         total: o.total_including_delivery,
+        orderPagePath: options.orderPagePath?.(o) ?? null,
         lines: lines
           .filter((l) => l.order_id === o.id)
           .map((l) => ({ title: l.title, sizeName: l.size_name, quantity: l.quantity, lineTotal: l.line_total })),

@@ -18,6 +18,10 @@ describe('redactAddress', () => {
     // A customer's invoice by the signed link in their e-mail: the signature opens it.
     ['/api/documents/invoice/100042/Zm9vYmFyYmF6', '/api/documents/invoice/100042/REDACTED'],
     ['/API/Documents/credit-note/7/Zm9v/', '/API/Documents/credit-note/7/REDACTED/'],
+    // The customer's order page, its API and its page: the key opens the order (order-links.ts).
+    ['/api/order-page/100042.c2lnbmF0dXJlLW9mLWl0', '/api/order-page/REDACTED'],
+    ['/Api/Order-Page/100042.c2ln/', '/Api/Order-Page/REDACTED/'],
+    ['/order/100042.c2lnbmF0dXJlLW9mLWl0', '/order/REDACTED'],
     // A page reads no query but search's: whatever a provider's return brings is dropped.
     [
       '/checkout-confirm?tx=1&cm=code&st=Completed&bare',

@@ -218,6 +218,8 @@ function describeAction(entry: AuditEntryView): string {
       return 'Delivery details changed';
     case 'order.resend-confirmation':
       return `Confirmation sent again to ${String(after.to)}`;
+    case 'order.revoke-order-link':
+      return `Order page link revoked; a new one e-mailed to ${String(after.to)}`;
     default:
       return entry.action;
   }

@@ -482,3 +482,17 @@ export function findOrderLinkVersion(db: Kysely<Database>, orderNumber: number) 
     .where('order_number', '=', orderNumber)
     .executeTakeFirst();
 }
+
+/**
+ * Revokes every link to the order's page made so far (order-links.ts): its link version goes up by
+ * one, in one statement, so two staff revoking at once each raise it. Answers the new version.
+ */
+export async function raiseOrderLinkVersion(trx: Kysely<Database>, orderId: number, now: string): Promise<number> {
+  await trx
+    .updateTable('orders')
+    .set((eb) => ({ link_version: eb('link_version', '+', 1), updated_at: now }))
+    .where('id', '=', orderId)
+    .execute();
+  const row = await trx.selectFrom('orders').select('link_version').where('id', '=', orderId).executeTakeFirstOrThrow();
+  return row.link_version;
+}

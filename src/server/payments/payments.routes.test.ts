@@ -126,6 +126,7 @@ describe('payments: PayPal IPN, Opayo return, configs and status', () => {
       status: 'paid',
       provider: 'paypal',
       transactionId: fields.txn_id,
+      orderPagePath: expect.stringMatching(new RegExp(`^/order/${orderNumber}\\.[A-Za-z0-9_-]{43}$`)),
       cancelledByShopper: false,
     });
     const mail = (await deliveredMail(t)).find((m) => m.subject === `Your order ${orderNumber} is confirmed`);

@@ -1,3 +1,4 @@
+import type { OrderPagePath } from '../order-page/order-page.service.ts';
 import type { Kysely } from 'kysely';
 import type { OrderStatusAnswer, PaymentHandoffAnswer } from '../../contract/payments.ts';
 import type { Database } from '../db/schema.ts';
@@ -69,6 +70,8 @@ export function createPaymentsService(
     mailer?: Mailer;
     /** The signed link to an order's VAT invoice, for its confirmation e-mail. */
     invoiceUrl?: (orderNumber: number) => string;
+    /** An order's page path (order-page.service.ts), which the confirmation page links to once paid. */
+    orderPagePath?: OrderPagePath;
     /** Told of each notification, return or capture applied: its provider and outcome (the metrics). */
     onNotification?: (provider: string, outcome: string) => void;
     /**
@@ -283,6 +286,7 @@ export function createPaymentsService(
         status: order.status,
         provider: order.payment_provider,
         transactionId: order.status === 'paid' ? order.transaction_id : null,
+        orderPagePath: order.status === 'paid' ? (options.orderPagePath?.(order) ?? null) : null,
         cancelledByShopper:
           order.status === 'payment_failed' && (provider?.cancelledByShopper?.(order.payment_status ?? '') ?? false),
       };

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { formatPence } from '../../lib/format.ts';
 import type { OrderStatus } from '../../../contract/order-status.ts';
 import { shownTransactionId } from '../../../contract/transaction-id.ts';
@@ -12,7 +13,7 @@ const statusNames: Record<OrderStatus, string> = {
   cancelled: 'Cancelled',
 };
 
-/** Your Orders: each order's lines, delivery, discount, totals, date and transaction. */
+/** Your Orders: each order's lines, delivery, discount, totals, date and transaction, and a paid one's own page. */
 export function OrderHistory() {
   const orders = useQuery(accountOrdersQueryOptions());
   return (
@@ -42,6 +43,14 @@ export function OrderHistory() {
             {new Date(order.createdAt).toLocaleDateString('en-GB')}.
             {order.transactionId && ` Transaction ${shownTransactionId(order.transactionId)}.`}
           </p>
+          {order.orderPagePath && (
+            <p>
+              <Link to={order.orderPagePath}>
+                View order {order.orderNumber}
+                <span className="visually-hidden">: its progress, tracking and invoice</span>
+              </Link>
+            </p>
+          )}
         </article>
       ))}
     </section>

@@ -66,6 +66,15 @@ export default function ConfirmPage() {
               Transaction id:{' '}
               <strong data-testid="transaction-id">{shownTransactionId(answer.transactionId ?? '')}</strong>
             </p>
+            {answer.orderPagePath && (
+              <p>
+                Your order's own page shows its progress and tracking, and has its invoice to download:{' '}
+                <Link to={answer.orderPagePath} data-testid="order-page-link">
+                  view order {answer.orderNumber}
+                </Link>
+                .
+              </p>
+            )}
             <Link to="/home" className="button">
               HOME
             </Link>
