@@ -9,6 +9,7 @@ import { addressLines, formatDateTime, formatPence, humanise } from '../../lib/f
 import { AuditTable } from '../../ui/audit-list.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { actOnOrder, orderQueryOptions, type OrderAction } from './api/orders.ts';
+import { OrderLinkRevoke } from './order-link-revoke.tsx';
 import { CancelForm } from './cancel-form.tsx';
 import { DeliveryDetailsForm } from './delivery-details-form.tsx';
 import { DispatchForm } from './dispatch-form.tsx';
@@ -381,6 +382,23 @@ export function OrderActions({ order }: { order: OrderDetail }) {
             Send the confirmation again
           </button>
         </p>
+      )}
+      {order.paidAt && (
+        <>
+          <h3>Customer&apos;s order page</h3>
+          <OrderLinkRevoke
+            orderNumber={order.orderNumber}
+            email={order.email}
+            onDone={(message) => {
+              setProblem(null);
+              setDone(message);
+            }}
+            onProblem={(error) => {
+              setDone('');
+              setProblem(error);
+            }}
+          />
+        </>
       )}
       {order.actions.includes('cancel') && (
         <>
