@@ -7,6 +7,8 @@ import { approvedPaypalReturn, placeOrder } from '../../../test/helpers/paid-ord
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
+import { TEST_SESSION_SECRET } from '../../../test/helpers/csrf.ts';
+import { createOrderLinks } from '../orders/order-links.ts';
 import { startTracing, type Tracing } from './tracing.ts';
 
 /**
@@ -69,6 +71,9 @@ describe('secrets in addresses never reach the logs or the traces', () => {
       opayoCrypt: `@${randomBytes(48).toString('hex').toUpperCase()}`,
       cancelToken: planted('Cancel'),
       standardTx: planted('Tx'),
+      // The customer's order page: the key of the paid order's link, and one that opens nothing.
+      orderPageKey: createOrderLinks(TEST_SESSION_SECRET).keyOf(order.orderNumber, 1),
+      wrongOrderPageKey: `${other.orderNumber}.${randomBytes(32).toString('base64url')}`,
     };
     const addresses = [
       `/reset-password/${secrets.resetToken}`,
@@ -88,6 +93,10 @@ describe('secrets in addresses never reach the logs or the traces', () => {
       `/checkout-confirm?token=${secrets.paypalToken}&PayerID=${secrets.payerId}`,
       // PayPal Standard's return: `cm` is the custom field, the order's code.
       `/checkout-confirm?tx=${secrets.standardTx}&st=Completed&amt=34.95&cc=GBP&cm=${secrets.orderCode}`,
+      // After the return above, which paid the order: its page opens, and a wrong key's does not.
+      `/api/order-page/${secrets.orderPageKey}`,
+      `/order/${secrets.orderPageKey}`,
+      `/api/order-page/${secrets.wrongOrderPageKey}`,
     ];
     for (const url of addresses) {
       const answer = await t.app.inject({ method: 'GET', url });
@@ -99,6 +108,9 @@ describe('secrets in addresses never reach the logs or the traces', () => {
       .where('order_code', '=', order.orderCode)
       .executeTakeFirstOrThrow();
     expect(paid.status).toBe('paid');
+    expect((await t.app.inject({ method: 'GET', url: `/api/order-page/${secrets.orderPageKey}` })).statusCode).toBe(
+      200,
+    );
     await tracing.flush();
 
     const spans = exporter.getFinishedSpans().map((span) => ({
