@@ -279,7 +279,8 @@ export function OrderActions({ order }: { order: OrderDetail }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
   const [done, setDone] = useState('');
-  if (order.actions.length === 0 && !problem) return null;
+  // A paid order's page link can be revoked whatever else may still be done with it.
+  if (order.actions.length === 0 && !order.paidAt && !problem) return null;
 
   async function act(action: OrderAction, message: string): Promise<boolean> {
     setProblem(null);
