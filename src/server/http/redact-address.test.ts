@@ -18,6 +18,8 @@ describe('redactAddress', () => {
     // A customer's invoice by the signed link in their e-mail: the signature opens it.
     ['/api/documents/invoice/100042/Zm9vYmFyYmF6', '/api/documents/invoice/100042/REDACTED'],
     ['/API/Documents/credit-note/7/Zm9v/', '/API/Documents/credit-note/7/REDACTED/'],
+    // An order page's key, and its cancellation.
+    ['/api/order-page/1042.Zm9vYmFy/cancellation', '/api/order-page/REDACTED/cancellation'],
     // A page reads no query but search's: whatever a provider's return brings is dropped.
     [
       '/checkout-confirm?tx=1&cm=code&st=Completed&bare',

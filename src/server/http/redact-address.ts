@@ -12,6 +12,8 @@ export const REDACTED = 'REDACTED';
 const secretPathParts: RegExp[] = [
   // An order's code: its basket, its status, its payment handoff.
   /^(\/api\/(?:recover-basket|order-status|payment-handoff|paypal-handoff)\/)[^/]+/i,
+  // An order page's key (src/server/orders/order-links.ts), and the cancellation under it.
+  /^(\/api\/order-page\/)[^/]+/i,
   // A customer's invoice or credit note: the signature of its link opens it (document-links.ts).
   /^(\/api\/documents\/[^/]+\/[^/]+\/)[^/]+/i,
   // PayPal Orders v2: the order's id is the token the shopper comes back with (the capture's
