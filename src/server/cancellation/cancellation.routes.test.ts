@@ -6,7 +6,7 @@ import { staffMember } from '../../../test/helpers/staff.ts';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
 import type { AdapterFactory, ProviderRefundResult } from '../payments/payment-provider.ts';
-import { markOrderPaid } from '../orders/order-lifecycle.ts';
+import { markOrderPaid, refundThroughProvider } from '../orders/order-lifecycle.ts';
 import { createOrderLinks } from '../orders/order-links.ts';
 
 /**
@@ -148,6 +148,8 @@ describe('cancelling before dispatch from the order page', () => {
     const mails = await cancellationMails(email, orderNumber);
     expect(mails.shopper).toHaveLength(1);
     expect(mails.shopper[0]!.paragraphs).toContain('£71.95');
+    expect(mails.shopper[0]!.paragraphs).toContain(`/order/${key}`);
+    expect(mails.shop[0]!.paragraphs).toContain('Do not send this order.');
     expect(mails.shop).toHaveLength(1);
     const audit = await k()
       .selectFrom('audit_log')
@@ -274,6 +276,29 @@ describe('cancelling before dispatch from the order page', () => {
     const unknownLine = await cancel(key, { lines: [{ lineId: lineIds[0]! + 100_000, quantity: 1 }] });
     expect(unknownLine.statusCode).toBe(400);
     expect(JSON.stringify(unknownLine.json())).toContain('lines.0.lineId');
+    expect((await orderRow(orderNumber)).refunded_total).toBe(0);
+  });
+
+  it('refuses, after taking the order, units a dispatch sent after the shopper looked (the refund workflow itself)', async () => {
+    const { orderNumber, lineIds } = await paidOrder([[2500, 2]]);
+    expect((await dispatch(orderNumber, [{ orderLineId: lineIds[0]!, quantity: 2 }])).statusCode).toBe(200);
+    const order = await orderRow(orderNumber);
+    const asked = refundsAsked.length;
+    const answer = await refundThroughProvider(
+      k(),
+      { id: 'fake', refund: () => Promise.reject(new Error('must not be asked')) },
+      {
+        orderId: order.id,
+        amount: 5000,
+        requestId: `cancel-test-${orderNumber}`,
+        note: 'Order cancelled by the customer',
+        restock: [{ lineId: lineIds[0]!, quantity: 2 }],
+        unsentOnly: true,
+      },
+      { now: () => new Date().toISOString(), onRefunded: async () => undefined },
+    );
+    expect(answer).toEqual({ refused: 'already sent' });
+    expect(refundsAsked.length).toBe(asked);
     expect((await orderRow(orderNumber)).refunded_total).toBe(0);
   });
 

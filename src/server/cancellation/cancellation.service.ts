@@ -125,7 +125,8 @@ export function createCancellations(
       },
       at,
     });
-    await insertMail(trx, cancellationEmailToShopper(order, mail), at);
+    const orderPage = `${options.publicUrl}${options.links.pathOf(order.order_number, order.link_version)}`;
+    await insertMail(trx, cancellationEmailToShopper(order, mail, orderPage), at);
     await insertMail(
       trx,
       cancellationAlertToShop(
