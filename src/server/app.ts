@@ -10,6 +10,7 @@ import { sessionCookieName } from './accounts/session.ts';
 import { backOfficeFeature } from './back-office.feature.ts';
 import { basketFeature } from './basket/basket.feature.ts';
 import type { Clock } from './cache/cached-loader.ts';
+import { cancellationFeature } from './cancellation/cancellation.feature.ts';
 import { catalogFeature, createShopCatalog, startSearchEngine } from './catalog/catalog.feature.ts';
 import { createPhotoServices } from './catalog/photos/photo-services.ts';
 import type { Config } from './config.ts';
@@ -253,6 +254,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(contactFeature, { db, mailer, config, counters });
   await app.register(documentsFeature, { documents, rateLimitFactor });
   await app.register(orderPageFeature, { orderPage, rateLimitFactor });
+  await app.register(cancellationFeature, {
+    db,
+    cookieSecret,
+    providerOf: payments.providerOf,
+    ordersEmail: config.ordersEmail,
+    publicUrl: config.publicUrl,
+    rateLimitFactor,
+  });
   await app.register(backOfficeFeature, {
     prefix: '/api/admin',
     db,

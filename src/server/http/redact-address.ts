@@ -12,7 +12,8 @@ export const REDACTED = 'REDACTED';
 const secretPathParts: RegExp[] = [
   // An order's code: its basket, its status, its payment handoff.
   /^(\/api\/(?:recover-basket|order-status|payment-handoff|paypal-handoff)\/)[^/]+/i,
-  // The customer's order page: its link's key opens the order (orders/order-links.ts).
+  // The customer's order page: its link's key opens the order (orders/order-links.ts), and the
+  // cancellation and returns under it.
   /^(\/api\/order-page\/)[^/]+/i,
   // A customer's invoice or credit note: the signature of its link opens it (document-links.ts).
   /^(\/api\/documents\/[^/]+\/[^/]+\/)[^/]+/i,

@@ -607,6 +607,43 @@ export async function dispatchLines(
   };
 }
 
+/**
+ * Whether the shopper may still cancel units of this order (docs/rules.md#cancelling-before-dispatch):
+ * a paid order not refunded in full, a delivery order still waiting to be sent (some of it may have
+ * gone), a collection order not yet made ready for collection.
+ */
+export function cancellingAllowed(
+  order: Pick<OrderRow, 'status' | 'fulfilment' | 'delivery_kind' | 'refunded_total' | 'total_including_delivery'>,
+): boolean {
+  return order.status === 'paid' && !isRefundedInFull(refundable(order)) && stillWaiting(order);
+}
+
+/** Nothing handed over yet: a delivery order still to send (some may have gone), a collection order not yet ready. */
+const stillWaiting = (order: Pick<OrderRow, 'fulfilment' | 'delivery_kind'>) =>
+  order.delivery_kind === 'collection'
+    ? order.fulfilment === 'unfulfilled'
+    : (toDispatch as readonly Fulfilment[]).includes(order.fulfilment);
+
+/** Units of a line the shopper may still cancel: those still to send (unitsToSend). */
+export const unitsToCancel = unitsToSend;
+
+/**
+ * Whether every unit asked for is still to send, on an order that may still be cancelled, read
+ * in the caller's transaction after it took the order's row (reserveRefund).
+ */
+async function stillToCancel(trx: Kysely<Database>, orderId: number, restock: Restock): Promise<boolean> {
+  // Not cancellingAllowed: the amount this cancellation reserved may have refunded it in full.
+  if (!stillWaiting(await findOrderById(trx, orderId))) return false;
+  const lines = new Map((await findOrderLinesWithRestocked(trx, orderId)).map((line) => [line.id, line]));
+  const asked = new Map<number, number>();
+  for (const { lineId, quantity } of restock) asked.set(lineId, (asked.get(lineId) ?? 0) + quantity);
+  for (const [lineId, quantity] of asked) {
+    const line = lines.get(lineId);
+    if (!line || quantity > unitsToCancel(line)) return false;
+  }
+  return true;
+}
+
 /** A partially dispatched order with nothing left to send once a refund put units back is dispatched. */
 async function settleWhenNothingLeft(trx: Kysely<Database>, orderId: number): Promise<void> {
   await settleWhenNothingLeftToDispatch(trx, orderId, fulfilmentMoves['nothing-left-to-send']);
@@ -666,7 +703,7 @@ export function deliverOrder(trx: Kysely<Database>, orderId: number, now: string
   return changeFulfilment(trx, orderId, fulfilmentMoves.deliver, { delivered_at: now }, now);
 }
 
-export type RefundRefusal = 'not refundable' | 'more than paid' | RestockRefusal;
+export type RefundRefusal = 'not refundable' | 'more than paid' | 'already sent' | RestockRefusal;
 export type RestockRefusal = 'no such line' | 'more than sold' | 'not held';
 type Restock = ReadonlyArray<{ lineId: number; quantity: number }>;
 
@@ -846,13 +883,24 @@ export interface ReservedRefund {
 export async function reserveRefund(
   trx: Kysely<Database>,
   order: Pick<OrderRow, 'id' | 'status' | 'holds_stock'>,
-  refund: { provider: string; amount: number; requestId: string; note: string; restock: Restock },
+  refund: {
+    provider: string;
+    amount: number;
+    requestId: string;
+    note: string;
+    restock: Restock;
+    /** A cancellation: its units must all be still to send (none sent, put back, or held by another refund). */
+    unsentOnly?: boolean;
+  },
   at: string,
 ): Promise<ReservedRefund | { refused: RefundRefusal }> {
   if (order.status !== 'paid') return { refused: 'not refundable' };
   // First the amount: on PostgreSQL this update locks the order's row, so the units are read
   // after any refund racing this one has held its own.
   if (!(await addToRefundedTotal(trx, order.id, refund.amount, at))) return { refused: 'more than paid' };
+  // A cancellation: read after that lock, so a dispatch racing it has either sent its units (and
+  // this refuses) or will read the units this holds (and refuses to send them).
+  if (refund.unsentOnly && !(await stillToCancel(trx, order.id, refund.restock))) return { refused: 'already sent' };
   const id = await insertRefundRequest(trx, {
     orderId: order.id,
     provider: refund.provider,
@@ -912,7 +960,14 @@ class RefundRefused extends Error {
 export async function refundThroughProvider(
   db: Kysely<Database>,
   provider: Required<Pick<RefundingProvider, 'refund'>> & RefundingProvider,
-  refund: { orderId: number; amount: number; requestId: string; note: string; restock: Restock },
+  refund: {
+    orderId: number;
+    amount: number;
+    requestId: string;
+    note: string;
+    restock: Restock;
+    unsentOnly?: boolean;
+  },
   steps: {
     now: () => string;
     onRefunded: (trx: Kysely<Database>, order: OrderRow, at: string, reference: string) => Promise<void>;

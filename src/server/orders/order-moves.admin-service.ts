@@ -16,7 +16,8 @@ import {
   type OfferedFulfilmentAction,
 } from './order-lifecycle.ts';
 import { findPaymentOrder, findPaymentOrderLines, type PaymentOrder } from './order-payments.ts';
-import { staffChange, type Order, type StaffChangeContext } from './order-staff-change.ts';
+import { findCancelledUnits } from './orders.admin-repository.ts';
+import { refuseChange, staffChange, type Order, type StaffChangeContext } from './order-staff-change.ts';
 import { trackingUrlFor } from './tracking-links.ts';
 
 /**
@@ -109,6 +110,14 @@ export function createOrderMoves(
       return staffChange(context, orderNumber, staff, 'order.dispatch', async (trx, order, at) => {
         const done = await dispatchLines(trx, order.id, { ...toSend, parcels }, staff, at);
         if ('refused' in done) {
+          // The shopper cancelled units meanwhile (a cancellation racing this dispatch): say which.
+          const cancelled = ['cannot move', 'more than remains'].includes(done.refused)
+            ? await findCancelledUnits(trx, order.id)
+            : [];
+          if (cancelled.length > 0)
+            refuseChange(
+              `The customer has cancelled ${cancelled.map((line) => `${Number(line.quantity)} x ${line.title} (${line.size_name})`).join(', ')}: do not send ${cancelled.length === 1 && Number(cancelled[0]!.quantity) === 1 ? 'it' : 'them'}. Check what is left to dispatch.`,
+            );
           switch (done.refused) {
             case 'cannot move':
               return { refused: fulfilmentRefusal(order, 'dispatch') };

@@ -33,6 +33,7 @@ const UNCONFIRMED_REFUNDS_BATCH = 100;
 const refusals: Record<RefundRefusal, string> = {
   'not refundable': 'Only a paid order can be refunded.',
   'more than paid': 'That is more than is left to refund on this order.',
+  'already sent': 'Those units have been dispatched meanwhile.',
   'no such line': 'A line to restock is not on this order.',
   'more than sold': 'That puts back more units of a line than were sold.',
   'not held':

@@ -698,3 +698,46 @@ export async function claimOrdersToNotify(trx: Kysely<Database>, now: string, li
     .execute()
     .then((rows) => rows.sort((a, b) => a.order_number - b.order_number));
 }
+
+/** Refund requests a shopper's cancellation made are named by this prefix (src/server/cancellation). */
+export const CANCELLATION_REQUEST_PREFIX = 'cancel-';
+
+/**
+ * Units of an order its shopper cancelled, per line: those cancellations in flight hold and those
+ * settled ones put back in stock (a cancellation's refund request, by its prefix, and the refund
+ * recorded under the request's provider reference). What staff are told when a dispatch of them is
+ * refused.
+ */
+export async function findCancelledUnits(db: Kysely<Database>, orderId: number) {
+  const held = await db
+    .selectFrom('refund_request_lines')
+    .innerJoin('refund_requests', 'refund_requests.id', 'refund_request_lines.refund_request_id')
+    .select(['refund_request_lines.order_line_id', 'refund_request_lines.quantity'])
+    .where('refund_requests.order_id', '=', orderId)
+    .where('refund_requests.request_id', 'like', `${CANCELLATION_REQUEST_PREFIX}%`)
+    .where('refund_requests.status', '!=', 'refused')
+    .execute();
+  const putBack = await db
+    .selectFrom('order_refund_lines')
+    .innerJoin('order_refunds', 'order_refunds.id', 'order_refund_lines.refund_id')
+    .innerJoin('refund_requests', (join) =>
+      join
+        .onRef('refund_requests.provider_reference', '=', 'order_refunds.provider_reference')
+        .onRef('refund_requests.order_id', '=', 'order_refunds.order_id'),
+    )
+    .select(['order_refund_lines.order_line_id', 'order_refund_lines.quantity'])
+    .where('order_refunds.order_id', '=', orderId)
+    .where('refund_requests.request_id', 'like', `${CANCELLATION_REQUEST_PREFIX}%`)
+    .where('refund_requests.status', '=', 'refunded')
+    .execute();
+  const lines = await db
+    .selectFrom('order_lines')
+    .select(['id', 'title', 'size_name'])
+    .where('order_id', '=', orderId)
+    .orderBy('id')
+    .execute();
+  const units = new Map<number, number>();
+  for (const row of [...held, ...putBack])
+    units.set(row.order_line_id, (units.get(row.order_line_id) ?? 0) + row.quantity);
+  return lines.filter((line) => units.has(line.id)).map((line) => ({ ...line, quantity: units.get(line.id)! }));
+}
