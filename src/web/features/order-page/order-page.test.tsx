@@ -104,7 +104,7 @@ describe("the customer's order page", () => {
   });
 
   it('shows the status, lines, totals, tracking and documents of the order its key opens', async () => {
-    const fetch = vi.fn(async () => answer(200, order));
+    const fetch = vi.fn(async (_url: string) => answer(200, order));
     vi.stubGlobal('fetch', fetch);
     show();
     expect(await screen.findByRole('heading', { level: 1, name: 'Order 100042' })).toBeTruthy();
