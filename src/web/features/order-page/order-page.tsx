@@ -1,9 +1,10 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import type { OrderPage as OrderPageView, OrderPageFulfilment } from '../../../contract/order-page.ts';
 import { ApiRequestError, limitMessage, requestJson } from '../../lib/api.ts';
 import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
+import { CancelSection } from './cancel-section.tsx';
 import styles from './order-page.module.css';
 
 /** GET /api/order-page/{key}: the order its link opens; a bad link is not asked about again. */
@@ -46,7 +47,9 @@ export default function OrderPage() {
 
 /** The whole order, once loaded; `orderKey` is the key of the link it was opened by. */
 export function OrderView({ order, orderKey }: { order: OrderPageView; orderKey: string }) {
-  void orderKey; // For the sections mounted below, which act on the order by its key.
+  const queries = useQueryClient();
+  // A cancellation or a return changes the order: its page is asked for again.
+  const changed = () => void queries.invalidateQueries({ queryKey: ['order-page', orderKey] });
   return (
     <>
       <h1 className="page-title">Order {order.orderNumber}</h1>
@@ -176,7 +179,8 @@ export function OrderView({ order, orderKey }: { order: OrderPageView; orderKey:
         </ul>
       </section>
 
-      {/* What the shopper can do now: mount <CancelSection orderKey={orderKey} /> and <ReturnsSection orderKey={orderKey} /> here. */}
+      {/* What the shopper can do now, each section asking the server what it allows. */}
+      <CancelSection orderKey={orderKey} onChanged={changed} />
     </>
   );
 }
