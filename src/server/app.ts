@@ -15,6 +15,7 @@ import { createPhotoServices } from './catalog/photos/photo-services.ts';
 import type { Config } from './config.ts';
 import { contactFeature } from './contact/contact.feature.ts';
 import { createShopDocuments, documentsFeature } from './documents/documents.feature.ts';
+import { createShopReturns, returnsFeature } from './returns/returns.feature.ts';
 import { setDocumentIssuer } from './documents/issue-documents.ts';
 import type { Db } from './db/database.ts';
 import { schedulePlannerStatistics } from './db/planner-statistics.ts';
@@ -238,6 +239,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(contactFeature, { db, mailer, config, counters });
   await app.register(documentsFeature, { documents, rateLimitFactor });
+  const returns = createShopReturns(db, {
+    config,
+    cookieSecret,
+    providerOf: payments.providerOf,
+    mailer,
+    now: deps.now,
+  });
+  await app.register(returnsFeature, { returns: returns.service, orderOfKey: returns.orderOfKey, rateLimitFactor });
   await app.register(backOfficeFeature, {
     prefix: '/api/admin',
     db,
@@ -253,6 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     catalogueChanged,
     documents: documents.service,
     invoiceUrl,
+    returns: returns.service,
   });
   await app.register(seoFeature, { catalog, publicUrl: config.publicUrl });
 

@@ -16,6 +16,8 @@ import type { MetricsHooks } from './metrics/metrics.ts';
 import type { CheckoutThread } from './orders/checkout-thread/checkout-thread.ts';
 import type { RefundingProvider } from './orders/order-lifecycle.ts';
 import { ordersAdminFeature } from './orders/orders.admin-feature.ts';
+import { returnsAdminRoutes } from './returns/returns.admin-routes.ts';
+import type { ReturnsService } from './returns/returns.service.ts';
 import { createStaffGuard } from './staff/staff-guard.ts';
 import { staffFeature } from './staff/staff.feature.ts';
 import { createStaffService } from './staff/staff.service.ts';
@@ -37,6 +39,8 @@ export interface BackOfficeOptions {
   documents: DocumentsService;
   /** The signed link to an order's VAT invoice (documents.feature.ts). */
   invoiceUrl: (orderNumber: number) => string;
+  /** Returns (returns.feature.ts): the same service as the order page's. */
+  returns: ReturnsService;
 }
 
 /**
@@ -66,6 +70,7 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
     backgroundJobs: config.backgroundJobs,
     invoiceUrl: options.invoiceUrl,
   });
+  await admin.register(returnsAdminRoutes, { returns: options.returns, guard });
   await admin.register(documentsAdminFeature, { documents: options.documents });
   await admin.register(customersAdminFeature, { db, guard });
   await admin.register(dashboardFeature, { db, lowStockThreshold: config.lowStockThreshold });

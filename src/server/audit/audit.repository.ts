@@ -4,7 +4,8 @@ import type { Database } from '../db/schema.ts';
 /** The audit log's SQL (docs/back-office.md#audit-log). */
 
 export interface AuditEntry {
-  staff: { id: number; email: string };
+  /** Who acted: a member of staff, or (id null) a shopper by their e-mail address. */
+  staff: { id: number | null; email: string };
   action: string;
   entityType: string;
   entityId: string | number;

@@ -18,7 +18,12 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   // Days a parcel takes to arrive, for a return window when its delivery was not recorded.
   await db.schema
     .alterTable('delivery_methods')
-    .addColumn('transit_days', 'integer', (c) => c.notNull().defaultTo(3).check(sql`transit_days >= 0`))
+    .addColumn('transit_days', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(3)
+        .check(sql`transit_days >= 0`),
+    )
     .execute();
   await db.schema
     .createTable('returns')
@@ -42,7 +47,12 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     .addColumn('refund_due_at', 'varchar(40)')
     .addColumn('refunded_at', 'varchar(40)')
     .addColumn('refund_amount', 'integer')
-    .addColumn('deduction', 'integer', (c) => c.notNull().defaultTo(0).check(sql`deduction >= 0`))
+    .addColumn('deduction', 'integer', (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`deduction >= 0`),
+    )
     .addColumn('deduction_reason', 'varchar(2000)')
     .execute();
   await db.schema.createIndex('returns_order_id').on('returns').column('order_id').execute();
