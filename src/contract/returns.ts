@@ -37,7 +37,7 @@ export const returnConditionLabels: Record<ReturnCondition, string> = {
 
 /** What the shopper may attach: photos of damage, checked from their bytes. */
 export const returnPhotoLimits = { maxPhotos: 3, maxBytes: 5 * 1024 * 1024 } as const;
-export const MADE_TO_ORDER_NOTE = 'Made to order: cannot be returned if you change your mind';
+export { MADE_TO_ORDER_NOTE } from './made-to-order.ts';
 
 const id = z.number().int().min(1).max(MAX_ID);
 
