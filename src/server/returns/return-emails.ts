@@ -79,7 +79,7 @@ export function returnRefundedEmail(
 ): MailMessage {
   return {
     to: facts.email,
-    subject: `Return ${facts.raNumber}: ${formatPence(refund.amount)} refunded`,
+    subject: `Your return ${facts.raNumber} is refunded`,
     paragraphs: [
       `Dear ${facts.firstname},`,
       `We have refunded ${formatPence(refund.amount)} for your return ${facts.raNumber} (order ${facts.orderNumber}), by the way you paid. It may take a few days to show on your statement.`,
