@@ -157,6 +157,8 @@ export const basketLineSchema = z.object({
   priceWithoutDiscount: z.number().int(),
   priceReduction: z.number().int(),
   lineTotal: z.number().int(),
+  /** Made for the order: not returnable for a change of mind (docs/rules.md#returns). */
+  madeToOrder: z.boolean().optional(),
 });
 export type BasketLine = z.infer<typeof basketLineSchema>;
 

@@ -116,6 +116,8 @@ export const productSchema = z.object({
   stocks: z.array(productStockSchema),
   /** Chosen by the server from the sizes in stock; null when the product has no sizes. */
   cardPrice: cardPriceSchema.nullable(),
+  /** Made for the order: not returnable for a change of mind (docs/rules.md#returns). */
+  madeToOrder: z.boolean().optional(),
 });
 export type Product = z.infer<typeof productSchema>;
 export const productListSchema = z.array(productSchema);

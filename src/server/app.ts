@@ -16,6 +16,7 @@ import { createPhotoServices } from './catalog/photos/photo-services.ts';
 import type { Config } from './config.ts';
 import { contactFeature } from './contact/contact.feature.ts';
 import { createShopDocuments, documentsFeature } from './documents/documents.feature.ts';
+import { createShopReturns, returnsFeature } from './returns/returns.feature.ts';
 import { setDocumentIssuer } from './documents/issue-documents.ts';
 import type { Db } from './db/database.ts';
 import { schedulePlannerStatistics } from './db/planner-statistics.ts';
@@ -262,6 +263,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     rateLimitFactor,
   });
+  const returns = createShopReturns(db, {
+    config,
+    cookieSecret,
+    providerOf: payments.providerOf,
+    mailer,
+    now: deps.now,
+  });
+  await app.register(returnsFeature, { returns: returns.service, orderOfKey: returns.orderOfKey, rateLimitFactor });
   await app.register(backOfficeFeature, {
     prefix: '/api/admin',
     db,
@@ -278,6 +287,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     documents: documents.service,
     invoiceUrl,
     orderPage,
+    returns: returns.service,
   });
   await app.register(seoFeature, { catalog, publicUrl: config.publicUrl });
 

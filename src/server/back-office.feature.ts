@@ -18,6 +18,8 @@ import type { RefundingProvider } from './orders/order-lifecycle.ts';
 import { orderPageAdminFeature } from './order-page/order-page.feature.ts';
 import type { OrderPageService } from './order-page/order-page.service.ts';
 import { ordersAdminFeature } from './orders/orders.admin-feature.ts';
+import { returnsAdminRoutes } from './returns/returns.admin-routes.ts';
+import type { ReturnsService } from './returns/returns.service.ts';
 import { createStaffGuard } from './staff/staff-guard.ts';
 import { staffFeature } from './staff/staff.feature.ts';
 import { createStaffService } from './staff/staff.service.ts';
@@ -41,6 +43,8 @@ export interface BackOfficeOptions {
   invoiceUrl: (orderNumber: number) => string;
   /** The customer's order page, whose links staff revoke (order-page.feature.ts). */
   orderPage: OrderPageService;
+  /** Returns (returns.feature.ts): the same service as the order page's. */
+  returns: ReturnsService;
 }
 
 /**
@@ -70,6 +74,7 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
     backgroundJobs: config.backgroundJobs,
     invoiceUrl: options.invoiceUrl,
   });
+  await admin.register(returnsAdminRoutes, { returns: options.returns, guard });
   await admin.register(documentsAdminFeature, { documents: options.documents });
   await admin.register(orderPageAdminFeature, { orderPage: options.orderPage, guard });
   await admin.register(customersAdminFeature, { db, guard });

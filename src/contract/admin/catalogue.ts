@@ -124,6 +124,8 @@ export const productFieldsSchema = z.object({
   /** Words shoppers may search by besides the title (the type and brand names are added by the shop). */
   searchTags: z.string().trim().max(300, 'at most 300 characters').default(''),
   status: z.enum(productStatuses, { error: 'Please choose draft, published or archived' }),
+  /** Made for the order: it cannot be returned for a change of mind (docs/rules.md#returns). Absent: unchanged. */
+  madeToOrder: z.boolean().optional(),
 });
 
 function sizesField() {
@@ -174,6 +176,7 @@ export const productDetailSchema = z.object({
   seoDescription: z.string(),
   searchTags: z.string(),
   status: z.enum(productStatuses),
+  madeToOrder: z.boolean(),
   productTypeName: z.string(),
   brandName: z.string(),
   sizes: z.array(sizeViewSchema),

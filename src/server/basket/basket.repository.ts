@@ -25,6 +25,7 @@ function stockFactOf(row: StockRow): StockFact {
     priceReduction: row.price_reduction,
     stock: row.stock,
     available: row.status === 'published',
+    ...(row.made_to_order === 1 ? { madeToOrder: true } : {}),
   };
 }
 

@@ -22,6 +22,8 @@ export interface StockFact {
   stock: number;
   /** False once its product is archived: the line is refused (docs/back-office.md#catalogue). */
   available: boolean;
+  /** Made to order: the review line says it cannot be returned for a change of mind. */
+  madeToOrder?: boolean;
 }
 
 export interface DeliveryMethodFact {
@@ -98,6 +100,7 @@ function priceLine(item: BasketQuery['items'][number], stock: StockFact): Basket
     priceWithoutDiscount: stock.priceWithoutDiscount,
     priceReduction: stock.priceReduction,
     lineTotal: valid ? stock.price * (qty as number) : 0,
+    ...(stock.madeToOrder ? { madeToOrder: true } : {}),
   };
 }
 

@@ -160,7 +160,11 @@ export async function urlKeysLike(db: Db, base: string): Promise<Set<string>> {
   return new Set([...current, ...old].map((row) => row.key));
 }
 
-export type ProductWrite = Omit<ProductRecord, 'id' | 'status' | 'tags'> & { status: ProductStatus; tags: string };
+export type ProductWrite = Omit<ProductRecord, 'id' | 'status' | 'tags' | 'made_to_order'> & {
+  status: ProductStatus;
+  tags: string;
+  made_to_order?: number;
+};
 
 export async function insertProduct(db: Db, row: ProductWrite): Promise<number> {
   const inserted = await db.insertInto('products').values(row).returning('id').executeTakeFirstOrThrow();

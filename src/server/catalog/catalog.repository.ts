@@ -29,6 +29,8 @@ export interface ProductRow {
   seo_title: string;
   seo_keywords: string;
   seo_description: string;
+  /** 1: made to order, not returnable for a change of mind (migration 0032). */
+  made_to_order?: number;
 }
 
 export interface StockRow {
@@ -88,6 +90,7 @@ export function createCatalogRepository(db: Kysely<Database>) {
           'p.seo_title',
           'p.seo_keywords',
           'p.seo_description',
+          'p.made_to_order',
         ])
         .where('p.id', 'in', ids)
         .where('p.status', '=', 'published'),
@@ -302,6 +305,7 @@ export function stockRowsQuery(db: Kysely<Database>, ids: number[]) {
       'p.title',
       'p.url_key',
       'p.status',
+      'p.made_to_order',
       (eb) =>
         eb
           .selectFrom('product_images as i')

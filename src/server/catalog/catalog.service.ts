@@ -68,6 +68,7 @@ function toProduct(row: ProductRow, stocks: StockRow[], images: ImageRow[], phot
     // Worked out here from the sizes already read with the product (no query of its own): the
     // same stock levels as the sizes beside it, in every list and page a card is drawn from.
     cardPrice: cardPriceOf(sizes),
+    ...(row.made_to_order === 1 ? { madeToOrder: true } : {}),
   };
 }
 

@@ -43,6 +43,7 @@ export function productWriteOf(
     tags: fields.searchTags,
     search_tags: searchTagsOf(fields.searchTags, typeChainNames(fields.productTypeId, known.types), known.brandName),
     search_text: searchTextOf(known.sizeNames, fields.description),
+    ...(fields.madeToOrder === undefined ? {} : { made_to_order: fields.madeToOrder ? 1 : 0 }),
   };
 }
 

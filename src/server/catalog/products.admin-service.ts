@@ -115,6 +115,7 @@ export function createProductsAdminService(db: Db, options: CatalogueChangeOptio
       seoKeywords: product.seo_keywords,
       seoDescription: product.seo_description,
       searchTags: product.tags,
+      madeToOrder: product.made_to_order === 1,
       sizes: sizes.map((size) => ({
         id: size.id,
         sizeName: size.size_name,

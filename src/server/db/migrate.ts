@@ -31,6 +31,7 @@ import * as m0028 from './migrations/0028-collection.ts';
 import * as m0029 from './migrations/0029-customers-by-email.ts';
 import * as m0030 from './migrations/0030-fulfilments.ts';
 import * as m0031 from './migrations/0031-order-links.ts';
+import * as m0032 from './migrations/0032-returns.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -69,6 +70,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0029-customers-by-email', m0029],
   ['0030-fulfilments', m0030],
   ['0031-order-links', m0031],
+  ['0032-returns', m0032],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

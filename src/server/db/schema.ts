@@ -40,6 +40,8 @@ export interface ProductTable {
   status: Generated<ProductStatus>;
   /** The search tags staff typed (migration 0012); `search_tags` adds the type and brand names to them. */
   tags: Generated<string>;
+  /** 1 when it is made for the order (migration 0032): no return for a change of mind. */
+  made_to_order: Generated<number>;
 }
 
 /** An old URL key of a product: its page answers a 301 to the product's current one (migration 0012). */
@@ -96,6 +98,8 @@ export interface DeliveryMethodTable {
   active: number;
   /** Sent to the customer or collected by them (migration 0028). */
   kind: Generated<DeliveryKind>;
+  /** Days a parcel takes (migration 0032): a return window starts then when delivery is not recorded. */
+  transit_days: Generated<number>;
 }
 
 export interface VoucherTable {
@@ -510,6 +514,49 @@ export interface CreditNoteTable {
   document: string;
 }
 
+export type ReturnStatus = 'requested' | 'authorised' | 'refused' | 'received' | 'refunded';
+export type ReturnReason = 'changed_mind' | 'faulty' | 'damaged_in_transit' | 'wrong_item';
+export type ReturnCondition = 'as_new' | 'opened' | 'used' | 'damaged' | 'faulty';
+
+/** A shopper's request to return dispatched units (migration 0032; docs/rules.md#returns). */
+export interface ReturnTable {
+  id: Generated<number>;
+  ra_number: string;
+  order_id: number;
+  status: ReturnStatus;
+  reason: ReturnReason;
+  note: Generated<string>;
+  refusal_reason: string | null;
+  requested_at: string;
+  authorised_at: string | null;
+  refused_at: string | null;
+  received_at: string | null;
+  refund_due_at: string | null;
+  refunded_at: string | null;
+  refund_amount: number | null;
+  deduction: Generated<number>;
+  deduction_reason: string | null;
+}
+
+export interface ReturnLineTable {
+  id: Generated<number>;
+  return_id: number;
+  order_line_id: number;
+  quantity: number;
+  restocked: number | null;
+  condition: ReturnCondition | null;
+}
+
+export interface ReturnPhotoTable {
+  id: Generated<number>;
+  return_id: number;
+  position: number;
+  content_type: 'image/jpeg' | 'image/png' | 'image/webp';
+  byte_size: number;
+  bytes: Buffer;
+  created_at: string;
+}
+
 export interface Database {
   product_types: ProductTypeTable;
   brands: BrandTable;
@@ -552,4 +599,7 @@ export interface Database {
   product_photo_bytes: ProductPhotoBytesTable;
   invoices: InvoiceTable;
   credit_notes: CreditNoteTable;
+  returns: ReturnTable;
+  return_lines: ReturnLineTable;
+  return_photos: ReturnPhotoTable;
 }

@@ -87,7 +87,9 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
   const headers = new Headers(init.headers);
   headers.set('accept', 'application/json');
   // JSON unless the caller says otherwise (a CSV file goes as text/csv).
-  if (init.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+  // A FormData body (photos) sets its own multipart type, with its boundary.
+  if (init.body !== undefined && !(init.body instanceof FormData) && !headers.has('content-type'))
+    headers.set('content-type', 'application/json');
   // docs/rules.md#security: every call that changes something echoes the XSRF-TOKEN cookie.
   const method = (init.method ?? 'GET').toUpperCase();
   const changes = method !== 'GET' && method !== 'HEAD';

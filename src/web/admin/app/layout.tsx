@@ -41,6 +41,9 @@ export function Layout() {
                   <NavLink to="/orders">Orders</NavLink>
                 </li>
                 <li>
+                  <NavLink to="/returns">Returns</NavLink>
+                </li>
+                <li>
                   <NavLink to="/documents">Documents</NavLink>
                 </li>
                 <li>

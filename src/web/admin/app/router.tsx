@@ -9,6 +9,7 @@ const SetPasswordPage = lazy(() => import('../features/auth/set-password-page.ts
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
 const OrdersPage = lazy(() => import('../features/orders/orders-page.tsx'));
 const OrderPage = lazy(() => import('../features/orders/order-page.tsx'));
+const ReturnsPage = lazy(() => import('../features/returns/returns-page.tsx'));
 const DocumentsPage = lazy(() => import('../features/documents/documents-page.tsx'));
 const CustomersPage = lazy(() => import('../features/customers/customers-page.tsx'));
 const CustomerPage = lazy(() => import('../features/customers/customer-page.tsx'));
@@ -38,6 +39,7 @@ export function AdminRoutes() {
           <Route index element={<DashboardPage />} />
           <Route path="orders" element={<OrdersPage />} />
           <Route path="orders/:orderNumber" element={<OrderPage />} />
+          <Route path="returns" element={<ReturnsPage />} />
           <Route path="documents" element={<DocumentsPage />} />
           <Route path="customers" element={<CustomersPage />} />
           <Route path="customers/ref/:ref" element={<CustomerRecordPage />} />

@@ -1,4 +1,5 @@
 import type { AddressDraft, BasketLine, PricedBasket } from '../../../contract/basket.ts';
+import { MADE_TO_ORDER_NOTE } from '../../../contract/made-to-order.ts';
 import { formatPence } from '../../lib/format.ts';
 import styles from './checkout.module.css';
 
@@ -20,6 +21,7 @@ export function ProductsTable({ lines }: { lines: BasketLine[] }) {
           <tr key={line.productStockId}>
             <td>
               {line.title} <span className={styles.size}>({line.sizeName})</span>
+              {line.madeToOrder && <span className={styles.madeToOrder}>{MADE_TO_ORDER_NOTE}</span>}
             </td>
             <td>{line.requestedQty}</td>
             <td>{formatPence(line.lineTotal)}</td>

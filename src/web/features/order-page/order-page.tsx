@@ -6,6 +6,7 @@ import { formatPence } from '../../lib/format.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { CancelSection } from './cancel-section.tsx';
 import styles from './order-page.module.css';
+import { ReturnsSection } from './returns-section.tsx';
 
 /** GET /api/order-page/{key}: the order its link opens; a bad link is not asked about again. */
 export function orderPageQueryOptions(key: string) {
@@ -181,6 +182,7 @@ export function OrderView({ order, orderKey }: { order: OrderPageView; orderKey:
 
       {/* What the shopper can do now, each section asking the server what it allows. */}
       <CancelSection orderKey={orderKey} onChanged={changed} />
+      <ReturnsSection orderKey={orderKey} />
     </>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { Product } from '../../../contract/catalog.ts';
 import { messages } from '../../../contract/messages.ts';
+import { MADE_TO_ORDER_NOTE } from '../../../contract/made-to-order.ts';
 import { PageMeta } from '../../lib/page-meta.tsx';
 import { ProductGrid } from '../../ui/product-grid/product-grid.tsx';
 import { DiscountBadge, Price } from '../../ui/price/price.tsx';
@@ -78,6 +79,7 @@ function ProductDetail({ product }: { product: Product }) {
           <p className={stock && stock.stock > 0 ? styles.inStock : styles.unavailable}>
             {stock && stock.stock > 0 ? 'In Stock' : 'Unavailable'}
           </p>
+          {product.madeToOrder && <p className={styles.madeToOrder}>{MADE_TO_ORDER_NOTE}</p>}
           {buyable && (
             <form className={styles.buy} onSubmit={add} noValidate>
               <StockChoiceFields

@@ -62,6 +62,7 @@ interface ProductFormValues {
   seoDescription: string;
   searchTags: string;
   status: ProductStatus;
+  madeToOrder: boolean;
   sizes: SizeValues[];
 }
 
@@ -85,6 +86,7 @@ function valuesOf(product: ProductDetail | undefined): ProductFormValues {
       seoDescription: '',
       searchTags: '',
       status: 'draft',
+      madeToOrder: false,
       sizes: [newSize()],
     };
   }
@@ -99,6 +101,7 @@ function valuesOf(product: ProductDetail | undefined): ProductFormValues {
     seoDescription: product.seoDescription,
     searchTags: product.searchTags,
     status: product.status,
+    madeToOrder: product.madeToOrder,
     sizes: product.sizes.map((size) => ({
       sizeId: size.id,
       sizeName: size.sizeName,
@@ -123,6 +126,7 @@ function inputOf(values: ProductFormValues): ProductInput {
     seoDescription: values.seoDescription,
     searchTags: values.searchTags,
     status: values.status,
+    madeToOrder: values.madeToOrder,
     sizes: values.sizes.map((size) => ({
       ...(size.sizeId !== undefined ? { id: size.sizeId } : { stock: Number(size.stock.trim()) }),
       sizeName: size.sizeName,
@@ -250,6 +254,19 @@ export function ProductForm(props: {
           error={errors.searchTags?.message}
           {...form.register('searchTags')}
         />
+        <div className="adm-field adm-check">
+          <input
+            id="product-made-to-order"
+            type="checkbox"
+            aria-describedby="product-made-to-order-hint"
+            {...form.register('madeToOrder')}
+          />
+          <label htmlFor="product-made-to-order">Made to order</label>
+          <p id="product-made-to-order-hint" className="adm-hint">
+            Made for the customer: it cannot be returned for a change of mind (it can still come back faulty, damaged or
+            wrong). The product page and checkout say so.
+          </p>
+        </div>
       </section>
 
       <fieldset className="adm-card">

@@ -1,0 +1,83 @@
+import type { ReturnReason } from '../../contract/returns.ts';
+import { returnReasons } from '../../contract/returns.ts';
+
+/**
+ * The rules of returns (docs/rules.md#returns), pure: the 14-day window, the units a line may
+ * still send back, the reasons a product allows and what a refund comes to. The Consumer Contracts
+ * Regulations 2013 give 14 days from delivery; a refund within 14 days of the goods coming back,
+ * with standard outbound delivery when the whole order comes back; a deduction for diminished
+ * value only, never a restocking fee.
+ */
+
+export const RETURN_WINDOW_DAYS = 14;
+export const REFUND_DUE_DAYS = 14;
+const DAY_MS = 86_400_000;
+
+/**
+ * The last moment units may be asked back: the end of the 14th day after delivery, or, when the
+ * delivery was not recorded, after their dispatch plus the method's transit days.
+ */
+export function windowEndOf(unit: { dispatchedAt: string; deliveredAt: string | null; transitDays: number }): string {
+  const start = unit.deliveredAt
+    ? Date.parse(unit.deliveredAt)
+    : Date.parse(unit.dispatchedAt) + unit.transitDays * DAY_MS;
+  const day = Math.floor(start / DAY_MS) * DAY_MS;
+  return new Date(day + (RETURN_WINDOW_DAYS + 1) * DAY_MS - 1).toISOString();
+}
+
+export function refundDueOf(receivedAt: string): string {
+  return new Date(Date.parse(receivedAt) + REFUND_DUE_DAYS * DAY_MS).toISOString();
+}
+
+/** A made-to-order product may come back faulty, damaged or wrong, never for a change of mind. */
+export function reasonsFor(madeToOrder: boolean): ReturnReason[] {
+  return madeToOrder ? returnReasons.filter((reason) => reason !== 'changed_mind') : [...returnReasons];
+}
+
+export interface LineFacts {
+  quantity: number;
+  lineTotal: number;
+  /** Each of its fulfilments' units, with when they went. */
+  sent: Array<{ quantity: number; windowEndsAt: string }>;
+  /** Units in returns not refused (this one's not included). */
+  inReturns: number;
+  /** Units refunds other than returns' put back in stock. */
+  restockedByOtherRefunds: number;
+}
+
+/** Units of a line that may be asked back now, and the window's end for them. */
+export function returnableNow(line: LineFacts, now: Date): { units: number; windowEndsAt: string | null } {
+  const open = line.sent.filter((sent) => Date.parse(sent.windowEndsAt) >= now.getTime());
+  const inWindow = open.reduce((sum, sent) => sum + sent.quantity, 0);
+  // Units earlier returns or refunds took are taken from the oldest fulfilments first, the ones
+  // whose window ends soonest; what is left of the open ones may come back.
+  const sentInAll = line.sent.reduce((sum, sent) => sum + sent.quantity, 0);
+  const taken = line.inReturns + line.restockedByOtherRefunds;
+  const closedUnits = sentInAll - inWindow;
+  const units = Math.max(0, inWindow - Math.max(0, taken - closedUnits));
+  const ends = open.map((sent) => sent.windowEndsAt).sort();
+  return { units, windowEndsAt: units > 0 ? (ends.at(-1) ?? null) : null };
+}
+
+/**
+ * What a line's units were paid: their share of the line, less their share of the voucher's
+ * discount (the discount spread over the goods in proportion to their price).
+ */
+export function paidForUnits(
+  line: { quantity: number; lineTotal: number },
+  units: number,
+  order: { itemsTotal: number; discountAmount: number },
+): number {
+  if (line.quantity === 0 || order.itemsTotal === 0) return 0;
+  const goods = line.lineTotal * units;
+  const afterDiscount = (goods * (order.itemsTotal - order.discountAmount)) / order.itemsTotal;
+  return Math.round(afterDiscount / line.quantity);
+}
+
+/**
+ * The refund: the goods as paid, standard outbound delivery when the whole order came back, less
+ * a deduction for diminished value; never below nothing, never more than is left of what was paid.
+ */
+export function refundOf(due: { goods: number; delivery: number; cap: number }, deduction: number): number {
+  return Math.max(0, Math.min(due.goods + due.delivery - deduction, due.cap));
+}

@@ -1,0 +1,250 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitResponseSchema } from '../../contract/basket.ts';
+import type { OrderDetail } from '../../contract/admin/orders.ts';
+import type { AdminReturn, OrderReturns } from '../../contract/returns.ts';
+import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
+import { manualClock } from '../../../test/helpers/clock.ts';
+import { TEST_SESSION_SECRET } from '../../../test/helpers/csrf.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { markOrderPaid } from '../orders/order-lifecycle.ts';
+import { createOrderLinks } from '../orders/order-links.ts';
+
+const DAY = 86_400_000;
+
+/**
+ * Returns (docs/rules.md#returns): within 14 days of delivery (or of dispatch plus the method's
+ * transit days), never a made-to-order product for a change of mind, refunded through the refund
+ * workflow with standard delivery on a whole order less a deduction, never more than was paid.
+ */
+describe('returns', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
+  let orderCount = 0;
+  const clock = manualClock(Date.parse('2026-06-01T12:00:00.000Z'));
+  const links = () => createOrderLinks(t.config.sessionSecret ?? TEST_SESSION_SECRET);
+  beforeAll(async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_FACTOR: '100' }, now: clock.now });
+    fx = await checkoutFixtures(t.db);
+    ({ cookie } = await staffMember(t, 'staff'));
+  });
+  afterAll(() => t.close());
+
+  const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
+    t.app.inject({ method, url: `/api/admin${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
+  const orderRow = (orderNumber: number) =>
+    t.db.kysely.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
+
+  /** A paid order of two lines (2 × £25, 1 × £12), dispatched `daysAgo` days ago, delivered or not. */
+  async function dispatchedOrder(options: { daysAgo: number; delivered?: boolean; madeToOrder?: boolean }) {
+    const products = [await fx.product(2500, 10), await fx.product(1200, 10)];
+    if (options.madeToOrder)
+      await t.db.kysely.updateTable('products').set({ made_to_order: 1 }).where('id', '=', products[0]!.id).execute();
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody(
+        products.map((p, i) => ({ productStockId: p.stockId, requestedQty: [2, 1][i]! })),
+        { guest: { ...guest, email: `returns${++orderCount}.${Date.now()}@example.com` } },
+      ),
+      remoteAddress: `10.9.${orderCount % 250}.${(orderCount * 7) % 250}`,
+    });
+    const result = commitResponseSchema.parse(committed.json());
+    if (!result.ok) throw new Error(`expected an order: ${committed.body}`);
+    const order = await orderRow(result.orderNumber);
+    await t.db.kysely
+      .transaction()
+      .execute((trx) =>
+        markOrderPaid(
+          trx,
+          order,
+          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TXR${result.orderNumber}` },
+          new Date(clock.now()).toISOString(),
+        ),
+      );
+    const sent = await admin('POST', `/orders/${result.orderNumber}/dispatch`, {
+      untracked: { service: 'Royal Mail 1st Class' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const at = new Date(clock.now() - options.daysAgo * DAY).toISOString();
+    await t.db.kysely.updateTable('fulfilments').set({ created_at: at }).where('order_id', '=', order.id).execute();
+    if (options.delivered)
+      await t.db.kysely
+        .updateTable('orders')
+        .set({ delivered_at: at, fulfilment: 'delivered' })
+        .where('id', '=', order.id)
+        .execute();
+    const lines = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
+    const key = links().keyOf(result.orderNumber, 1);
+    return { orderNumber: result.orderNumber, key, lines, order: await orderRow(result.orderNumber) };
+  }
+
+  const returnsOf = async (key: string) =>
+    (await t.app.inject({ method: 'GET', url: `/api/order-page/${key}/returns` })).json() as OrderReturns;
+  const ask = (key: string, payload: object) =>
+    t.app.inject({ method: 'POST', url: `/api/order-page/${key}/returns`, payload });
+  const allLines = (lines: OrderDetail['lines']) =>
+    lines.map((line) => ({ orderLineId: line.id, quantity: line.quantity }));
+
+  it('takes a return within 14 days of delivery and refuses one past its window', async () => {
+    const inTime = await dispatchedOrder({ daysAgo: 14, delivered: true });
+    const view = await returnsOf(inTime.key);
+    expect(view.lines.map((line) => line.returnable)).toEqual([2, 1]);
+    const asked = await ask(inTime.key, {
+      reason: 'changed_mind',
+      lines: [{ orderLineId: inTime.lines[0]!.id, quantity: 1 }],
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    expect(asked.json()).toMatchObject({ raNumber: `RA-${inTime.orderNumber}-1`, status: 'requested' });
+    expect((await returnsOf(inTime.key)).lines.map((line) => line.returnable)).toEqual([1, 1]);
+
+    const late = await dispatchedOrder({ daysAgo: 15, delivered: true });
+    expect((await returnsOf(late.key)).lines.map((line) => line.returnable)).toEqual([0, 0]);
+    const refused = await ask(late.key, { reason: 'faulty', lines: [{ orderLineId: late.lines[0]!.id, quantity: 1 }] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.fields).toEqual([expect.objectContaining({ field: 'lines.0.quantity' })]);
+
+    // Delivery not recorded: dispatch plus the method's transit days (3 by default) starts the window.
+    const undelivered = await dispatchedOrder({ daysAgo: 17 });
+    expect((await returnsOf(undelivered.key)).lines.map((line) => line.returnable)).toEqual([2, 1]);
+    const tooLong = await dispatchedOrder({ daysAgo: 18 });
+    expect((await returnsOf(tooLong.key)).lines.map((line) => line.returnable)).toEqual([0, 0]);
+  });
+
+  it('refuses a made-to-order product for a change of mind, and takes it back when faulty', async () => {
+    const { key, lines, orderNumber } = await dispatchedOrder({ daysAgo: 2, delivered: true, madeToOrder: true });
+    const view = await returnsOf(key);
+    expect(view.lines[0]).toMatchObject({ madeToOrder: true, reasons: ['faulty', 'damaged_in_transit', 'wrong_item'] });
+    const mind = await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
+    expect(mind.statusCode).toBe(400);
+    expect(mind.json().error.fields).toEqual([expect.objectContaining({ field: 'reason' })]);
+    const faulty = await ask(key, {
+      reason: 'faulty',
+      note: 'The skin split',
+      lines: [{ orderLineId: lines[0]!.id, quantity: 1 }],
+    });
+    expect(faulty.statusCode, faulty.body).toBe(201);
+    expect(faulty.json().raNumber).toBe(`RA-${orderNumber}-1`);
+  });
+
+  it('refunds the goods and standard delivery on a whole order, less a deduction, never more than was paid', async () => {
+    const { key, lines, order } = await dispatchedOrder({ daysAgo: 3, delivered: true });
+    const asked = await ask(key, { reason: 'changed_mind', lines: allLines(lines) });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const queued = (await admin('GET', '/returns')).json().returns as AdminReturn[];
+    const mine = queued.find((r) => r.raNumber === asked.json().raNumber)!;
+    // 2 × £25 + £12 paid for the goods; express delivery was £9.95, standard for £62 of goods is free.
+    expect(mine.refundDue).toEqual({ goods: 6200, delivery: 0, cap: order.total_including_delivery });
+    expect((await admin('POST', `/returns/${mine.id}/authorise`)).statusCode).toBe(200);
+    const received = await admin('POST', `/returns/${mine.id}/receive`, {
+      lines: lines.map((line) => ({ orderLineId: line.id, restock: line.quantity, condition: 'as_new' })),
+    });
+    expect(received.statusCode, received.body).toBe(200);
+    expect(received.json().refundDueAt).toBe(new Date(clock.now() + 14 * DAY).toISOString());
+    const noReason = await admin('POST', `/returns/${mine.id}/refund`, { deduction: 500 });
+    expect(noReason.statusCode).toBe(400);
+    const refunded = await admin('POST', `/returns/${mine.id}/refund`, {
+      deduction: 500,
+      deductionReason: 'Scratched',
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(refunded.json()).toMatchObject({ status: 'refunded', refundAmount: 5700, deduction: 500 });
+    expect((await orderRow(order.order_number)).refunded_total).toBe(5700);
+    const again = await admin('POST', `/returns/${mine.id}/refund`, {});
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('adds standard delivery when the whole order comes back, and caps the refund at what is left', async () => {
+    // One line of £12 × 1 and £25 × 2 is £62: pick a smaller order, with standard delivery £4.95.
+    const product = await fx.product(1500, 10);
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: product.stockId, requestedQty: 2 }], {
+        guest: { ...guest, email: `returns-whole.${Date.now()}@example.com` },
+      }),
+      remoteAddress: '10.9.251.1',
+    });
+    const result = commitResponseSchema.parse(committed.json());
+    if (!result.ok) throw new Error(committed.body);
+    const row = await orderRow(result.orderNumber);
+    await t.db.kysely
+      .transaction()
+      .execute((trx) =>
+        markOrderPaid(
+          trx,
+          row,
+          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TXW${result.orderNumber}` },
+          new Date(clock.now()).toISOString(),
+        ),
+      );
+    await admin('POST', `/orders/${result.orderNumber}/dispatch`, { untracked: { service: 'Royal Mail 1st Class' } });
+    const lines = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
+    const key = links().keyOf(result.orderNumber, 1);
+    // Half back first: no delivery on it.
+    const half = await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
+    const rest = await ask(key, { reason: 'faulty', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
+    expect([half.statusCode, rest.statusCode]).toEqual([201, 201]);
+    const queue = (await admin('GET', '/returns')).json().returns as AdminReturn[];
+    const second = queue.find((r) => r.raNumber === rest.json().raNumber)!;
+    // Express was paid (£9.95); the law asks for standard (£4.95): with the first, the whole order is back.
+    expect(second.refundDue).toMatchObject({ goods: 1500, delivery: 495 });
+    // Staff refunded most of the order already: the return's refund is what is left.
+    const earlier = await admin('POST', `/orders/${result.orderNumber}/refund`, {
+      amount: row.total_including_delivery - 1000,
+      reason: 'Goodwill',
+    });
+    expect(earlier.statusCode, earlier.body).toBe(200);
+    await admin('POST', `/returns/${second.id}/authorise`);
+    await admin('POST', `/returns/${second.id}/receive`, {
+      lines: [{ orderLineId: lines[0]!.id, restock: 0, condition: 'faulty' }],
+    });
+    const refunded = await admin('POST', `/returns/${second.id}/refund`, {});
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(refunded.json().refundAmount).toBe(1000);
+    expect((await orderRow(result.orderNumber)).refunded_total).toBe(row.total_including_delivery);
+  });
+
+  it('receives a return once when two staff receive it at the same moment', async () => {
+    const { key, lines } = await dispatchedOrder({ daysAgo: 1, delivered: true });
+    const asked = await ask(key, { reason: 'wrong_item', lines: [{ orderLineId: lines[1]!.id, quantity: 1 }] });
+    const queue = (await admin('GET', '/returns')).json().returns as AdminReturn[];
+    const mine = queue.find((r) => r.raNumber === asked.json().raNumber)!;
+    await admin('POST', `/returns/${mine.id}/authorise`);
+    const body = { lines: [{ orderLineId: lines[1]!.id, restock: 1, condition: 'as_new' }] };
+    const answers = await Promise.all([
+      admin('POST', `/returns/${mine.id}/receive`, body),
+      admin('POST', `/returns/${mine.id}/receive`, body),
+    ]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const audit = await t.db.kysely
+      .selectFrom('audit_log')
+      .select('action')
+      .where('entity_type', '=', 'return')
+      .where('entity_id', '=', mine.raNumber)
+      .execute();
+    expect(audit.map((entry) => entry.action)).toEqual(['return.request', 'return.authorise', 'return.receive']);
+  });
+
+  it('answers the same 404 for a key that is wrong, revoked or guessed', async () => {
+    const { key, orderNumber, order } = await dispatchedOrder({ daysAgo: 1, delivered: true });
+    await t.db.kysely.updateTable('orders').set({ link_version: 2 }).where('id', '=', order.id).execute();
+    const bad = [
+      key,
+      links().keyOf(orderNumber + 1000, 1),
+      `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`,
+      `${orderNumber}.${'A'.repeat(43)}`,
+      'nonsense',
+    ];
+    const answers = [];
+    for (const guess of bad) {
+      const get = await t.app.inject({ method: 'GET', url: `/api/order-page/${guess}/returns` });
+      const post = await ask(guess, { reason: 'faulty', lines: [{ orderLineId: 1, quantity: 1 }] });
+      answers.push([get.statusCode, get.body], [post.statusCode, post.body]);
+    }
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(answers[0]![0]).toBe(404);
+    expect((await returnsOf(links().keyOf(orderNumber, 2))).orderNumber).toBe(orderNumber);
+  });
+});
