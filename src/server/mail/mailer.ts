@@ -55,7 +55,11 @@ export interface Mailer {
 
 /** A message's HTML and plain-text bodies, from its template (or its paragraphs) in the shop's layout. */
 export function renderBodies(message: MailMessage, brand: MailBrand): { text: string; html: string } {
-  return renderMail(message.template ?? { name: 'paragraphs', data: { paragraphs: message.paragraphs ?? [] } }, brand);
+  return renderMail(
+    message.template ?? { name: 'paragraphs', data: { paragraphs: message.paragraphs ?? [] } },
+    brand,
+    message.subject,
+  );
 }
 
 /** Where the queue's worker delivers a message: an SMTP server, or the outbox folder. */

@@ -9,7 +9,7 @@ import { Link } from '@react-email/link';
 import { Preview } from '@react-email/preview';
 import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
-import { createElement as h, type CSSProperties, type ReactNode } from 'react';
+import { createContext, createElement as h, useContext, type CSSProperties, type ReactNode } from 'react';
 import type { ShopIdentity } from '../../../contract/shop.ts';
 
 /**
@@ -49,8 +49,23 @@ const font = 'Georgia, "Times New Roman", serif';
 const sans = 'Arial, Helvetica, sans-serif';
 
 export const styles = {
-  text: { fontFamily: sans, fontSize: '16px', lineHeight: '24px', color: colours.text, margin: '0 0 16px' },
-  small: { fontFamily: sans, fontSize: '13px', lineHeight: '20px', color: colours.muted, margin: '0 0 8px' },
+  // A long word or address someone typed wraps rather than widening the message.
+  text: {
+    fontFamily: sans,
+    fontSize: '16px',
+    lineHeight: '24px',
+    color: colours.text,
+    margin: '0 0 16px',
+    overflowWrap: 'anywhere',
+  },
+  small: {
+    fontFamily: sans,
+    fontSize: '13px',
+    lineHeight: '20px',
+    color: colours.muted,
+    margin: '0 0 8px',
+    overflowWrap: 'anywhere',
+  },
   heading: { fontFamily: font, fontSize: '24px', lineHeight: '30px', color: colours.brandDark, margin: '0 0 16px' },
   subheading: {
     fontFamily: font,
@@ -134,9 +149,13 @@ export function addressLines(shop: ShopIdentity): string[] {
     .filter((part) => part !== '');
 }
 
+/** The message's subject, the HTML document's title. */
+export const MailTitle = createContext('');
+
 /** Every message: the shop's name above, its particulars below, the content between. */
 export function Layout(props: { brand: MailBrand; preview: string; children?: ReactNode }) {
   const { shop, publicUrl, vatNumber } = props.brand;
+  const title = useContext(MailTitle);
   return h(
     Html,
     { lang: 'en-GB', dir: 'ltr' },
@@ -145,6 +164,7 @@ export function Layout(props: { brand: MailBrand; preview: string; children?: Re
       null,
       h('meta', { name: 'viewport', content: 'width=device-width, initial-scale=1' }),
       h('meta', { name: 'color-scheme', content: 'light' }),
+      h('title', null, title || shop.name),
     ),
     h(
       Body,
@@ -157,7 +177,6 @@ export function Layout(props: { brand: MailBrand; preview: string; children?: Re
             maxWidth: '600px',
             width: '100%',
             backgroundColor: colours.surface,
-            border: `1px solid ${colours.border}`,
           },
         },
         h(

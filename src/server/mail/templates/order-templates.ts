@@ -219,7 +219,9 @@ function CancellationInformation(props: { brand: MailBrand; orderUrl: string }) 
     h(
       Small,
       null,
-      `To cancel, tell us of your decision by a clear statement: from your order page (${props.orderUrl}), by e-mail to ${shop.email}, by post to ${shop.name}, ${address}, or by telephone on ${shop.phone}. You may use the model cancellation form below, but you do not have to. To keep to the deadline, it is enough to send your message before the 14 days end.`,
+      'To cancel, tell us of your decision by a clear statement: from ',
+      h(A, { href: props.orderUrl }, 'your order page'),
+      `, by e-mail to ${shop.email}, by post to ${shop.name}, ${address}, or by telephone on ${shop.phone}. You may use the model cancellation form below, but you do not have to. To keep to the deadline, it is enough to send your message before the 14 days end.`,
     ),
     h(
       Small,

@@ -2,7 +2,7 @@ import { compile } from 'html-to-text';
 import { createElement as h, type ReactNode } from 'react';
 // react-dom/server resolves on Node to react-dom's server.node build, which the Containerfile keeps.
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { MailBrand } from './layout.ts';
+import { MailTitle, type MailBrand } from './layout.ts';
 import { NoticeMail, ParagraphsMail, type NoticeData, type ParagraphsData } from './message-templates.ts';
 import {
   DispatchMail,
@@ -56,8 +56,13 @@ const DOCTYPE =
  * address follows its words, unbracketed, so it reads (and is found) as an address; lines are not
  * wrapped, so no address is broken; the inbox preview's hidden text is left out.
  */
-export function renderMail(template: MailTemplate, brand: MailBrand): { html: string; text: string } {
-  const html = DOCTYPE + renderToStaticMarkup(elementOf(template, brand));
+export function renderMail(
+  template: MailTemplate,
+  brand: MailBrand,
+  /** The message's subject, the document's title. */
+  title = '',
+): { html: string; text: string } {
+  const html = DOCTYPE + renderToStaticMarkup(h(MailTitle.Provider, { value: title }, elementOf(template, brand)));
   return { html, text: toText(html) };
 }
 
@@ -74,6 +79,7 @@ const toText = compile({
     { selector: 'a[href^="tel:"]', format: 'anchor', options: { ignoreHref: true } },
     { selector: 'a[href^="mailto:"]', format: 'anchor', options: { ignoreHref: true } },
     { selector: 'img', format: 'skip' },
+    { selector: 'title', format: 'skip' },
     { selector: 'h1', options: { uppercase: false } },
     { selector: 'h2', options: { uppercase: false } },
     { selector: '[data-skip-in-text]', format: 'skip' },
