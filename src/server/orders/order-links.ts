@@ -27,8 +27,7 @@ const KEY_SHAPE = /^([1-9]\d{0,9})\.([A-Za-z0-9_-]{43})$/;
 export function createOrderLinks(secret: string): OrderLinks {
   const signatureOf = (orderNumber: number, linkVersion: number) =>
     createHmac('sha256', secret).update(`order-page:${orderNumber}:${linkVersion}`).digest('base64url');
-  const keyOf = (orderNumber: number, linkVersion: number) =>
-    `${orderNumber}.${signatureOf(orderNumber, linkVersion)}`;
+  const keyOf = (orderNumber: number, linkVersion: number) => `${orderNumber}.${signatureOf(orderNumber, linkVersion)}`;
   return {
     keyOf,
     pathOf: (orderNumber, linkVersion) => `/order/${keyOf(orderNumber, linkVersion)}`,
