@@ -171,7 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The shop's details as the invoices and credit notes issued from now on print them.
   await setDocumentIssuer(db.kysely, config.documentIssuer);
   // Services queue mail; this instance's worker sends it (docs/rules.md#mail), so no request waits for SMTP.
-  const mailer = registerMailQueue(app, db, config, deps.tracing?.tracedTransport);
+  const mailer = registerMailQueue(app, db, { ...config, cookieSecret }, deps.tracing?.tracedTransport);
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
   // Without SMTP outside production, the outbox's mail is read in the browser (mail/inbox.routes.ts).
   if (config.env !== 'production' && !config.smtpUrl) {

@@ -185,17 +185,27 @@ test.describe('after the sale', () => {
     await expect(row).toHaveCount(0);
     await expectNoAxeViolations(page);
 
-    // The customer's mail: the confirmation with the invoice's link, then one e-mail per fulfilment.
+    // The customer's mail: the confirmation with the invoice's link, one e-mail per fulfilment,
+    // and one for the refund.
     const outbox = outboxFor(port);
     const mailTo = () => readOutbox(outbox).filter((m) => m.to === shopperEmail);
+    const subjects = {
+      confirmation: `Your order ${orderNumber} is confirmed`,
+      firstPart: `Part of your order ${orderNumber} is on its way`,
+      rest: `Your order ${orderNumber} is on its way`,
+      refund: `Your refund for order ${orderNumber}`,
+    };
     await expect
-      .poll(() => mailTo().map((m) => m.subject))
-      .toEqual([
-        `Your order ${orderNumber} is confirmed`,
-        `Part of your order ${orderNumber} is on its way`,
-        `Your order ${orderNumber} is on its way`,
-      ]);
-    const [confirmation, firstPart, rest] = mailTo().map((m) => decodeQuotedPrintable(m.raw).replace(/\s+/g, ' '));
+      .poll(() =>
+        mailTo()
+          .map((m) => m.subject)
+          .sort(),
+      )
+      .toEqual(Object.values(subjects).sort());
+    const bodyOf = (subject: string) =>
+      decodeQuotedPrintable(mailTo().find((m) => m.subject === subject)!.raw).replace(/\s+/g, ' ');
+    const [confirmation, firstPart, rest, refunded] = Object.values(subjects).map(bodyOf);
+    expect(refunded).toMatch(/We have refunded £\d+\.\d\d for your order/);
     expect(confirmation).toMatch(/Your VAT invoice: https?:\/\/\S+/);
     for (const line of [ektara, tabla, dholak]) expect(confirmation).toContain(line.name);
     expect(firstPart).toContain(`1 x ${ektara.name} 2 x ${tabla.name}`);

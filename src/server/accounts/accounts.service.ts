@@ -90,11 +90,18 @@ export function createAccountsService(
   async function sendVerificationLink(customer: { id: number; email: string; firstname: string; lastname: string }) {
     await issueLink(customer, 'verify', VERIFY_HOURS, (token) => ({
       subject: `Please confirm your e-mail address for ${options.shopName}`,
-      paragraphs: [
-        `Dear ${customer.firstname} ${customer.lastname},`,
-        `Thank you for registering. Please confirm your e-mail address to activate your account: ${options.publicUrl}/verify-account/${token}`,
-        `The link works once and for ${VERIFY_HOURS} hours. If you did not register, please ignore this message.`,
-      ],
+      template: {
+        name: 'notice',
+        data: {
+          heading: 'Please confirm your e-mail address',
+          greeting: `Dear ${customer.firstname} ${customer.lastname},`,
+          paragraphs: ['Thank you for registering. Please confirm your e-mail address to activate your account.'],
+          buttons: [{ label: 'Confirm my e-mail address', url: `${options.publicUrl}/verify-account/${token}` }],
+          after: [
+            `The link works once and for ${VERIFY_HOURS} hours. If you did not register, please ignore this message.`,
+          ],
+        },
+      },
     }));
   }
 
@@ -111,14 +118,23 @@ export function createAccountsService(
     const message = {
       to: email,
       subject: `${options.shopName}: someone tried to register with your address`,
-      paragraphs: [
-        'Hello,',
-        `Someone, perhaps you, tried to register at ${options.shopName} with this e-mail address, which has an account already. No new account was made and nothing about yours has changed.`,
-        `If it was you, you can sign in: ${options.publicUrl}/login`,
-        `If you have forgotten your password, or not yet confirmed your address, choose a new password: ${options.publicUrl}/forgotpassword`,
-        'If it was not you, you can ignore this message.',
-      ],
-    };
+      template: {
+        name: 'notice',
+        data: {
+          heading: 'Someone tried to register with your address',
+          greeting: 'Hello,',
+          paragraphs: [
+            `Someone, perhaps you, tried to register at ${options.shopName} with this e-mail address, which has an account already. No new account was made and nothing about yours has changed.`,
+            'If it was you, you can sign in. If you have forgotten your password, or not yet confirmed your address, choose a new password.',
+          ],
+          buttons: [
+            { label: 'Sign in', url: `${options.publicUrl}/login` },
+            { label: 'Choose a new password', url: `${options.publicUrl}/forgotpassword` },
+          ],
+          after: ['If it was not you, you can ignore this message.'],
+        },
+      },
+    } satisfies MailMessage;
     try {
       await options.mailer.send(message);
     } catch (error) {
@@ -333,11 +349,18 @@ export function createAccountsService(
         if (!customer) return undefined;
         await issueLink(customer, 'reset', RESET_HOURS, (token) => ({
           subject: `Reset your ${options.shopName} password`,
-          paragraphs: [
-            `Dear ${customer.firstname} ${customer.lastname},`,
-            `To choose a new password, open this link: ${options.publicUrl}/reset-password/${token}`,
-            `The link works once and for ${RESET_HOURS} hour. If you did not ask for it, you can ignore this message: your password has not changed.`,
-          ],
+          template: {
+            name: 'notice',
+            data: {
+              heading: 'Choose a new password',
+              greeting: `Dear ${customer.firstname} ${customer.lastname},`,
+              paragraphs: ['To choose a new password for your account, use the button below.'],
+              buttons: [{ label: 'Choose a new password', url: `${options.publicUrl}/reset-password/${token}` }],
+              after: [
+                `The link works once and for ${RESET_HOURS} hour. If you did not ask for it, you can ignore this message: your password has not changed.`,
+              ],
+            },
+          },
         }));
         // Queued with its token, above.
         return undefined;

@@ -9,7 +9,7 @@ import { createContactService } from './contact.service.ts';
 export interface ContactFeatureOptions {
   db: Db;
   mailer: Mailer;
-  config: Pick<Config, 'shop' | 'rateLimitFactor'>;
+  config: Pick<Config, 'shop' | 'publicUrl' | 'rateLimitFactor'>;
   counters: RateLimitRepository;
 }
 
@@ -20,6 +20,6 @@ export const contactFeature: FastifyPluginAsync<ContactFeatureOptions> = async (
     prefix: '/api',
     rateLimitFactor: config.rateLimitFactor,
     counters,
-    contact: createContactService(db.kysely, { mailer, shop: config.shop, counters }),
+    contact: createContactService(db.kysely, { mailer, shop: config.shop, publicUrl: config.publicUrl, counters }),
   });
 };

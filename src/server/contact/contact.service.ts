@@ -20,7 +20,14 @@ const DAY_MS = 86_400_000;
  */
 export function createContactService(
   db: Kysely<Database>,
-  options: { mailer: Mailer; shop: ShopIdentity; counters: RateLimitRepository; clock?: () => Date },
+  options: {
+    mailer: Mailer;
+    shop: ShopIdentity;
+    /** The shop's own address, for the acknowledgement's link to it. */
+    publicUrl: string;
+    counters: RateLimitRepository;
+    clock?: () => Date;
+  },
 ) {
   const clock = options.clock ?? (() => new Date());
 
@@ -35,10 +42,17 @@ export function createContactService(
   const acknowledgement = (to: string): MailMessage => ({
     to,
     subject: `We have your message - ${options.shop.name}`,
-    paragraphs: [
-      `Thank you for contacting ${options.shop.name}. We have received your message and will reply as soon as we can, usually within one working day.`,
-      `If you did not write to us, someone else gave your address: you can ignore this e-mail.`,
-    ],
+    template: {
+      name: 'notice',
+      data: {
+        heading: 'We have your message',
+        paragraphs: [
+          `Thank you for contacting ${options.shop.name}. We have received your message and will reply as soon as we can, usually within one working day.`,
+        ],
+        buttons: [{ label: `Visit ${options.shop.name}`, url: `${options.publicUrl}/` }],
+        after: ['If you did not write to us, someone else gave your address: you can ignore this e-mail.'],
+      },
+    },
   });
 
   return {

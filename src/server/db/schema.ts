@@ -390,7 +390,7 @@ export interface MailQueueTable {
   id: Generated<number>;
   recipient: string;
   subject: string;
-  /** JSON array of the message's paragraphs. */
+  /** The message's body: a JSON array of paragraphs, or `{ template }`, a template's name and data (mail-queue.repository.ts). */
   paragraphs: string;
   status: MailStatus;
   attempts: Generated<number>;

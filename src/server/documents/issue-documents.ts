@@ -188,7 +188,7 @@ export async function issueCreditNote(
     returned: ReadonlyArray<{ title: string; size_name: string; quantity: number }>;
   },
   at: string,
-): Promise<void> {
+): Promise<number> {
   const invoice = await issueInvoice(trx, source, at);
   const issuer = await documentIssuer(trx);
   const number = await takeDocumentNumber(trx, 'credit_note_number');
@@ -221,4 +221,5 @@ export async function issueCreditNote(
     issuedAt: at,
     document: JSON.stringify(document),
   });
+  return number;
 }

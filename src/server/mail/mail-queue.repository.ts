@@ -2,6 +2,7 @@ import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import { dialectOfHandle } from '../db/database.ts';
 import type { Database, MailQueueTable } from '../db/schema.ts';
 import type { MailMessage } from './mailer.ts';
+import type { MailTemplate } from './templates/templates.ts';
 
 /** The mail queue's SQL (migration 0007). Times are ISO strings, which sort as they compare. */
 
@@ -13,7 +14,7 @@ export async function insertMail(db: Kysely<Database>, message: MailMessage, now
     .values({
       recipient: message.to,
       subject: message.subject,
-      paragraphs: JSON.stringify(message.paragraphs),
+      paragraphs: storedBody(message),
       reply_to: message.replyTo ?? null,
       status: 'pending',
       next_attempt_at: now,
@@ -24,6 +25,22 @@ export async function insertMail(db: Kysely<Database>, message: MailMessage, now
       sent_at: null,
     })
     .execute();
+}
+
+/**
+ * A message's body as the queue keeps it, in the `paragraphs` column: a JSON array of paragraphs
+ * (as every message was before the templates, so those still queued send as they are), or a
+ * template's name and data as a JSON object. Kept in the one column so erasing a customer's mail
+ * (customers.admin-repository.ts) finds their address in either, and no migration is needed.
+ */
+function storedBody(message: MailMessage): string {
+  return JSON.stringify(message.template ? { template: message.template } : (message.paragraphs ?? []));
+}
+
+/** The body of a queued message, read back. */
+export function bodyOf(stored: string): Pick<MailMessage, 'template' | 'paragraphs'> {
+  const body = JSON.parse(stored) as string[] | { template: MailTemplate };
+  return Array.isArray(body) ? { paragraphs: body } : { template: body.template };
 }
 
 /** Due: pending and its time has come, or claimed by a worker whose lease ran out (it crashed). */

@@ -13,6 +13,10 @@ import {
   markSent,
   type QueuedMail,
 } from './mail-queue.repository.ts';
+import { createDocumentLinks } from '../documents/document-links.ts';
+import { createOrderLinks } from '../orders/order-links.ts';
+import { bodyOf } from './mail-queue.repository.ts';
+import type { MailBrand } from './templates/templates.ts';
 import { createMailTransport, type Mailer, type MailMessage, type MailTransport } from './mailer.ts';
 
 /**
@@ -85,7 +89,7 @@ export function createMailQueue(db: Kysely<Database>, options: MailQueueOptions)
       const message: MailMessage = {
         to: mail.recipient,
         subject: mail.subject,
-        paragraphs: JSON.parse(mail.paragraphs) as string[],
+        ...bodyOf(mail.paragraphs),
         ...(mail.reply_to ? { replyTo: mail.reply_to } : {}),
       };
       await withTimeout(options.transport.deliver(message), settings.sendTimeoutMs);
@@ -208,7 +212,10 @@ export function createMailQueue(db: Kysely<Database>, options: MailQueueOptions)
 export function registerMailQueue(
   app: FastifyInstance,
   db: Db,
-  config: Pick<Config, 'smtpUrl' | 'mailOutboxDir' | 'shop'>,
+  config: Pick<Config, 'smtpUrl' | 'mailOutboxDir' | 'shop' | 'publicUrl' | 'documentIssuer'> & {
+    /** The shop's cookie secret, which signs the order page links in its e-mails. */
+    cookieSecret: string;
+  },
   /** Wraps the transport (tracing puts a span around each delivery). */
   wrapTransport: (transport: MailTransport) => MailTransport = (transport) => transport,
 ): Mailer {
@@ -216,7 +223,7 @@ export function registerMailQueue(
   // them (docs/decisions/0020-checkout-first.md).
   const queue = createMailQueue(db.checkout, {
     transport: wrapTransport(
-      createMailTransport({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, shop: config.shop }),
+      createMailTransport({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, brand: mailBrandOf(config) }),
     ),
     log: app.log,
   });
@@ -232,6 +239,21 @@ declare module 'fastify' {
     /** Resolves once the mail queued or being composed so far has been tried. */
     mailSettled(): Promise<void>;
   }
+}
+
+/** The shop as its e-mails show it: its identity, VAT number, address on the web, and order page links. */
+export function mailBrandOf(
+  config: Pick<Config, 'shop' | 'publicUrl' | 'documentIssuer'> & { cookieSecret: string },
+): MailBrand {
+  const links = createOrderLinks(config.cookieSecret);
+  const documents = createDocumentLinks(config.cookieSecret);
+  return {
+    shop: config.shop,
+    vatNumber: config.documentIssuer.vatNumber,
+    publicUrl: config.publicUrl,
+    orderPath: (orderNumber, linkVersion) => links.pathOf(orderNumber, linkVersion),
+    creditNotePath: (creditNoteNumber) => documents.pathTo('credit-note', creditNoteNumber),
+  };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

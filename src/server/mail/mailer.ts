@@ -3,9 +3,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
-import type { ShopIdentity } from '../../contract/shop.ts';
 import type { Database } from '../db/schema.ts';
-import { escapeHtml } from '../http/html.ts';
+import { renderMail, type MailBrand, type MailTemplate } from './templates/templates.ts';
 
 /**
  * One mailer (docs/rules.md#mail). Services call `Mailer.send`, which puts the message in the
@@ -14,13 +13,23 @@ import { escapeHtml } from '../http/html.ts';
  * one .eml file each, where the local inbox page and the tests read it.
  */
 
-export interface MailMessage {
+interface MailEnvelope {
   to: string;
   subject: string;
-  /** Paragraphs of plain text; the HTML body is made from the same paragraphs. */
-  paragraphs: string[];
   /** Where Reply goes, when not to the shop: an address alone, never a name someone typed. */
   replyTo?: string;
+}
+
+/**
+ * A message: its envelope and its body, either one of the shop's templates with its data
+ * (templates/templates.ts) or paragraphs of plain text, which the generic template sets in the
+ * same branded layout. Either way the HTML and its plain-text alternative are made when it is sent.
+ */
+export interface MailMessage extends MailEnvelope {
+  /** The template and its data; when there is one, `paragraphs` are not read. */
+  template?: MailTemplate;
+  /** Paragraphs of plain text, for a message without a template; a web address becomes a link. */
+  paragraphs?: string[];
 }
 
 export interface Mailer {
@@ -44,15 +53,13 @@ export interface Mailer {
   wake(): void;
 }
 
-const linkify = (html: string) => html.replace(/(https?:\/\/[^\s<]+)/g, '<a href="$1">$1</a>');
-
-export function renderBodies(message: MailMessage, shop: ShopIdentity): { text: string; html: string } {
-  const footer = `${shop.name}, ${shop.address}. Telephone ${shop.phone}. Company number ${shop.companyNumber}.`;
-  const text = [...message.paragraphs, '--', footer].join('\n\n');
-  const html = `<!doctype html><html lang="en-GB"><body style="font-family:Arial,sans-serif;color:#2a1d17;line-height:1.5">
-${message.paragraphs.map((p) => `<p>${linkify(escapeHtml(p)).replace(/\n/g, '<br>')}</p>`).join('\n')}
-<hr><p style="font-size:12px;color:#5c483d">${escapeHtml(footer)}</p></body></html>`;
-  return { text, html };
+/** A message's HTML and plain-text bodies, from its template (or its paragraphs) in the shop's layout. */
+export function renderBodies(message: MailMessage, brand: MailBrand): { text: string; html: string } {
+  return renderMail(
+    message.template ?? { name: 'paragraphs', data: { paragraphs: message.paragraphs ?? [] } },
+    brand,
+    message.subject,
+  );
 }
 
 /** Where the queue's worker delivers a message: an SMTP server, or the outbox folder. */
@@ -80,15 +87,15 @@ function subjectAsTyped(subject: string): string {
 export function createMailTransport(options: {
   smtpUrl: string | undefined;
   outboxDir: string;
-  shop: ShopIdentity;
+  brand: MailBrand;
 }): MailTransport {
-  const from = { name: options.shop.name, address: options.shop.email };
+  const from = { name: options.brand.shop.name, address: options.brand.shop.email };
   const transport = options.smtpUrl
     ? nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS })
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async deliver(message) {
-      const { text, html } = renderBodies(message, options.shop);
+      const { text, html } = renderBodies(message, options.brand);
       const info = await transport.sendMail({
         from,
         to: message.to,

@@ -12,6 +12,8 @@ import { errorCodes, refusalMessages } from '../../contract/error-codes.ts';
 import type { Database } from '../db/schema.ts';
 import { RefusedError } from '../errors.ts';
 import { issueCreditNote, issueInvoice } from '../documents/issue-documents.ts';
+import { insertMail } from '../mail/mail-queue.repository.ts';
+import { refundEmail, type RefundRoute } from '../payments/order-emails.ts';
 import { emailKeyOf } from './email-key.ts';
 import {
   changeStatus,
@@ -1083,7 +1085,11 @@ export async function recordReportedRefund(
   return { recorded: refund.kind };
 }
 
-/** A refund's credit note, issued with it (docs/rules.md#invoices-and-credit-notes). */
+/**
+ * A refund's credit note, issued with it (docs/rules.md#invoices-and-credit-notes), and the
+ * customer's refund e-mail queued with both (docs/rules.md#mail). Every refund recorded, by staff
+ * or reported by the provider, has its credit note here once, so its e-mail goes once too.
+ */
 async function issueCreditNoteFor(
   trx: Kysely<Database>,
   orderId: number,
@@ -1093,9 +1099,24 @@ async function issueCreditNoteFor(
 ): Promise<void> {
   const invoiced = await findOrderToInvoice(trx, orderId);
   const credited = await findRefundToCredit(trx, refundId);
-  await issueCreditNote(
+  const creditNoteNumber = await issueCreditNote(
     trx,
     { ...invoiced, refund: { ...credited.refund, note: credited.refund.note ?? reason }, returned: credited.returned },
     at,
   );
+  await insertMail(
+    trx,
+    refundEmail(invoiced.order, {
+      amount: credited.refund.amount,
+      via: refundRouteOf(credited.refund.provider),
+      creditNoteNumber,
+    }),
+    at,
+  );
+}
+
+/** How a refund reaches the customer, by the provider that made it ('manual': the shop, outside any). */
+function refundRouteOf(provider: string): RefundRoute {
+  if (provider === 'manual') return 'shop';
+  return provider.startsWith('paypal') ? 'paypal' : 'card';
 }

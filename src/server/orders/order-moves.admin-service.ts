@@ -3,7 +3,12 @@ import type { deliveryDetailsSchema, FulfilmentRequest } from '../../contract/ad
 import { errorCodes } from '../../contract/error-codes.ts';
 import { BadRequestError, RefusedError } from '../errors.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
-import { dispatchEmail, orderConfirmationEmail, readyForCollectionEmail } from '../payments/order-emails.ts';
+import {
+  dispatchEmail,
+  linesWithPhotos,
+  orderConfirmationEmail,
+  readyForCollectionEmail,
+} from '../payments/order-emails.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import {
   cancelOrder,
@@ -92,7 +97,7 @@ export function createOrderMoves(
         if (order.refunded_total >= order.total_including_delivery)
           return { refused: 'This order has been refunded in full: there is no confirmation to send.' };
         const paid = (await findPaymentOrder(trx, { id: order.id })) as PaymentOrder;
-        const lines = await findPaymentOrderLines(trx, order.id);
+        const lines = await linesWithPhotos(trx, await findPaymentOrderLines(trx, order.id));
         await insertMail(trx, orderConfirmationEmail(paid, lines, options.invoiceUrl?.(order.order_number)), at);
         return { after: { to: order.email } };
       });

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { findPaymentOrder, findPaymentOrderLines, type PaymentOrder } from '../orders/order-payments.ts';
-import { orderConfirmationEmail, paymentFailedEmail } from './order-emails.ts';
+import { linesWithPhotos, orderConfirmationEmail, paymentFailedEmail } from './order-emails.ts';
 import { outcomeText, type Applied } from './payment-provider.ts';
 import { eventSeen, recordEvent } from './payments.repository.ts';
 
@@ -48,7 +48,7 @@ export function createPaymentEvents(
         ? paymentFailedEmail(order, options.publicUrl)
         : orderConfirmationEmail(
             order,
-            await findPaymentOrderLines(trx, orderId),
+            await linesWithPhotos(trx, await findPaymentOrderLines(trx, orderId)),
             options.invoiceUrl?.(order.order_number),
           );
     await options.mailer.sendWith(trx, message);

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import { checkoutFixtures, commitBody } from '../../../test/helpers/checkout-fixtures.ts';
 import { deliveredMail } from '../../../test/helpers/outbox.ts';
+import { plainText } from '../mail/eml.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { encodeFields, encryptCrypt } from './opayo-crypt.ts';
@@ -157,6 +158,37 @@ describe('refunds, reversals and late failures', () => {
     await refund(paypalFirst, 'Refunded', '-10.00');
     expect((await order(paypalFirst.orderCode)).refunded_total).toBe(2000);
     expect(await refundsOf(paypalFirst.orderCode)).toEqual([1000, 1000]);
+  });
+
+  it('e-mails the customer once per refund: the amount, how it goes back, its credit note and the order page', async () => {
+    const { cookie } = await staffMember(t, 'staff');
+    const o = await paidOrder();
+    const txn = 'REFUND00000000002';
+    // PayPal's IPN reports it three times; staff record it too: one refund, one e-mail.
+    for (let i = 0; i < 3; i++) await refund(o, 'Refunded', '-10.00', txn);
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/orders/${o.orderNumber}/refund`,
+      headers: { cookie },
+      payload: { amount: 1000, reason: 'Refunded in PayPal' },
+    });
+    // A second refund, made outside PayPal and recorded by staff: its own e-mail.
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/orders/${o.orderNumber}/refund`,
+      headers: { cookie },
+      payload: { amount: 500, reason: 'Goodwill' },
+    });
+    const mail = (await deliveredMail(t))
+      .filter((m) => m.subject === `Your refund for order ${o.orderNumber}`)
+      .map((m) => plainText(m.raw));
+    expect(mail).toHaveLength(2);
+    const text = mail.find((m) => m.includes('£10.00'))!;
+    expect(mail.find((m) => m.includes('We have refunded £5.00'))).toContain('We made it to you ourselves');
+    expect(text).toContain(`We have refunded £10.00 for your order ${o.orderNumber}`);
+    expect(text).toContain('It goes back to your PayPal account');
+    expect(text).toMatch(new RegExp(`/api/documents/credit-note/\\d+/[\\w-]+`));
+    expect(text).toMatch(new RegExp(`/order/${o.orderNumber}\\.[\\w-]{43}`));
   });
 
   it('sends no "did not go through" mail, and keeps the order paid, when a failure arrives after payment', async () => {
