@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RefundInput } from '../../contract/admin/orders.ts';
+import { errorCodes } from '../../contract/error-codes.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
+import { RefusedError } from '../errors.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import {
   recordRefund,
@@ -39,6 +41,22 @@ const refusals: Record<RefundRefusal, string> = {
   'not held':
     'This order’s units were never taken from stock (it was paid after they had gone to another order), so there is nothing to put back. Record the refund without restocking.',
 };
+
+/**
+ * A refund the provider did not confirm: its amount stays reserved until the provider reports it or
+ * the sweep learns what became of it. Staff are told as for a refusal (409), but it may have been
+ * made, so whatever waited on the refund (a return's claim) must not be given back for it.
+ */
+export class RefundUnconfirmedError extends RefusedError {
+  constructor() {
+    super(
+      409,
+      errorCodes.conflict,
+      'The provider did not confirm the refund. The amount stays reserved until it reports the refund; check its activity before trying again.',
+    );
+    this.name = 'RefundUnconfirmedError';
+  }
+}
 
 type Restock = Array<{ lineId: number; quantity: number }>;
 type ProviderThatRefunds = Required<Pick<RefundingProvider, 'refund'>> & RefundingProvider;
@@ -107,10 +125,7 @@ export function createOrderRefunds(
     if ('refused' in answer) refuseChange(refusals[answer.refused]);
     if (answer.outcome === 'refused')
       refuseChange(`The provider refused the refund (${answer.reason}); nothing was refunded.`);
-    if (answer.outcome === 'unknown')
-      refuseChange(
-        'The provider did not confirm the refund. The amount stays reserved until it reports the refund; check its activity before trying again.',
-      );
+    if (answer.outcome === 'unknown') throw new RefundUnconfirmedError();
   }
 
   function recordRefundMadeOutside(

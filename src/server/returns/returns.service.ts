@@ -15,7 +15,7 @@ import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import type { RefundingProvider } from '../orders/order-lifecycle.ts';
-import { createOrderRefunds } from '../orders/order-refunds.admin-service.ts';
+import { createOrderRefunds, RefundUnconfirmedError } from '../orders/order-refunds.admin-service.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import {
   returnAuthorisedEmail,
@@ -461,6 +461,8 @@ export function createReturnsService(
      * when the whole order came back, less a deduction for diminished value; never a restocking
      * fee, never more than was paid. The return is claimed first (received → refunded), so two
      * staff refunding it at once refund it once; a refund the workflow refuses gives the claim back.
+     * One the provider did not confirm keeps it (its amount stays reserved, and may have been sent):
+     * staff are told, the entry audited, and no "refunded" e-mail goes to the shopper.
      */
     async refund(id: number, input: RefundReturn, staff: Staff): Promise<AdminReturn> {
       const deduction = input.deduction ?? 0;
@@ -497,6 +499,30 @@ export function createReturnsService(
             staff,
           );
       } catch (error) {
+        if (error instanceof RefundUnconfirmedError) {
+          // The provider may have made it: the amount stays reserved until the sweep learns what
+          // became of it, so the return stays claimed (a second click would send a second amount).
+          // Audited, but the shopper is not told of a refund that is not confirmed.
+          const when = at();
+          await recordAudit(db, {
+            staff,
+            action: 'return.refund',
+            entityType: 'return',
+            entityId: row.ra_number,
+            before: { status: 'received' },
+            after: {
+              status: 'refunded',
+              amount,
+              goods: due.goods,
+              delivery: due.delivery,
+              deduction,
+              deductionReason,
+              confirmed: false,
+            },
+            at: when,
+          });
+          throw error;
+        }
         await moveReturn(db, id, ['refunded'], {
           status: 'received',
           refunded_at: null,
