@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { openDatabase } from '../../src/server/db/database.ts';
 import { plainText } from '../../src/server/mail/eml.ts';
 import { readOutbox } from '../helpers/outbox.ts';
-import { apiPost, expect, expectNoAxeViolations, paidOrderOf, test } from './fixtures.ts';
+import { apiPost, expect, expectNoAxeViolations, opayoShop, paidOrderOf, test } from './fixtures.ts';
 import { databaseFor, outboxFor } from './outbox-path.ts';
 import { createOwner, openFromNav, setPassword, signIn } from './staff-pages.ts';
 
@@ -15,15 +15,18 @@ import { createOwner, openFromNav, setPassword, signIn } from './staff-pages.ts'
  */
 
 const port = Number(process.env.E2E_PORT ?? 3555);
+/** A card the Opayo sandbox takes. */
+const CARD = '4929000000006';
 
-const mailTo = (email: string) => readOutbox(outboxFor(port)).filter((mail) => mail.to === email);
+/** What was e-mailed to `email` by the shop on `shopPort` (the Opayo shop is port + 1). */
+const mailTo = (email: string, shopPort = port) => readOutbox(outboxFor(shopPort)).filter((mail) => mail.to === email);
 
 /** The order page's link in the shopper's confirmation e-mail, once it has been sent. */
-async function orderLinkFromOutbox(email: string, orderNumber: number): Promise<string> {
+async function orderLinkFromOutbox(email: string, orderNumber: number, shopPort = port): Promise<string> {
   let link = '';
   await expect
     .poll(() => {
-      const confirmation = mailTo(email).find((mail) => mail.subject.includes(`${orderNumber} is confirmed`));
+      const confirmation = mailTo(email, shopPort).find((mail) => mail.subject.includes(`${orderNumber} is confirmed`));
       link = confirmation ? (/https?:\/\/[^\s<>"]+\/order\/[\w.-]+/.exec(plainText(confirmation.raw))?.[0] ?? '') : '';
       return link;
     })
@@ -48,46 +51,59 @@ async function openOrderPage(page: Page, path: string, orderNumber: number) {
 test.describe("the customer's side after the sale", () => {
   test.use({ allowConsoleErrors: [/status of 40[14]/] });
 
-  test('a guest cancels one line before dispatch from the order link, and is e-mailed the refund', async ({ page }) => {
-    test.slow();
-    const email = `guest.cancels.${Date.now()}@example.com`;
-    // A Tanpura and a Sarangi: types no other browser test buys.
-    const { lines, orderNumber } = await paidOrderOf(page, 'TR19 6AB', email, [
-      { typeId: 2020, quantity: 1 },
-      { typeId: 2022, quantity: 1 },
-    ]);
-    const path = await orderLinkFromOutbox(email, orderNumber);
-    await openOrderPage(page, path, orderNumber);
-    await expectNoAxeViolations(page);
+  // A cancellation is refunded through the provider at once: the shop that takes cards by Opayo.
+  test.describe('on the shop that takes cards through Opayo', () => {
+    test.use({ baseURL: opayoShop });
 
-    const invoice = page.getByRole('link', { name: /Download the VAT invoice/ });
-    const pdf = await page.request.get((await invoice.getAttribute('href'))!);
-    expect(pdf.status()).toBe(200);
-    expect(pdf.headers()['content-type']).toContain('application/pdf');
-
-    const cancel = page.getByRole('region', { name: 'Cancel your order' });
-    await cancel.getByRole('radio', { name: 'Some items' }).check();
-    const second = lines[1]!;
-    await cancel
-      .getByLabel(`${second.product.title} (${second.stock.productSizeName}): units to cancel`)
-      .selectOption('1');
-    await cancel.getByRole('button', { name: 'Continue' }).click();
-    await expect(cancel.getByRole('heading', { name: 'Cancel these items?' })).toBeFocused();
-    await expectNoAxeViolations(page);
-    await cancel.getByRole('button', { name: /^Cancel and refund £/ }).click();
-    await expect(cancel.getByRole('heading', { name: 'Items cancelled' })).toBeVisible();
-    await expectNoAxeViolations(page);
-
-    // The page, asked again, shows the refund; the shopper is e-mailed the cancellation and the refund.
-    await expect(page.getByTestId('order-payment')).toHaveText('Paid, partly refunded');
-    await expect
-      .poll(() => mailTo(email).map((mail) => mail.subject))
-      .toEqual(
-        expect.arrayContaining([
-          expect.stringMatching(new RegExp(`cancel.*${orderNumber}|${orderNumber}.*cancel`, 'i')),
-          expect.stringMatching(new RegExp(`refund.*${orderNumber}|${orderNumber}.*refund`, 'i')),
-        ]),
+    test('a guest cancels one line before dispatch from the order link, and is e-mailed the refund', async ({
+      page,
+    }) => {
+      test.slow();
+      const email = `guest.cancels.${Date.now()}@example.com`;
+      // A Tanpura and a Sarangi: types no other browser test buys.
+      const { lines, orderNumber } = await paidOrderOf(
+        page,
+        'TR19 6AB',
+        email,
+        [
+          { typeId: 2020, quantity: 1 },
+          { typeId: 2022, quantity: 1 },
+        ],
+        CARD,
       );
+      const path = await orderLinkFromOutbox(email, orderNumber, port + 1);
+      await openOrderPage(page, path, orderNumber);
+      await expectNoAxeViolations(page);
+
+      const invoice = page.getByRole('link', { name: /Download the VAT invoice/ });
+      const pdf = await page.request.get((await invoice.getAttribute('href'))!);
+      expect(pdf.status()).toBe(200);
+      expect(pdf.headers()['content-type']).toContain('application/pdf');
+
+      const cancel = page.getByRole('region', { name: 'Cancel your order' });
+      await cancel.getByRole('radio', { name: 'Some items' }).check();
+      const second = lines[1]!;
+      await cancel
+        .getByLabel(`${second.product.title} (${second.stock.productSizeName}): units to cancel`)
+        .selectOption('1');
+      await cancel.getByRole('button', { name: 'Continue' }).click();
+      await expect(cancel.getByRole('heading', { name: 'Cancel these items?' })).toBeFocused();
+      await expectNoAxeViolations(page);
+      await cancel.getByRole('button', { name: /^Cancel and refund £/ }).click();
+      await expect(cancel.getByRole('heading', { name: 'Items cancelled' })).toBeVisible();
+      await expectNoAxeViolations(page);
+
+      // The page, asked again, shows the refund; the shopper is e-mailed the cancellation and the refund.
+      await expect(page.getByTestId('order-payment')).toHaveText('Paid, partly refunded');
+      await expect
+        .poll(() => mailTo(email, port + 1).map((mail) => mail.subject))
+        .toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(new RegExp(`cancel.*${orderNumber}|${orderNumber}.*cancel`, 'i')),
+            expect.stringMatching(new RegExp(`refund.*${orderNumber}|${orderNumber}.*refund`, 'i')),
+          ]),
+        );
+    });
   });
 
   test('after dispatch a guest asks to return a line; staff authorise, receive and refund it; the shopper sees each step', async ({
