@@ -161,6 +161,9 @@ describe('GET /api/order-page/:key and revoking its links', () => {
       'too long': `${orderNumber}.${'A'.repeat(150)}`,
       'wrong signature': `${orderNumber}.${'A'.repeat(43)}`,
       'no such order': links.keyOf(9_999_999, 1),
+      // Past what PostgreSQL's integer column holds: a 500 there, once.
+      'a number past any order': links.keyOf(9_999_999_999, 1),
+      'one past the largest order number': links.keyOf(2_147_483_648, 1),
       'signed with another secret': createOrderLinks('another-shop-secret').keyOf(orderNumber, 2),
       unpaid: links.keyOf(unpaid.orderNumber, 1),
     };

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { MAX_ID } from '../../contract/basket-rules.ts';
 
 /**
  * The customer's order page links (docs/rules.md#the-customers-order-page): every order e-mail
@@ -33,7 +34,9 @@ export function createOrderLinks(secret: string): OrderLinks {
     pathOf: (orderNumber, linkVersion) => `/order/${keyOf(orderNumber, linkVersion)}`,
     orderNumberOf(key) {
       const match = KEY_SHAPE.exec(key);
-      return match ? Number(match[1]) : undefined;
+      const orderNumber = match ? Number(match[1]) : undefined;
+      // Past what the orders' integer column holds, no order has it (PostgreSQL would refuse to look).
+      return orderNumber !== undefined && orderNumber <= MAX_ID ? orderNumber : undefined;
     },
     verify(key, orderNumber, linkVersion) {
       const expected = Buffer.from(keyOf(orderNumber, linkVersion));
