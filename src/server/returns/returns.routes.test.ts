@@ -188,8 +188,9 @@ describe('returns', () => {
     expect([half.statusCode, rest.statusCode]).toEqual([201, 201]);
     const queue = (await admin('GET', '/returns')).json().returns as AdminReturn[];
     const second = queue.find((r) => r.raNumber === rest.json().raNumber)!;
-    // Express was paid (£9.95); the law asks for standard (£4.95): with the first, the whole order is back.
-    expect(second.refundDue).toMatchObject({ goods: 1500, delivery: 495 });
+    // With the first, the whole order is back, but the first is still to be refunded: the standard
+    // delivery waits for the refund that completes the order (the next test).
+    expect(second.refundDue).toMatchObject({ goods: 1500, delivery: 0 });
     // Staff refunded most of the order already: the return's refund is what is left.
     const earlier = await admin('POST', `/orders/${result.orderNumber}/refund`, {
       amount: row.total_including_delivery - 1000,
@@ -204,6 +205,54 @@ describe('returns', () => {
     expect(refunded.statusCode, refunded.body).toBe(200);
     expect(refunded.json().refundAmount).toBe(1000);
     expect((await orderRow(result.orderNumber)).refunded_total).toBe(row.total_including_delivery);
+  });
+
+  it('refunds standard delivery once, with the refund that completes the whole order', async () => {
+    const product = await fx.product(1500, 10);
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: product.stockId, requestedQty: 2 }], {
+        guest: { ...guest, email: `returns-delivery-once.${Date.now()}@example.com` },
+      }),
+      remoteAddress: '10.9.251.2',
+    });
+    const result = commitResponseSchema.parse(committed.json());
+    if (!result.ok) throw new Error(committed.body);
+    const row = await orderRow(result.orderNumber);
+    await t.db.kysely
+      .transaction()
+      .execute((trx) =>
+        markOrderPaid(
+          trx,
+          row,
+          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TXD${result.orderNumber}` },
+          new Date(clock.now()).toISOString(),
+        ),
+      );
+    await admin('POST', `/orders/${result.orderNumber}/dispatch`, { untracked: { service: 'Royal Mail 1st Class' } });
+    const lines = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
+    const key = links().keyOf(result.orderNumber, 1);
+    const asked = [
+      await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] }),
+      await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] }),
+    ];
+    const queue = (await admin('GET', '/returns')).json().returns as AdminReturn[];
+    const [first, second] = asked.map((answer) => queue.find((r) => r.raNumber === answer.json().raNumber)!);
+    const refund = async (id: number) => {
+      await admin('POST', `/returns/${id}/authorise`);
+      await admin('POST', `/returns/${id}/receive`, {
+        lines: [{ orderLineId: lines[0]!.id, restock: 1, condition: 'as_new' }],
+      });
+      const refunded = await admin('POST', `/returns/${id}/refund`, {});
+      expect(refunded.statusCode, refunded.body).toBe(200);
+      return refunded.json().refundAmount as number;
+    };
+    // The first refunded, while the other is still to come, is the goods alone; the last brings
+    // the standard delivery back with it: £4.95, not the express £9.95 paid, as the law asks.
+    expect(await refund(first!.id)).toBe(1500);
+    expect(await refund(second!.id)).toBe(1500 + 495);
+    expect((await orderRow(result.orderNumber)).refunded_total).toBe(1500 + 1500 + 495);
   });
 
   it('receives a return once when two staff receive it at the same moment', async () => {
@@ -223,6 +272,7 @@ describe('returns', () => {
       .select('action')
       .where('entity_type', '=', 'return')
       .where('entity_id', '=', mine.raNumber)
+      .orderBy('id')
       .execute();
     expect(audit.map((entry) => entry.action)).toEqual(['return.request', 'return.authorise', 'return.receive']);
   });

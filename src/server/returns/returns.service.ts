@@ -163,11 +163,15 @@ export function createReturnsService(
         }),
       0,
     );
-    // Standard outbound delivery comes back when the whole order does: every unit in a return
-    // not refused, this one included.
+    // Standard outbound delivery comes back when the whole order does, once: with the refund that
+    // completes it, when every unit is in a return not refused (this one included) and every other
+    // such return has been refunded already.
     const all = await findReturnLines(trx, order.id);
     const returned = await unitsInReturns(trx, order.id);
-    const whole = all.every((line) => (returned.get(line.id) ?? 0) >= line.quantity);
+    const others = (await findReturnsOfOrder(trx, order.id)).filter((other) => other.id !== row.id);
+    const whole =
+      all.every((line) => (returned.get(line.id) ?? 0) >= line.quantity) &&
+      others.every((other) => other.status === 'refused' || other.status === 'refunded');
     const standard = await standardDeliveryPrice(trx, order);
     const delivery = whole ? Math.min(order.delivery_price, standard ?? order.delivery_price) : 0;
     const cap = Math.max(0, order.total_including_delivery - order.refunded_total);
