@@ -155,16 +155,16 @@ describe('returns', () => {
     expect(again.statusCode).toBe(409);
   });
 
-  it('adds standard delivery when the whole order comes back, and caps the refund at what is left', async () => {
-    // One line of £12 × 1 and £25 × 2 is £62: pick a smaller order, with standard delivery £4.95.
+  /** A paid order of 2 × £15 with express delivery, all dispatched: the whole-order refunds' case. */
+  async function twoOfOneDispatched(email: string, remoteAddress: string) {
     const product = await fx.product(1500, 10);
     const committed = await t.app.inject({
       method: 'POST',
       url: '/api/basket',
       payload: commitBody([{ productStockId: product.stockId, requestedQty: 2 }], {
-        guest: { ...guest, email: `returns-whole.${Date.now()}@example.com` },
+        guest: { ...guest, email: `${email}.${Date.now()}@example.com` },
       }),
-      remoteAddress: '10.9.251.1',
+      remoteAddress,
     });
     const result = commitResponseSchema.parse(committed.json());
     if (!result.ok) throw new Error(committed.body);
@@ -175,13 +175,18 @@ describe('returns', () => {
         markOrderPaid(
           trx,
           row,
-          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TXW${result.orderNumber}` },
+          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TX${result.orderNumber}` },
           new Date(clock.now()).toISOString(),
         ),
       );
     await admin('POST', `/orders/${result.orderNumber}/dispatch`, { untracked: { service: 'Royal Mail 1st Class' } });
     const lines = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
-    const key = links().keyOf(result.orderNumber, 1);
+    return { result, row, lines, key: links().keyOf(result.orderNumber, 1) };
+  }
+
+  it('adds standard delivery when the whole order comes back, and caps the refund at what is left', async () => {
+    // One line of £12 × 1 and £25 × 2 is £62: pick a smaller order, with standard delivery £4.95.
+    const { result, row, lines, key } = await twoOfOneDispatched('returns-whole', '10.9.251.1');
     // Half back first: no delivery on it.
     const half = await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
     const rest = await ask(key, { reason: 'faulty', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
@@ -208,31 +213,7 @@ describe('returns', () => {
   });
 
   it('refunds standard delivery once, with the refund that completes the whole order', async () => {
-    const product = await fx.product(1500, 10);
-    const committed = await t.app.inject({
-      method: 'POST',
-      url: '/api/basket',
-      payload: commitBody([{ productStockId: product.stockId, requestedQty: 2 }], {
-        guest: { ...guest, email: `returns-delivery-once.${Date.now()}@example.com` },
-      }),
-      remoteAddress: '10.9.251.2',
-    });
-    const result = commitResponseSchema.parse(committed.json());
-    if (!result.ok) throw new Error(committed.body);
-    const row = await orderRow(result.orderNumber);
-    await t.db.kysely
-      .transaction()
-      .execute((trx) =>
-        markOrderPaid(
-          trx,
-          row,
-          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TXD${result.orderNumber}` },
-          new Date(clock.now()).toISOString(),
-        ),
-      );
-    await admin('POST', `/orders/${result.orderNumber}/dispatch`, { untracked: { service: 'Royal Mail 1st Class' } });
-    const lines = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
-    const key = links().keyOf(result.orderNumber, 1);
+    const { result, lines, key } = await twoOfOneDispatched('returns-delivery-once', '10.9.251.2');
     const asked = [
       await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] }),
       await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] }),
