@@ -5,6 +5,7 @@ import type { OrderDetail } from '../../../../contract/admin/orders.ts';
 import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
 import { shownTransactionId } from '../../../../contract/transaction-id.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
+import { providerLabel } from '../../../../contract/payments.ts';
 import { addressLines, formatDateTime, formatPence, humanise } from '../../lib/format.ts';
 import { AuditTable } from '../../ui/audit-list.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
@@ -97,7 +98,7 @@ function OrderView({ order }: { order: OrderDetail }) {
               </>
             )}
             <dt>Provider</dt>
-            <dd>{order.provider ? humanise(order.provider) : 'None yet'}</dd>
+            <dd>{order.provider ? providerLabel(order.provider) : 'None yet'}</dd>
             {order.transactionId && (
               <>
                 <dt>Transaction</dt>
@@ -185,7 +186,7 @@ function OrderView({ order }: { order: OrderDetail }) {
           {order.refunds.map((refund) => (
             <li key={refund.id}>
               {formatDateTime(refund.recordedAt)}: {formatPence(refund.amount)} ({humanise(refund.kind)},{' '}
-              {refund.provider}
+              {providerLabel(refund.provider)}
               {refund.reference ? `, ${refund.reference}` : ''})
             </li>
           ))}
@@ -201,7 +202,7 @@ function OrderView({ order }: { order: OrderDetail }) {
         <ul>
           {order.paymentEvents.map((event) => (
             <li key={event.id}>
-              {formatDateTime(event.receivedAt)}: {event.provider} said {event.providerStatus} (
+              {formatDateTime(event.receivedAt)}: {providerLabel(event.provider)} said {event.providerStatus} (
               {humanise(event.outcome)})
             </li>
           ))}
