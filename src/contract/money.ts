@@ -7,6 +7,13 @@ export function formatPence(pence: number): string {
   return gbp.format(pence / 100);
 }
 
+const wholeGbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
+
+/** 150049 -> "£1,500": to the nearest pound, where pence would only crowd (a chart's axis). */
+export function formatWholePounds(pence: number): string {
+  return wholeGbp.format(Math.round(pence / 100));
+}
+
 /**
  * 12999 -> "129.99": the plain decimal the payment providers want, and what a form shows in a
  * field where pounds are typed (poundsToPence reads it back).
