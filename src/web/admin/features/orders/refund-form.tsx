@@ -34,6 +34,7 @@ function refundFormSchema(refundable: number, lines: OrderDetail['lines']) {
     ),
   });
 }
+type Restock = Array<{ lineId: number; quantity: number }>;
 type RefundForm = { amount: string; reason: string; restock: Record<string, string | number> };
 
 export function RefundForm(props: {
@@ -52,7 +53,7 @@ export function RefundForm(props: {
   const { errors, isSubmitting } = form.formState;
   // A refund waits for a second yes that restates it: money sent through the provider cannot be
   // taken back, and one recorded by hand must match what was sent in the provider's own pages.
-  const [toConfirm, setToConfirm] = useState<RefundInput | null>(null);
+  const [toConfirm, setToConfirm] = useState<(RefundInput & { restock: Restock }) | null>(null);
   // Until staff type an amount of their own, the units chosen to restock propose it.
   const amountTyped = useRef(false);
 
