@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { requestJson } from '../../lib/api.ts';
+import { LeaveGuard } from '../lib/leave-guard.tsx';
 import { isStaffMeKey, staffKeys, staffMeQueryOptions } from '../lib/staff-session.ts';
 
 /** The back office's frame: a skip link, the nav (staff management for owners only) and the page. */
@@ -89,9 +90,11 @@ export function Layout() {
         )}
       </header>
       <main id="main" className="adm-main" tabIndex={-1}>
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+        <LeaveGuard>
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </LeaveGuard>
       </main>
     </div>
   );

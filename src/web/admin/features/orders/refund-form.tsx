@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { refundSchema, type OrderDetail, type RefundInput } from '../../../../co
 import { goodsLessVoucherShare } from '../../../../contract/money.ts';
 import { providerLabel } from '../../../../contract/payments.ts';
 import { formatPence, penceToDecimal, poundsToPence } from '../../lib/format.ts';
+import { useLeaveGuard } from '../../lib/leave-guard.tsx';
 import { Field } from '../../ui/field.tsx';
 import { unitCount } from './unit-count.ts';
 
@@ -50,15 +51,15 @@ export function RefundForm(props: {
     resolver: zodResolver(refundFormSchema(refundable, lines)) as never,
     defaultValues: { amount: '', reason: '', restock: Object.fromEntries(lines.map((line) => [String(line.id), '0'])) },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  useLeaveGuard(isDirty);
   // A refund waits for a second yes that restates it: money sent through the provider cannot be
   // taken back, and one recorded by hand must match what was sent in the provider's own pages.
   const [toConfirm, setToConfirm] = useState<(RefundInput & { restock: Restock }) | null>(null);
-  // Until staff type an amount of their own, the units chosen to restock propose it.
-  const amountTyped = useRef(false);
-
+  // Until staff type an amount of their own, the units chosen to restock propose it (a proposal is
+  // set without marking the field dirty; what staff type, until they clear it, is dirty).
   function proposeAmount() {
-    if (amountTyped.current) return;
+    if (form.getFieldState('amount').isDirty) return;
     const restock = form.getValues('restock');
     const goods = lines.reduce((sum, line) => sum + line.unitPrice * (Number(restock[String(line.id)]) || 0), 0);
     const proposed = Math.min(goodsLessVoucherShare(goods, props.order.itemsTotal, props.order.discount), refundable);
@@ -98,11 +99,7 @@ export function RefundForm(props: {
         inputMode="decimal"
         autoComplete="off"
         error={errors.amount?.message}
-        {...form.register('amount', {
-          onChange: (event: { target: { value: string } }) => {
-            amountTyped.current = event.target.value.trim() !== '';
-          },
-        })}
+        {...form.register('amount')}
       />
       <Field id="refund-reason" label="Reason" error={errors.reason?.message} {...form.register('reason')} />
       {lines.length > 0 && (

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Voucher, VoucherDetail } from '../../../../contract/admin/vouchers.ts';
 import VoucherPage from './voucher-page.tsx';
@@ -31,14 +31,17 @@ function show(path: string, answer: unknown) {
     'fetch',
     vi.fn(async () => Response.json(answer)),
   );
+  // A data router, as the back office runs in: the voucher form asks before unsaved changes are left.
+  const router = createMemoryRouter(
+    [
+      { path: '/vouchers', element: <VouchersPage /> },
+      { path: '/vouchers/:id', element: <VoucherPage /> },
+    ],
+    { initialEntries: [path] },
+  );
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/vouchers" element={<VouchersPage />} />
-          <Route path="/vouchers/:id" element={<VoucherPage />} />
-        </Routes>
-      </MemoryRouter>
+      <RouterProvider router={router} />
     </QueryClientProvider>,
   );
 }

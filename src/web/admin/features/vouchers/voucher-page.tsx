@@ -11,6 +11,7 @@ import {
 } from '../../../../contract/admin/vouchers.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { contractResolver } from '../../lib/contract-resolver.ts';
+import { useLeaveGuard } from '../../lib/leave-guard.tsx';
 import { formatDateTime, formatPence, penceToDecimal, poundsToPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
@@ -168,13 +169,16 @@ function VoucherForm({ voucher }: { voucher?: Voucher }) {
     }),
     defaultValues: formOf(voucher),
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  const leaving = useLeaveGuard(isDirty);
   const kind = useWatch({ control: form.control, name: 'kind' });
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
     setSaved(false);
     try {
       const answer = await saveVoucher(voucher?.id, toPayload(values), queryClient);
+      form.reset(values);
+      leaving.release();
       if (!voucher) await navigate(`/vouchers/${answer.id}`);
       else setSaved(true);
     } catch (error) {
