@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Suspense } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { requestJson } from '../../lib/api.ts';
 import { LeaveGuard } from '../lib/leave-guard.tsx';
@@ -11,6 +11,8 @@ export function Layout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const signedIn = me.data;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   async function signOut() {
     await requestJson('/api/admin/sign-out', { method: 'POST', body: '{}' }).catch(() => undefined);
@@ -31,7 +33,31 @@ export function Layout() {
         </div>
         {signedIn && (
           <>
-            <nav aria-label="Back office">
+            {/* On a phone the pages' list folds behind this button (admin.css); wider, it is hidden. */}
+            <button
+              ref={menuButton}
+              type="button"
+              className="adm-menu-button"
+              aria-expanded={menuOpen}
+              aria-controls="adm-nav"
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              <span aria-hidden="true">☰</span> Menu
+            </button>
+            <nav
+              id="adm-nav"
+              aria-label="Back office"
+              className={menuOpen ? 'adm-nav-open' : undefined}
+              // A page chosen closes the menu; Escape closes it and gives the focus back to its button.
+              onClick={(event) => {
+                if ((event.target as HTMLElement).closest('a')) setMenuOpen(false);
+              }}
+              onKeyDown={(event) => {
+                if (event.key !== 'Escape') return;
+                setMenuOpen(false);
+                menuButton.current?.focus();
+              }}
+            >
               <ul className="adm-nav">
                 <li>
                   <NavLink to="/" end>
