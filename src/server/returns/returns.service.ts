@@ -24,7 +24,15 @@ import {
   returnRefusedEmail,
   returnRequestedEmail,
 } from './return-emails.ts';
-import { paidForUnits, reasonsFor, refundDueOf, refundOf, returnableNow, windowEndOf } from './return-rules.ts';
+import {
+  deductionRefusal,
+  paidForUnits,
+  reasonsFor,
+  refundDueOf,
+  refundOf,
+  returnableNow,
+  windowEndOf,
+} from './return-rules.ts';
 import {
   countReturnsOf,
   findLinesOfReturns,
@@ -35,6 +43,7 @@ import {
   findReturnPhoto,
   findReturnQueue,
   findReturnsOfOrder,
+  findCollectedUnits,
   findSentUnits,
   insertReturn,
   moveReturn,
@@ -92,7 +101,12 @@ export function createReturnsService(
   async function returnableLines(trx: Kysely<Database>, order: ReturnOrder) {
     // One after another: a transaction is one connection.
     const lines = await findReturnLines(trx, order.id);
-    const sent = await findSentUnits(trx, order.id);
+    // A collection order is never dispatched: its units reach the customer when collected
+    // (docs/rules.md#returns), so the cancellation's "return it once collected" holds.
+    const sent =
+      order.delivery_kind === 'collection'
+        ? await findCollectedUnits(trx, order.id)
+        : await findSentUnits(trx, order.id);
     const inReturns = await unitsInReturns(trx, order.id);
     const restocked = await unitsRestockedByOtherRefunds(trx, order.id);
     const refundedInFull = order.refunded_total >= order.total_including_delivery;
@@ -475,8 +489,8 @@ export function createReturnsService(
       if (!row) throw new NotFoundError(`There is no return ${id}`);
       const order = await orderOrThrow(db, row.order_id);
       const due = await refundDue(db, order, row);
-      if (deduction > due.goods + due.delivery)
-        throw new BadRequestError('The deduction is more than the refund it is taken from', 'deduction');
+      const refused = deductionRefusal(row.reason, deduction, due.goods);
+      if (refused) throw new BadRequestError(refused, 'deduction');
       const amount = refundOf(due, deduction);
       const claimed = await moveReturn(db, id, ['received'], {
         status: 'refunded',
