@@ -753,6 +753,25 @@ export async function recordRefund(
   return { refundId, counted: reported === undefined };
 }
 
+/**
+ * Units put back in stock with no money returned: a return whose deduction for diminished value
+ * took all its goods' price (docs/rules.md#returns). Recorded as a refund of nothing, so the units
+ * count as put back everywhere a refund's do; nothing was credited, so no credit note.
+ */
+export async function recordRestockWithoutRefund(
+  trx: Kysely<Database>,
+  order: Pick<OrderRow, 'id' | 'status' | 'holds_stock'>,
+  restock: { note: string; units: Restock },
+  now: string,
+): Promise<{ refundId: number } | { refused: RefundRefusal }> {
+  if (order.status !== 'paid') return { refused: 'not refundable' };
+  const refused = await restockRefusal(trx, order, restock.units);
+  if (refused) return { refused };
+  const refundId = await insertRecordedRefund(trx, { orderId: order.id, amount: 0, note: restock.note, at: now });
+  await putBack(trx, order.id, refundId, restock.units);
+  return { refundId };
+}
+
 /** Providers whose notifications report refunds staff make in their pages (PayPal Standard's IPN). */
 const REFUNDS_REPORTED_BY: readonly string[] = ['paypal'];
 

@@ -296,7 +296,7 @@ describe('returns', () => {
   });
 
   it('puts the chosen units back in stock when the deduction takes the whole refund', async () => {
-    const { key, lines } = await dispatchedOrder({ daysAgo: 2, delivered: true });
+    const { key, lines, orderNumber } = await dispatchedOrder({ daysAgo: 2, delivered: true });
     const stockId = (
       await t.db.kysely
         .selectFrom('order_lines')
@@ -318,6 +318,10 @@ describe('returns', () => {
     expect(refunded.statusCode, refunded.body).toBe(200);
     expect(refunded.json()).toMatchObject({ status: 'refunded', refundAmount: 0 });
     expect(await fx.stockOf(stockId)).toBe(before + 2);
+    // Recorded as put back, as a refund's units are, so no later refund can put them back again.
+    const detail = (await admin('GET', `/orders/${orderNumber}`)).json() as OrderDetail;
+    expect(detail.lines.map((line) => line.restocked)).toEqual([2, 0]);
+    expect((await orderRow(orderNumber)).refunded_total).toBe(0);
   });
 
   it('takes a collection order back once it is collected, within 14 days of collection', async () => {

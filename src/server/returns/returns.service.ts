@@ -505,17 +505,13 @@ export function createReturnsService(
             .filter((line) => (line.restocked ?? 0) > 0)
             .map((line) => ({ lineId: line.order_line_id, quantity: line.restocked! }))
         : [];
+      const reason = `Return ${row.ra_number}${deduction > 0 ? `, less ${deduction}p: ${deductionReason}` : ''}`;
       try {
-        if (amount > 0)
-          await refunds.refund(
-            order.order_number,
-            {
-              amount,
-              reason: `Return ${row.ra_number}${deduction > 0 ? `, less ${deduction}p: ${deductionReason}` : ''}`,
-              restock,
-            },
-            staff,
-          );
+        if (amount > 0) await refunds.refund(order.order_number, { amount, reason, restock }, staff);
+        // Nothing to refund (the deduction took the goods' price, or the order was refunded in full
+        // already): the units staff chose to restock still go back.
+        else if (restock.length > 0)
+          await refunds.restockWithoutRefund(order.order_number, { reason, units: restock }, staff);
       } catch (error) {
         if (error instanceof RefundUnconfirmedError) {
           // The provider may have made it: the amount stays reserved until the sweep learns what
