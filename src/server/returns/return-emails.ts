@@ -82,7 +82,11 @@ export function returnRefundedEmail(
     subject: `Your return ${facts.raNumber} is refunded`,
     paragraphs: [
       `Dear ${facts.firstname},`,
-      `We have refunded ${formatPence(refund.amount)} for your return ${facts.raNumber} (order ${facts.orderNumber}), by the way you paid. It may take a few days to show on your statement.`,
+      // A deduction may take all the goods' price: then nothing was sent, and the e-mail says so
+      // rather than announcing a refund of £0.00.
+      refund.amount > 0
+        ? `We have refunded ${formatPence(refund.amount)} for your return ${facts.raNumber} (order ${facts.orderNumber}), by the way you paid. It may take a few days to show on your statement.`
+        : `We have your return ${facts.raNumber} (order ${facts.orderNumber}); there is nothing left to refund for it.`,
       ...(refund.deduction > 0
         ? [
             `We deducted ${formatPence(refund.deduction)} because the goods' value was diminished: ${refund.deductionReason ?? ''}`,
