@@ -26,7 +26,7 @@ export interface NoticeData {
 export function NoticeMail(props: { brand: MailBrand; data: NoticeData }): ReactNode {
   const { data } = props;
   const paragraphs = (list: string[] | undefined, from: string) =>
-    (list ?? []).map((text, i) => h(P, { key: `${from}${i}` }, h(Lines, { text })));
+    (list ?? []).map((text, i) => h(P, { key: `${from}${i}` }, h(Lines, { text, linksOn: props.brand.publicUrl })));
   return h(
     Layout,
     { brand: props.brand, preview: data.paragraphs[0] ?? data.heading },
@@ -40,7 +40,8 @@ export function NoticeMail(props: { brand: MailBrand; data: NoticeData }): React
 
 /**
  * Paragraphs of plain text in the shop's layout: any message written as paragraphs (and any
- * queued before the templates came) reads as the others do. A web address becomes a link.
+ * queued before the templates came) reads as the others do. An address on the shop's own site
+ * becomes a link; any other stays text (Lines).
  */
 export interface ParagraphsData {
   paragraphs: string[];
@@ -51,6 +52,6 @@ export function ParagraphsMail(props: { brand: MailBrand; data: ParagraphsData }
   return h(
     Layout,
     { brand: props.brand, preview: paragraphs[0] ?? '' },
-    ...paragraphs.map((text, i) => h(P, { key: i }, h(Lines, { text }))),
+    ...paragraphs.map((text, i) => h(P, { key: i }, h(Lines, { text, linksOn: props.brand.publicUrl }))),
   );
 }

@@ -176,6 +176,23 @@ describe('the notice and paragraphs templates', () => {
   });
 });
 
+describe('what a shopper typed', () => {
+  it('never becomes a link: an address in a name is plain text, the shop’s own address still a link', () => {
+    const message: MailMessage = {
+      to: 'orders@shop.example',
+      subject: 'Order 100042 cancelled by the customer',
+      paragraphs: [
+        'Asha https://evil.example/pay cancelled the whole order from the order page:',
+        `The order: ${publicUrl}/admin/orders/100042`,
+      ],
+    };
+    const { html } = renderBodies(message, brand);
+    expect(html).toContain('Asha https://evil.example/pay cancelled');
+    expect(html).not.toMatch(/<a [^>]*href="https:\/\/evil\.example/);
+    expect(html).toContain(`href="${publicUrl}/admin/orders/100042"`);
+  });
+});
+
 describe('a queued message’s body', () => {
   it('is read back as it was stored: paragraphs queued before the templates, or a template and its data', () => {
     expect(bodyOf('["Dear Asha,","Line one"]')).toEqual({ paragraphs: ['Dear Asha,', 'Line one'] });
