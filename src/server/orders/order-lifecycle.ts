@@ -1104,12 +1104,20 @@ async function issueCreditNoteFor(
     { ...invoiced, refund: { ...credited.refund, note: credited.refund.note ?? reason }, returned: credited.returned },
     at,
   );
+  // The refund's note and the units it put back say what it was for (a cancellation, a return):
+  // this is the shopper's one e-mail about it, so those flows send no second one of their own.
   await insertMail(
     trx,
     refundEmail(invoiced.order, {
       amount: credited.refund.amount,
       via: refundRouteOf(credited.refund.provider),
       creditNoteNumber,
+      reason: credited.refund.note ?? reason,
+      returned: credited.returned.map((line) => ({
+        title: line.title,
+        sizeName: line.size_name,
+        quantity: line.quantity,
+      })),
     }),
     at,
   );

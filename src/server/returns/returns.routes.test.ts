@@ -9,6 +9,7 @@ import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { markOrderPaid } from '../orders/order-lifecycle.ts';
 import { createOrderLinks } from '../orders/order-links.ts';
+import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 
 const DAY = 86_400_000;
 
@@ -153,6 +154,36 @@ describe('returns', () => {
     expect((await orderRow(order.order_number)).refunded_total).toBe(5700);
     const again = await admin('POST', `/returns/${mine.id}/refund`, {});
     expect(again.statusCode).toBe(409);
+  });
+
+  it('e-mails the shopper once for a refunded return, with a button to the order page, its key never queued', async () => {
+    const { key, lines, order } = await dispatchedOrder({ daysAgo: 3, delivered: true });
+    const asked = await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const mine = ((await admin('GET', '/returns')).json().returns as AdminReturn[]).find(
+      (r) => r.raNumber === asked.json().raNumber,
+    )!;
+    expect((await admin('POST', `/returns/${mine.id}/authorise`)).statusCode).toBe(200);
+    const received = await admin('POST', `/returns/${mine.id}/receive`, {
+      lines: [{ orderLineId: lines[0]!.id, restock: 1, condition: 'as_new' }],
+    });
+    expect(received.statusCode, received.body).toBe(200);
+    const mailsToShopper = () =>
+      t.db.kysely
+        .selectFrom('mail_queue')
+        .select(['subject', 'paragraphs'])
+        .where('recipient', '=', order.email)
+        .execute();
+    const before = (await mailsToShopper()).length;
+    expect((await admin('POST', `/returns/${mine.id}/refund`, {})).statusCode).toBe(200);
+    const after = await mailsToShopper();
+    // One message for the refund, naming the return, not a refund e-mail and a return e-mail.
+    expect(after).toHaveLength(before + 1);
+    expect(after.at(-1)!.paragraphs).toContain(mine.raNumber);
+    for (const row of after) expect(row.paragraphs).not.toContain(key);
+    const sent = (await deliveredMail(t)).filter((m) => m.to === order.email);
+    expect(sent.length).toBe(after.length);
+    for (const mail of sent) expect(decodeQuotedPrintable(mail.raw)).toMatch(new RegExp(`href="[^"]*/order/${key}"`));
   });
 
   /** A paid order of 2 × £15 with express delivery, all dispatched: the whole-order refunds' case. */

@@ -12,7 +12,8 @@ export interface ButtonData {
 /**
  * A message of a heading, paragraphs, the buttons it is for, and paragraphs after them.
  * Verification, password reset, a known address registered again, a payment that failed, a
- * contact acknowledgement, the staff's set-password link.
+ * contact acknowledgement, the staff's set-password link; a cancellation or a return's step, with
+ * the button to its order's page.
  */
 export interface NoticeData {
   heading: string;
@@ -20,6 +21,12 @@ export interface NoticeData {
   greeting?: string;
   paragraphs: string[];
   buttons?: ButtonData[];
+  /**
+   * A button to an order's page. The queue keeps the order's number and link version, not the
+   * link: its key is a secret, signed when the message is sent (brand.orderPath), as the order
+   * e-mails do.
+   */
+  orderPage?: { orderNumber: number; linkVersion: number; label: string };
   after?: string[];
 }
 
@@ -34,6 +41,12 @@ export function NoticeMail(props: { brand: MailBrand; data: NoticeData }): React
     data.greeting ? h(P, null, data.greeting) : null,
     ...paragraphs(data.paragraphs, 'p'),
     ...(data.buttons ?? []).map((button, i) => h(ButtonLink, { key: `b${i}`, href: button.url, label: button.label })),
+    data.orderPage
+      ? h(ButtonLink, {
+          href: `${props.brand.publicUrl}${props.brand.orderPath(data.orderPage.orderNumber, data.orderPage.linkVersion)}`,
+          label: data.orderPage.label,
+        })
+      : null,
     ...paragraphs(data.after, 'a'),
   );
 }
