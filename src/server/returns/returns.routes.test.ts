@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import type { OrderDetail } from '../../contract/admin/orders.ts';
 import type { AdminReturn, OrderReturns } from '../../contract/returns.ts';
@@ -9,8 +9,24 @@ import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { markOrderPaid } from '../orders/order-lifecycle.ts';
 import { createOrderLinks } from '../orders/order-links.ts';
+import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
+import { plainText } from '../mail/eml.ts';
+import type { MailMessage } from '../mail/mailer.ts';
 
 const DAY = 86_400_000;
+
+/** Every message as queued: the worker may send one (and drop its body) before a test reads the row. */
+const { queuedMail } = vi.hoisted(() => ({ queuedMail: [] as MailMessage[] }));
+vi.mock('../mail/mail-queue.repository.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../mail/mail-queue.repository.ts')>();
+  return {
+    ...original,
+    insertMail: (...args: Parameters<typeof original.insertMail>) => {
+      queuedMail.push(args[1]);
+      return original.insertMail(...args);
+    },
+  };
+});
 
 /**
  * Returns (docs/rules.md#returns): within 14 days of delivery (or of dispatch plus the method's
@@ -153,6 +169,35 @@ describe('returns', () => {
     expect((await orderRow(order.order_number)).refunded_total).toBe(5700);
     const again = await admin('POST', `/returns/${mine.id}/refund`, {});
     expect(again.statusCode).toBe(409);
+  });
+
+  it('e-mails the shopper once for a refunded return, with a button to the order page, its key never queued', async () => {
+    const { key, lines, order } = await dispatchedOrder({ daysAgo: 3, delivered: true });
+    const asked = await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const mine = ((await admin('GET', '/returns')).json().returns as AdminReturn[]).find(
+      (r) => r.raNumber === asked.json().raNumber,
+    )!;
+    expect((await admin('POST', `/returns/${mine.id}/authorise`)).statusCode).toBe(200);
+    const received = await admin('POST', `/returns/${mine.id}/receive`, {
+      lines: [{ orderLineId: lines[0]!.id, restock: 1, condition: 'as_new' }],
+    });
+    expect(received.statusCode, received.body).toBe(200);
+    const mailsToShopper = () =>
+      t.db.kysely.selectFrom('mail_queue').select('id').where('recipient', '=', order.email).execute();
+    const before = (await mailsToShopper()).length;
+    expect((await admin('POST', `/returns/${mine.id}/refund`, {})).statusCode).toBe(200);
+    // One message for the refund, not a refund e-mail and a return e-mail.
+    expect(await mailsToShopper()).toHaveLength(before + 1);
+    // What was queued for the shopper never held the order page's key (the worker drops a body
+    // once sent, so the messages are read as queued: queuedMail).
+    const queuedToShopper = queuedMail.filter((message) => message.to === order.email);
+    expect(queuedToShopper.length).toBeGreaterThanOrEqual(4);
+    for (const message of queuedToShopper) expect(JSON.stringify(message)).not.toContain(key);
+    const sent = (await deliveredMail(t)).filter((m) => m.to === order.email);
+    // The refund's e-mail names the return; each has the button to the order page, signed when sent.
+    expect(plainText(sent.at(-1)!.raw)).toContain(`Return ${mine.raNumber}`);
+    for (const mail of sent) expect(decodeQuotedPrintable(mail.raw)).toMatch(new RegExp(`href="[^"]*/order/${key}"`));
   });
 
   /** A paid order of 2 × £15 with express delivery, all dispatched: the whole-order refunds' case. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { errorCodes } from '../../contract/error-codes.ts';
+import { formatPence } from '../../contract/money.ts';
 import {
   returnRequestSchema,
   type AdminReturn,
@@ -20,7 +21,7 @@ import type { Staff } from '../staff/staff.service.ts';
 import {
   returnAuthorisedEmail,
   returnReceivedEmail,
-  returnRefundedEmail,
+  returnClosedWithoutRefundEmail,
   returnRefusedEmail,
   returnRequestedEmail,
 } from './return-emails.ts';
@@ -82,8 +83,6 @@ export function createReturnsService(
     /** Where authorised returns are sent: the shop's address. */
     returnAddress: string;
     providerOf?: (id: string | null) => RefundingProvider | undefined;
-    /** The order page's address for an order, for the e-mails. */
-    orderPageUrl?: (orderNumber: number, linkVersion: number) => string;
     /** Wakes the mail worker once a change with its e-mail has committed. */
     wakeMail?: () => void;
   },
@@ -206,7 +205,7 @@ export function createReturnsService(
         orderNumber: order.order_number,
         raNumber: row.ra_number,
         items: itemsOf(lines),
-        orderPageUrl: options.orderPageUrl?.(order.order_number, order.link_version),
+        linkVersion: order.link_version,
       },
     };
   }
@@ -225,7 +224,8 @@ export function createReturnsService(
       when: string,
     ) => Promise<{
       after: Record<string, unknown>;
-      mail: (facts: Awaited<ReturnType<typeof mailFacts>>['facts']) => MailMessage;
+      /** The shopper's e-mail of the step; none when another carries it (a refund's own). */
+      mail?: (facts: Awaited<ReturnType<typeof mailFacts>>['facts']) => MailMessage;
     }>,
   ): Promise<AdminReturn> {
     await db.transaction().execute(async (trx) => {
@@ -243,7 +243,7 @@ export function createReturnsService(
         after: done.after,
         at: when,
       });
-      await insertMail(trx, done.mail(facts), when);
+      if (done.mail) await insertMail(trx, done.mail(facts), when);
     });
     options.wakeMail?.();
     return adminOne(id);
@@ -505,8 +505,9 @@ export function createReturnsService(
             .filter((line) => (line.restocked ?? 0) > 0)
             .map((line) => ({ lineId: line.order_line_id, quantity: line.restocked! }))
         : [];
-      const reason = `Return ${row.ra_number}${deduction > 0 ? `, less ${deduction}p: ${deductionReason}` : ''}`;
       try {
+        // The refund's e-mail and credit note give this to the shopper: it names the return.
+        const reason = `Return ${row.ra_number}${deduction > 0 ? `; we deducted ${formatPence(deduction)} because the goods' value was diminished: ${deductionReason}` : ''}`;
         if (amount > 0) await refunds.refund(order.order_number, { amount, reason, restock }, staff);
         // Nothing to refund (the deduction took the goods' price, or the order was refunded in full
         // already): the units staff chose to restock still go back.
@@ -548,7 +549,10 @@ export function createReturnsService(
       }
       return staffStep(id, staff, 'return.refund', async () => ({
         after: { status: 'refunded', amount, goods: due.goods, delivery: due.delivery, deduction, deductionReason },
-        mail: (facts) => returnRefundedEmail(facts, { amount, deduction, deductionReason }),
+        // A refund made has its own e-mail, naming the return (issueCreditNoteFor): one message.
+        ...(amount > 0
+          ? {}
+          : { mail: (facts) => returnClosedWithoutRefundEmail(facts, { deduction, deductionReason }) }),
       }));
     },
   };
