@@ -110,7 +110,9 @@ export function createOrderRefunds(
             action: 'order.refund',
             entityType: 'order',
             entityId: current.order_number,
-            before: auditedState(current),
+            // `current` is read after the refund settled: its total before is that less this refund
+            // (the settle took the order's row, so no other refund landed in between).
+            before: { ...auditedState(current), refundedTotal: current.refunded_total - refund.amount },
             after: {
               refundedTotal: current.refunded_total,
               amount: refund.amount,

@@ -2,7 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { newStaffSchema, staffRoles, type NewStaff, type StaffMember } from '../../../../contract/admin/staff.ts';
+import {
+  newStaffSchema,
+  staffRoleAbilities,
+  staffRoles,
+  type NewStaff,
+  type StaffMember,
+  type StaffRole,
+} from '../../../../contract/admin/staff.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { formatDate, humanise } from '../../lib/format.ts';
 import { DataTable, dataColumns } from '../../ui/data-table.tsx';
@@ -17,6 +24,8 @@ export default function StaffPage() {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  // A role change or a disabling waits for a second yes that says what it will mean for the member.
+  const [pending, setPending] = useState<PendingChange | null>(null);
 
   async function run(task: () => Promise<void>) {
     setProblem(null);
@@ -31,11 +40,25 @@ export default function StaffPage() {
     <AdminPage title="Staff">
       <ErrorAlert error={problem ?? staff.error} />
       {link && <SetPasswordLink email={link.email} url={link.url} />}
+      {pending && (
+        <ConfirmChange
+          pending={pending}
+          onYes={() => {
+            setPending(null);
+            void run(() => changeStaff(pending.member.id, pending.change, queryClient));
+          }}
+          onNo={() => setPending(null)}
+        />
+      )}
       {staff.data && (
         <StaffTable
           staff={staff.data}
-          onRole={(member, role) => run(() => changeStaff(member.id, { role }, queryClient))}
-          onDisabled={(member, disabled) => run(() => changeStaff(member.id, { disabled }, queryClient))}
+          onRole={async (member, role) => setPending({ member, change: { role } })}
+          onDisabled={async (member, disabled) =>
+            disabled
+              ? setPending({ member, change: { disabled } })
+              : run(() => changeStaff(member.id, { disabled }, queryClient))
+          }
           onLink={(member) =>
             run(async () => {
               const { setPasswordUrl } = await newSetPasswordLink(member.id);
@@ -52,6 +75,37 @@ export default function StaffPage() {
         }}
       />
     </AdminPage>
+  );
+}
+
+type PendingChange = { member: StaffMember; change: { role: StaffRole } | { disabled: true } };
+
+/** The question before a change: what it will mean for the member, and a yes or a no. */
+function ConfirmChange({ pending, onYes, onNo }: { pending: PendingChange; onYes: () => void; onNo: () => void }) {
+  const who = pending.member.name || pending.member.email;
+  const { change } = pending;
+  const [question, yes] =
+    'role' in change
+      ? [
+          `Make ${who} ${change.role === 'owner' ? 'an owner' : 'staff'}? ${staffRoleAbilities[change.role]}`,
+          `Yes, make ${who} ${change.role === 'owner' ? 'an owner' : 'staff'}`,
+        ]
+      : [
+          `Disable ${who}? They are signed out at once and cannot sign in until an owner enables them again.`,
+          `Yes, disable ${who}`,
+        ];
+  return (
+    <div role="alert" className="adm-confirm">
+      <p>{question}</p>
+      <div className="adm-row">
+        <button type="button" className="button adm-small" onClick={onYes}>
+          {yes}
+        </button>
+        <button type="button" className="button button-secondary adm-small" onClick={onNo}>
+          Keep as it is
+        </button>
+      </div>
+    </div>
   );
 }
 
