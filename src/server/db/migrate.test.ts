@@ -105,7 +105,7 @@ describe('migrations', () => {
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(33);
+    expect(Number(rows.rows[0]?.n)).toBe(34);
   });
 
   it('leave stock unable to go below zero', async () => {
