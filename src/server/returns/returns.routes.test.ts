@@ -350,6 +350,37 @@ describe('returns', () => {
     expect(asked.statusCode, asked.body).toBe(201);
   });
 
+  it('counts the units a staff refund puts back as unsent first, and only the rest as returned', async () => {
+    const { orderNumber, lines, key } = await paidUndispatched('returns-staff-restock', '10.9.251.6', 3);
+    const lineId = lines[0]!.id;
+    expect((await dispatchUnits(orderNumber, lineId, 1)).statusCode).toBe(200);
+    const returnable = async () => (await returnsOf(key)).lines.find((line) => line.orderLineId === lineId)?.returnable;
+    // One of the two unsent units: the sent one may still come back.
+    const one = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 1500,
+      reason: 'Cancelled before dispatch',
+      restock: [{ lineId, quantity: 1 }],
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(((await admin('GET', `/orders/${orderNumber}`)).json() as OrderDetail).lines[0]).toMatchObject({
+      toDispatch: 1,
+    });
+    expect(await returnable()).toBe(1);
+    // Two more: the last unsent one, then the sent one, which came back outside a return.
+    const two = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 3000,
+      reason: 'Cancelled, and the one sent came back',
+      restock: [{ lineId, quantity: 2 }],
+    });
+    expect(two.statusCode, two.body).toBe(200);
+    expect(((await admin('GET', `/orders/${orderNumber}`)).json() as OrderDetail).lines[0]).toMatchObject({
+      restocked: 3,
+      toDispatch: 0,
+    });
+    expect((await orderRow(orderNumber)).fulfilment).toBe('dispatched');
+    expect(await returnable()).toBe(0);
+  });
+
   /** A return asked, authorised and received with the units to restock: its queue entry. */
   async function receivedReturn(
     key: string,
