@@ -33,6 +33,7 @@ import * as m0030 from './migrations/0030-fulfilments.ts';
 import * as m0031 from './migrations/0031-order-links.ts';
 import * as m0032 from './migrations/0032-returns.ts';
 import * as m0033 from './migrations/0033-restock-without-refund.ts';
+import * as m0034 from './migrations/0034-returned-units.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -73,6 +74,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0031-order-links', m0031],
   ['0032-returns', m0032],
   ['0033-restock-without-refund', m0033],
+  ['0034-returned-units', m0034],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

@@ -257,6 +257,8 @@ export interface RefundRequestLineTable {
   refund_request_id: number;
   order_line_id: number;
   quantity: number;
+  /** Of those units, how many had been sent and came back (migration 0034). */
+  returned_after_dispatch: Generated<number>;
 }
 
 /** Units a recorded refund put back in stock, per order line (migration 0011). */
@@ -265,6 +267,8 @@ export interface OrderRefundLineTable {
   refund_id: number;
   order_line_id: number;
   quantity: number;
+  /** Of those units, how many had been sent and came back (migration 0034). */
+  returned_after_dispatch: Generated<number>;
 }
 
 export interface PaymentEventTable {

@@ -514,22 +514,31 @@ export interface Dispatched {
   toCome: LineUnits[];
 }
 
-/**
- * Units of a line still to send: ordered, less those sent, those refunds put back in stock and
- * those a refund still in flight holds to put back (sent once its provider refuses it).
- */
-export function unitsToSend(line: {
+/** A line's units as findOrderLinesWithRestocked reads them. */
+interface LineUnitCounts {
   quantity: number;
   dispatched: number;
+  /** Put back in stock by refunds: before they were sent, or sent and returned. */
   restocked: number | string;
-  reserved: number | string;
-}): number {
+  /** Of those, the ones that had been sent and came back. */
+  returned: number | string;
+}
+
+/**
+ * Units of a line still to send: ordered, less those sent, those refunds put back in stock before
+ * they were sent and those a refund still in flight holds to put back (sent once its provider
+ * refuses it).
+ */
+export function unitsToSend(line: LineUnitCounts & { reserved: number | string }): number {
   return Math.max(0, unitsToCome(line) - Number(line.reserved));
 }
 
-/** Units of a line neither sent nor put back in stock: those a refund in flight holds included. */
-function unitsToCome(line: { quantity: number; dispatched: number; restocked: number | string }): number {
-  return Math.max(0, line.quantity - line.dispatched - Number(line.restocked));
+/**
+ * Units of a line neither sent nor put back in stock before sending: those a refund in flight
+ * holds included. A unit sent and returned was sent, so it leaves the units still owed as they are.
+ */
+function unitsToCome(line: LineUnitCounts): number {
+  return Math.max(0, line.quantity - line.dispatched - (Number(line.restocked) - Number(line.returned)));
 }
 
 /**
@@ -707,7 +716,13 @@ export function deliverOrder(trx: Kysely<Database>, orderId: number, now: string
 
 export type RefundRefusal = 'not refundable' | 'more than paid' | 'already sent' | RestockRefusal;
 export type RestockRefusal = 'no such line' | 'more than sold' | 'not held';
-type Restock = ReadonlyArray<{ lineId: number; quantity: number }>;
+/**
+ * Units to put back in stock. `returnedAfterDispatch`: how many of them had been sent and came
+ * back (a return knows it); left out, the line's units still to send are taken first.
+ */
+export type Restock = ReadonlyArray<{ lineId: number; quantity: number; returnedAfterDispatch?: number }>;
+/** Units to put back, each with how many of them had been sent. */
+type SortedRestock = ReadonlyArray<{ lineId: number; quantity: number; returnedAfterDispatch: number }>;
 
 /**
  * Records a refund made outside the shop (until the provider's own refund call exists) against a
@@ -747,7 +762,7 @@ export async function recordRefund(
       note: refund.note,
       at: now,
     }));
-  await putBack(trx, order.id, refundId, refund.restock);
+  await putBack(trx, order.id, refundId, await sortSentFromUnsent(trx, order.id, refund.restock));
   // One the provider reported first had its credit note then.
   if (reported === undefined) await issueCreditNoteFor(trx, order.id, refundId, { note: refund.note }, now);
   return { refundId, counted: reported === undefined };
@@ -768,7 +783,7 @@ export async function recordRestockWithoutRefund(
   const refused = await restockRefusal(trx, order, restock.units);
   if (refused) return { refused };
   const refundId = await insertRecordedRefund(trx, { orderId: order.id, amount: 0, note: restock.note, at: now });
-  await putBack(trx, order.id, refundId, restock.units);
+  await putBack(trx, order.id, refundId, await sortSentFromUnsent(trx, order.id, restock.units));
   return { refundId };
 }
 
@@ -790,7 +805,7 @@ export async function holdRefundedUnits(
 ): Promise<RestockRefusal | undefined> {
   const refused = await restockRefusal(trx, order, restock);
   if (refused) return refused;
-  await insertRefundRequestLines(trx, refundRequestId, restock);
+  await insertRefundRequestLines(trx, refundRequestId, await sortSentFromUnsent(trx, order.id, restock));
   return undefined;
 }
 
@@ -831,12 +846,37 @@ async function restockRefusal(
   return undefined;
 }
 
+/**
+ * How many of each line's units to put back had been sent: what the caller says (a return's units
+ * were all sent), or else the rest once the line's units still to send are taken, since a refund
+ * putting back units of a line not fully sent most likely cancels those (its staff chose them).
+ * Call it after restockRefusal, in the same transaction.
+ */
+async function sortSentFromUnsent(trx: Kysely<Database>, orderId: number, restock: Restock): Promise<SortedRestock> {
+  if (restock.every((unit) => unit.returnedAfterDispatch !== undefined))
+    return restock.map((unit) => ({ ...unit, returnedAfterDispatch: unit.returnedAfterDispatch! }));
+  const lines = new Map((await findOrderLinesWithRestocked(trx, orderId)).map((line) => [line.id, line]));
+  const unsentLeft = new Map([...lines].map(([id, line]) => [id, unitsToSend(line)]));
+  return restock.map((unit) => {
+    if (unit.returnedAfterDispatch !== undefined)
+      return { ...unit, returnedAfterDispatch: Math.min(unit.quantity, unit.returnedAfterDispatch) };
+    const unsent = Math.min(unit.quantity, unsentLeft.get(unit.lineId) ?? 0);
+    unsentLeft.set(unit.lineId, (unsentLeft.get(unit.lineId) ?? 0) - unsent);
+    return { ...unit, returnedAfterDispatch: unit.quantity - unsent };
+  });
+}
+
 /** Puts units back in stock, recorded against the refund that sent their money back. */
-async function putBack(trx: Kysely<Database>, orderId: number, refundId: number, restock: Restock): Promise<void> {
+async function putBack(
+  trx: Kysely<Database>,
+  orderId: number,
+  refundId: number,
+  restock: SortedRestock,
+): Promise<void> {
   if (restock.length === 0) return;
   const stockOf = new Map((await findOrderLines(trx, orderId)).map((line) => [line.id, line.product_stock_id]));
-  for (const { lineId, quantity } of restock) {
-    await insertRefundLine(trx, { refundId, orderLineId: lineId, quantity });
+  for (const { lineId, quantity, returnedAfterDispatch } of restock) {
+    await insertRefundLine(trx, { refundId, orderLineId: lineId, quantity, returnedAfterDispatch });
     await returnStock(trx, stockOf.get(lineId)!, quantity);
   }
   await settleWhenNothingLeft(trx, orderId);

@@ -59,7 +59,7 @@ export class RefundUnconfirmedError extends RefusedError {
   }
 }
 
-type Restock = Array<{ lineId: number; quantity: number }>;
+type Restock = Array<{ lineId: number; quantity: number; returnedAfterDispatch?: number }>;
 type ProviderThatRefunds = Required<Pick<RefundingProvider, 'refund'>> & RefundingProvider;
 
 export function createOrderRefunds(

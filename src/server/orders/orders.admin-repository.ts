@@ -169,8 +169,9 @@ const lineColumns = [
 ] as const;
 
 /**
- * The lines of these orders, each with the units refunds have put back in stock so far and the
- * units refunds not yet settled hold to put back (refund requests neither refused nor put back).
+ * The lines of these orders, each with the units refunds have put back in stock so far (`restocked`),
+ * of those the ones that had been sent and came back (`returned`), and the units refunds not yet
+ * settled hold to put back (refund requests neither refused nor put back).
  * One statement, so both are read as of one moment.
  */
 export function findLinesWithUnits(db: Kysely<Database>, orderIds: readonly number[]) {
@@ -181,6 +182,11 @@ export function findLinesWithUnits(db: Kysely<Database>, orderIds: readonly numb
     .select([...lineColumns, 'order_lines.order_id'])
     .select((eb) =>
       eb.fn.coalesce(eb.fn.sum<number | string>('order_refund_lines.quantity'), eb.val(0)).as('restocked'),
+    )
+    .select((eb) =>
+      eb.fn
+        .coalesce(eb.fn.sum<number | string>('order_refund_lines.returned_after_dispatch'), eb.val(0))
+        .as('returned'),
     )
     .select((eb) => heldOf(eb).as('reserved'))
     .where('order_lines.order_id', 'in', [...orderIds])
@@ -260,12 +266,20 @@ export async function claimForFulfilment(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Units of a line refunds have put back in stock, as a subquery of order_lines. */
-const restockedOf = (eb: ExpressionBuilder<Database, 'order_lines'>) =>
+/**
+ * Units of a line refunds put back in stock before they were sent, as a subquery of order_lines:
+ * units sent that came back (returned_after_dispatch) were sent, so they take nothing more from
+ * what is still to send.
+ */
+const unsentRestockedOf = (eb: ExpressionBuilder<Database, 'order_lines'>) =>
   eb.fn.coalesce(
     eb
       .selectFrom('order_refund_lines')
-      .select((sub) => sub.fn.sum<number>('order_refund_lines.quantity').as('units'))
+      .select((sub) =>
+        sub.fn
+          .sum<number>(sub('order_refund_lines.quantity', '-', sub.ref('order_refund_lines.returned_after_dispatch')))
+          .as('units'),
+      )
       .whereRef('order_refund_lines.order_line_id', '=', 'order_lines.id'),
     eb.val(0),
   );
@@ -287,7 +301,7 @@ const heldOf = (eb: ExpressionBuilder<Database, 'order_lines'>) =>
 
 /**
  * Counts `quantity` more units of a line as sent, if that many are still to send (ordered, less
- * those sent, those put back in stock and those a refund in flight holds): one conditional update,
+ * those sent, those put back in stock before they were sent and those a refund in flight holds): one conditional update,
  * so two dispatches at once never send more than the line has. False when they are not.
  */
 export async function addDispatchedUnits(
@@ -302,7 +316,11 @@ export async function addDispatchedUnits(
     .where('id', '=', lineId)
     .where('order_id', '=', orderId)
     .where((eb) =>
-      eb(eb(eb(eb('dispatched', '+', quantity), '+', restockedOf(eb)), '+', heldOf(eb)), '<=', eb.ref('quantity')),
+      eb(
+        eb(eb(eb('dispatched', '+', quantity), '+', unsentRestockedOf(eb)), '+', heldOf(eb)),
+        '<=',
+        eb.ref('quantity'),
+      ),
     )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
@@ -387,8 +405,8 @@ export async function findFulfilments(db: Kysely<Database>, orderId: number) {
 }
 
 /**
- * A partially dispatched order whose last units to send were put back in stock by a refund has
- * nothing more to send: it is dispatched. One conditional update; false when it was not so.
+ * A partially dispatched order whose last units to send were put back in stock by a refund before
+ * they were sent (units sent and returned do not count: they were sent) has nothing more to send: it is dispatched. One conditional update; false when it was not so.
  */
 export async function settleWhenNothingLeftToDispatch(
   trx: Kysely<Database>,
@@ -408,7 +426,7 @@ export async function settleWhenNothingLeftToDispatch(
             .select('order_lines.id')
             .whereRef('order_lines.order_id', '=', 'orders.id')
             .where((eb) =>
-              eb(eb(eb.ref('order_lines.dispatched'), '+', restockedOf(eb)), '<', eb.ref('order_lines.quantity')),
+              eb(eb(eb.ref('order_lines.dispatched'), '+', unsentRestockedOf(eb)), '<', eb.ref('order_lines.quantity')),
             ),
         ),
       ),
@@ -531,11 +549,16 @@ export async function insertRecordedRefund(
 
 export async function insertRefundLine(
   trx: Kysely<Database>,
-  line: { refundId: number; orderLineId: number; quantity: number },
+  line: { refundId: number; orderLineId: number; quantity: number; returnedAfterDispatch: number },
 ): Promise<void> {
   await trx
     .insertInto('order_refund_lines')
-    .values({ refund_id: line.refundId, order_line_id: line.orderLineId, quantity: line.quantity })
+    .values({
+      refund_id: line.refundId,
+      order_line_id: line.orderLineId,
+      quantity: line.quantity,
+      returned_after_dispatch: line.returnedAfterDispatch,
+    })
     .execute();
 }
 
@@ -543,13 +566,18 @@ export async function insertRefundLine(
 export async function insertRefundRequestLines(
   trx: Kysely<Database>,
   refundRequestId: number,
-  restock: ReadonlyArray<{ lineId: number; quantity: number }>,
+  restock: ReadonlyArray<{ lineId: number; quantity: number; returnedAfterDispatch: number }>,
 ): Promise<void> {
   if (restock.length === 0) return;
   await trx
     .insertInto('refund_request_lines')
     .values(
-      restock.map(({ lineId, quantity }) => ({ refund_request_id: refundRequestId, order_line_id: lineId, quantity })),
+      restock.map(({ lineId, quantity, returnedAfterDispatch }) => ({
+        refund_request_id: refundRequestId,
+        order_line_id: lineId,
+        quantity,
+        returned_after_dispatch: returnedAfterDispatch,
+      })),
     )
     .execute();
 }
@@ -562,13 +590,17 @@ export async function insertRefundRequestLines(
 export async function takeRefundRequestLines(
   trx: Kysely<Database>,
   refundRequestId: number,
-): Promise<Array<{ lineId: number; quantity: number }>> {
+): Promise<Array<{ lineId: number; quantity: number; returnedAfterDispatch: number }>> {
   const rows = await trx
     .deleteFrom('refund_request_lines')
     .where('refund_request_id', '=', refundRequestId)
-    .returning(['order_line_id', 'quantity'])
+    .returning(['order_line_id', 'quantity', 'returned_after_dispatch'])
     .execute();
-  return rows.map((row) => ({ lineId: row.order_line_id, quantity: row.quantity }));
+  return rows.map((row) => ({
+    lineId: row.order_line_id,
+    quantity: row.quantity,
+    returnedAfterDispatch: row.returned_after_dispatch,
+  }));
 }
 
 /**

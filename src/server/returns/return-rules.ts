@@ -42,8 +42,8 @@ export interface LineFacts {
   sent: Array<{ quantity: number; windowEndsAt: string }>;
   /** Units in returns not refused (this one's not included). */
   inReturns: number;
-  /** Units refunds other than returns' put back in stock. */
-  restockedByOtherRefunds: number;
+  /** Units sent that refunds other than returns' put back in stock (never those put back unsent). */
+  sentRestockedByOtherRefunds: number;
 }
 
 /** Units of a line that may be asked back now, and the window's end for them. */
@@ -53,7 +53,7 @@ export function returnableNow(line: LineFacts, now: Date): { units: number; wind
   // Units earlier returns or refunds took are taken from the oldest fulfilments first, the ones
   // whose window ends soonest; what is left of the open ones may come back.
   const sentInAll = line.sent.reduce((sum, sent) => sum + sent.quantity, 0);
-  const taken = line.inReturns + line.restockedByOtherRefunds;
+  const taken = line.inReturns + line.sentRestockedByOtherRefunds;
   const closedUnits = sentInAll - inWindow;
   const units = Math.max(0, inWindow - Math.max(0, taken - closedUnits));
   const ends = open.map((sent) => sent.windowEndsAt).sort();

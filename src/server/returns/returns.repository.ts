@@ -97,10 +97,12 @@ export async function unitsInReturns(db: Kysely<Database>, orderId: number): Pro
 }
 
 /**
- * Units of each line refunds put back in stock (settled, or held by one in flight), less those
- * refunded returns restocked: the units refunds other than returns took back.
+ * Units of each line that had been sent and that refunds put back in stock (settled, or held by one
+ * in flight), less those refunded returns restocked: the sent units refunds other than returns took
+ * back. Units put back before they were sent (a cancellation) are left out: they were never
+ * delivered, so they take nothing from the 14-day right to return the units that were.
  */
-export async function unitsRestockedByOtherRefunds(
+export async function sentUnitsRestockedByOtherRefunds(
   db: Kysely<Database>,
   orderId: number,
 ): Promise<Map<number, number>> {
@@ -108,7 +110,7 @@ export async function unitsRestockedByOtherRefunds(
     .selectFrom('order_refund_lines')
     .innerJoin('order_lines', 'order_lines.id', 'order_refund_lines.order_line_id')
     .select(['order_refund_lines.order_line_id as line'])
-    .select((eb) => eb.fn.sum<number | string>('order_refund_lines.quantity').as('units'))
+    .select((eb) => eb.fn.sum<number | string>('order_refund_lines.returned_after_dispatch').as('units'))
     .where('order_lines.order_id', '=', orderId)
     .groupBy('order_refund_lines.order_line_id')
     .execute();
@@ -116,7 +118,7 @@ export async function unitsRestockedByOtherRefunds(
     .selectFrom('refund_request_lines')
     .innerJoin('order_lines', 'order_lines.id', 'refund_request_lines.order_line_id')
     .select(['refund_request_lines.order_line_id as line'])
-    .select((eb) => eb.fn.sum<number | string>('refund_request_lines.quantity').as('units'))
+    .select((eb) => eb.fn.sum<number | string>('refund_request_lines.returned_after_dispatch').as('units'))
     .where('order_lines.order_id', '=', orderId)
     .groupBy('refund_request_lines.order_line_id')
     .execute();

@@ -281,6 +281,106 @@ describe('returns', () => {
     expect((await orderRow(result.orderNumber)).refunded_total).toBe(1500 + 1500 + 495);
   });
 
+  /** A paid order of one line of `quantity` × £15 with none of it sent yet. */
+  async function paidUndispatched(email: string, remoteAddress: string, quantity: number) {
+    const product = await fx.product(1500, 10);
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: product.stockId, requestedQty: quantity }], {
+        guest: { ...guest, email: `${email}.${Date.now()}@example.com` },
+      }),
+      remoteAddress,
+    });
+    const result = commitResponseSchema.parse(committed.json());
+    if (!result.ok) throw new Error(committed.body);
+    const row = await orderRow(result.orderNumber);
+    await t.db.kysely
+      .transaction()
+      .execute((trx) =>
+        markOrderPaid(
+          trx,
+          row,
+          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TX${result.orderNumber}` },
+          new Date(clock.now()).toISOString(),
+        ),
+      );
+    const lines = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
+    return { orderNumber: result.orderNumber, lines, key: links().keyOf(result.orderNumber, 1) };
+  }
+  const dispatchUnits = (orderNumber: number, orderLineId: number, quantity: number) =>
+    admin('POST', `/orders/${orderNumber}/dispatch`, {
+      lines: [{ orderLineId, quantity }],
+      untracked: { service: 'Royal Mail 1st Class' },
+    });
+
+  it('still sends the units not yet sent after a sent unit of their line comes back', async () => {
+    const { orderNumber, lines, key } = await paidUndispatched('returns-part-sent', '10.9.251.4', 2);
+    const lineId = lines[0]!.id;
+    const first = await dispatchUnits(orderNumber, lineId, 1);
+    expect(first.statusCode, first.body).toBe(200);
+    const received = await receivedReturn(key, 'changed_mind', [{ orderLineId: lineId, quantity: 1, restock: 1 }]);
+    const refunded = await admin('POST', `/returns/${received.id}/refund`, {});
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    // The unit that came back had been sent: the other is still owed to the shopper.
+    const detail = (await admin('GET', `/orders/${orderNumber}`)).json() as OrderDetail;
+    expect(detail.fulfilment).toBe('partially_dispatched');
+    expect(detail.lines[0]).toMatchObject({ restocked: 1, dispatched: 1, toDispatch: 1 });
+    const rest = await dispatchUnits(orderNumber, lineId, 1);
+    expect(rest.statusCode, rest.body).toBe(200);
+    expect((await orderRow(orderNumber)).fulfilment).toBe('dispatched');
+  });
+
+  it('lets every sent unit come back when some of the line were cancelled before they were sent', async () => {
+    const { orderNumber, lines, key } = await paidUndispatched('returns-after-cancel', '10.9.251.5', 3);
+    const lineId = lines[0]!.id;
+    // Cancelled before it was sent (this suite's orders are PayPal Standard ones, which the shopper
+    // cannot cancel online, so staff cancel it: a refund putting the unit back).
+    const cancelled = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 1500,
+      reason: 'Cancelled before dispatch',
+      restock: [{ lineId, quantity: 1 }],
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    const sent = await dispatchUnits(orderNumber, lineId, 2);
+    expect(sent.statusCode, sent.body).toBe(200);
+    // A cancelled unit was never sent, so it takes nothing from the 14-day right on the two sent.
+    expect((await returnsOf(key)).lines.find((line) => line.orderLineId === lineId)?.returnable).toBe(2);
+    const asked = await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lineId, quantity: 2 }] });
+    expect(asked.statusCode, asked.body).toBe(201);
+  });
+
+  it('counts the units a staff refund puts back as unsent first, and only the rest as returned', async () => {
+    const { orderNumber, lines, key } = await paidUndispatched('returns-staff-restock', '10.9.251.6', 3);
+    const lineId = lines[0]!.id;
+    expect((await dispatchUnits(orderNumber, lineId, 1)).statusCode).toBe(200);
+    const returnable = async () => (await returnsOf(key)).lines.find((line) => line.orderLineId === lineId)?.returnable;
+    // One of the two unsent units: the sent one may still come back.
+    const one = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 1500,
+      reason: 'Cancelled before dispatch',
+      restock: [{ lineId, quantity: 1 }],
+    });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(((await admin('GET', `/orders/${orderNumber}`)).json() as OrderDetail).lines[0]).toMatchObject({
+      toDispatch: 1,
+    });
+    expect(await returnable()).toBe(1);
+    // Two more: the last unsent one, then the sent one, which came back outside a return.
+    const two = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 3000,
+      reason: 'Cancelled, and the one sent came back',
+      restock: [{ lineId, quantity: 2 }],
+    });
+    expect(two.statusCode, two.body).toBe(200);
+    expect(((await admin('GET', `/orders/${orderNumber}`)).json() as OrderDetail).lines[0]).toMatchObject({
+      restocked: 3,
+      toDispatch: 0,
+    });
+    expect((await orderRow(orderNumber)).fulfilment).toBe('dispatched');
+    expect(await returnable()).toBe(0);
+  });
+
   /** A return asked, authorised and received with the units to restock: its queue entry. */
   async function receivedReturn(
     key: string,

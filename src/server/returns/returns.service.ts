@@ -51,7 +51,7 @@ import {
   recordReceipt,
   standardDeliveryPrice,
   unitsInReturns,
-  unitsRestockedByOtherRefunds,
+  sentUnitsRestockedByOtherRefunds,
   type ReturnOrder,
   type ReturnRow,
 } from './returns.repository.ts';
@@ -107,7 +107,7 @@ export function createReturnsService(
         ? await findCollectedUnits(trx, order.id)
         : await findSentUnits(trx, order.id);
     const inReturns = await unitsInReturns(trx, order.id);
-    const restocked = await unitsRestockedByOtherRefunds(trx, order.id);
+    const sentRestocked = await sentUnitsRestockedByOtherRefunds(trx, order.id);
     const refundedInFull = order.refunded_total >= order.total_including_delivery;
     const now = options.now();
     return lines.map((line) => {
@@ -125,7 +125,7 @@ export function createReturnsService(
             }),
           })),
         inReturns: inReturns.get(line.id) ?? 0,
-        restockedByOtherRefunds: Math.max(0, restocked.get(line.id) ?? 0),
+        sentRestockedByOtherRefunds: Math.max(0, sentRestocked.get(line.id) ?? 0),
       };
       const open =
         order.status === 'paid' && !refundedInFull ? returnableNow(facts, now) : { units: 0, windowEndsAt: null };
@@ -503,7 +503,12 @@ export function createReturnsService(
       const restock = order.holds_stock
         ? due.lines
             .filter((line) => (line.restocked ?? 0) > 0)
-            .map((line) => ({ lineId: line.order_line_id, quantity: line.restocked! }))
+            // Returned goods were all sent: they leave the units still to send as they are.
+            .map((line) => ({
+              lineId: line.order_line_id,
+              quantity: line.restocked!,
+              returnedAfterDispatch: line.restocked!,
+            }))
         : [];
       try {
         // The refund's e-mail and credit note give this to the shopper: it names the return.
