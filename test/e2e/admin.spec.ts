@@ -178,7 +178,7 @@ test.describe('the back office', () => {
       await page.getByRole('button', { name: 'Refund through the provider' }).click();
       await page.getByRole('button', { name: /^Yes, refund £/ }).click();
       await expect(page.getByRole('heading', { name: 'Refund', exact: true })).toHaveCount(0);
-      await expect(page.getByText(/opayo, \{[0-9A-F-]{36}\}/)).toHaveCount(2);
+      await expect(page.getByText(/Opayo, \{[0-9A-F-]{36}\}/)).toHaveCount(2);
 
       await page.goto('/sandbox/opayo/activity');
       await expect(
