@@ -1,4 +1,5 @@
 import { Secret, TOTP } from 'otpauth';
+import qrcode from 'qrcode-generator';
 
 /**
  * Two-factor sign-in codes (RFC 6238: SHA-1, six digits, 30 seconds, as every authenticator app
@@ -36,4 +37,15 @@ export function totpStepOf(secret: string, code: string, now: Date): number | un
 /** The code for a moment (tests sign in with it, as an authenticator app would). */
 export function totpCodeAt(secret: string, at: Date): string {
   return totpOf(secret).generate({ timestamp: at.getTime() });
+}
+
+/**
+ * The otpauth:// address as a QR code, an SVG drawn on the server (qrcode-generator: no
+ * dependencies, a few tens of kB), so an authenticator app can scan it off the screen.
+ */
+export function totpQrSvg(otpauthUrl: string): string {
+  const qr = qrcode(0, 'M');
+  qr.addData(otpauthUrl);
+  qr.make();
+  return qr.createSvgTag({ cellSize: 4, margin: 4, scalable: true });
 }
