@@ -134,9 +134,7 @@ describe('back office: a way back in', () => {
     expect((await signIn(email, STAFF_PASSWORD, second!.toUpperCase())).statusCode).toBe(200);
 
     // New codes (the password asked again) end the old ones.
-    expect((await post('/api/admin/me/recovery-codes', { password: 'Wrong-Password-9' }, cookie)).statusCode).toBe(
-      400,
-    );
+    expect((await post('/api/admin/me/recovery-codes', { password: 'Wrong-Password-9' }, cookie)).statusCode).toBe(400);
     const renewed = await post('/api/admin/me/recovery-codes', { password: STAFF_PASSWORD }, cookie);
     expect(renewed.statusCode).toBe(200);
     const fresh = (renewed.json() as { recoveryCodes: string[] }).recoveryCodes;
@@ -151,7 +149,11 @@ describe('back office: a way back in', () => {
     await turnOnTwoFactor(member.cookie);
     expect((await signIn(member.email)).statusCode).toBe(401);
     const session = staffCookieOf(
-      await signIn(member.email, STAFF_PASSWORD, totpCodeAt((await getSecret(member.id))!, new Date(Date.now() + 30_000))),
+      await signIn(
+        member.email,
+        STAFF_PASSWORD,
+        totpCodeAt((await getSecret(member.id))!, new Date(Date.now() + 30_000)),
+      ),
     );
 
     // Not for staff, nor on oneself.

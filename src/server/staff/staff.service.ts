@@ -226,7 +226,7 @@ export function createStaffService(
       const staffId = await useStaffToken(db, hashToken(token), at);
       if (staffId === undefined) {
         throw new BadRequestError(
-          'This link has been used or has expired. Please ask an owner for a new one.',
+          'This link has been used or has expired. Please ask for a new one with “Forgot your password?” on the sign-in page, or ask an owner.',
           'token',
         );
       }
@@ -372,7 +372,11 @@ export function createStaffService(
         throw new BadRequestError('That password is not right.', 'password');
       }
       if (!member.totp_enabled) {
-        throw new RefusedError(409, errorCodes.conflict, 'Recovery codes come with two-factor sign-in; turn it on first');
+        throw new RefusedError(
+          409,
+          errorCodes.conflict,
+          'Recovery codes come with two-factor sign-in; turn it on first',
+        );
       }
       const recoveryCodes = await db.transaction().execute(async (trx) => {
         await recordAudit(trx, {

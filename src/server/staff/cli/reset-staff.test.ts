@@ -25,7 +25,12 @@ describe('npm run staff:reset', () => {
       remoteAddress: '10.6.0.1',
     });
   const signIn = (email: string, password: string) =>
-    t.app.inject({ method: 'POST', url: '/api/admin/sign-in', payload: { email, password }, remoteAddress: '10.6.0.2' });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/admin/sign-in',
+      payload: { email, password },
+      remoteAddress: '10.6.0.2',
+    });
 
   it('prints a new set-password link, and with --no-two-factor turns two-factor sign-in off', async () => {
     const owner = await staffMember(t, 'owner');
@@ -62,9 +67,9 @@ describe('npm run staff:reset', () => {
     expect(both.code).toBe(0);
     expect(both.stdout).toContain('two-factor sign-in is off');
     const second = 'Lost-Phone-Tabla-Word-2';
-    expect((await setPassword(/https?:\/\/\S+\/admin\/set-password\/\S+/.exec(both.stdout)![0], second)).statusCode).toBe(
-      200,
-    );
+    expect(
+      (await setPassword(/https?:\/\/\S+\/admin\/set-password\/\S+/.exec(both.stdout)![0], second)).statusCode,
+    ).toBe(200);
     expect((await signIn(owner.email, second)).statusCode).toBe(200);
 
     const log = await t.db.kysely
