@@ -61,6 +61,7 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
     publicUrl: config.publicUrl,
     shopName: config.shop.name,
     mailer: options.mailer,
+    counters: options.counters,
   });
   const guard = createStaffGuard(staff, secureCookies);
   admin.addHook('onRequest', requireHttps(config.env === 'production').hook);

@@ -100,6 +100,12 @@ describe('back office: a way back in', () => {
     expect(statuses.at(-1)).toBe(429);
   });
 
+  it('sends one member at most three "forgot password" links an hour, from any number of clients', async () => {
+    const { email } = await staffMember(t, 'staff', { signIn: false });
+    for (let i = 0; i < 5; i++) expect((await post('/api/admin/forgot-password', { email })).statusCode).toBe(200);
+    expect(await mailTo(email)).toHaveLength(3);
+  });
+
   it('e-mails new staff their set-password link when an owner adds them, and still shows it', async () => {
     const owner = await staffMember(t, 'owner');
     const email = `emailed.${Date.now()}@shop.example`;

@@ -25,6 +25,7 @@ import {
   useStaffToken,
   type StaffRow,
 } from './staff.repository.ts';
+import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
 import { newTotpSecret, totpQrSvg, totpStepOf, totpUrl } from './totp.ts';
@@ -41,6 +42,11 @@ export const SESSION_HOURS = 12;
 const SET_PASSWORD_LINK_HOURS = 72;
 /** A link asked for with "Forgot password?" is a way in for whoever reads the mail: short-lived. */
 const FORGOT_PASSWORD_LINK_HOURS = 1;
+/**
+ * At most this many "forgot password" links a member an hour: the per-client limit alone would let
+ * many clients fill a member's inbox, and each link ends the one before.
+ */
+const FORGOT_PASSWORD_MAILS_AN_HOUR = 3;
 /** Who the command line is in the audit log (`npm run staff:reset`). */
 const COMMAND_LINE = { id: null, email: 'command line' } as const;
 
@@ -62,6 +68,8 @@ export function createStaffService(
     now?: () => Date;
     /** Sends set-password links (forgot password, new staff); the command line prints them instead. */
     mailer?: Mailer;
+    /** The shared counters, which limit the "forgot password" mail one member is sent. */
+    counters?: Pick<RateLimitRepository, 'hit'>;
   },
 ) {
   const now = options.now ?? (() => new Date());
@@ -195,11 +203,13 @@ export function createStaffService(
      * for a member who may sign in (not disabled). Never for an unknown address.
      */
     forgotPassword(emailInput: string): void {
-      const mailer = options.mailer;
-      if (!mailer) throw new Error('forgotPassword needs a mailer');
+      const { mailer, counters } = options;
+      if (!mailer || !counters) throw new Error('forgotPassword needs a mailer and the shared counters');
       mailer.sendInBackground(async () => {
         const member = await findStaffByEmail(db, emailInput.trim().toLowerCase());
         if (!member || member.disabled_at !== null) return undefined;
+        const { hits } = await counters.hit(`staff-forgot-mail ${member.id}`, 3_600_000, now().getTime());
+        if (hits > FORGOT_PASSWORD_MAILS_AN_HOUR) return undefined;
         await db.transaction().execute(async (trx) => {
           const url = await newSetPasswordLink(member.id, trx, FORGOT_PASSWORD_LINK_HOURS);
           await mailer.sendWith(trx, linkMail(member, url, 'forgot'));
