@@ -65,4 +65,49 @@ test.describe('a way back in to the back office', () => {
     await openFromNav(page, 'My account');
     await expect(page.getByRole('button', { name: 'Turn on two-factor sign-in' })).toBeVisible();
   });
+
+  test('a new member gets their link by e-mail; an owner resets their two-factor sign-in when their phone is lost', async ({
+    page,
+    browser,
+  }) => {
+    test.slow();
+    const stamp = Date.now();
+    const ownerEmail = `owner.reset.${stamp}@example.com`;
+    const staffEmail = `packer.reset.${stamp}@example.com`;
+    await setPassword(page, createOwner(ownerEmail));
+    await signIn(page, ownerEmail);
+    await openFromNav(page, 'Staff');
+    await page.getByLabel('Name').fill('Dev Packer');
+    await page.getByLabel('E-mail address').fill(staffEmail);
+    await page.getByRole('button', { name: 'Add and show the set-password link' }).click();
+    await expect(page.getByRole('status')).toContainText(`We have e-mailed ${staffEmail} this link`);
+
+    // The member follows the e-mailed link, in a browser of their own, and turns on two-factor sign-in.
+    const theirs = await browser.newContext();
+    const member = await theirs.newPage();
+    await member.goto('/admin/sign-in');
+    await setPassword(member, await linkFrom(page, staffEmail, 'admin/set-password'));
+    await signIn(member, staffEmail);
+    await openFromNav(member, 'My account');
+    await member.getByRole('button', { name: 'Turn on two-factor sign-in' }).click();
+    const secret = (await member.getByTestId('totp-secret').innerText()).trim();
+    await member.getByLabel('Six-digit code from the app').fill(totpCode(secret));
+    await member.getByRole('button', { name: 'Confirm and turn on' }).click();
+    await expect(member.getByRole('heading', { name: 'Your recovery codes' })).toBeVisible();
+
+    // Phone and codes lost: the owner turns it off for them, which signs them out.
+    await page.reload();
+    const row = page.getByRole('row', { name: new RegExp(staffEmail) });
+    await expect(row.getByRole('cell', { name: 'On', exact: true })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await row.getByRole('button', { name: `Reset two-factor for ${staffEmail}` }).click();
+    await expect(page.getByRole('status')).toContainText(`Two-factor sign-in is off for ${staffEmail}`);
+    await expect(row.getByRole('cell', { name: 'Off', exact: true })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await member.reload();
+    await expect(member.getByRole('heading', { level: 1, name: 'Sign in to the back office' })).toBeVisible();
+    await member.goto('/admin/sign-in');
+    await signIn(member, staffEmail);
+    await theirs.close();
+  });
 });
