@@ -8,6 +8,22 @@ export function formatPence(pence: number): string {
 }
 
 /**
+ * Goods' price less their share of the order's voucher discount (the discount spread over the items
+ * in proportion to their price), rounded down to the penny: what refunding those goods proposes.
+ */
+export function goodsLessVoucherShare(goods: number, itemsTotal: number, discount: number): number {
+  if (itemsTotal <= 0 || discount <= 0) return goods;
+  return Math.floor((goods * (itemsTotal - discount)) / itemsTotal);
+}
+
+const wholeGbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });
+
+/** 150049 -> "£1,500": to the nearest pound, where pence would only crowd (a chart's axis). */
+export function formatWholePounds(pence: number): string {
+  return wholeGbp.format(Math.round(pence / 100));
+}
+
+/**
  * 12999 -> "129.99": the plain decimal the payment providers want, and what a form shows in a
  * field where pounds are typed (poundsToPence reads it back).
  */

@@ -6,6 +6,21 @@ import { orderCodeParams } from './basket.ts';
 
 export const paymentProviders = ['paypal', 'opayo'] as const;
 
+/**
+ * A provider as the back office names it: stored ids ("paypal", "paypal-checkout") are not words.
+ * `manual` is a refund staff made outside the shop and recorded.
+ */
+const providerLabels: Record<string, string> = {
+  paypal: 'PayPal',
+  'paypal-checkout': 'PayPal',
+  'paypal-standard': 'PayPal',
+  opayo: 'Opayo',
+  manual: 'Recorded by hand',
+};
+export function providerLabel(provider: string): string {
+  return providerLabels[provider] ?? provider;
+}
+
 export const paypalConfigSchema = z.object({
   url: z.string(),
   business: z.string(),

@@ -157,7 +157,10 @@ export type ReceiveReturn = z.infer<typeof receiveReturnSchema>;
 
 export const refundReturnSchema = z
   .object({
-    /** A deduction for diminished value (handling beyond what was needed to inspect it), pence. */
+    /**
+     * A deduction for diminished value (handling beyond what was needed to inspect it), pence: on a
+     * change of mind only, and from the goods' price only (CCR 2013 reg 34(9)-(12); the service checks).
+     */
     deduction: z.number().int().min(0).max(100_000_000).default(0),
     deductionReason: z.string().trim().max(2000).default(''),
   })

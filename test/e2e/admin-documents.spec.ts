@@ -55,6 +55,7 @@ test.describe('invoices and credit notes in the back office', () => {
     await page.getByLabel('Amount (£)').fill('5.50');
     await page.getByLabel('Reason', { exact: true }).fill('A tuning key was missing');
     await page.getByRole('button', { name: 'Record refund' }).click();
+    await page.getByRole('button', { name: /^Yes, record £/ }).click();
     await expect(page.getByText('Refund recorded.')).toBeVisible();
     const creditNote = documents.getByRole('link', { name: /^Credit note CN-\d{6} \(PDF\)$/ });
     await expect(creditNote).toBeVisible();

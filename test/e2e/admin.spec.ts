@@ -108,6 +108,7 @@ test.describe('the back office', () => {
     await page.getByLabel('Reason', { exact: true }).fill('Stand arrived scratched; customer keeps it at a discount');
     await page.getByLabel(/units to restock/).fill('2');
     await page.getByRole('button', { name: 'Record refund' }).click();
+    await page.getByRole('button', { name: /^Yes, record £/ }).click();
     await expect(page.getByText('Refund recorded.')).toBeVisible();
     await expect(page.getByRole('row', { name: /^Refunded -£/ })).toContainText('-£5.50');
     await expectNoAxeViolations(page);

@@ -154,6 +154,7 @@ test.describe('after the sale', () => {
     await page.getByLabel('Reason', { exact: true }).fill('Returned unused');
     await page.getByLabel(`${ektara.name}: units to restock`).fill('1');
     await page.getByRole('button', { name: 'Record refund' }).click();
+    await page.getByRole('button', { name: /^Yes, record £/ }).click();
     await expect(page.getByText('Refund recorded.')).toBeVisible();
     await expect(statuses).toHaveText(/^Payment: Partially refunded Fulfilment: Dispatched placed/);
     const creditNoteLink = documents.getByRole('link', { name: /^Credit note CN-\d{6} \(PDF\)$/ });

@@ -49,7 +49,7 @@ for (const { name, message } of sampleMails(shop)) {
       // Each button is on the page, whole.
       for (const button of await page
         .locator('a[href]')
-        .filter({ hasText: /^(View order|Try|Choose|Confirm|Track|Sign in)/ })
+        .filter({ hasText: /^(View order|View your order|Try|Choose|Confirm|Track|Sign in)/ })
         .all()) {
         await expect(button).toBeVisible();
         const box = (await button.boundingBox())!;

@@ -1,5 +1,6 @@
 import { openDatabase } from '../../src/server/db/database.ts';
 import { createOrderLinks } from '../../src/server/orders/order-links.ts';
+import { plainText } from '../../src/server/mail/eml.ts';
 import { readOutbox } from '../helpers/outbox.ts';
 import { apiPost, expect, expectNoAxeViolations, paidOrderOf, test } from './fixtures.ts';
 import { databaseFor, outboxFor } from './outbox-path.ts';
@@ -93,8 +94,12 @@ test.describe('returns', () => {
           `We have your return request ${ra} for order ${orderNumber}`,
           `Return ${ra} authorised: how to send it back`,
           `We have received your return ${ra}`,
-          `Your return ${ra} is refunded`,
+          `Your refund for order ${orderNumber}`,
         ]),
       );
+    // One e-mail for the refund, naming the return and the deduction.
+    const refunds = readOutbox(outboxFor(port)).filter((m) => m.to === shopperEmail && /refund/i.test(m.subject));
+    expect(refunds).toHaveLength(1);
+    expect(plainText(refunds[0]!.raw)).toContain(`Return ${ra}; we deducted £1.00`);
   });
 });

@@ -1,4 +1,6 @@
+import { cancellationEmailToShopper } from '../../src/server/cancellation/cancellation-emails.ts';
 import type { MailMessage } from '../../src/server/mail/mailer.ts';
+import { returnAuthorisedEmail } from '../../src/server/returns/return-emails.ts';
 import {
   dispatchEmail,
   orderConfirmationEmail,
@@ -88,6 +90,41 @@ export function sampleMails(publicUrl: string): Array<{ name: string; message: M
         via: 'card',
         creditNoteNumber: 7,
       }),
+    },
+    {
+      name: 'refund for a cancellation',
+      message: refundEmail(sampleOrder, {
+        amount: 1895,
+        via: 'paypal',
+        creditNoteNumber: 8,
+        reason: 'Order cancelled by the customer',
+        returned: [{ title: 'Tabla set', sizeName: 'Standard', quantity: 1 }],
+      }),
+    },
+    {
+      name: 'cancellation, refund pending',
+      message: cancellationEmailToShopper(sampleOrder, {
+        orderNumber: sampleOrder.order_number,
+        whole: true,
+        cancelled: [{ title: 'Tabla set', sizeName: 'Standard', quantity: 1 }],
+        amount: 1895,
+        refundsTo: 'to the card you paid with',
+        pending: true,
+      }),
+    },
+    {
+      name: 'return authorised',
+      message: returnAuthorisedEmail(
+        {
+          email: sampleOrder.email,
+          firstname: sampleOrder.firstname,
+          orderNumber: sampleOrder.order_number,
+          linkVersion: sampleOrder.link_version,
+          raNumber: 'RA-100042-1',
+          items: ['1 × Tabla set (Standard)'],
+        },
+        'Raag Instruments, Unit 14, Queens Square Shopping Precinct, West Bromwich, B70 7NJ',
+      ),
     },
     {
       name: 'notice',

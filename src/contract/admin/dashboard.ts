@@ -3,7 +3,19 @@ import { orderSummarySchema } from './orders.ts';
 
 /** The back office's first page (docs/back-office.md#dashboard). Money is integer pence. */
 
-const salesSchema = z.object({ count: z.number().int(), gross: z.number().int(), vat: z.number().int() });
+/**
+ * A period's paid orders (by when paid): how many, their gross (delivery and VAT included) and VAT;
+ * the money sent back in it (by when refunded, whichever order it was for), gross less that, and
+ * the average order's gross.
+ */
+const salesSchema = z.object({
+  count: z.number().int(),
+  gross: z.number().int(),
+  vat: z.number().int(),
+  refunds: z.number().int(),
+  net: z.number().int(),
+  averageOrder: z.number().int(),
+});
 export type Sales = z.infer<typeof salesSchema>;
 
 export const dashboardSchema = z.object({
@@ -25,6 +37,14 @@ export const dashboardSchema = z.object({
       stock: z.number().int(),
     }),
   ),
+  /** Every size at or below the threshold; `lowStock` lists the lowest 20. */
+  lowStockCount: z.number().int(),
   lowStockThreshold: z.number().int(),
+  /** This month's five best-selling products, by money taken (line totals), then units. */
+  topProducts: z.array(
+    z.object({ productId: z.number().int(), title: z.string(), units: z.number().int(), gross: z.number().int() }),
+  ),
+  /** This month's paying customers: new (no paid order before the month) and returning. */
+  customers: z.object({ new: z.number().int(), returning: z.number().int() }),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

@@ -8,6 +8,13 @@ import { emailField } from '../fields.ts';
 export const staffRoles = ['owner', 'staff'] as const;
 export type StaffRole = (typeof staffRoles)[number];
 
+/** What a member of each role may do, in the words the back office asks before a role change. */
+export const staffRoleAbilities: Record<StaffRole, string> = {
+  owner: 'Owners can do everything: orders, refunds, the catalogue, prices, customers, and staff accounts too.',
+  staff:
+    'Staff can work orders, refunds, customers, the catalogue, stock, vouchers and delivery; not staff accounts, the products CSV import or the low-stock threshold.',
+};
+
 const password = z.string().min(1, 'Please enter your password').max(200);
 /** A six-digit code from an authenticator app. */
 const totpCode = z

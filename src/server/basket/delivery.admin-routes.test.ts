@@ -236,6 +236,44 @@ describe('back office delivery', () => {
     expect(await refused({ rate: 1_000_001 }, 'PUT', `/${id}`)).toEqual(['rate: The rate must be at most £10,000']);
   });
 
+  it('sets a method’s transit days, 0 to 30 whole days, kept when an edit leaves them out', async () => {
+    // They start a return's window when its delivery was not recorded (docs/rules.md#returns).
+    const country = await addCountry('Iceland');
+    const post = (input: Record<string, unknown>) =>
+      admin('POST', '/delivery-methods', { ...method({ countryId: country.id }), ...input });
+    const plain = await post({});
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(plain.json()).toMatchObject({ transitDays: 3 });
+    const made = await post({ transitDays: 5 });
+    expect(made.statusCode, made.body).toBe(201);
+    const id = deliveryMethodSchema.parse(made.json()).id;
+    expect(made.json()).toMatchObject({ transitDays: 5 });
+    const renamed = await admin('PUT', `/delivery-methods/${id}`, method({ countryId: country.id, name: 'Airmail' }));
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).toMatchObject({ name: 'Airmail', transitDays: 5 });
+    const changed = await admin('PUT', `/delivery-methods/${id}`, {
+      ...method({ countryId: country.id }),
+      transitDays: 0,
+    });
+    expect(changed.json()).toMatchObject({ transitDays: 0 });
+    expect(
+      (
+        (await admin('GET', '/delivery')).json() as { methods: Array<{ id: number; transitDays: number }> }
+      ).methods.find((one) => one.id === id),
+    ).toMatchObject({ transitDays: 0 });
+    for (const bad of [-1, 31, 2.5, '3', null]) {
+      for (const answer of [
+        await post({ transitDays: bad }),
+        await admin('PUT', `/delivery-methods/${id}`, { ...method({ countryId: country.id }), transitDays: bad }),
+      ]) {
+        expect(answer.statusCode, `${String(bad)}: ${answer.body}`).toBe(400);
+        expect(answer.json().error.fields).toEqual([
+          { field: 'transitDays', message: 'Please enter whole days from 0 to 30' },
+        ]);
+      }
+    }
+  });
+
   it('refuses a second country with the same ISO code', async () => {
     const country = await addCountry('Portugal');
     const again = await admin('POST', '/countries', { name: 'Portugal again', isoCode: country.isoCode.toLowerCase() });

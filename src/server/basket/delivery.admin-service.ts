@@ -55,6 +55,7 @@ function methodView(row: Selectable<DeliveryMethodTable>): DeliveryMethod {
     sortOrder: row.sort_order,
     active: row.active === 1,
     kind: row.kind,
+    transitDays: row.transit_days,
   };
 }
 
@@ -67,6 +68,8 @@ function valuesOf(fields: DeliveryMethodFields): DeliveryMethodValues {
     max_items_total: fields.maxItemsTotal,
     active: fields.active ? 1 : 0,
     kind: fields.kind,
+    // Left out, a new method takes the column's default and an edited one keeps its own.
+    ...(fields.transitDays === undefined ? {} : { transit_days: fields.transitDays }),
   };
 }
 

@@ -4,7 +4,8 @@ import type { MailMessage } from '../mail/mailer.ts';
 /**
  * The two e-mails a shopper's cancellation sends (docs/rules.md#cancelling-before-dispatch): to the
  * shopper, what was cancelled, the refund and how it goes back; to the shop's new-order address, so
- * whoever packs the order stops. Paragraph messages: the mail templates draw them branded.
+ * whoever packs the order stops. The shopper's is a notice with a button to the order page; the
+ * shop's is paragraphs (what the shopper typed in it is never linked: layout.ts Lines).
  */
 
 export interface CancellationMail {
@@ -21,28 +22,41 @@ export interface CancellationMail {
 const unitsText = (mail: CancellationMail) =>
   mail.cancelled.map((line) => `${line.quantity} x ${line.title} (${line.sizeName})`).join('\n');
 
+/** The order page's button in the shopper's cancellation and return e-mails. */
+export const VIEW_YOUR_ORDER = 'View your order';
+
+/**
+ * Sent only when the refund is not confirmed yet: a refund made at once has its own e-mail
+ * (refundEmail), which names the cancellation, so the shopper gets one message, not two.
+ */
 export function cancellationEmailToShopper(
-  order: { email: string; firstname: string },
+  order: { email: string; firstname: string; order_number: number; link_version: number },
   mail: CancellationMail,
-  orderPageUrl?: string,
 ): MailMessage {
   return {
     to: order.email,
     subject: mail.whole
       ? `Your order ${mail.orderNumber} is cancelled`
       : `Items cancelled from your order ${mail.orderNumber}`,
-    paragraphs: [
-      `Dear ${order.firstname},`,
-      mail.whole
-        ? `As you asked, we have cancelled your order ${mail.orderNumber}:`
-        : `As you asked, we have cancelled these items from your order ${mail.orderNumber}:`,
-      unitsText(mail),
-      mail.pending
-        ? `Your refund of ${formatPence(mail.amount)} is on its way ${mail.refundsTo}; your payment provider has not confirmed it yet. It usually shows within 5 to 10 working days.`
-        : `We have refunded ${formatPence(mail.amount)} ${mail.refundsTo}${mail.whole ? ', including the delivery charge' : ''}. It usually shows within 5 to 10 working days.`,
-      ...(mail.whole ? [] : ['The rest of your order will be sent as usual.']),
-      ...(orderPageUrl ? [`Your order: ${orderPageUrl}`] : []),
-    ],
+    template: {
+      name: 'notice',
+      data: {
+        heading: mail.whole ? `Your order ${mail.orderNumber} is cancelled` : `Items cancelled from your order`,
+        greeting: `Dear ${order.firstname},`,
+        paragraphs: [
+          mail.whole
+            ? `As you asked, we have cancelled your order ${mail.orderNumber}:`
+            : `As you asked, we have cancelled these items from your order ${mail.orderNumber}:`,
+          unitsText(mail),
+          mail.pending
+            ? `Your refund of ${formatPence(mail.amount)} is on its way ${mail.refundsTo}; your payment provider has not confirmed it yet. It usually shows within 5 to 10 working days.`
+            : `We have refunded ${formatPence(mail.amount)} ${mail.refundsTo}${mail.whole ? ', including the delivery charge' : ''}. It usually shows within 5 to 10 working days.`,
+          ...(mail.whole ? [] : ['The rest of your order will be sent as usual.']),
+        ],
+        // The link is made when the message is sent: the queue never keeps the page's secret key.
+        orderPage: { orderNumber: order.order_number, linkVersion: order.link_version, label: VIEW_YOUR_ORDER },
+      },
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import type { CancellationOptions } from '../../contract/cancellation.ts';
 import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
@@ -8,13 +8,28 @@ import { testDialect } from '../../../test/helpers/test-db.ts';
 import type { AdapterFactory, ProviderRefundResult } from '../payments/payment-provider.ts';
 import { markOrderPaid, refundThroughProvider } from '../orders/order-lifecycle.ts';
 import { createOrderLinks } from '../orders/order-links.ts';
+import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
+import type { MailMessage } from '../mail/mailer.ts';
 
 /**
  * Cancelling before dispatch from the order page (docs/rules.md#cancelling-before-dispatch): the
  * refund through the provider at once (goods, their voucher share, and delivery for the whole
- * order), the units back in stock, both sides e-mailed once, and a cancellation racing a dispatch
+ * order), the units back in stock, both sides e-mailed once (the shopper by the refund's e-mail), and a cancellation racing a dispatch
  * of the same units ending one way only.
  */
+
+/** Every message as queued: the worker may send one (and drop its body) before a test reads the row. */
+const { queuedMail } = vi.hoisted(() => ({ queuedMail: [] as MailMessage[] }));
+vi.mock('../mail/mail-queue.repository.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../mail/mail-queue.repository.ts')>();
+  return {
+    ...original,
+    insertMail: (...args: Parameters<typeof original.insertMail>) => {
+      queuedMail.push(args[1]);
+      return original.insertMail(...args);
+    },
+  };
+});
 
 /** What the fake provider answers next: it refunds, or gives no answer. */
 let nextAnswer: 'refunded' | 'unknown' = 'refunded';
@@ -113,6 +128,7 @@ describe('cancelling before dispatch from the order page', () => {
     });
   const mailsTo = (recipient: string) =>
     k().selectFrom('mail_queue').select(['subject', 'paragraphs']).where('recipient', '=', recipient).execute();
+  const mailQueueSettled = () => deliveredMail(t);
   const cancellationMails = async (email: string, orderNumber: number) => ({
     shopper: (await mailsTo(email)).filter((m) => /cancelled/.test(m.subject)),
     shop: (await mailsTo(t.config.ordersEmail)).filter(
@@ -146,9 +162,13 @@ describe('cancelling before dispatch from the order page', () => {
     expect(await options(key)).toMatchObject({ cancellable: false, wholeOrderRefund: null });
     expect((await cancel(key, { whole: true })).statusCode).toBe(409);
     const mails = await cancellationMails(email, orderNumber);
-    expect(mails.shopper).toHaveLength(1);
-    expect(mails.shopper[0]!.paragraphs).toContain('£71.95');
-    expect(mails.shopper[0]!.paragraphs).toContain(`/order/${key}`);
+    // The shopper's one message is the refund's, naming the cancellation and its units.
+    expect(mails.shopper).toHaveLength(0);
+    const refundMails = (await mailsTo(email)).filter((m) => m.subject === `Your refund for order ${orderNumber}`);
+    expect(refundMails).toHaveLength(1);
+    expect(refundMails[0]!.paragraphs).toContain('"amount":7195');
+    expect(refundMails[0]!.paragraphs).toContain('Order cancelled by the customer');
+    expect(refundMails[0]!.paragraphs).not.toContain(key);
     expect(mails.shop[0]!.paragraphs).toContain('Do not send this order.');
     expect(mails.shop).toHaveLength(1);
     const audit = await k()
@@ -159,6 +179,44 @@ describe('cancelling before dispatch from the order page', () => {
       .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ staff_id: null, staff_email: email });
+  });
+
+  it('e-mails the shopper once per cancellation, with a button to the order page made when sent, its key never queued', async () => {
+    const { key, email } = await paidOrder([[2500, 1]]);
+    await mailQueueSettled();
+    const before = (await mailsTo(email)).length;
+    expect((await cancel(key, { whole: true })).statusCode).toBe(200);
+    // One message, not a refund e-mail and a cancellation e-mail.
+    const queued = await mailsTo(email);
+    expect(queued).toHaveLength(before + 1);
+    // The order page's key is a secret: the queue keeps the order's number, the link is made at sending.
+    const toShopper = queuedMail.filter((message) => message.to === email);
+    expect(toShopper.length).toBeGreaterThanOrEqual(1);
+    for (const message of toShopper) expect(JSON.stringify(message)).not.toContain(key);
+    const sent = (await deliveredMail(t)).filter((m) => m.to === email).at(-1)!;
+    const html = decodeQuotedPrintable(sent.raw);
+    // The refund's e-mail: what was cancelled, and its button to the order page.
+    expect(sent.subject).toMatch(/refund/);
+    expect(html).toContain('Order cancelled by the customer');
+    expect(html).toMatch(new RegExp(`<a href="[^"]*/order/${key}"[^>]*>((?!</a>)[\\s\\S])*View order`));
+  });
+
+  it('e-mails the shopper once when the refund is pending, the key never queued, with the button when sent', async () => {
+    const { key, email } = await paidOrder([[2500, 1]]);
+    await mailQueueSettled();
+    const before = (await mailsTo(email)).length;
+    nextAnswer = 'unknown';
+    expect((await cancel(key, { whole: true })).statusCode).toBe(200);
+    const queued = await mailsTo(email);
+    expect(queued).toHaveLength(before + 1);
+    const toShopper = queuedMail.filter((message) => message.to === email);
+    expect(toShopper.length).toBeGreaterThanOrEqual(1);
+    for (const message of toShopper) expect(JSON.stringify(message)).not.toContain(key);
+    const sent = (await deliveredMail(t)).filter((m) => m.to === email).at(-1)!;
+    expect(sent.subject).toMatch(/cancelled/);
+    expect(decodeQuotedPrintable(sent.raw)).toMatch(
+      new RegExp(`<a href="[^"]*/order/${key}"[^>]*>((?!</a>)[\\s\\S])*View your order`),
+    );
   });
 
   it('cancels some units: their price less their voucher share, no delivery, and the rest still to dispatch', async () => {

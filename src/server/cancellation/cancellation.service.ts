@@ -110,7 +110,7 @@ export function createCancellations(
     return { order, lines };
   }
 
-  /** The audit entry and both e-mails, in the transaction that records the refund (or its request). */
+  /** The audit entry and the e-mails, in the transaction that records the refund (or its request). */
   async function recordCancellation(trx: Kysely<Database>, order: OrderRow, mail: CancellationMail, at: string) {
     await recordAudit(trx, {
       staff: { id: null, email: order.email },
@@ -125,8 +125,10 @@ export function createCancellations(
       },
       at,
     });
-    const orderPage = `${options.publicUrl}${options.links.pathOf(order.order_number, order.link_version)}`;
-    await insertMail(trx, cancellationEmailToShopper(order, mail, orderPage), at);
+    // A refund made at once has its e-mail already, naming the cancellation and its units
+    // (issueCreditNoteFor): the shopper is told once. Only a refund still to be confirmed needs
+    // this one, to say the cancellation is done and the money on its way.
+    if (mail.pending) await insertMail(trx, cancellationEmailToShopper(order, mail), at);
     await insertMail(
       trx,
       cancellationAlertToShop(

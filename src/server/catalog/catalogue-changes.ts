@@ -35,9 +35,7 @@ export function conflict(message: string, field?: string): never {
   throw new RefusedError(409, errorCodes.conflict, message, field);
 }
 
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}
+export { plural } from '../../contract/words.ts';
 
 /** Only what changed, before and after. */
 export function changes(before: Record<string, unknown>, after: Record<string, unknown>) {

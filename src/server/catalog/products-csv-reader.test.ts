@@ -42,4 +42,18 @@ describe('the products CSV reader thread', () => {
     );
     expect(read.errors.map((error) => error.row)).toEqual(Array.from({ length: bad }, (_, n) => good + n + 2));
   });
+
+  it('tells staff in plain words that a file separated by semicolons or tabs must be saved as comma-separated CSV', async () => {
+    for (const [separator, name] of [
+      [';', 'semicolons'],
+      ['\t', 'tabs'],
+    ] as const) {
+      const text = `${productCsvHeader.join(separator)}\ntabla-1${separator}Tabla 1${separator}published\n`;
+      const refused = await readProductCsvOffThread(text).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ field: 'file' });
+      expect((refused as Error).message).toBe(
+        `This file uses ${name} between its columns; save it as CSV, comma-separated, and send it again.`,
+      );
+    }
+  });
 });

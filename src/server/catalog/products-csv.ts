@@ -136,6 +136,19 @@ export function readProductCsv(text: string): ProductCsvRead {
     if (names.every((name) => name === '')) {
       throw new BadRequestError('The file is empty: it needs the header row and a row for each size', 'file');
     }
+    // Excel in much of Europe, and some exports, save "CSV" with semicolons or tabs: the whole header
+    // is then one cell. Said plainly, rather than as every column missing and one unknown.
+    if (names.length === 1) {
+      const separator = [
+        [';', 'semicolons'],
+        ['\t', 'tabs'],
+      ].find(([mark]) => names[0]!.includes(mark!));
+      if (separator)
+        throw new BadRequestError(
+          `This file uses ${separator[1]} between its columns; save it as CSV, comma-separated, and send it again.`,
+          'file',
+        );
+    }
     // Each check is one pass over the header (a Set, not indexOf per name): its length is capped,
     // but a quadratic check once held the event loop for seconds.
     const named = new Set(names.map((name) => name.toLowerCase()));

@@ -32,6 +32,7 @@ import * as m0029 from './migrations/0029-customers-by-email.ts';
 import * as m0030 from './migrations/0030-fulfilments.ts';
 import * as m0031 from './migrations/0031-order-links.ts';
 import * as m0032 from './migrations/0032-returns.ts';
+import * as m0033 from './migrations/0033-restock-without-refund.ts';
 import * as m0037 from './migrations/0037-staff-recovery-codes.ts';
 
 interface Migration {
@@ -72,6 +73,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0030-fulfilments', m0030],
   ['0031-order-links', m0031],
   ['0032-returns', m0032],
+  ['0033-restock-without-refund', m0033],
   ['0037-staff-recovery-codes', m0037],
 ];
 

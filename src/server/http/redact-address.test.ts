@@ -22,8 +22,9 @@ describe('redactAddress', () => {
     ['/api/order-page/100042.c2lnbmF0dXJlLW9mLWl0', '/api/order-page/REDACTED'],
     ['/Api/Order-Page/100042.c2ln/', '/Api/Order-Page/REDACTED/'],
     ['/order/100042.c2lnbmF0dXJlLW9mLWl0', '/order/REDACTED'],
-    // An order page's key, and its cancellation.
+    // An order page's key, and its cancellation and returns under it.
     ['/api/order-page/1042.Zm9vYmFy/cancellation', '/api/order-page/REDACTED/cancellation'],
+    ['/api/order-page/1042.Zm9vYmFy/returns', '/api/order-page/REDACTED/returns'],
     // A page reads no query but search's: whatever a provider's return brings is dropped.
     [
       '/checkout-confirm?tx=1&cm=code&st=Completed&bare',

@@ -12,13 +12,11 @@ export const REDACTED = 'REDACTED';
 const secretPathParts: RegExp[] = [
   // An order's code: its basket, its status, its payment handoff.
   /^(\/api\/(?:recover-basket|order-status|payment-handoff|paypal-handoff)\/)[^/]+/i,
-  // The customer's order page: its link's key opens the order (orders/order-links.ts), and the
+  // The customer's order page: its link's key opens the order (orders/order-links.ts), and so the
   // cancellation and returns under it.
   /^(\/api\/order-page\/)[^/]+/i,
   // A customer's invoice or credit note: the signature of its link opens it (document-links.ts).
   /^(\/api\/documents\/[^/]+\/[^/]+\/)[^/]+/i,
-  // A customer's order page: its link's key opens the order (orders/order-links.ts).
-  /^(\/api\/order-page\/)[^/]+/i,
   // PayPal Orders v2: the order's id is the token the shopper comes back with (the capture's
   // address at PayPal, and the same address in the local sandbox).
   /(\/v2\/checkout\/orders\/)[^/]+/i,

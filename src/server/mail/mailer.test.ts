@@ -17,7 +17,11 @@ describe('the mail transport without SMTP', () => {
     const dir = mkdtempSync(join(tmpdir(), 'outbox-'));
     dirs.push(dir);
     const { shop } = loadConfig({});
-    const transport = createMailTransport({ smtpUrl: undefined, outboxDir: join(dir, 'new'), brand: testMailBrand() });
+    const transport = createMailTransport({
+      smtpUrl: undefined,
+      outboxDir: join(dir, 'new'),
+      brand: testMailBrand({ publicUrl: 'https://shop.example' }),
+    });
     await transport.deliver({
       to: 'asha@example.com',
       subject: 'Hello <there>',

@@ -749,8 +749,27 @@ export async function recordRefund(
     }));
   await putBack(trx, order.id, refundId, refund.restock);
   // One the provider reported first had its credit note then.
-  if (reported === undefined) await issueCreditNoteFor(trx, order.id, refundId, refund.note, now);
+  if (reported === undefined) await issueCreditNoteFor(trx, order.id, refundId, { note: refund.note }, now);
   return { refundId, counted: reported === undefined };
+}
+
+/**
+ * Units put back in stock with no money returned: a return whose deduction for diminished value
+ * took all its goods' price (docs/rules.md#returns). Recorded as a refund of nothing, so the units
+ * count as put back everywhere a refund's do; nothing was credited, so no credit note.
+ */
+export async function recordRestockWithoutRefund(
+  trx: Kysely<Database>,
+  order: Pick<OrderRow, 'id' | 'status' | 'holds_stock'>,
+  restock: { note: string; units: Restock },
+  now: string,
+): Promise<{ refundId: number } | { refused: RefundRefusal }> {
+  if (order.status !== 'paid') return { refused: 'not refundable' };
+  const refused = await restockRefusal(trx, order, restock.units);
+  if (refused) return { refused };
+  const refundId = await insertRecordedRefund(trx, { orderId: order.id, amount: 0, note: restock.note, at: now });
+  await putBack(trx, order.id, refundId, restock.units);
+  return { refundId };
 }
 
 /** Providers whose notifications report refunds staff make in their pages (PayPal Standard's IPN). */
@@ -1081,7 +1100,13 @@ export async function recordReportedRefund(
   // The units staff chose to put back were held with the request; they go back with it.
   if (ours) await putBackHeldUnits(trx, order.id, ours.id, refundId);
   if (refund.kind === 'refund')
-    await issueCreditNoteFor(trx, order.id, refundId, ours?.note ?? `Refund reported by ${refund.provider}`, at);
+    await issueCreditNoteFor(
+      trx,
+      order.id,
+      refundId,
+      { note: ours?.note, otherwise: `Refund reported by ${refund.provider}` },
+      at,
+    );
   return { recorded: refund.kind };
 }
 
@@ -1094,22 +1119,40 @@ async function issueCreditNoteFor(
   trx: Kysely<Database>,
   orderId: number,
   refundId: number,
-  reason: string,
+  /**
+   * Why: the note the refund was asked for with (staff's, a cancellation's, a return's), or, for a
+   * refund the provider reported that the shop never asked for, the credit note's `otherwise`
+   * (shop's words, so not in the shopper's e-mail).
+   */
+  reason: { note: string | undefined; otherwise?: string },
   at: string,
 ): Promise<void> {
   const invoiced = await findOrderToInvoice(trx, orderId);
   const credited = await findRefundToCredit(trx, refundId);
+  const note = credited.refund.note ?? reason.note;
   const creditNoteNumber = await issueCreditNote(
     trx,
-    { ...invoiced, refund: { ...credited.refund, note: credited.refund.note ?? reason }, returned: credited.returned },
+    {
+      ...invoiced,
+      refund: { ...credited.refund, note: note ?? reason.otherwise ?? null },
+      returned: credited.returned,
+    },
     at,
   );
+  // The refund's note and the units it put back say what it was for (a cancellation, a return):
+  // this is the shopper's one e-mail about it, so those flows send no second one of their own.
   await insertMail(
     trx,
     refundEmail(invoiced.order, {
       amount: credited.refund.amount,
       via: refundRouteOf(credited.refund.provider),
       creditNoteNumber,
+      ...(note ? { reason: note } : {}),
+      returned: credited.returned.map((line) => ({
+        title: line.title,
+        sizeName: line.size_name,
+        quantity: line.quantity,
+      })),
     }),
     at,
   );

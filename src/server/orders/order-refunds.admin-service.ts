@@ -6,6 +6,7 @@ import { RefusedError } from '../errors.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import {
   recordRefund,
+  recordRestockWithoutRefund,
   refundThroughProvider,
   settleUnconfirmedRefund,
   type RefundingProvider,
@@ -109,7 +110,9 @@ export function createOrderRefunds(
             action: 'order.refund',
             entityType: 'order',
             entityId: current.order_number,
-            before: auditedState(current),
+            // `current` is read after the refund settled: its total before is that less this refund
+            // (the settle took the order's row, so no other refund landed in between).
+            before: { ...auditedState(current), refundedTotal: current.refunded_total - refund.amount },
             after: {
               refundedTotal: current.refunded_total,
               amount: refund.amount,
@@ -162,6 +165,22 @@ export function createOrderRefunds(
       if (provider) await refundThrough(provider, order, { ...refund, restock }, staff);
       else await recordRefundMadeOutside(orderNumber, { ...refund, restock }, staff);
       options.onOrderEvent?.('refunded');
+    },
+
+    /**
+     * Units back in stock with nothing refunded: a return whose deduction took all its goods'
+     * price. No provider is asked, as no money moves; audited as the order's restock.
+     */
+    restockWithoutRefund(
+      orderNumber: number,
+      restock: { reason: string; units: Restock },
+      staff: Staff,
+    ): Promise<void> {
+      return staffChange(context, orderNumber, staff, 'order.restock', async (trx, order, at) => {
+        const result = await recordRestockWithoutRefund(trx, order, { note: restock.reason, units: restock.units }, at);
+        if ('refused' in result) return { refused: refusals[result.refused] };
+        return { after: { reason: restock.reason, restock: restock.units } };
+      });
     },
 
     /**

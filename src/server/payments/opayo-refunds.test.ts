@@ -96,6 +96,20 @@ describe('refunds through Opayo', () => {
     expect(refundCalls).toBe(2);
     expect(lookUps).toBe(2);
     expect(await requestsOf(row.id)).toEqual(['refunded', 'refunded']);
+    // The audit log reads each refund's total before it and after it, as it was at the time.
+    const refundsAudited = (rest.json().audit as Array<{ action: string; before: object; after: object }>)
+      .filter((entry) => entry.action === 'order.refund')
+      .map((entry) => [entry.before, entry.after]);
+    expect(refundsAudited).toEqual(
+      expect.arrayContaining([
+        [expect.objectContaining({ refundedTotal: 0 }), expect.objectContaining({ refundedTotal: 1000, amount: 1000 })],
+        [
+          expect.objectContaining({ refundedTotal: 1000 }),
+          expect.objectContaining({ refundedTotal: 5995, amount: 4995 }),
+        ],
+      ]),
+    );
+    expect(refundsAudited).toHaveLength(2);
 
     // The sandbox has both against the payment, and answers for them in the Reporting API.
     const activity = await t.app.inject({ method: 'GET', url: '/sandbox/opayo/activity' });

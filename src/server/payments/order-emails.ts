@@ -251,7 +251,13 @@ export function readyForCollectionEmail(
  */
 export function refundEmail(
   order: Pick<OrderForEmail, 'order_number' | 'link_version' | 'firstname' | 'lastname' | 'email'>,
-  refund: { amount: number; via: RefundRoute; creditNoteNumber?: number; reason?: string },
+  refund: {
+    amount: number;
+    via: RefundRoute;
+    creditNoteNumber?: number;
+    reason?: string;
+    returned?: ReadonlyArray<{ title: string; sizeName: string; quantity: number }>;
+  },
 ): MailMessage {
   return {
     to: order.email,
@@ -267,6 +273,7 @@ export function refundEmail(
         via: refund.via,
         ...(refund.creditNoteNumber !== undefined ? { creditNoteNumber: refund.creditNoteNumber } : {}),
         ...(refund.reason ? { reason: refund.reason } : {}),
+        ...(refund.returned?.length ? { returned: [...refund.returned] } : {}),
       },
     },
   };

@@ -1,3 +1,4 @@
+import { formatPence } from '../../contract/money.ts';
 import type { ReturnReason } from '../../contract/returns.ts';
 import { returnReasons } from '../../contract/returns.ts';
 
@@ -75,9 +76,25 @@ export function paidForUnits(
 }
 
 /**
- * The refund: the goods as paid, standard outbound delivery when the whole order came back, less
- * a deduction for diminished value; never below nothing, never more than is left of what was paid.
+ * Why a deduction for diminished value may not be taken, if it may not. Regulation 34(9)-(12): it
+ * answers for handling beyond what was needed to see the goods, so only a change of mind can carry
+ * one (goods that came back faulty, damaged or wrong are refunded whole), and it comes off the
+ * goods' price only: the outbound delivery is refunded in full.
+ */
+export function deductionRefusal(reason: ReturnReason, deduction: number, goods: number): string | undefined {
+  if (deduction === 0) return undefined;
+  if (reason !== 'changed_mind')
+    return 'A deduction for diminished value is for a change of mind only: goods that came back faulty, damaged or wrong are refunded in full.';
+  if (deduction > goods)
+    return `A deduction for diminished value comes off the goods only: at most ${formatPence(goods)}, never the delivery.`;
+  return undefined;
+}
+
+/**
+ * The refund: the goods as paid less a deduction for diminished value (see deductionRefusal), plus
+ * standard outbound delivery when the whole order came back; never more than is left of what was paid.
  */
 export function refundOf(due: { goods: number; delivery: number; cap: number }, deduction: number): number {
-  return Math.max(0, Math.min(due.goods + due.delivery - deduction, due.cap));
+  const goods = Math.max(0, due.goods - deduction);
+  return Math.max(0, Math.min(goods + due.delivery, due.cap));
 }

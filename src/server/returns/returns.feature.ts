@@ -30,7 +30,6 @@ export function createShopReturns(
     returnAddress: `${options.config.shop.name}, ${options.config.shop.address}`,
     providerOf: options.providerOf,
     wakeMail: () => options.mailer.wake(),
-    orderPageUrl: (orderNumber, linkVersion) => `${options.config.publicUrl}${links.pathOf(orderNumber, linkVersion)}`,
   });
   const orderOfKey = (key: string) =>
     orderOfLinkKey(links, key, (orderNumber) => findOrderLinkVersion(db.kysely, orderNumber));

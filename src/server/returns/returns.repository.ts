@@ -23,6 +23,7 @@ export function findReturnOrder(db: Kysely<Database>, orderId: number) {
       'orders.delivery_price',
       'orders.delivery_country_id',
       'orders.delivery_kind',
+      'orders.fulfilment',
       'orders.total_including_delivery',
       'orders.refunded_total',
       'orders.holds_stock',
@@ -60,6 +61,24 @@ export function findSentUnits(db: Kysely<Database>, orderId: number) {
     .innerJoin('fulfilments', 'fulfilments.id', 'fulfilment_lines.fulfilment_id')
     .select(['fulfilment_lines.order_line_id', 'fulfilment_lines.quantity', 'fulfilments.created_at'])
     .where('fulfilments.order_id', '=', orderId)
+    .execute();
+}
+
+/**
+ * A collected collection order's units: every unit of each line, handed over when it was collected
+ * (the collect move records that moment as the order's delivered_at). A collection order has no
+ * fulfilments, and none of its units reached the customer before it is collected.
+ */
+export function findCollectedUnits(db: Kysely<Database>, orderId: number) {
+  return db
+    .selectFrom('order_lines')
+    .innerJoin('orders', 'orders.id', 'order_lines.order_id')
+    .select(['order_lines.id as order_line_id', 'order_lines.quantity', 'orders.delivered_at as created_at'])
+    .where('orders.id', '=', orderId)
+    .where('orders.delivery_kind', '=', 'collection')
+    .where('orders.fulfilment', '=', 'collected')
+    .where('orders.delivered_at', 'is not', null)
+    .$narrowType<{ created_at: string }>()
     .execute();
 }
 

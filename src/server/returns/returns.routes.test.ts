@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { commitResponseSchema } from '../../contract/basket.ts';
 import type { OrderDetail } from '../../contract/admin/orders.ts';
 import type { AdminReturn, OrderReturns } from '../../contract/returns.ts';
@@ -9,8 +9,24 @@ import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { markOrderPaid } from '../orders/order-lifecycle.ts';
 import { createOrderLinks } from '../orders/order-links.ts';
+import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
+import { plainText } from '../mail/eml.ts';
+import type { MailMessage } from '../mail/mailer.ts';
 
 const DAY = 86_400_000;
+
+/** Every message as queued: the worker may send one (and drop its body) before a test reads the row. */
+const { queuedMail } = vi.hoisted(() => ({ queuedMail: [] as MailMessage[] }));
+vi.mock('../mail/mail-queue.repository.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../mail/mail-queue.repository.ts')>();
+  return {
+    ...original,
+    insertMail: (...args: Parameters<typeof original.insertMail>) => {
+      queuedMail.push(args[1]);
+      return original.insertMail(...args);
+    },
+  };
+});
 
 /**
  * Returns (docs/rules.md#returns): within 14 days of delivery (or of dispatch plus the method's
@@ -155,6 +171,35 @@ describe('returns', () => {
     expect(again.statusCode).toBe(409);
   });
 
+  it('e-mails the shopper once for a refunded return, with a button to the order page, its key never queued', async () => {
+    const { key, lines, order } = await dispatchedOrder({ daysAgo: 3, delivered: true });
+    const asked = await ask(key, { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const mine = ((await admin('GET', '/returns')).json().returns as AdminReturn[]).find(
+      (r) => r.raNumber === asked.json().raNumber,
+    )!;
+    expect((await admin('POST', `/returns/${mine.id}/authorise`)).statusCode).toBe(200);
+    const received = await admin('POST', `/returns/${mine.id}/receive`, {
+      lines: [{ orderLineId: lines[0]!.id, restock: 1, condition: 'as_new' }],
+    });
+    expect(received.statusCode, received.body).toBe(200);
+    const mailsToShopper = () =>
+      t.db.kysely.selectFrom('mail_queue').select('id').where('recipient', '=', order.email).execute();
+    const before = (await mailsToShopper()).length;
+    expect((await admin('POST', `/returns/${mine.id}/refund`, {})).statusCode).toBe(200);
+    // One message for the refund, not a refund e-mail and a return e-mail.
+    expect(await mailsToShopper()).toHaveLength(before + 1);
+    // What was queued for the shopper never held the order page's key (the worker drops a body
+    // once sent, so the messages are read as queued: queuedMail).
+    const queuedToShopper = queuedMail.filter((message) => message.to === order.email);
+    expect(queuedToShopper.length).toBeGreaterThanOrEqual(4);
+    for (const message of queuedToShopper) expect(JSON.stringify(message)).not.toContain(key);
+    const sent = (await deliveredMail(t)).filter((m) => m.to === order.email);
+    // The refund's e-mail names the return; each has the button to the order page, signed when sent.
+    expect(plainText(sent.at(-1)!.raw)).toContain(`Return ${mine.raNumber}`);
+    for (const mail of sent) expect(decodeQuotedPrintable(mail.raw)).toMatch(new RegExp(`href="[^"]*/order/${key}"`));
+  });
+
   /** A paid order of 2 × £15 with express delivery, all dispatched: the whole-order refunds' case. */
   async function twoOfOneDispatched(email: string, remoteAddress: string) {
     const product = await fx.product(1500, 10);
@@ -234,6 +279,156 @@ describe('returns', () => {
     expect(await refund(first!.id)).toBe(1500);
     expect(await refund(second!.id)).toBe(1500 + 495);
     expect((await orderRow(result.orderNumber)).refunded_total).toBe(1500 + 1500 + 495);
+  });
+
+  /** A return asked, authorised and received with the units to restock: its queue entry. */
+  async function receivedReturn(
+    key: string,
+    reason: string,
+    lines: Array<{ orderLineId: number; quantity: number; restock: number }>,
+  ) {
+    const asked = await ask(key, {
+      reason,
+      lines: lines.map(({ orderLineId, quantity }) => ({ orderLineId, quantity })),
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const queue = (await admin('GET', '/returns')).json().returns as AdminReturn[];
+    const mine = queue.find((r) => r.raNumber === asked.json().raNumber)!;
+    expect((await admin('POST', `/returns/${mine.id}/authorise`)).statusCode).toBe(200);
+    const received = await admin('POST', `/returns/${mine.id}/receive`, {
+      lines: lines.map(({ orderLineId, restock }) => ({ orderLineId, restock, condition: 'used' })),
+    });
+    expect(received.statusCode, received.body).toBe(200);
+    return received.json() as AdminReturn;
+  }
+
+  it('takes a deduction for diminished value from a change of mind only, and from the goods only', async () => {
+    // Regulation 34(9)-(12): the deduction is for handling beyond what was needed to see the goods,
+    // so it has no place when they came back faulty, damaged or wrong.
+    const { key, lines } = await dispatchedOrder({ daysAgo: 2, delivered: true });
+    for (const [reason, line] of [
+      ['faulty', lines[0]!],
+      ['wrong_item', lines[1]!],
+    ] as const) {
+      const received = await receivedReturn(key, reason, [{ orderLineId: line.id, quantity: 1, restock: 0 }]);
+      const refused = await admin('POST', `/returns/${received.id}/refund`, {
+        deduction: 100,
+        deductionReason: 'Worn',
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().error.fields).toEqual([expect.objectContaining({ field: 'deduction' })]);
+    }
+
+    // A change of mind on the whole order: £30 of goods and £4.95 standard delivery; the deduction
+    // may take the goods' £30 at most, never the delivery.
+    const whole = await twoOfOneDispatched('returns-deduction', '10.9.251.3');
+    const received = await receivedReturn(whole.key, 'changed_mind', [
+      { orderLineId: whole.lines[0]!.id, quantity: 2, restock: 2 },
+    ]);
+    expect(received.refundDue).toMatchObject({ goods: 3000, delivery: 495 });
+    const intoDelivery = await admin('POST', `/returns/${received.id}/refund`, {
+      deduction: 3001,
+      deductionReason: 'Worn',
+    });
+    expect(intoDelivery.statusCode, intoDelivery.body).toBe(400);
+    expect(intoDelivery.json().error.fields).toEqual([expect.objectContaining({ field: 'deduction' })]);
+    const refunded = await admin('POST', `/returns/${received.id}/refund`, {
+      deduction: 3000,
+      deductionReason: 'Worn',
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(refunded.json()).toMatchObject({ refundAmount: 495, deduction: 3000 });
+  });
+
+  it('puts the chosen units back in stock when the deduction takes the whole refund', async () => {
+    const { key, lines, orderNumber } = await dispatchedOrder({ daysAgo: 2, delivered: true });
+    const stockId = (
+      await t.db.kysely
+        .selectFrom('order_lines')
+        .select('product_stock_id')
+        .where('id', '=', lines[0]!.id)
+        .executeTakeFirstOrThrow()
+    ).product_stock_id;
+    const before = await fx.stockOf(stockId);
+    // £62 of goods, standard delivery free: nothing is left to refund after a £62 deduction.
+    const received = await receivedReturn(key, 'changed_mind', [
+      { orderLineId: lines[0]!.id, quantity: 2, restock: 2 },
+      { orderLineId: lines[1]!.id, quantity: 1, restock: 0 },
+    ]);
+    expect(received.refundDue).toMatchObject({ goods: 6200, delivery: 0 });
+    const refunded = await admin('POST', `/returns/${received.id}/refund`, {
+      deduction: 6200,
+      deductionReason: 'Worn and washed',
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(refunded.json()).toMatchObject({ status: 'refunded', refundAmount: 0 });
+    expect(await fx.stockOf(stockId)).toBe(before + 2);
+    // Recorded as put back, as a refund's units are, so no later refund can put them back again.
+    const detail = (await admin('GET', `/orders/${orderNumber}`)).json() as OrderDetail;
+    expect(detail.lines.map((line) => line.restocked)).toEqual([2, 0]);
+    expect((await orderRow(orderNumber)).refunded_total).toBe(0);
+  });
+
+  it('takes a collection order back once it is collected, within 14 days of collection', async () => {
+    await fx.collectionMethod(900_500, 'Collect from the shop');
+    const product = await fx.product(1500, 10);
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: product.stockId, requestedQty: 2 }], {
+        guest: { ...guest, email: `returns-collect.${Date.now()}@example.com` },
+        deliveryMethodRateId: 900_500,
+      }),
+      remoteAddress: '10.9.251.4',
+    });
+    const result = commitResponseSchema.parse(committed.json());
+    if (!result.ok) throw new Error(committed.body);
+    const row = await orderRow(result.orderNumber);
+    await t.db.kysely
+      .transaction()
+      .execute((trx) =>
+        markOrderPaid(
+          trx,
+          row,
+          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TXC${result.orderNumber}` },
+          new Date(clock.now()).toISOString(),
+        ),
+      );
+    const key = links().keyOf(result.orderNumber, 1);
+    const lines = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
+    const one = { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] };
+
+    // Waiting at the shop, it has not reached the shopper: refused as before.
+    const ready = await admin('POST', `/orders/${result.orderNumber}/ready-for-collection`);
+    expect(ready.statusCode, ready.body).toBe(200);
+    expect((await returnsOf(key)).lines.map((line) => line.returnable)).toEqual([0]);
+    const early = await ask(key, one);
+    expect(early.statusCode).toBe(400);
+    expect(early.json().error.fields).toEqual([expect.objectContaining({ field: 'lines.0.quantity' })]);
+
+    // Collected: received by the shopper that day, so the 14 days run from it.
+    const collected = await admin('POST', `/orders/${result.orderNumber}/collect`);
+    expect(collected.statusCode, collected.body).toBe(200);
+    // The moves keep the wall clock: the collection is put on this test's clock, 3 days ago.
+    const collectedAt = (daysAgo: number) =>
+      t.db.kysely
+        .updateTable('orders')
+        .set({ delivered_at: new Date(clock.now() - daysAgo * DAY).toISOString() })
+        .where('id', '=', row.id)
+        .execute();
+    await collectedAt(3);
+    const page = await t.app.inject({ method: 'GET', url: `/api/order-page/${key}` });
+    expect(page.json().fulfilment.status).toBe('collected');
+    const view = await returnsOf(key);
+    expect(view.lines.map((line) => line.returnable)).toEqual([2]);
+    expect(view.lines[0]!.windowEndsAt).toBe('2026-06-12T23:59:59.999Z');
+    const asked = await ask(key, one);
+    expect(asked.statusCode, asked.body).toBe(201);
+    expect(asked.json()).toMatchObject({ raNumber: `RA-${result.orderNumber}-1`, status: 'requested' });
+
+    // Collected 15 days ago: its window has closed.
+    await collectedAt(15);
+    expect((await returnsOf(key)).lines.map((line) => line.returnable)).toEqual([0]);
   });
 
   it('receives a return once when two staff receive it at the same moment', async () => {

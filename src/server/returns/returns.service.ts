@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { errorCodes } from '../../contract/error-codes.ts';
+import { formatPence } from '../../contract/money.ts';
 import {
   returnRequestSchema,
   type AdminReturn,
@@ -20,11 +21,19 @@ import type { Staff } from '../staff/staff.service.ts';
 import {
   returnAuthorisedEmail,
   returnReceivedEmail,
-  returnRefundedEmail,
+  returnClosedWithoutRefundEmail,
   returnRefusedEmail,
   returnRequestedEmail,
 } from './return-emails.ts';
-import { paidForUnits, reasonsFor, refundDueOf, refundOf, returnableNow, windowEndOf } from './return-rules.ts';
+import {
+  deductionRefusal,
+  paidForUnits,
+  reasonsFor,
+  refundDueOf,
+  refundOf,
+  returnableNow,
+  windowEndOf,
+} from './return-rules.ts';
 import {
   countReturnsOf,
   findLinesOfReturns,
@@ -35,6 +44,7 @@ import {
   findReturnPhoto,
   findReturnQueue,
   findReturnsOfOrder,
+  findCollectedUnits,
   findSentUnits,
   insertReturn,
   moveReturn,
@@ -73,8 +83,6 @@ export function createReturnsService(
     /** Where authorised returns are sent: the shop's address. */
     returnAddress: string;
     providerOf?: (id: string | null) => RefundingProvider | undefined;
-    /** The order page's address for an order, for the e-mails. */
-    orderPageUrl?: (orderNumber: number, linkVersion: number) => string;
     /** Wakes the mail worker once a change with its e-mail has committed. */
     wakeMail?: () => void;
   },
@@ -92,7 +100,12 @@ export function createReturnsService(
   async function returnableLines(trx: Kysely<Database>, order: ReturnOrder) {
     // One after another: a transaction is one connection.
     const lines = await findReturnLines(trx, order.id);
-    const sent = await findSentUnits(trx, order.id);
+    // A collection order is never dispatched: its units reach the customer when collected
+    // (docs/rules.md#returns), so the cancellation's "return it once collected" holds.
+    const sent =
+      order.delivery_kind === 'collection'
+        ? await findCollectedUnits(trx, order.id)
+        : await findSentUnits(trx, order.id);
     const inReturns = await unitsInReturns(trx, order.id);
     const restocked = await unitsRestockedByOtherRefunds(trx, order.id);
     const refundedInFull = order.refunded_total >= order.total_including_delivery;
@@ -192,7 +205,7 @@ export function createReturnsService(
         orderNumber: order.order_number,
         raNumber: row.ra_number,
         items: itemsOf(lines),
-        orderPageUrl: options.orderPageUrl?.(order.order_number, order.link_version),
+        linkVersion: order.link_version,
       },
     };
   }
@@ -211,7 +224,8 @@ export function createReturnsService(
       when: string,
     ) => Promise<{
       after: Record<string, unknown>;
-      mail: (facts: Awaited<ReturnType<typeof mailFacts>>['facts']) => MailMessage;
+      /** The shopper's e-mail of the step; none when another carries it (a refund's own). */
+      mail?: (facts: Awaited<ReturnType<typeof mailFacts>>['facts']) => MailMessage;
     }>,
   ): Promise<AdminReturn> {
     await db.transaction().execute(async (trx) => {
@@ -229,7 +243,7 @@ export function createReturnsService(
         after: done.after,
         at: when,
       });
-      await insertMail(trx, done.mail(facts), when);
+      if (done.mail) await insertMail(trx, done.mail(facts), when);
     });
     options.wakeMail?.();
     return adminOne(id);
@@ -475,8 +489,8 @@ export function createReturnsService(
       if (!row) throw new NotFoundError(`There is no return ${id}`);
       const order = await orderOrThrow(db, row.order_id);
       const due = await refundDue(db, order, row);
-      if (deduction > due.goods + due.delivery)
-        throw new BadRequestError('The deduction is more than the refund it is taken from', 'deduction');
+      const refused = deductionRefusal(row.reason, deduction, due.goods);
+      if (refused) throw new BadRequestError(refused, 'deduction');
       const amount = refundOf(due, deduction);
       const claimed = await moveReturn(db, id, ['received'], {
         status: 'refunded',
@@ -492,16 +506,13 @@ export function createReturnsService(
             .map((line) => ({ lineId: line.order_line_id, quantity: line.restocked! }))
         : [];
       try {
-        if (amount > 0)
-          await refunds.refund(
-            order.order_number,
-            {
-              amount,
-              reason: `Return ${row.ra_number}${deduction > 0 ? `, less ${deduction}p: ${deductionReason}` : ''}`,
-              restock,
-            },
-            staff,
-          );
+        // The refund's e-mail and credit note give this to the shopper: it names the return.
+        const reason = `Return ${row.ra_number}${deduction > 0 ? `; we deducted ${formatPence(deduction)} because the goods' value was diminished: ${deductionReason}` : ''}`;
+        if (amount > 0) await refunds.refund(order.order_number, { amount, reason, restock }, staff);
+        // Nothing to refund (the deduction took the goods' price, or the order was refunded in full
+        // already): the units staff chose to restock still go back.
+        else if (restock.length > 0)
+          await refunds.restockWithoutRefund(order.order_number, { reason, units: restock }, staff);
       } catch (error) {
         if (error instanceof RefundUnconfirmedError) {
           // The provider may have made it: the amount stays reserved until the sweep learns what
@@ -538,7 +549,10 @@ export function createReturnsService(
       }
       return staffStep(id, staff, 'return.refund', async () => ({
         after: { status: 'refunded', amount, goods: due.goods, delivery: due.delivery, deduction, deductionReason },
-        mail: (facts) => returnRefundedEmail(facts, { amount, deduction, deductionReason }),
+        // A refund made has its own e-mail, naming the return (issueCreditNoteFor): one message.
+        ...(amount > 0
+          ? {}
+          : { mail: (facts) => returnClosedWithoutRefundEmail(facts, { deduction, deductionReason }) }),
       }));
     },
   };

@@ -129,17 +129,28 @@ export function ButtonLink(props: { href: string; label: string }) {
   );
 }
 
-/** Text with line breaks kept (a paragraph written with "\n"). */
-export function Lines(props: { text: string }): ReactNode {
+/**
+ * Text with line breaks kept (a paragraph written with "\n"). With `linksOn` (the shop's own
+ * address), an address on the shop's own site becomes a link to it; no other address does: a
+ * paragraph may carry what a shopper typed (a name, a message), and that must never become a link
+ * in the shop's mail.
+ */
+export function Lines(props: { text: string; linksOn?: string }): ReactNode {
   const lines = props.text.split('\n');
-  return lines.flatMap((line, i) => (i === 0 ? [linked(line)] : [h('br', { key: `br${i}` }), linked(line, i)]));
+  const line = (text: string, key: number) => (props.linksOn ? linked(text, props.linksOn, key) : text);
+  return lines.flatMap((text, i) => (i === 0 ? [line(text, 0)] : [h('br', { key: `br${i}` }), line(text, i)]));
 }
 
-/** A web address written in a paragraph becomes a link to it. */
-function linked(line: string, key = 0): ReactNode {
+/** The shop's own web addresses written in a line, as links; any other address stays text. */
+function linked(line: string, site: string, key: number): ReactNode {
   const parts = line.split(/(https?:\/\/[^\s<>"]+)/);
   if (parts.length === 1) return line;
-  return h('span', { key }, ...parts.map((part, i) => (i % 2 === 1 ? h(A, { key: i, href: part }) : part)));
+  const ours = (address: string) => address.startsWith(`${site}/`);
+  return h(
+    'span',
+    { key },
+    ...parts.map((part, i) => (i % 2 === 1 && ours(part) ? h(A, { key: i, href: part }) : part)),
+  );
 }
 
 export function addressLines(shop: ShopIdentity): string[] {

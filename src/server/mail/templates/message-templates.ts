@@ -12,7 +12,8 @@ export interface ButtonData {
 /**
  * A message of a heading, paragraphs, the buttons it is for, and paragraphs after them.
  * Verification, password reset, a known address registered again, a payment that failed, a
- * contact acknowledgement, the staff's set-password link.
+ * contact acknowledgement, the staff's set-password link; a cancellation or a return's step, with
+ * the button to its order's page.
  */
 export interface NoticeData {
   heading: string;
@@ -20,13 +21,19 @@ export interface NoticeData {
   greeting?: string;
   paragraphs: string[];
   buttons?: ButtonData[];
+  /**
+   * A button to an order's page. The queue keeps the order's number and link version, not the
+   * link: its key is a secret, signed when the message is sent (brand.orderPath), as the order
+   * e-mails do.
+   */
+  orderPage?: { orderNumber: number; linkVersion: number; label: string };
   after?: string[];
 }
 
 export function NoticeMail(props: { brand: MailBrand; data: NoticeData }): ReactNode {
   const { data } = props;
   const paragraphs = (list: string[] | undefined, from: string) =>
-    (list ?? []).map((text, i) => h(P, { key: `${from}${i}` }, h(Lines, { text })));
+    (list ?? []).map((text, i) => h(P, { key: `${from}${i}` }, h(Lines, { text, linksOn: props.brand.publicUrl })));
   return h(
     Layout,
     { brand: props.brand, preview: data.paragraphs[0] ?? data.heading },
@@ -34,13 +41,20 @@ export function NoticeMail(props: { brand: MailBrand; data: NoticeData }): React
     data.greeting ? h(P, null, data.greeting) : null,
     ...paragraphs(data.paragraphs, 'p'),
     ...(data.buttons ?? []).map((button, i) => h(ButtonLink, { key: `b${i}`, href: button.url, label: button.label })),
+    data.orderPage
+      ? h(ButtonLink, {
+          href: `${props.brand.publicUrl}${props.brand.orderPath(data.orderPage.orderNumber, data.orderPage.linkVersion)}`,
+          label: data.orderPage.label,
+        })
+      : null,
     ...paragraphs(data.after, 'a'),
   );
 }
 
 /**
  * Paragraphs of plain text in the shop's layout: any message written as paragraphs (and any
- * queued before the templates came) reads as the others do. A web address becomes a link.
+ * queued before the templates came) reads as the others do. An address on the shop's own site
+ * becomes a link; any other stays text (Lines).
  */
 export interface ParagraphsData {
   paragraphs: string[];
@@ -51,6 +65,6 @@ export function ParagraphsMail(props: { brand: MailBrand; data: ParagraphsData }
   return h(
     Layout,
     { brand: props.brand, preview: paragraphs[0] ?? '' },
-    ...paragraphs.map((text, i) => h(P, { key: i }, h(Lines, { text }))),
+    ...paragraphs.map((text, i) => h(P, { key: i }, h(Lines, { text, linksOn: props.brand.publicUrl }))),
   );
 }

@@ -82,8 +82,13 @@ export interface RefundData extends OrderRef {
   via: 'card' | 'paypal' | 'shop';
   /** Its credit note's number, when one was issued: the e-mail links to it (signed when sent). */
   creditNoteNumber?: number;
-  /** Why, in the shop's words ("Refund for 1 x Tabla set"), when staff gave a note. */
+  /**
+   * Why, in the shop's words: staff's note ("Refund for 1 x Tabla set"), a cancellation ("Order
+   * cancelled by the customer") or a return ("Return RA-100042-1").
+   */
   reason?: string;
+  /** The units the refund is for, back in stock with it (a cancellation's, a return's). */
+  returned?: MailLine[];
 }
 
 const orderUrl = (brand: MailBrand, order: OrderRef) =>
@@ -342,6 +347,15 @@ export function RefundMail(props: { brand: MailBrand; data: RefundData }): React
     h(P, null, `Dear ${data.customerName},`),
     h(P, null, `We have refunded ${formatPence(data.amount)} for your order ${data.orderNumber}.`),
     data.reason ? h(P, null, data.reason) : null,
+    data.returned?.length
+      ? h(
+          P,
+          null,
+          h(Lines, {
+            text: data.returned.map((line) => `${line.quantity} x ${line.title} (${line.sizeName})`).join('\n'),
+          }),
+        )
+      : null,
     h(P, null, refundRoute[data.via]),
     data.creditNoteNumber === undefined
       ? null

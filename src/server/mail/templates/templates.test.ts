@@ -166,6 +166,24 @@ describe('the notice and paragraphs templates', () => {
     expect(html).not.toContain('>https://shop.example/reset-password/abc<');
   });
 
+  it('a cancellation or a return: a notice with a button to the order page, signed when rendered, not stored', () => {
+    for (const name of ['cancellation, refund pending', 'return authorised']) {
+      const message = mail(name);
+      expect(JSON.stringify(message)).not.toContain(brand.orderPath(100042, 1));
+      const { html } = expectInBoth(message, ['Dear Asha,'], [orderUrl]);
+      expect(html).toMatch(/<a href="https:\/\/shop\.example\/order\/[^"]+"[^>]*background-color:#8a2f0f[^>]*>/);
+      expect(html).toContain('View your order');
+    }
+  });
+
+  it('a refund for a cancellation or a return says what it was for', () => {
+    expectInBoth(
+      mail('refund for a cancellation'),
+      ['Order cancelled by the customer', '1 x Tabla set (Standard)'],
+      [orderUrl],
+    );
+  });
+
   it('paragraphs, as other messages are written, in the same layout: line breaks kept, addresses linked', () => {
     const { html } = expectInBoth(
       mail('paragraphs'),
@@ -173,6 +191,23 @@ describe('the notice and paragraphs templates', () => {
       [`${publicUrl}/order/100042.x`],
     );
     expect(html).toContain('Line one<br/>Line two');
+  });
+});
+
+describe('what a shopper typed', () => {
+  it('never becomes a link: an address in a name is plain text, the shop’s own address still a link', () => {
+    const message: MailMessage = {
+      to: 'orders@shop.example',
+      subject: 'Order 100042 cancelled by the customer',
+      paragraphs: [
+        'Asha https://evil.example/pay cancelled the whole order from the order page:',
+        `The order: ${publicUrl}/admin/orders/100042`,
+      ],
+    };
+    const { html } = renderBodies(message, brand);
+    expect(html).toContain('Asha https://evil.example/pay cancelled');
+    expect(html).not.toMatch(/<a [^>]*href="https:\/\/evil\.example/);
+    expect(html).toContain(`href="${publicUrl}/admin/orders/100042"`);
   });
 });
 

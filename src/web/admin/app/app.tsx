@@ -1,8 +1,8 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { isStaffMeKey, staffKeys } from '../lib/staff-session.ts';
 import { isSignedOut } from '../lib/problem.ts';
-import { AdminRoutes } from './router.tsx';
+import { adminRoutes } from './router.tsx';
 
 /**
  * A session that ends while a page is open (idle expiry, signed out elsewhere) makes the next call
@@ -18,12 +18,12 @@ function signedOut(error: unknown, key: readonly unknown[]) {
   if (isSignedOut(error) && !isStaffMeKey(key)) void queryClient.invalidateQueries({ queryKey: staffKeys.me });
 }
 
+const router = createBrowserRouter(adminRoutes, { basename: '/admin' });
+
 export function AdminApp() {
   return (
     <QueryClientProvider client={queryClient}>
-      <BrowserRouter basename="/admin">
-        <AdminRoutes />
-      </BrowserRouter>
+      <RouterProvider router={router} />
     </QueryClientProvider>
   );
 }

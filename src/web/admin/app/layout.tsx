@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Suspense } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { requestJson } from '../../lib/api.ts';
+import { LeaveGuard } from '../lib/leave-guard.tsx';
 import { isStaffMeKey, staffKeys, staffMeQueryOptions } from '../lib/staff-session.ts';
 
 /** The back office's frame: a skip link, the nav (staff management for owners only) and the page. */
@@ -10,6 +11,8 @@ export function Layout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const signedIn = me.data;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   async function signOut() {
     await requestJson('/api/admin/sign-out', { method: 'POST', body: '{}' }).catch(() => undefined);
@@ -30,7 +33,31 @@ export function Layout() {
         </div>
         {signedIn && (
           <>
-            <nav aria-label="Back office">
+            {/* On a phone the pages' list folds behind this button (admin.css); wider, it is hidden. */}
+            <button
+              ref={menuButton}
+              type="button"
+              className="adm-menu-button"
+              aria-expanded={menuOpen}
+              aria-controls="adm-nav"
+              onClick={() => setMenuOpen((open) => !open)}
+            >
+              <span aria-hidden="true">☰</span> Menu
+            </button>
+            <nav
+              id="adm-nav"
+              aria-label="Back office"
+              className={menuOpen ? 'adm-nav-open' : undefined}
+              // A page chosen closes the menu; Escape closes it and gives the focus back to its button.
+              onClick={(event) => {
+                if ((event.target as HTMLElement).closest('a')) setMenuOpen(false);
+              }}
+              onKeyDown={(event) => {
+                if (event.key !== 'Escape') return;
+                setMenuOpen(false);
+                menuButton.current?.focus();
+              }}
+            >
               <ul className="adm-nav">
                 <li>
                   <NavLink to="/" end>
@@ -89,9 +116,11 @@ export function Layout() {
         )}
       </header>
       <main id="main" className="adm-main" tabIndex={-1}>
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+        <LeaveGuard>
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </LeaveGuard>
       </main>
     </div>
   );

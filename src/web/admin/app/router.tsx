@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { Route, Routes } from 'react-router';
+import { createRoutesFromElements, Route } from 'react-router';
 import { Layout } from './layout.tsx';
 import { RequireStaff } from './require-staff.tsx';
 
@@ -30,40 +30,40 @@ const DeliveryPage = lazy(() => import('../features/delivery/delivery-page.tsx')
 const ProductPhotosPage = lazy(() => import('../features/products/photos/product-photos-page.tsx'));
 const NotFoundPage = lazy(() => import('./not-found-page.tsx'));
 
-export function AdminRoutes() {
-  return (
-    <Routes>
-      <Route element={<Layout />}>
-        <Route path="sign-in" element={<SignInPage />} />
-        <Route path="set-password/:token" element={<SetPasswordPage />} />
-        <Route path="forgot-password" element={<ForgotPasswordPage />} />
-        <Route element={<RequireStaff />}>
-          <Route index element={<DashboardPage />} />
-          <Route path="orders" element={<OrdersPage />} />
-          <Route path="orders/:orderNumber" element={<OrderPage />} />
-          <Route path="returns" element={<ReturnsPage />} />
-          <Route path="documents" element={<DocumentsPage />} />
-          <Route path="customers" element={<CustomersPage />} />
-          <Route path="customers/ref/:ref" element={<CustomerRecordPage />} />
-          <Route path="customers/:id" element={<CustomerPage />} />
-          <Route path="products" element={<ProductsPage />} />
-          <Route path="products/csv" element={<ProductsCsvPage />} />
-          <Route path="products/:id" element={<ProductPage />} />
-          <Route path="types-and-brands" element={<TypesBrandsPage />} />
-          <Route path="stock" element={<StockPage />} />
-          <Route path="stock/:stockId" element={<StockHistoryPage />} />
-          <Route path="vouchers" element={<VouchersPage />} />
-          <Route path="vouchers/:id" element={<VoucherPage />} />
-          <Route path="delivery" element={<DeliveryPage />} />
-          <Route path="audit" element={<AuditPage />} />
-          <Route path="products/:id/photos" element={<ProductPhotosPage />} />
-          <Route path="account" element={<AccountPage />} />
-          <Route element={<RequireStaff role="owner" />}>
-            <Route path="staff" element={<StaffPage />} />
-          </Route>
-          <Route path="*" element={<NotFoundPage />} />
-        </Route>
+/**
+ * The back office's routes, for a data router (app.tsx): it lets a form with unsaved changes ask
+ * before a link takes staff elsewhere (useBlocker, lib/leave-guard.tsx).
+ */
+export const adminRoutes = createRoutesFromElements(
+  <Route element={<Layout />}>
+    <Route path="sign-in" element={<SignInPage />} />
+    <Route path="set-password/:token" element={<SetPasswordPage />} />
+    <Route path="forgot-password" element={<ForgotPasswordPage />} />
+    <Route element={<RequireStaff />}>
+      <Route index element={<DashboardPage />} />
+      <Route path="orders" element={<OrdersPage />} />
+      <Route path="orders/:orderNumber" element={<OrderPage />} />
+      <Route path="returns" element={<ReturnsPage />} />
+      <Route path="documents" element={<DocumentsPage />} />
+      <Route path="customers" element={<CustomersPage />} />
+      <Route path="customers/ref/:ref" element={<CustomerRecordPage />} />
+      <Route path="customers/:id" element={<CustomerPage />} />
+      <Route path="products" element={<ProductsPage />} />
+      <Route path="products/csv" element={<ProductsCsvPage />} />
+      <Route path="products/:id" element={<ProductPage />} />
+      <Route path="types-and-brands" element={<TypesBrandsPage />} />
+      <Route path="stock" element={<StockPage />} />
+      <Route path="stock/:stockId" element={<StockHistoryPage />} />
+      <Route path="vouchers" element={<VouchersPage />} />
+      <Route path="vouchers/:id" element={<VoucherPage />} />
+      <Route path="delivery" element={<DeliveryPage />} />
+      <Route path="audit" element={<AuditPage />} />
+      <Route path="products/:id/photos" element={<ProductPhotosPage />} />
+      <Route path="account" element={<AccountPage />} />
+      <Route element={<RequireStaff role="owner" />}>
+        <Route path="staff" element={<StaffPage />} />
       </Route>
-    </Routes>
-  );
-}
+      <Route path="*" element={<NotFoundPage />} />
+    </Route>
+  </Route>,
+);

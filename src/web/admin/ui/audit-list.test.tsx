@@ -35,4 +35,48 @@ describe('the staff actions table', () => {
     expect(row.textContent).toContain('Restock: line id 7, quantity 1');
     expect(row.textContent).not.toContain('{');
   });
+
+  it('reads money in pounds, a percentage as one, yes and no, and stored codes in words', () => {
+    const entry = (id: number, action: string, before: object | null, after: object) => ({
+      id,
+      at: '2026-11-27T10:00:00.000Z',
+      staffEmail: 'owner@example.com',
+      action,
+      entityType: 'order',
+      entityId: String(id),
+      before,
+      after,
+    });
+    render(
+      <AuditTable
+        caption="Staff actions"
+        entries={[
+          entry(
+            1,
+            'order.refund',
+            { status: 'paid', fulfilment: 'partially_dispatched', refundedTotal: 0 },
+            { refundedTotal: 1250, amount: 1250, reason: 'Scratched in the post' },
+          ),
+          entry(2, 'voucher.update', null, { kind: 'percent', amount: 15, minSpend: 2500, active: false }),
+          entry(3, 'delivery.update', null, { rate: 495, minItemsTotal: null, maxItemsTotal: 10000 }),
+          entry(4, 'return.receive', null, { reason: 'damaged_in_transit', condition: 'as_new', deduction: 300 }),
+          entry(5, 'product.update', null, { sizes: [{ sizeName: 'Large', price: 12999, priceReduction: 10 }] }),
+        ]}
+      />,
+    );
+    const row = (n: number) => screen.getAllByRole('row')[n]!.textContent;
+    expect(row(1)).toContain('Fulfilment: Partially dispatched');
+    expect(row(1)).toContain('Refunded total: £0.00');
+    expect(row(1)).toContain('Refunded total: £12.50');
+    expect(row(1)).toContain('Amount: £12.50');
+    expect(row(1)).toContain('Reason: Scratched in the post');
+    expect(row(2)).toContain('Amount: 15%');
+    expect(row(2)).toContain('Min spend: £25.00');
+    expect(row(2)).toContain('Active: No');
+    expect(row(3)).toContain('Rate: £4.95');
+    expect(row(3)).toContain('Max items total: £100.00');
+    expect(row(4)).toContain('Reason: Damaged in transit');
+    expect(row(4)).toContain('Deduction: £3.00');
+    expect(row(5)).toContain('Sizes: Large, £129.99, 10% off');
+  });
 });

@@ -1,10 +1,41 @@
 import type { AuditEntryView } from '../../../contract/admin/audit.ts';
-import { formatDateTime, humanise } from '../lib/format.ts';
+import { formatDateTime, formatPence, humanise } from '../lib/format.ts';
 import { DataTable, dataColumns } from './data-table.tsx';
 
 /** A camelCase field name as words: deliveryAddress → "Delivery address". */
 function fieldName(key: string): string {
   return humanise(key.replaceAll(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+}
+
+/**
+ * Fields that hold money, in integer pence as every payload does: shown in pounds. A voucher's
+ * `amount` is money only when it is a fixed amount off (see `shown`).
+ */
+const moneyFields = new Set([
+  'amount',
+  'refundedTotal',
+  'total',
+  'rate',
+  'minItemsTotal',
+  'maxItemsTotal',
+  'minSpend',
+  'price',
+  'priceWithoutDiscount',
+  'goods',
+  'deduction',
+  'refundAmount',
+]);
+/** Fields whose value is a stored code ("paid", "as_new"), read as words. */
+const codeFields = new Set(['status', 'fulfilment', 'payment', 'kind', 'condition']);
+
+/** One field's value as staff read it: pounds, yes or no, a code in words, else as typed. */
+function fieldValue(key: string, value: unknown, percent = false): string {
+  if (typeof value === 'number' && Number.isInteger(value) && moneyFields.has(key))
+    return key === 'amount' && percent ? `${value}%` : formatPence(value);
+  if (key === 'priceReduction' && typeof value === 'number') return `${value}% off`;
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (typeof value === 'string' && (codeFields.has(key) || /^[a-z]+(?:_[a-z]+)+$/.test(value))) return humanise(value);
+  return inline(value);
 }
 
 /** A value inside a field, on one line: an address's parts, a list's items, each comma-separated. */
@@ -18,8 +49,8 @@ function inline(value: unknown): string {
         typeof part === 'object'
           ? inline(part)
           : isLabelled(value)
-            ? `${fieldName(key).toLowerCase()} ${String(part)}`
-            : String(part),
+            ? `${fieldName(key).toLowerCase()} ${fieldValue(key, part)}`
+            : fieldValue(key, part),
       )
       .join(', ');
   return String(value);
@@ -34,7 +65,10 @@ function isLabelled(value: object): boolean {
 function shown(value: unknown) {
   if (value === null || value === undefined) return '';
   if (typeof value !== 'object' || Array.isArray(value)) return inline(value);
-  return Object.entries(value).map(([key, part]) => <div key={key}>{`${fieldName(key)}: ${inline(part)}`}</div>);
+  const percent = (value as { kind?: unknown }).kind === 'percent';
+  return Object.entries(value).map(([key, part]) => (
+    <div key={key}>{`${fieldName(key)}: ${fieldValue(key, part, percent)}`}</div>
+  ));
 }
 
 const helper = dataColumns<AuditEntryView>();

@@ -1,5 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_NEW_STOCK, type ProductDetail } from '../../../../contract/admin/catalogue.ts';
@@ -10,10 +12,15 @@ const brands = [{ id: 1, name: 'Sur Sangam', sortOrder: 1, products: 3 }];
 
 afterEach(cleanup);
 
+/** The form in a data router, as the back office runs it (it asks before unsaved changes are left). */
+function inDataRouter(form: ReactElement) {
+  render(<RouterProvider router={createMemoryRouter([{ path: '/', element: form }])} />);
+}
+
 /** A new product filled in whole, its one size with `price`, `reduction` and `stock` as typed. */
 async function fillNewProduct(size: { price: string; reduction: string; stock: string }) {
   const onSave = vi.fn(async (): Promise<ProductDetail> => new Promise(() => {}));
-  render(<ProductForm product={undefined} types={types} brands={brands} onSave={onSave} />);
+  inDataRouter(<ProductForm product={undefined} types={types} brands={brands} onSave={onSave} />);
   await userEvent.type(screen.getByLabelText('Title'), 'Wedding Dhol');
   await userEvent.selectOptions(screen.getByLabelText('Type'), 'Dhols');
   await userEvent.selectOptions(screen.getByLabelText('Brand'), 'Sur Sangam');
@@ -60,7 +67,7 @@ describe('the product form', () => {
 
   it('says everything missing at once, what cannot be read and what the contract needs', async () => {
     const onSave = vi.fn(async (): Promise<ProductDetail> => new Promise(() => {}));
-    render(<ProductForm product={undefined} types={types} brands={brands} onSave={onSave} />);
+    inDataRouter(<ProductForm product={undefined} types={types} brands={brands} onSave={onSave} />);
     await userEvent.click(screen.getByRole('button', { name: 'Add the product' }));
     expect(await screen.findByText('Please enter a title')).toBeTruthy();
     expect(screen.getByText('Please choose a type')).toBeTruthy();

@@ -14,6 +14,7 @@ import { discountedPrice } from '../../../../contract/money.ts';
 import { ApiRequestError } from '../../../lib/api.ts';
 import { formatPence, humanise, penceToDecimal, poundsToPence } from '../../lib/format.ts';
 import { contractResolver } from '../../lib/contract-resolver.ts';
+import { useLeaveGuard } from '../../lib/leave-guard.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField, TextAreaField } from '../../ui/field.tsx';
 import { typeOptions } from './type-options.ts';
@@ -152,6 +153,8 @@ export function ProductForm(props: {
   brands: BrandView[];
   /** Answers the product as saved: the form starts again from it (new sizes now have their ids). */
   onSave: (input: ProductInput) => Promise<ProductDetail>;
+  /** Then, with nothing left unsaved: a new product goes to its own page. */
+  onSaved?: (product: ProductDetail) => void;
 }) {
   const form = useForm<ProductFormValues>({
     resolver,
@@ -160,13 +163,17 @@ export function ProductForm(props: {
   const sizes = useFieldArray({ control: form.control, name: 'sizes' });
   const typedSizes = useWatch({ control: form.control, name: 'sizes' });
   const [problem, setProblem] = useState<unknown>(null);
-  const { errors, isSubmitting, dirtyFields } = form.formState;
+  const { errors, isSubmitting, dirtyFields, isDirty } = form.formState;
+  const leaving = useLeaveGuard(isDirty);
   const creating = props.product === undefined;
 
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
     try {
-      form.reset(valuesOf(await props.onSave(inputOf(values))));
+      const saved = await props.onSave(inputOf(values));
+      form.reset(valuesOf(saved));
+      leaving.release();
+      props.onSaved?.(saved);
     } catch (error) {
       // A refusal that names fields (a URL key another product has) is shown beside them.
       const named = error instanceof ApiRequestError ? error.fields.filter((f) => formField(f.field)) : [];

@@ -67,8 +67,10 @@ export default function ProductPage() {
               setSaved('');
               const answer = await saveProduct(id, input, queryClient);
               setSaved(`Saved. "${answer.title}" is ${answer.status}.`);
-              if (id === undefined) await navigate(`/products/${answer.id}`, { replace: true });
               return answer;
+            }}
+            onSaved={(answer) => {
+              if (id === undefined) void navigate(`/products/${answer.id}`, { replace: true });
             }}
           />
           <ProductPhotos product={product.data} />

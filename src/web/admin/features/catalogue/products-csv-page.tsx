@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { plural } from '../../../../contract/words.ts';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import {
@@ -171,11 +172,13 @@ function ImportSection() {
 }
 
 /** A refusal: the server's words, and each row and column it named. */
-function Refusal({ error }: { error: unknown }) {
-  const fields = error instanceof ApiRequestError ? error.fields : [];
+export function Refusal({ error }: { error: unknown }) {
+  const text = error instanceof ApiRequestError ? problemText(error) : (error as Error).message;
+  // A refusal of the whole file names `file` with the same words: said once is enough.
+  const fields = (error instanceof ApiRequestError ? error.fields : []).filter((field) => field.message !== text);
   return (
     <div className="adm-alert" role="alert">
-      <p>{error instanceof ApiRequestError ? problemText(error) : (error as Error).message}</p>
+      <p>{text}</p>
       {fields.length > 0 && (
         <ul>
           {fields.map((field) => (
@@ -196,15 +199,17 @@ function Summary({ summary }: { summary: ProductImportSummary }) {
     <>
       {summary.errorCount > 0 ? (
         <p className="adm-alert" role="alert">
-          The file has {summary.errorCount} {summary.errorCount === 1 ? 'error' : 'errors'}. Nothing can be imported
-          until {summary.errorCount === 1 ? 'it is' : 'they are'} corrected.
+          The file has {plural(summary.errorCount, 'error')}. Nothing can be imported until{' '}
+          {summary.errorCount === 1 ? 'it is' : 'they are'} corrected.
         </p>
       ) : (
         <p className="adm-done" role="status">
-          {summary.applied ? 'Imported' : 'Ready to import'}: {summary.rows} rows, {summary.productsCreated} products
+          {summary.applied ? 'Imported' : 'Ready to import'}: {plural(summary.rows, 'row')},{' '}
+          {plural(summary.productsCreated, 'product')}
           {verb} created, {summary.productsUpdated}
-          {verb} updated, {summary.productsUnchanged} unchanged; {summary.sizesCreated} new sizes,{' '}
-          {summary.sizesUpdated} sizes repriced or renamed, {summary.stockAdjustments} stock corrections.
+          {verb} updated, {summary.productsUnchanged} unchanged; {plural(summary.sizesCreated, 'new size')},{' '}
+          {plural(summary.sizesUpdated, 'size')} repriced or renamed,{' '}
+          {plural(summary.stockAdjustments, 'stock correction')}.
         </p>
       )}
       {summary.errors.length > 0 && (

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { plural } from '../../../../contract/words.ts';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { ProductListQuery, ProductSummary } from '../../../../contract/admin/catalogue.ts';
@@ -87,7 +88,7 @@ export default function ProductsPage() {
       {products.data && (
         <>
           <p role="status" className="visually-hidden">
-            {products.data.total} products found
+            {plural(products.data.total, 'product')} found
           </p>
           <ProductTable
             products={products.data.products}

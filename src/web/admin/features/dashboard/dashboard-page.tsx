@@ -8,11 +8,15 @@ import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { dashboardQueryOptions } from './api/dashboard.ts';
 import { paymentStatusLabels } from '../../../../contract/order-status.ts';
 import { TableBox } from '../../ui/table-box.tsx';
+import { plural } from '../../../../contract/words.ts';
 
 // uPlot is the back office's largest library: it loads with the chart, not with the app.
 const SalesChart = lazy(() => import('./sales-chart.tsx'));
 
-/** The back office's first page: sales, what is waiting to be dispatched, what is about to lapse, low stock. */
+/**
+ * The back office's first page: sales gross and net of refunds, the month's best sellers and
+ * customers, what is waiting to be dispatched, what is about to lapse, low stock.
+ */
 export default function DashboardPage() {
   const dashboard = useQuery(dashboardQueryOptions());
   return (
@@ -113,11 +117,46 @@ function DashboardView({ data }: { data: Dashboard }) {
             <ul>
               {data.lowStock.map((item) => (
                 <li key={item.stockId}>
-                  {item.title} ({item.sizeName}): {item.stock} left
+                  <Link to={`/stock/${item.stockId}`}>
+                    {item.title} ({item.sizeName})
+                  </Link>
+                  : {item.stock} left
                 </li>
               ))}
             </ul>
           )}
+          {data.lowStockCount > data.lowStock.length && (
+            <p>
+              <Link to="/stock?low=true">and {data.lowStockCount - data.lowStock.length} more</Link>
+            </p>
+          )}
+        </section>
+      </div>
+
+      <div className="adm-cards">
+        <section className="adm-card" aria-labelledby="top-products">
+          <h2 id="top-products">Best sellers this month</h2>
+          {data.topProducts.length === 0 ? (
+            <p>No sales yet this month.</p>
+          ) : (
+            <ol>
+              {data.topProducts.map((product) => (
+                <li key={product.productId}>
+                  <Link to={`/products/${product.productId}`}>{product.title}</Link>: {plural(product.units, 'unit')},{' '}
+                  {formatPence(product.gross)}
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+        <section className="adm-card" aria-labelledby="customers-month">
+          <h2 id="customers-month">Customers this month</h2>
+          <dl className="adm-facts">
+            <dt>New</dt>
+            <dd>{data.customers.new}</dd>
+            <dt>Returning</dt>
+            <dd>{data.customers.returning}</dd>
+          </dl>
         </section>
       </div>
     </>
@@ -134,6 +173,12 @@ function SalesCard({ title, sales }: { title: string; sales: Sales }) {
         <dd>{sales.count}</dd>
         <dt>Gross</dt>
         <dd>{formatPence(sales.gross)}</dd>
+        <dt>Refunds</dt>
+        <dd>{formatPence(sales.refunds)}</dd>
+        <dt>Net of refunds</dt>
+        <dd>{formatPence(sales.net)}</dd>
+        <dt>Average order</dt>
+        <dd>{formatPence(sales.averageOrder)}</dd>
         <dt>VAT</dt>
         <dd>{formatPence(sales.vat)}</dd>
       </dl>

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Dashboard } from '../../../../contract/admin/dashboard.ts';
-import { formatPence } from '../../lib/format.ts';
+import { axisDay, axisPounds } from './chart-axes.ts';
 
 /**
  * The last 30 days' gross sales as bars (uPlot, loaded only with the dashboard). It is a picture for
@@ -24,7 +24,10 @@ export default function SalesChart({ daily }: { daily: Dashboard['daily'] }) {
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: true } },
-        axes: [{}, { values: (_chart, ticks) => ticks.map((tick) => formatPence(Math.round(tick))), size: 70 }],
+        axes: [
+          { values: (_chart, ticks) => ticks.map(axisDay) },
+          { values: (_chart, ticks) => ticks.map(axisPounds), size: 80 },
+        ],
         series: [
           {},
           {

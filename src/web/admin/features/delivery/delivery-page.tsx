@@ -2,27 +2,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import {
-  countryInputSchema,
-  deliveryMethodInputSchema,
-  type CountryInput,
-  type DeliveryMethod,
-  type DeliveryMethodInput,
-  type DeliverySetup,
-} from '../../../../contract/admin/delivery.ts';
-import type { DeliveryKind } from '../../../../contract/order-status.ts';
+import { countryInputSchema, type CountryInput, type DeliveryMethod } from '../../../../contract/admin/delivery.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
-import { contractResolver, penceOrNull } from '../../lib/contract-resolver.ts';
-import { formatPence, penceToDecimal, poundsToPence } from '../../lib/format.ts';
+import { formatPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
-import { Field, SelectField } from '../../ui/field.tsx';
-import {
-  addCountry,
-  deliverySetupQueryOptions,
-  removeCountry,
-  reorderDeliveryMethods,
-  saveDeliveryMethod,
-} from './api/delivery.ts';
+import { Field } from '../../ui/field.tsx';
+import { addCountry, deliverySetupQueryOptions, removeCountry, reorderDeliveryMethods } from './api/delivery.ts';
+import { MethodForm } from './method-form.tsx';
 import { TableBox } from '../../ui/table-box.tsx';
 
 /**
@@ -127,6 +113,9 @@ function MethodTable(props: {
             <th scope="col">Items total</th>
             <th scope="col">Offered</th>
             <th scope="col">Kind</th>
+            <th scope="col" className="adm-num">
+              Transit days
+            </th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -138,6 +127,7 @@ function MethodTable(props: {
               <td>{bounds(method)}</td>
               <td>{method.active ? 'Yes' : 'No'}</td>
               <td>{method.kind === 'collection' ? 'Collection' : 'Delivery'}</td>
+              <td className="adm-num">{method.transitDays}</td>
               <td>
                 <div className="adm-row">
                   <button
@@ -170,138 +160,6 @@ function MethodTable(props: {
         </tbody>
       </table>
     </TableBox>
-  );
-}
-
-/** The form as typed: amounts in pounds; a blank bound is open. */
-interface MethodForm {
-  countryId: string;
-  name: string;
-  rate: string;
-  minItemsTotal: string;
-  maxItemsTotal: string;
-  active: boolean;
-  kind: DeliveryKind;
-}
-
-function toPayload(form: MethodForm): DeliveryMethodInput {
-  return {
-    countryId: Number(form.countryId),
-    name: form.name,
-    rate: poundsToPence(form.rate) as number,
-    minItemsTotal: penceOrNull(poundsToPence(form.minItemsTotal), form.minItemsTotal) as number | null,
-    maxItemsTotal: penceOrNull(poundsToPence(form.maxItemsTotal), form.maxItemsTotal) as number | null,
-    active: form.active,
-    kind: form.kind,
-  };
-}
-
-const pounds = (pence: number | null) => (pence === null ? '' : penceToDecimal(pence));
-
-function MethodForm(props: {
-  countries: DeliverySetup['countries'];
-  method?: DeliveryMethod | undefined;
-  onDone: () => void;
-}) {
-  const { method } = props;
-  const queryClient = useQueryClient();
-  const [problem, setProblem] = useState<unknown>(null);
-  const form = useForm<MethodForm>({
-    resolver: contractResolver<MethodForm, typeof deliveryMethodInputSchema>(deliveryMethodInputSchema, toPayload),
-    defaultValues: {
-      countryId: String(method?.countryId ?? props.countries[0]?.id ?? ''),
-      name: method?.name ?? '',
-      rate: method ? pounds(method.rate) : '',
-      minItemsTotal: pounds(method?.minItemsTotal ?? null),
-      maxItemsTotal: pounds(method?.maxItemsTotal ?? null),
-      active: method?.active ?? true,
-      kind: method?.kind ?? 'delivery',
-    },
-  });
-  const { errors, isSubmitting } = form.formState;
-  const submit = form.handleSubmit(async (values) => {
-    setProblem(null);
-    try {
-      await saveDeliveryMethod(method?.id, toPayload(values), queryClient);
-      props.onDone();
-    } catch (error) {
-      setProblem(error);
-    }
-  });
-  const label = method ? `Edit ${method.name}` : 'New delivery method';
-  const id = `method-${method?.id ?? 'new'}`;
-  return (
-    <form noValidate aria-label={label} className="adm-form" onSubmit={submit}>
-      <h3>{label}</h3>
-      <ErrorAlert error={problem} />
-      <SelectField
-        id={`${id}-country`}
-        label="Country"
-        error={errors.countryId?.message}
-        {...form.register('countryId')}
-      >
-        {props.countries.map((country) => (
-          <option key={country.id} value={country.id}>
-            {country.name}
-          </option>
-        ))}
-      </SelectField>
-      <Field
-        id={`${id}-name`}
-        label="Name"
-        autoComplete="off"
-        error={errors.name?.message}
-        {...form.register('name')}
-      />
-      <Field
-        id={`${id}-rate`}
-        label="Rate (£)"
-        inputMode="decimal"
-        autoComplete="off"
-        error={errors.rate?.message}
-        {...form.register('rate')}
-      />
-      <Field
-        id={`${id}-min`}
-        label="From an items total of (£)"
-        hint="Blank for any."
-        inputMode="decimal"
-        autoComplete="off"
-        error={errors.minItemsTotal?.message}
-        {...form.register('minItemsTotal')}
-      />
-      <Field
-        id={`${id}-max`}
-        label="Under an items total of (£)"
-        hint="Blank for no upper bound."
-        inputMode="decimal"
-        autoComplete="off"
-        error={errors.maxItemsTotal?.message}
-        {...form.register('maxItemsTotal')}
-      />
-      <SelectField
-        id={`${id}-kind`}
-        label="Kind"
-        hint="A collection order is made ready for collection, not dispatched."
-        error={errors.kind?.message}
-        {...form.register('kind')}
-      >
-        <option value="delivery">Delivery: sent to the customer</option>
-        <option value="collection">Collection: collected from the shop</option>
-      </SelectField>
-      <div className="adm-field adm-check">
-        <input id={`${id}-active`} type="checkbox" {...form.register('active')} />
-        <label htmlFor={`${id}-active`}>Offered at checkout</label>
-      </div>
-      <div className="adm-row">
-        <button type="submit" className="button adm-small" disabled={isSubmitting}>
-          Save delivery method
-        </button>
-        <button type="button" className="button button-secondary adm-small" onClick={props.onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
   );
 }
 

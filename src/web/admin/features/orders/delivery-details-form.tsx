@@ -6,6 +6,7 @@ import {
   type DeliveryDetailsInput,
   type OrderDetail,
 } from '../../../../contract/admin/orders.ts';
+import { useLeaveGuard } from '../../lib/leave-guard.tsx';
 import { Field } from '../../ui/field.tsx';
 
 /**
@@ -32,7 +33,8 @@ export function DeliveryDetailsForm(props: {
       email: order.email,
     },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  useLeaveGuard(open && isDirty);
   if (!open)
     return (
       <button type="button" className="button button-secondary adm-small" onClick={() => setOpen(true)}>

@@ -5,6 +5,7 @@ import type { OrderDetail } from '../../../../contract/admin/orders.ts';
 import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
 import { shownTransactionId } from '../../../../contract/transaction-id.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
+import { providerLabel } from '../../../../contract/payments.ts';
 import { addressLines, formatDateTime, formatPence, humanise } from '../../lib/format.ts';
 import { AuditTable } from '../../ui/audit-list.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
@@ -51,175 +52,181 @@ function OrderView({ order }: { order: OrderDetail }) {
         {order.status === 'expired' && ' (expired unpaid)'}
       </p>
       <PaymentsToRefund order={order} />
-      <div className="adm-cards">
-        <section className="adm-card" aria-labelledby="order-customer">
-          <h2 id="order-customer">Customer</h2>
-          <dl className="adm-facts">
-            <dt>Name</dt>
-            <dd>
-              {order.customerId ? (
-                <Link to={`/customers/${order.customerId}`}>{order.customerName}</Link>
-              ) : (
-                order.customerName
-              )}
-              {!order.customerId && ' (guest)'}
-            </dd>
-            <dt>E-mail</dt>
-            <dd>{order.email}</dd>
-            <dt>Phone</dt>
-            <dd>{order.contactNumber}</dd>
-          </dl>
-        </section>
-        <Address title="Delivery address" id="order-delivery-address" lines={addressLines(order.deliveryAddress)} />
-        <Address title="Billing address" id="order-billing-address" lines={addressLines(order.billingAddress)} />
-        <section className="adm-card" aria-labelledby="order-delivery">
-          <h2 id="order-delivery">Delivery and payment</h2>
-          <dl className="adm-facts">
-            <dt>Method</dt>
-            <dd>
-              {order.deliveryMethod} ({formatPence(order.deliveryPrice)})
-              {order.deliveryKind === 'collection' && ', collected from the shop'}
-            </dd>
-            {order.carrier && (
-              <>
-                <dt>Carrier</dt>
-                <dd>{order.carrier}</dd>
-                <dt>Tracking</dt>
+      {/* What may be done first: on a phone above the order, on a wide screen beside it. */}
+      <div className="adm-order">
+        <div className="adm-order-actions">
+          <OrderActions order={order} />
+        </div>
+        <div className="adm-order-details">
+          <div className="adm-cards">
+            <section className="adm-card" aria-labelledby="order-customer">
+              <h2 id="order-customer">Customer</h2>
+              <dl className="adm-facts">
+                <dt>Name</dt>
                 <dd>
-                  {order.trackingUrl ? (
-                    <a href={order.trackingUrl} rel="noreferrer noopener" target="_blank">
-                      {order.trackingNumber}
-                    </a>
+                  {order.customerId ? (
+                    <Link to={`/customers/${order.customerId}`}>{order.customerName}</Link>
                   ) : (
-                    order.trackingNumber
+                    order.customerName
                   )}
+                  {!order.customerId && ' (guest)'}
                 </dd>
-              </>
-            )}
-            <dt>Provider</dt>
-            <dd>{order.provider ? humanise(order.provider) : 'None yet'}</dd>
-            {order.transactionId && (
-              <>
-                <dt>Transaction</dt>
-                <dd>{shownTransactionId(order.transactionId)}</dd>
-              </>
-            )}
-            {order.paidAt && (
-              <>
-                <dt>Paid</dt>
-                <dd>{formatDateTime(order.paidAt)}</dd>
-              </>
-            )}
-            {!order.paidAt && (
-              <>
-                <dt>Held until</dt>
-                <dd>{formatDateTime(order.reservedUntil)}</dd>
-              </>
-            )}
-          </dl>
-        </section>
-      </div>
+                <dt>E-mail</dt>
+                <dd>{order.email}</dd>
+                <dt>Phone</dt>
+                <dd>{order.contactNumber}</dd>
+              </dl>
+            </section>
+            <Address title="Delivery address" id="order-delivery-address" lines={addressLines(order.deliveryAddress)} />
+            <Address title="Billing address" id="order-billing-address" lines={addressLines(order.billingAddress)} />
+            <section className="adm-card" aria-labelledby="order-delivery">
+              <h2 id="order-delivery">Delivery and payment</h2>
+              <dl className="adm-facts">
+                <dt>Method</dt>
+                <dd>
+                  {order.deliveryMethod} ({formatPence(order.deliveryPrice)})
+                  {order.deliveryKind === 'collection' && ', collected from the shop'}
+                </dd>
+                {order.carrier && (
+                  <>
+                    <dt>Carrier</dt>
+                    <dd>{order.carrier}</dd>
+                    <dt>Tracking</dt>
+                    <dd>
+                      {order.trackingUrl ? (
+                        <a href={order.trackingUrl} rel="noreferrer noopener" target="_blank">
+                          {order.trackingNumber}
+                        </a>
+                      ) : (
+                        order.trackingNumber
+                      )}
+                    </dd>
+                  </>
+                )}
+                <dt>Provider</dt>
+                <dd>{order.provider ? providerLabel(order.provider) : 'None yet'}</dd>
+                {order.transactionId && (
+                  <>
+                    <dt>Transaction</dt>
+                    <dd>{shownTransactionId(order.transactionId)}</dd>
+                  </>
+                )}
+                {order.paidAt && (
+                  <>
+                    <dt>Paid</dt>
+                    <dd>{formatDateTime(order.paidAt)}</dd>
+                  </>
+                )}
+                {!order.paidAt && (
+                  <>
+                    <dt>Held until</dt>
+                    <dd>{formatDateTime(order.reservedUntil)}</dd>
+                  </>
+                )}
+              </dl>
+            </section>
+          </div>
 
-      <h2>Lines</h2>
-      <TableBox label="Order lines and totals">
-        <table className="adm-table">
-          <caption className="visually-hidden">Order lines and totals</caption>
-          <thead>
-            <tr>
-              <th scope="col">Product</th>
-              <th scope="col">Size</th>
-              <th scope="col" className="adm-num">
-                Price
-              </th>
-              <th scope="col" className="adm-num">
-                Quantity
-              </th>
-              <th scope="col" className="adm-num">
-                Restocked
-              </th>
-              <th scope="col" className="adm-num">
-                Dispatched
-              </th>
-              <th scope="col" className="adm-num">
-                To dispatch
-              </th>
-              <th scope="col" className="adm-num">
-                Line total
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {order.lines.map((line) => (
-              <tr key={line.id}>
-                <td>{line.title}</td>
-                <td>{line.sizeName}</td>
-                <td className="adm-num">{formatPence(line.unitPrice)}</td>
-                <td className="adm-num">{line.quantity}</td>
-                <td className="adm-num">{line.restocked}</td>
-                <td className="adm-num">{line.dispatched}</td>
-                <td className="adm-num">{line.toDispatch}</td>
-                <td className="adm-num">{formatPence(line.lineTotal)}</td>
-              </tr>
+          <h2>Lines</h2>
+          <TableBox label="Order lines and totals">
+            <table className="adm-table">
+              <caption className="visually-hidden">Order lines and totals</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Product</th>
+                  <th scope="col">Size</th>
+                  <th scope="col" className="adm-num">
+                    Price
+                  </th>
+                  <th scope="col" className="adm-num">
+                    Quantity
+                  </th>
+                  <th scope="col" className="adm-num">
+                    Restocked
+                  </th>
+                  <th scope="col" className="adm-num">
+                    Dispatched
+                  </th>
+                  <th scope="col" className="adm-num">
+                    To dispatch
+                  </th>
+                  <th scope="col" className="adm-num">
+                    Line total
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {order.lines.map((line) => (
+                  <tr key={line.id}>
+                    <td>{line.title}</td>
+                    <td>{line.sizeName}</td>
+                    <td className="adm-num">{formatPence(line.unitPrice)}</td>
+                    <td className="adm-num">{line.quantity}</td>
+                    <td className="adm-num">{line.restocked}</td>
+                    <td className="adm-num">{line.dispatched}</td>
+                    <td className="adm-num">{line.toDispatch}</td>
+                    <td className="adm-num">{formatPence(line.lineTotal)}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <Total label="Items" pence={order.itemsTotal} />
+                {order.discount > 0 && <Total label={`Voucher ${order.voucherCode ?? ''}`} pence={-order.discount} />}
+                <Total label="Delivery" pence={order.deliveryPrice} />
+                <Total label="Total" pence={order.total} strong />
+                <Total label="of which VAT" pence={order.totalVat} />
+                {order.refundedTotal > 0 && <Total label="Refunded" pence={-order.refundedTotal} />}
+              </tfoot>
+            </table>
+          </TableBox>
+
+          <Fulfilments fulfilments={order.fulfilments} />
+
+          <h2>Refunds</h2>
+          {order.refunds.length === 0 ? (
+            <p>No refunds.</p>
+          ) : (
+            <ul>
+              {order.refunds.map((refund) => (
+                <li key={refund.id}>
+                  {formatDateTime(refund.recordedAt)}: {formatPence(refund.amount)} ({humanise(refund.kind)},{' '}
+                  {providerLabel(refund.provider)}
+                  {refund.reference ? `, ${refund.reference}` : ''})
+                </li>
+              ))}
+            </ul>
+          )}
+
+          <OrderDocumentsSection orderNumber={order.orderNumber} />
+
+          <h2>Payment events</h2>
+          {order.paymentEvents.length === 0 ? (
+            <p>None from the provider.</p>
+          ) : (
+            <ul>
+              {order.paymentEvents.map((event) => (
+                <li key={event.id}>
+                  {formatDateTime(event.receivedAt)}: {providerLabel(event.provider)} said {event.providerStatus} (
+                  {humanise(event.outcome)})
+                </li>
+              ))}
+            </ul>
+          )}
+
+          <h2>Timeline</h2>
+          <ol>
+            {order.timeline.map((entry, index) => (
+              <li key={index}>
+                <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>: {entry.text}
+              </li>
             ))}
-          </tbody>
-          <tfoot>
-            <Total label="Items" pence={order.itemsTotal} />
-            {order.discount > 0 && <Total label={`Voucher ${order.voucherCode ?? ''}`} pence={-order.discount} />}
-            <Total label="Delivery" pence={order.deliveryPrice} />
-            <Total label="Total" pence={order.total} strong />
-            <Total label="of which VAT" pence={order.totalVat} />
-            {order.refundedTotal > 0 && <Total label="Refunded" pence={-order.refundedTotal} />}
-          </tfoot>
-        </table>
-      </TableBox>
+          </ol>
+          <OrderNote orderNumber={order.orderNumber} />
 
-      {/* What was ordered and where it goes first, then what may be done with it. */}
-      <OrderActions order={order} />
-      <Fulfilments fulfilments={order.fulfilments} />
-
-      <h2>Refunds</h2>
-      {order.refunds.length === 0 ? (
-        <p>No refunds.</p>
-      ) : (
-        <ul>
-          {order.refunds.map((refund) => (
-            <li key={refund.id}>
-              {formatDateTime(refund.recordedAt)}: {formatPence(refund.amount)} ({humanise(refund.kind)},{' '}
-              {refund.provider}
-              {refund.reference ? `, ${refund.reference}` : ''})
-            </li>
-          ))}
-        </ul>
-      )}
-
-      <OrderDocumentsSection orderNumber={order.orderNumber} />
-
-      <h2>Payment events</h2>
-      {order.paymentEvents.length === 0 ? (
-        <p>None from the provider.</p>
-      ) : (
-        <ul>
-          {order.paymentEvents.map((event) => (
-            <li key={event.id}>
-              {formatDateTime(event.receivedAt)}: {event.provider} said {event.providerStatus} (
-              {humanise(event.outcome)})
-            </li>
-          ))}
-        </ul>
-      )}
-
-      <h2>Timeline</h2>
-      <ol>
-        {order.timeline.map((entry, index) => (
-          <li key={index}>
-            <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>: {entry.text}
-          </li>
-        ))}
-      </ol>
-      <OrderNote orderNumber={order.orderNumber} />
-
-      <h2>Staff actions</h2>
-      <AuditTable entries={order.audit} caption="Staff actions on this order" />
+          <h2>Staff actions</h2>
+          <AuditTable entries={order.audit} caption="Staff actions on this order" />
+        </div>
+      </div>
     </>
   );
 }

@@ -46,4 +46,20 @@ describe('the order list', () => {
     expect(row(1002).getByText('Ready for collection')).toBeTruthy();
     expect(row(1003).getByText('Cancelled')).toBeTruthy();
   });
+
+  it('names each provider as its owner spells it', () => {
+    render(
+      <MemoryRouter>
+        <OrderTable
+          orders={[order(1004, { provider: 'paypal' }), order(1005, { provider: 'opayo' })]}
+          sort="newest"
+          onSort={() => {}}
+          pager={{ label: 'Order pages', list: { total: 2, page: 1, pageSize: 25 }, onPage: () => {} }}
+        />
+      </MemoryRouter>,
+    );
+    const row = (n: number) => within(screen.getByRole('link', { name: String(n) }).closest('tr')!);
+    expect(row(1004).getByText('PayPal')).toBeTruthy();
+    expect(row(1005).getByText('Opayo')).toBeTruthy();
+  });
 });

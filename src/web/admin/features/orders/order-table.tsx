@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import type { OrderListQuery, OrderSummary } from '../../../../contract/admin/orders.ts';
 import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
-import { formatDateTime, formatPence, humanise } from '../../lib/format.ts';
+import { providerLabel } from '../../../../contract/payments.ts';
+import { formatDateTime, formatPence } from '../../lib/format.ts';
 import { DataTable, dataColumns, type ServerSorting } from '../../ui/data-table.tsx';
 import type { PagerProps } from '../../ui/pager.tsx';
 
@@ -37,7 +38,7 @@ const columns = helper.columns([
   helper.accessor('postcode', { header: 'Postcode' }),
   helper.accessor('provider', {
     header: 'Provider',
-    cell: (info) => (info.getValue() ? humanise(info.getValue() ?? '') : ''),
+    cell: (info) => (info.getValue() ? providerLabel(info.getValue() ?? '') : ''),
   }),
   helper.accessor('total', {
     header: 'Total',

@@ -8,9 +8,9 @@ import {
   paymentStatusLabels,
   paymentStatuses,
 } from '../../../../contract/order-status.ts';
-import { paymentProviders } from '../../../../contract/payments.ts';
+import { paymentProviders, providerLabel } from '../../../../contract/payments.ts';
+import { plural } from '../../../../contract/words.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
-import { humanise } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { orderListQueryOptions, ordersCsvHref, packingSlipsHref } from './api/orders.ts';
@@ -67,7 +67,7 @@ export default function OrdersPage() {
       {orders.data && (
         <>
           <p role="status" className="visually-hidden">
-            {orders.data.total} orders found
+            {plural(orders.data.total, 'order')} found
           </p>
           <OrderTable
             orders={orders.data.orders}
@@ -126,7 +126,7 @@ function Filters(props: {
         <option value="">Any</option>
         {paymentProviders.map((provider) => (
           <option key={provider} value={provider}>
-            {humanise(provider)}
+            {providerLabel(provider)}
           </option>
         ))}
       </SelectField>

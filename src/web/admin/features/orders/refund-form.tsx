@@ -3,7 +3,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { refundSchema, type OrderDetail, type RefundInput } from '../../../../contract/admin/orders.ts';
-import { formatPence, poundsToPence } from '../../lib/format.ts';
+import { goodsLessVoucherShare } from '../../../../contract/money.ts';
+import { providerLabel } from '../../../../contract/payments.ts';
+import { formatPence, penceToDecimal, poundsToPence } from '../../lib/format.ts';
+import { useLeaveGuard } from '../../lib/leave-guard.tsx';
 import { Field } from '../../ui/field.tsx';
 import { unitCount } from './unit-count.ts';
 
@@ -32,36 +35,47 @@ function refundFormSchema(refundable: number, lines: OrderDetail['lines']) {
     ),
   });
 }
+type Restock = Array<{ lineId: number; quantity: number }>;
 type RefundForm = { amount: string; reason: string; restock: Record<string, string | number> };
 
 export function RefundForm(props: {
-  order: Pick<OrderDetail, 'lines' | 'total' | 'refundedTotal'> & Partial<Pick<OrderDetail, 'refundsThrough'>>;
+  order: Pick<OrderDetail, 'lines' | 'total' | 'refundedTotal' | 'itemsTotal' | 'discount' | 'provider'> &
+    Partial<Pick<OrderDetail, 'refundsThrough'>>;
   onSubmit: (refund: RefundInput) => Promise<boolean>;
 }) {
   const { lines } = props.order;
   const throughProvider = props.order.refundsThrough === 'provider';
   const refundable = props.order.total - props.order.refundedTotal;
+  const providerName = props.order.provider ? providerLabel(props.order.provider) : 'the provider';
   const form = useForm<RefundForm>({
     resolver: zodResolver(refundFormSchema(refundable, lines)) as never,
     defaultValues: { amount: '', reason: '', restock: Object.fromEntries(lines.map((line) => [String(line.id), '0'])) },
   });
-  const { errors, isSubmitting } = form.formState;
-  // Money sent back through the provider cannot be taken back: the refund, as checked, waits for a
-  // second yes (a recorded one moved no money, so it goes at once).
-  const [toConfirm, setToConfirm] = useState<RefundInput | null>(null);
+  const { errors, isSubmitting, isDirty } = form.formState;
+  useLeaveGuard(isDirty);
+  // A refund waits for a second yes that restates it: money sent through the provider cannot be
+  // taken back, and one recorded by hand must match what was sent in the provider's own pages.
+  const [toConfirm, setToConfirm] = useState<(RefundInput & { restock: Restock }) | null>(null);
+  // Until staff type an amount of their own, the units chosen to restock propose it (a proposal is
+  // set without marking the field dirty; what staff type, until they clear it, is dirty).
+  function proposeAmount() {
+    if (form.getFieldState('amount').isDirty) return;
+    const restock = form.getValues('restock');
+    const goods = lines.reduce((sum, line) => sum + line.unitPrice * (Number(restock[String(line.id)]) || 0), 0);
+    const proposed = Math.min(goodsLessVoucherShare(goods, props.order.itemsTotal, props.order.discount), refundable);
+    form.setValue('amount', proposed > 0 ? penceToDecimal(proposed) : '');
+  }
 
   async function send(refund: RefundInput) {
     setToConfirm(null);
     if (await props.onSubmit(refund)) form.reset();
   }
 
-  const submit = form.handleSubmit(async (values) => {
+  const submit = form.handleSubmit((values) => {
     const restock = lines
       .map((line) => ({ lineId: line.id, quantity: Number(values.restock[String(line.id)] ?? 0) }))
       .filter((line) => line.quantity > 0);
-    const refund = { amount: poundsToPence(values.amount) ?? 0, reason: values.reason.trim(), restock };
-    if (throughProvider) setToConfirm(refund);
-    else await send(refund);
+    setToConfirm({ amount: poundsToPence(values.amount) ?? 0, reason: values.reason.trim(), restock });
   });
 
   return (
@@ -101,17 +115,33 @@ export function RefundForm(props: {
               label={`${line.title} (${line.sizeName}): units to restock`}
               hint={`${line.quantity} sold${line.restocked ? `, ${line.restocked} restocked already` : ''}`}
               error={errors.restock?.[String(line.id)]?.message}
-              {...form.register(`restock.${line.id}`)}
+              {...form.register(`restock.${line.id}`, { onChange: proposeAmount })}
             />
           ))}
         </fieldset>
       )}
       {toConfirm ? (
         <div role="alert" className="adm-confirm">
-          <p>Send {formatPence(toConfirm.amount)} back to the customer? It cannot be undone.</p>
+          <p>
+            {throughProvider
+              ? `Send ${formatPence(toConfirm.amount)} back to the customer through ${providerName}, to the way they paid? It cannot be undone.`
+              : `Record ${formatPence(toConfirm.amount)} as refunded? It moves no money: make the refund in ${providerName}’s own pages.`}
+          </p>
+          {toConfirm.restock.length > 0 && (
+            <p>
+              Put back in stock:{' '}
+              {toConfirm.restock
+                .map(({ lineId, quantity }) => {
+                  const line = lines.find((one) => one.id === lineId);
+                  return `${quantity} × ${line?.title ?? ''} (${line?.sizeName ?? ''})`;
+                })
+                .join(', ')}
+              .
+            </p>
+          )}
           <div className="adm-row">
             <button type="button" className="button adm-small" onClick={() => void send(toConfirm)}>
-              Yes, refund {formatPence(toConfirm.amount)}
+              {throughProvider ? 'Yes, refund' : 'Yes, record'} {formatPence(toConfirm.amount)}
             </button>
             <button type="button" className="button button-secondary adm-small" onClick={() => setToConfirm(null)}>
               Change it

@@ -69,7 +69,10 @@ describe('the Returns page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Authorise RA-100088-1' }));
     await userEvent.click(await screen.findByRole('button', { name: 'Receive RA-100088-1' }));
     expect(await screen.findByText('Refund due by')).toBeTruthy();
-    await userEvent.type(screen.getByLabelText('Deduction for diminished value, £ (optional)'), '5');
+    await userEvent.type(
+      screen.getByLabelText('Deduction for diminished value, from the goods only, £ (optional)'),
+      '5',
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Refund RA-100088-1' }));
     expect(await screen.findByText('Please say why the value is diminished')).toBeTruthy();
     await userEvent.type(screen.getByLabelText('Why the value is diminished'), 'Scratched shell');
@@ -80,6 +83,37 @@ describe('the Returns page', () => {
       ['/api/admin/returns/7/authorise', {}],
       ['/api/admin/returns/7/receive', { lines: [{ orderLineId: 3, restock: 1, condition: 'as_new' }] }],
       ['/api/admin/returns/7/refund', { deduction: 500, deductionReason: 'Scratched shell' }],
+    ]);
+  });
+  it('offers no deduction on a faulty, damaged or wrong-item return, refunding it whole', async () => {
+    // Regulation 34(9)-(12): a deduction for diminished value belongs to a change of mind only.
+    const faulty: AdminReturn = {
+      ...base,
+      reason: 'faulty',
+      status: 'received',
+      receivedAt: '2026-06-02T10:00:00.000Z',
+      refundDueAt: '2026-06-16T10:00:00.000Z',
+    };
+    const fetch = vi.fn(async (_path: string, init?: RequestInit) =>
+      init?.method === 'POST'
+        ? Response.json({ ...faulty, status: 'refunded', refundAmount: 25495 })
+        : Response.json({ returns: [faulty] }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    document.cookie = 'XSRF-TOKEN=t';
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <ReturnsPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    await userEvent.click(await screen.findByRole('button', { name: 'Refund RA-100088-1' }));
+    expect(screen.queryByLabelText(/Deduction for diminished value/)).toBeNull();
+    expect(await screen.findByText('Refunded; the shopper was e-mailed.')).toBeTruthy();
+    const posts = fetch.mock.calls.filter(([, init]) => init?.method === 'POST');
+    expect(posts.map(([path, init]) => [path, JSON.parse(String(init!.body))])).toEqual([
+      ['/api/admin/returns/7/refund', { deduction: 0, deductionReason: '' }],
     ]);
   });
 });

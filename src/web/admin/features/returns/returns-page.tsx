@@ -266,15 +266,19 @@ function RefundForm(props: {
   onRefund: (body: { deduction: number; deductionReason: string }) => Promise<void>;
 }) {
   const { goods, delivery, cap } = props.item.refundDue;
+  // Regulation 34(9)-(12) (docs/rules.md#returns): a deduction for diminished value belongs to a
+  // change of mind only, and comes off the goods, never the delivery; the server refuses otherwise.
+  const deductible = props.item.reason === 'changed_mind';
   const [error, setError] = useState<{ deduction?: string; reason?: string }>({});
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (!deductible) return void props.onRefund({ deduction: 0, deductionReason: '' });
     const data = new FormData(event.currentTarget);
     const typed = String(data.get('deduction') ?? '').trim();
     const deduction = typed ? poundsToPence(typed) : 0;
     const deductionReason = String(data.get('deductionReason') ?? '').trim();
-    if (deduction === undefined || deduction > goods + delivery)
-      return setError({ deduction: `Please enter an amount in pounds, at most ${formatPence(goods + delivery)}` });
+    if (deduction === undefined || deduction > goods)
+      return setError({ deduction: `Please enter an amount in pounds, at most the goods' ${formatPence(goods)}` });
     if (deduction > 0 && !deductionReason) return setError({ reason: 'Please say why the value is diminished' });
     setError({});
     void props.onRefund({ deduction, deductionReason });
@@ -288,20 +292,26 @@ function RefundForm(props: {
         {delivery > 0 && `, standard delivery ${formatPence(delivery)} (the whole order came back)`}; at most{' '}
         {formatPence(cap)} is left to refund. No restocking fee may be charged.
       </p>
-      <Field
-        id={`deduction-${id}`}
-        name="deduction"
-        label="Deduction for diminished value, £ (optional)"
-        inputMode="decimal"
-        error={error.deduction}
-      />
-      <TextAreaField
-        id={`deduction-reason-${id}`}
-        name="deductionReason"
-        label="Why the value is diminished"
-        maxLength={2000}
-        error={error.reason}
-      />
+      {deductible ? (
+        <>
+          <Field
+            id={`deduction-${id}`}
+            name="deduction"
+            label="Deduction for diminished value, from the goods only, £ (optional)"
+            inputMode="decimal"
+            error={error.deduction}
+          />
+          <TextAreaField
+            id={`deduction-reason-${id}`}
+            name="deductionReason"
+            label="Why the value is diminished"
+            maxLength={2000}
+            error={error.reason}
+          />
+        </>
+      ) : (
+        <p>Returned faulty, damaged or wrong: refunded in full, with no deduction.</p>
+      )}
       <button type="submit" className="button adm-small" disabled={props.busy}>
         Refund {props.item.raNumber}
       </button>

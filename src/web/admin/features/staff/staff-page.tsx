@@ -2,7 +2,14 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { newStaffSchema, staffRoles, type NewStaff, type StaffMember } from '../../../../contract/admin/staff.ts';
+import {
+  newStaffSchema,
+  staffRoleAbilities,
+  staffRoles,
+  type NewStaff,
+  type StaffMember,
+  type StaffRole,
+} from '../../../../contract/admin/staff.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { formatDate, humanise } from '../../lib/format.ts';
 import { DataTable, dataColumns } from '../../ui/data-table.tsx';
@@ -20,6 +27,8 @@ export default function StaffPage() {
   const me = useQuery(staffMeQueryOptions());
   const [link, setLink] = useState<{ email: string; url: string; emailed?: boolean } | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  // A role change or a disabling waits for a second yes that says what it will mean for the member.
+  const [pending, setPending] = useState<PendingChange | null>(null);
 
   async function run(task: () => Promise<void>) {
     setProblem(null);
@@ -40,6 +49,16 @@ export default function StaffPage() {
         </p>
       )}
       {link && <SetPasswordLink email={link.email} url={link.url} emailed={link.emailed} />}
+      {pending && (
+        <ConfirmChange
+          pending={pending}
+          onYes={() => {
+            setPending(null);
+            void run(() => changeStaff(pending.member.id, pending.change, queryClient));
+          }}
+          onNo={() => setPending(null)}
+        />
+      )}
       {staff.data && (
         <StaffTable
           staff={staff.data}
@@ -50,8 +69,12 @@ export default function StaffPage() {
               setDone(`Two-factor sign-in is off for ${member.email}, and they have been signed out everywhere.`);
             })
           }
-          onRole={(member, role) => run(() => changeStaff(member.id, { role }, queryClient))}
-          onDisabled={(member, disabled) => run(() => changeStaff(member.id, { disabled }, queryClient))}
+          onRole={async (member, role) => setPending({ member, change: { role } })}
+          onDisabled={async (member, disabled) =>
+            disabled
+              ? setPending({ member, change: { disabled } })
+              : run(() => changeStaff(member.id, { disabled }, queryClient))
+          }
           onLink={(member) =>
             run(async () => {
               const { setPasswordUrl } = await newSetPasswordLink(member.id);
@@ -68,6 +91,37 @@ export default function StaffPage() {
         }}
       />
     </AdminPage>
+  );
+}
+
+type PendingChange = { member: StaffMember; change: { role: StaffRole } | { disabled: true } };
+
+/** The question before a change: what it will mean for the member, and a yes or a no. */
+function ConfirmChange({ pending, onYes, onNo }: { pending: PendingChange; onYes: () => void; onNo: () => void }) {
+  const who = pending.member.name || pending.member.email;
+  const { change } = pending;
+  const [question, yes] =
+    'role' in change
+      ? [
+          `Make ${who} ${change.role === 'owner' ? 'an owner' : 'staff'}? ${staffRoleAbilities[change.role]}`,
+          `Yes, make ${who} ${change.role === 'owner' ? 'an owner' : 'staff'}`,
+        ]
+      : [
+          `Disable ${who}? They are signed out at once and cannot sign in until an owner enables them again.`,
+          `Yes, disable ${who}`,
+        ];
+  return (
+    <div role="alert" className="adm-confirm">
+      <p>{question}</p>
+      <div className="adm-row">
+        <button type="button" className="button adm-small" onClick={onYes}>
+          {yes}
+        </button>
+        <button type="button" className="button button-secondary adm-small" onClick={onNo}>
+          Keep as it is
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { plural } from '../../../../contract/words.ts';
 import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { stockReasons, type StockListQuery, type StockRow } from '../../../../contract/admin/stock.ts';
@@ -66,7 +67,7 @@ export default function StockPage() {
       {stock.data && (
         <>
           <p role="status" className="visually-hidden">
-            {stock.data.total} sizes found
+            {plural(stock.data.total, 'size')} found
           </p>
           <DataTable
             caption="Sizes and their stock"

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
 import { Link, useNavigate, useParams } from 'react-router';
 import {
   VOUCHER_YEARS,
@@ -10,12 +11,14 @@ import {
 } from '../../../../contract/admin/vouchers.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { contractResolver } from '../../lib/contract-resolver.ts';
+import { useLeaveGuard } from '../../lib/leave-guard.tsx';
 import { formatDateTime, formatPence, penceToDecimal, poundsToPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
 import { saveVoucher, voucherQueryOptions } from './api/vouchers.ts';
 import { paymentStatusLabels } from '../../../../contract/order-status.ts';
 import { TableBox } from '../../ui/table-box.tsx';
+import { plural } from '../../../../contract/words.ts';
 
 /** A new voucher (/vouchers/new), or one voucher: its settings and the orders that used it. */
 export default function VoucherPage() {
@@ -35,8 +38,9 @@ export default function VoucherPage() {
           <VoucherForm key={JSON.stringify(voucher.data)} voucher={voucher.data} />
           <h2>Uses</h2>
           <p>
-            Used {voucher.data.timesUsed} times by orders holding it now; {voucher.data.useCount} orders name it in all
-            (expired and cancelled ones too).
+            Used {plural(voucher.data.timesUsed, 'time')} by orders holding it now;{' '}
+            {voucher.data.useCount === 1 ? '1 order names' : `${voucher.data.useCount} orders name`} it in all (expired
+            and cancelled ones too).
           </p>
           {voucher.data.uses.length > 0 && (
             <TableBox label={`Orders that used ${voucher.data.code}`}>
@@ -91,6 +95,27 @@ interface VoucherForm {
   active: boolean;
 }
 
+/**
+ * The typed form's own checks, read before the contract's: the payload is pence, but staff type
+ * pounds, so a word where an amount belongs is named in pounds here, not in the contract's pence.
+ */
+const typedVoucher = z
+  .object({ kind: z.string(), amount: z.string(), minSpend: z.string() })
+  .superRefine((typed, ctx) => {
+    if (typed.minSpend.trim() !== '' && poundsToPence(typed.minSpend) === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['minSpend'],
+        message: 'Please enter the minimum spend in pounds, such as 25.00 (0 for none)',
+      });
+    if (typed.kind === 'fixed' && poundsToPence(typed.amount) === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: 'Please enter the amount off in pounds, such as 5.00',
+      });
+  });
+
 function toPayload(form: VoucherForm): VoucherInput {
   const amount =
     form.kind === 'fixed'
@@ -139,16 +164,21 @@ function VoucherForm({ voucher }: { voucher?: Voucher }) {
   const [problem, setProblem] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const form = useForm<VoucherForm>({
-    resolver: contractResolver<VoucherForm, typeof voucherInputSchema>(voucherInputSchema, toPayload),
+    resolver: contractResolver<VoucherForm, typeof voucherInputSchema>(voucherInputSchema, toPayload, {
+      typed: typedVoucher,
+    }),
     defaultValues: formOf(voucher),
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  const leaving = useLeaveGuard(isDirty);
   const kind = useWatch({ control: form.control, name: 'kind' });
   const submit = form.handleSubmit(async (values) => {
     setProblem(null);
     setSaved(false);
     try {
       const answer = await saveVoucher(voucher?.id, toPayload(values), queryClient);
+      form.reset(values);
+      leaving.release();
       if (!voucher) await navigate(`/vouchers/${answer.id}`);
       else setSaved(true);
     } catch (error) {

@@ -14,6 +14,21 @@ export function voucherValue(voucher: Pick<Voucher, 'kind' | 'amount'>): string 
   return voucher.kind === 'percent' ? `${voucher.amount}%` : formatPence(voucher.amount);
 }
 
+/**
+ * What a voucher does at checkout today, in the order the basket refuses it: switched off, outside
+ * its days (both included, UTC days as stored), or used as often as its limit allows.
+ */
+export function voucherState(
+  voucher: Pick<Voucher, 'active' | 'validFrom' | 'validTo' | 'usageLimit' | 'timesUsed'>,
+  today: string,
+): 'Switched off' | 'Not started' | 'Expired' | 'Used up' | 'Active' {
+  if (!voucher.active) return 'Switched off';
+  if (today < voucher.validFrom) return 'Not started';
+  if (today > voucher.validTo) return 'Expired';
+  if (voucher.usageLimit !== null && voucher.timesUsed >= voucher.usageLimit) return 'Used up';
+  return 'Active';
+}
+
 const helper = dataColumns<Voucher>();
 const columns = helper.columns([
   helper.accessor('code', {
@@ -37,7 +52,11 @@ const columns = helper.columns([
     cell: ({ row: { original: voucher } }) =>
       `${voucher.timesUsed}${voucher.usageLimit !== null ? ` of ${voucher.usageLimit}` : ''}`,
   }),
-  helper.accessor('active', { header: 'Active', cell: (info) => (info.getValue() ? 'Yes' : 'No') }),
+  helper.display({
+    id: 'state',
+    header: 'State',
+    cell: (info) => voucherState(info.row.original, new Date().toISOString().slice(0, 10)),
+  }),
 ]);
 
 /** Vouchers, newest first, found by part of their code. */
