@@ -288,6 +288,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     invoiceUrl,
     orderPage,
     returns: returns.service,
+    mailer,
   });
   await app.register(seoFeature, { catalog, publicUrl: config.publicUrl });
 

@@ -23,6 +23,7 @@ import type { ReturnsService } from './returns/returns.service.ts';
 import { createStaffGuard } from './staff/staff-guard.ts';
 import { staffFeature } from './staff/staff.feature.ts';
 import { createStaffService } from './staff/staff.service.ts';
+import type { Mailer } from './mail/mailer.ts';
 
 export interface BackOfficeOptions {
   db: Db;
@@ -45,6 +46,8 @@ export interface BackOfficeOptions {
   orderPage: OrderPageService;
   /** Returns (returns.feature.ts): the same service as the order page's. */
   returns: ReturnsService;
+  /** Sends staff their set-password links (forgot password, a new member). */
+  mailer: Mailer;
 }
 
 /**
@@ -54,7 +57,12 @@ export interface BackOfficeOptions {
  */
 export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (admin, options) => {
   const { db, config, secureCookies } = options;
-  const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: config.shop.name });
+  const staff = createStaffService(db.kysely, {
+    publicUrl: config.publicUrl,
+    shopName: config.shop.name,
+    mailer: options.mailer,
+    counters: options.counters,
+  });
   const guard = createStaffGuard(staff, secureCookies);
   admin.addHook('onRequest', requireHttps(config.env === 'production').hook);
   admin.addHook('onRequest', guard.guard);

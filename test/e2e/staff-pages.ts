@@ -27,6 +27,16 @@ export function createOwner(email: string, serverPort = port): string {
   return new URL(link).pathname;
 }
 
+/** `npm run staff:reset` against a test server's database: the path of the printed set-password link. */
+export function resetStaff(email: string, extra: string[] = [], serverPort = port): string {
+  const printed = execFileSync(process.execPath, ['src/server/staff/cli/reset-staff.ts', '--email', email, ...extra], {
+    env: { ...process.env, ...testEnvironment, DATABASE_URL: `sqlite:${databaseFor(serverPort)}` },
+  }).toString();
+  const link = /https?:\/\/\S+\/admin\/set-password\/\S+/.exec(printed)?.[0];
+  if (!link) throw new Error(`no set-password link in: ${printed}`);
+  return new URL(link).pathname;
+}
+
 /** The code an authenticator app shows for `secret`, one step ahead (the step used to turn it on is spent). */
 export function totpCode(secret: string, ahead = 0): string {
   const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });

@@ -14,8 +14,13 @@ import { createTestApp, type TestApp } from '../helpers/test-app.ts';
  * the day it is added.
  */
 const PASSWORD = 'Correct-Horse-Battery-9';
-/** Routes anyone may call: signing in and following a set-password link. */
-const publicRoutes = new Set(['POST /api/admin/sign-in', 'POST /api/admin/set-password', 'POST /api/admin/sign-out']);
+/** Routes anyone may call: signing in, asking for a set-password link and following one. */
+const publicRoutes = new Set([
+  'POST /api/admin/sign-in',
+  'POST /api/admin/forgot-password',
+  'POST /api/admin/set-password',
+  'POST /api/admin/sign-out',
+]);
 /** What only an owner may do: staff accounts, the shop's settings and importing products from CSV. */
 const ownerOnly = (path: string) => /^\/api\/admin\/(staff|settings|products\/import)(\/|$)/.test(path);
 

@@ -22,6 +22,15 @@ const totpCode = z
   .trim()
   .regex(/^\d{6}$/, 'Please enter the six-digit code from your authenticator app');
 
+/** The app's six-digit code, or one of the member's recovery codes (`k7qm-2xfp-9hbt`, any case, dashes optional). */
+const signInCode = z
+  .string()
+  .trim()
+  .regex(
+    /^(\d{6}|[A-Za-z0-9]{4}[\s-]?[A-Za-z0-9]{4}[\s-]?[A-Za-z0-9]{4})$/,
+    'Please enter the six-digit code from your authenticator app, or a recovery code',
+  );
+
 /**
  * One form for everyone: the code is asked for up front (left empty without two-factor sign-in),
  * since a second step shown only after a right password would tell a guesser it was right.
@@ -29,7 +38,7 @@ const totpCode = z
 export const staffSignInSchema = z.object({
   email: emailField('Please enter your e-mail address'),
   password,
-  code: z.union([z.literal('').transform(() => undefined), totpCode]).optional(),
+  code: z.union([z.literal('').transform(() => undefined), signInCode]).optional(),
 });
 export type StaffSignIn = z.input<typeof staffSignInSchema>;
 
@@ -71,7 +80,14 @@ export const staffChangeSchema = z
     message: 'Name a role or whether the account is disabled',
   });
 
-export const totpSetupSchema = z.object({ secret: z.string(), otpauthUrl: z.string() });
+/** `qrSvg`: the otpauth:// address as a QR code (an SVG document) for the app to scan. */
+export const totpSetupSchema = z.object({ secret: z.string(), otpauthUrl: z.string(), qrSvg: z.string() });
+/** Ten single-use codes, each good once in place of the app's code; shown once. */
+export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export const recoveryCodesRenewSchema = z.object({ password });
+/** "Forgot password?": the same answer for any address. */
+export const staffForgotPasswordSchema = z.object({ email: emailField('Please enter your e-mail address') });
+export type StaffForgotPassword = z.input<typeof staffForgotPasswordSchema>;
 export const totpCodeSchema = z.object({ code: totpCode });
 export const totpDisableSchema = z.object({ password });
 

@@ -34,6 +34,7 @@ import * as m0031 from './migrations/0031-order-links.ts';
 import * as m0032 from './migrations/0032-returns.ts';
 import * as m0033 from './migrations/0033-restock-without-refund.ts';
 import * as m0034 from './migrations/0034-returned-units.ts';
+import * as m0035 from './migrations/0035-staff-recovery-codes.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -75,6 +76,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0032-returns', m0032],
   ['0033-restock-without-refund', m0033],
   ['0034-returned-units', m0034],
+  ['0035-staff-recovery-codes', m0035],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

@@ -431,6 +431,14 @@ export interface StaffTokenTable {
   used_at: string | null;
 }
 
+/** A member's single-use two-factor recovery code, its SHA-256 only (migration 0035). */
+export interface StaffRecoveryCodeTable {
+  id: Generated<number>;
+  staff_id: number;
+  code_hash: string;
+  used_at: string | null;
+}
+
 export interface StaffSessionTable {
   id: Generated<number>;
   token_hash: string;
@@ -596,6 +604,7 @@ export interface Database {
   staff: StaffTable;
   staff_tokens: StaffTokenTable;
   staff_sessions: StaffSessionTable;
+  staff_recovery_codes: StaffRecoveryCodeTable;
   audit_log: AuditLogTable;
   stock_adjustments: StockAdjustmentTable;
   product_photos: ProductPhotoTable;

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import {
   newStaffAnswerSchema,
   newStaffSchema,
+  recoveryCodesRenewSchema,
+  recoveryCodesSchema,
+  staffForgotPasswordSchema,
   staffChangeSchema,
   staffIdParamsSchema,
   staffListSchema,
@@ -66,6 +69,20 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
     },
   );
 
+  // Answers before the address is looked up (staff.service.ts forgotPassword), so neither the
+  // answer nor its time says whether the address has an account.
+  app.post(
+    '/forgot-password',
+    {
+      config: { ...perMinute(5).config, staffPublic: true },
+      schema: { body: staffForgotPasswordSchema, response: { 200: okSchema } },
+    },
+    async (request) => {
+      staff.forgotPassword(request.body.email);
+      return { ok: true };
+    },
+  );
+
   app.post(
     '/set-password',
     {
@@ -102,11 +119,8 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
   );
   app.post(
     '/me/totp/enable',
-    { ...perMinute(10), schema: { body: totpCodeSchema, response: { 200: okSchema } } },
-    async (request) => {
-      await staff.enableTotp(staffOf(request), request.body.code);
-      return { ok: true };
-    },
+    { ...perMinute(10), schema: { body: totpCodeSchema, response: { 200: recoveryCodesSchema } } },
+    (request) => staff.enableTotp(staffOf(request), request.body.code),
   );
   // The password is asked again here, so guesses at it are limited per member, from any client.
   const perMember = keyedLimit(counters, {
@@ -122,6 +136,16 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
       await staff.disableTotp(staffOf(request), request.body.password);
       return { ok: true };
     },
+  );
+
+  app.post(
+    '/me/recovery-codes',
+    {
+      ...perMinute(10),
+      preHandler: perMember,
+      schema: { body: recoveryCodesRenewSchema, response: { 200: recoveryCodesSchema } },
+    },
+    (request) => staff.renewRecoveryCodes(staffOf(request), request.body.password),
   );
 
   app.get('/staff', { config: { role: 'owner' }, schema: { response: { 200: staffListSchema } } }, () => staff.list());
@@ -145,5 +169,13 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
       schema: { params: staffIdParamsSchema, response: { 200: z.object({ setPasswordUrl: z.string() }) } },
     },
     async (request) => ({ setPasswordUrl: await staff.newLink(request.params.id, staffOf(request)) }),
+  );
+  app.post(
+    '/staff/:id/reset-two-factor',
+    {
+      config: { role: 'owner' },
+      schema: { params: staffIdParamsSchema, response: { 200: staffMemberSchema } },
+    },
+    (request) => staff.resetTwoFactor(request.params.id, staffOf(request)),
   );
 };

@@ -183,3 +183,29 @@ export async function revokeStaffSessions(db: Kysely<Database>, staffId: number,
     .where('revoked_at', 'is', null)
     .execute();
 }
+
+/** A member's recovery codes, in place of any earlier ones (their hashes only). */
+export async function replaceRecoveryCodes(db: Kysely<Database>, staffId: number, hashes: string[]): Promise<void> {
+  await db.deleteFrom('staff_recovery_codes').where('staff_id', '=', staffId).execute();
+  if (hashes.length > 0) {
+    await db
+      .insertInto('staff_recovery_codes')
+      .values(hashes.map((hash) => ({ staff_id: staffId, code_hash: hash, used_at: null })))
+      .execute();
+  }
+}
+
+/**
+ * Spends a recovery code: true when it was the member's and unused, in one conditional update, so
+ * two sign-ins at once cannot both use it.
+ */
+export async function useRecoveryCode(db: Kysely<Database>, staffId: number, hash: string, now: string) {
+  const result = await db
+    .updateTable('staff_recovery_codes')
+    .set({ used_at: now })
+    .where('staff_id', '=', staffId)
+    .where('code_hash', '=', hash)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}

@@ -17,13 +17,18 @@ import {
   listStaff,
   lockActiveOwners,
   revokeStaffSession,
+  replaceRecoveryCodes,
   revokeStaffSessions,
   touchStaffSession,
+  useRecoveryCode,
   updateStaff,
   useStaffToken,
   type StaffRow,
 } from './staff.repository.ts';
-import { newTotpSecret, totpStepOf, totpUrl } from './totp.ts';
+import type { RateLimitRepository } from '../http/rate-limit/rate-limit.repository.ts';
+import type { Mailer, MailMessage } from '../mail/mailer.ts';
+import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
+import { newTotpSecret, totpQrSvg, totpStepOf, totpUrl } from './totp.ts';
 
 /**
  * Staff accounts (docs/back-office.md#staff-accounts): created by an owner (or the first one by
@@ -35,6 +40,15 @@ import { newTotpSecret, totpStepOf, totpUrl } from './totp.ts';
 export const IDLE_MINUTES = 30;
 export const SESSION_HOURS = 12;
 const SET_PASSWORD_LINK_HOURS = 72;
+/** A link asked for with "Forgot password?" is a way in for whoever reads the mail: short-lived. */
+const FORGOT_PASSWORD_LINK_HOURS = 1;
+/**
+ * At most this many "forgot password" links a member an hour: the per-client limit alone would let
+ * many clients fill a member's inbox, and each link ends the one before.
+ */
+const FORGOT_PASSWORD_MAILS_AN_HOUR = 3;
+/** Who the command line is in the audit log (`npm run staff:reset`). */
+const COMMAND_LINE = { id: null, email: 'command line' } as const;
 
 /** Who is acting, as the guard found them. */
 export interface Staff {
@@ -52,20 +66,70 @@ export function createStaffService(
     publicUrl: string;
     shopName: string;
     now?: () => Date;
+    /** Sends set-password links (forgot password, new staff); the command line prints them instead. */
+    mailer?: Mailer;
+    /** The shared counters, which limit the "forgot password" mail one member is sent. */
+    counters?: Pick<RateLimitRepository, 'hit'>;
   },
 ) {
   const now = options.now ?? (() => new Date());
   const later = (ms: number) => new Date(now().getTime() + ms).toISOString();
 
-  async function newSetPasswordLink(staffId: number): Promise<string> {
+  async function newSetPasswordLink(
+    staffId: number,
+    trx: Kysely<Database> = db,
+    hours = SET_PASSWORD_LINK_HOURS,
+  ): Promise<string> {
     const token = newToken();
-    await endStaffTokens(db, staffId, now().toISOString());
-    await insertStaffToken(db, {
-      staffId,
-      hash: hashToken(token),
-      expiresAt: later(SET_PASSWORD_LINK_HOURS * 3_600_000),
-    });
+    await endStaffTokens(trx, staffId, now().toISOString());
+    await insertStaffToken(trx, { staffId, hash: hashToken(token), expiresAt: later(hours * 3_600_000) });
     return `${options.publicUrl}/admin/set-password/${token}`;
+  }
+
+  /** The e-mail that carries a set-password link: a new member's first, or one asked for. */
+  function linkMail(member: { email: string; name: string }, url: string, purpose: 'new' | 'forgot'): MailMessage {
+    const hours = purpose === 'new' ? SET_PASSWORD_LINK_HOURS : FORGOT_PASSWORD_LINK_HOURS;
+    return {
+      to: member.email,
+      subject:
+        purpose === 'new'
+          ? `Your ${options.shopName} back-office account: choose a password`
+          : `Choose a new password for the ${options.shopName} back office`,
+      template: {
+        name: 'notice',
+        data: {
+          heading: purpose === 'new' ? 'Choose your password' : 'Choose a new password',
+          greeting: `Dear ${member.name},`,
+          paragraphs: [
+            purpose === 'new'
+              ? `An owner has made you an account in the ${options.shopName} back office. To start, choose a password.`
+              : 'Someone, perhaps you, asked for a new password for your back-office account. Choosing one signs you out everywhere else.',
+          ],
+          buttons: [{ label: purpose === 'new' ? 'Choose your password' : 'Choose a new password', url }],
+          after: [
+            `The link works once and for ${hours} ${hours === 1 ? 'hour' : 'hours'}.${purpose === 'forgot' ? ' If you did not ask for it, you can ignore this message: your password has not changed.' : ''}`,
+          ],
+        },
+      },
+    };
+  }
+
+  /** Two-factor sign-in off for a member, their recovery codes gone and their sessions ended. */
+  async function turnOffTwoFactor(trx: Kysely<Database>, staffId: number, at: string): Promise<void> {
+    await updateStaff(trx, staffId, { totp_enabled: 0, totp_secret: null });
+    await replaceRecoveryCodes(trx, staffId, []);
+    await revokeStaffSessions(trx, staffId, at);
+  }
+
+  /** Ten new recovery codes for a member, in place of any earlier ones; answered once, stored hashed. */
+  async function issueRecoveryCodes(trx: Kysely<Database>, staffId: number): Promise<string[]> {
+    const codes = newRecoveryCodes();
+    await replaceRecoveryCodes(
+      trx,
+      staffId,
+      codes.map((code) => recoveryCodeHash(staffId, code)),
+    );
+    return codes;
   }
 
   async function startSession(staffId: number): Promise<string> {
@@ -108,8 +172,16 @@ export function createStaffService(
         }
         return newId;
       });
-      const setPasswordUrl = await newSetPasswordLink(id);
-      return { member: memberView(await memberOrThrow(id)), setPasswordUrl };
+      const member = await memberOrThrow(id);
+      const mailer = by ? options.mailer : undefined;
+      // Added by an owner: the link is e-mailed too, queued with it (docs/rules.md#mail).
+      const setPasswordUrl = await db.transaction().execute(async (trx) => {
+        const url = await newSetPasswordLink(id, trx);
+        if (mailer) await mailer.sendWith(trx, linkMail(member, url, 'new'));
+        return url;
+      });
+      mailer?.wake();
+      return { member: memberView(member), setPasswordUrl };
     },
 
     /** A new set-password link for a member (they lost theirs, or forgot their password). */
@@ -125,6 +197,35 @@ export function createStaffService(
       return newSetPasswordLink(member.id);
     },
 
+    /**
+     * "Forgot password?": the same answer, in the same time, whatever the address. The caller
+     * answers before the address is looked up; the link and its mail are made afterwards, and only
+     * for a member who may sign in (not disabled). Never for an unknown address.
+     */
+    forgotPassword(emailInput: string): void {
+      const { mailer, counters } = options;
+      if (!mailer || !counters) throw new Error('forgotPassword needs a mailer and the shared counters');
+      mailer.sendInBackground(async () => {
+        const member = await findStaffByEmail(db, emailInput.trim().toLowerCase());
+        if (!member || member.disabled_at !== null) return undefined;
+        const { hits } = await counters.hit(`staff-forgot-mail ${member.id}`, 3_600_000, now().getTime());
+        if (hits > FORGOT_PASSWORD_MAILS_AN_HOUR) return undefined;
+        await db.transaction().execute(async (trx) => {
+          const url = await newSetPasswordLink(member.id, trx, FORGOT_PASSWORD_LINK_HOURS);
+          await mailer.sendWith(trx, linkMail(member, url, 'forgot'));
+          await recordAudit(trx, {
+            staff: { id: member.id, email: member.email },
+            action: 'staff.forgot-password',
+            entityType: 'staff',
+            entityId: member.id,
+            at: now().toISOString(),
+          });
+        });
+        mailer.wake();
+        return undefined;
+      });
+    },
+
     /** Follows a set-password link: the password is set and every older session ends. A disabled account's links are dead. */
     async setPassword(token: string, password: string): Promise<void> {
       const problem = passwordProblem(password);
@@ -135,12 +236,22 @@ export function createStaffService(
       const staffId = await useStaffToken(db, hashToken(token), at);
       if (staffId === undefined) {
         throw new BadRequestError(
-          'This link has been used or has expired. Please ask an owner for a new one.',
+          'This link has been used or has expired. Please ask for a new one with “Forgot your password?” on the sign-in page, or ask an owner.',
           'token',
         );
       }
-      await updateStaff(db, staffId, { password_hash: hash });
-      await revokeStaffSessions(db, staffId, at);
+      await db.transaction().execute(async (trx) => {
+        await updateStaff(trx, staffId, { password_hash: hash });
+        await revokeStaffSessions(trx, staffId, at);
+        const member = await findStaffById(trx, staffId);
+        await recordAudit(trx, {
+          staff: { id: staffId, email: member?.email ?? '' },
+          action: 'staff.set-password',
+          entityType: 'staff',
+          entityId: staffId,
+          at,
+        });
+      });
     },
 
     /**
@@ -155,8 +266,14 @@ export function createStaffService(
         return { outcome: 'failed' };
       }
       if (member.totp_enabled && member.totp_secret) {
-        const step = code === undefined ? undefined : totpStepOf(member.totp_secret, code, now());
-        if (step === undefined || !(await acceptTotpStep(db, member.id, step))) return { outcome: 'failed' };
+        if (code === undefined) return { outcome: 'failed' };
+        if (/^\d{6}$/.test(code)) {
+          const step = totpStepOf(member.totp_secret, code, now());
+          if (step === undefined || !(await acceptTotpStep(db, member.id, step))) return { outcome: 'failed' };
+        } else if (!(await useRecoveryCode(db, member.id, recoveryCodeHash(member.id, code), now().toISOString()))) {
+          // A recovery code in place of the app's code, once (docs/back-office.md#staff-accounts).
+          return { outcome: 'failed' };
+        }
       }
       return { outcome: 'signed-in', token: await startSession(member.id) };
     },
@@ -223,24 +340,28 @@ export function createStaffService(
     },
 
     /** Starts two-factor set-up: a new secret, not yet required until a code from it is confirmed. */
-    async setUpTotp(staff: Staff): Promise<{ secret: string; otpauthUrl: string }> {
+    async setUpTotp(staff: Staff): Promise<{ secret: string; otpauthUrl: string; qrSvg: string }> {
       const member = await memberOrThrow(staff.id);
       if (member.totp_enabled) {
         throw new RefusedError(409, errorCodes.conflict, 'Two-factor sign-in is on already; turn it off first');
       }
       const secret = newTotpSecret();
       await updateStaff(db, staff.id, { totp_secret: secret });
-      return { secret, otpauthUrl: totpUrl(secret, member.email, `${options.shopName} back office`) };
+      const otpauthUrl = totpUrl(secret, member.email, `${options.shopName} back office`);
+      return { secret, otpauthUrl, qrSvg: totpQrSvg(otpauthUrl) };
     },
 
-    /** Turns two-factor sign-in on once a code from the new secret proves the app has it. */
-    async enableTotp(staff: Staff, code: string): Promise<void> {
+    /**
+     * Turns two-factor sign-in on once a code from the new secret proves the app has it; answers
+     * the member's ten recovery codes, shown this once.
+     */
+    async enableTotp(staff: Staff, code: string): Promise<{ recoveryCodes: string[] }> {
       const member = await memberOrThrow(staff.id);
       const step = member.totp_secret ? totpStepOf(member.totp_secret, code, now()) : undefined;
       if (member.totp_enabled || step === undefined || !(await acceptTotpStep(db, staff.id, step))) {
         throw new BadRequestError('That code is not right. Please try the current code from your app.', 'code');
       }
-      await db.transaction().execute(async (trx) => {
+      const recoveryCodes = await db.transaction().execute(async (trx) => {
         await updateStaff(trx, staff.id, { totp_enabled: 1 });
         await recordAudit(trx, {
           staff,
@@ -249,7 +370,83 @@ export function createStaffService(
           entityId: staff.id,
           at: now().toISOString(),
         });
+        return issueRecoveryCodes(trx, staff.id);
       });
+      return { recoveryCodes };
+    },
+
+    /** New recovery codes, the old ones ended; the password is asked again, as for turning two-factor off. */
+    async renewRecoveryCodes(staff: Staff, password: string): Promise<{ recoveryCodes: string[] }> {
+      const member = await memberOrThrow(staff.id);
+      if (!member.password_hash || !(await verifyPassword(password, member.password_hash))) {
+        throw new BadRequestError('That password is not right.', 'password');
+      }
+      if (!member.totp_enabled) {
+        throw new RefusedError(
+          409,
+          errorCodes.conflict,
+          'Recovery codes come with two-factor sign-in; turn it on first',
+        );
+      }
+      const recoveryCodes = await db.transaction().execute(async (trx) => {
+        await recordAudit(trx, {
+          staff,
+          action: 'staff.recovery-codes',
+          entityType: 'staff',
+          entityId: staff.id,
+          at: now().toISOString(),
+        });
+        return issueRecoveryCodes(trx, staff.id);
+      });
+      return { recoveryCodes };
+    },
+
+    /** An owner turns another member's two-factor sign-in off (their phone is lost); their sessions end. */
+    async resetTwoFactor(id: number, by: Staff): Promise<StaffMember> {
+      if (id === by.id) {
+        throw new RefusedError(409, errorCodes.conflict, 'Turn your own two-factor sign-in off on My account');
+      }
+      const member = await memberOrThrow(id);
+      const at = now().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await turnOffTwoFactor(trx, id, at);
+        await recordAudit(trx, {
+          staff: by,
+          action: 'staff.totp-reset',
+          entityType: 'staff',
+          entityId: id,
+          before: { totpEnabled: Boolean(member.totp_enabled) },
+          after: { totpEnabled: false },
+          at,
+        });
+      });
+      return memberView(await memberOrThrow(id));
+    },
+
+    /**
+     * `npm run staff:reset`: a new set-password link for a member locked out (a sole owner who lost
+     * both password and phone), and optionally their two-factor sign-in off. Audited as the command line.
+     */
+    async resetAccess(
+      emailInput: string,
+      change: { twoFactorOff: boolean },
+    ): Promise<{ member: StaffMember; setPasswordUrl: string }> {
+      const member = await findStaffByEmail(db, emailInput.trim().toLowerCase());
+      if (!member) throw new RefusedError(404, errorCodes.notFound, 'No staff account has this e-mail address');
+      const at = now().toISOString();
+      const setPasswordUrl = await db.transaction().execute(async (trx) => {
+        if (change.twoFactorOff) await turnOffTwoFactor(trx, member.id, at);
+        await recordAudit(trx, {
+          staff: COMMAND_LINE,
+          action: 'staff.reset-access',
+          entityType: 'staff',
+          entityId: member.id,
+          after: { twoFactorOff: change.twoFactorOff },
+          at,
+        });
+        return newSetPasswordLink(member.id, trx);
+      });
+      return { member: memberView(await memberOrThrow(member.id)), setPasswordUrl };
     },
 
     /** Turning it off asks for the password again: a session left open must not be enough. */
@@ -260,6 +457,7 @@ export function createStaffService(
       }
       await db.transaction().execute(async (trx) => {
         await updateStaff(trx, staff.id, { totp_enabled: 0, totp_secret: null });
+        await replaceRecoveryCodes(trx, staff.id, []);
         await recordAudit(trx, {
           staff,
           action: 'staff.totp-off',

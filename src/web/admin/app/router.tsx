@@ -6,6 +6,7 @@ import { RequireStaff } from './require-staff.tsx';
 /** The back office's pages (docs/back-office.md), each its own lazily loaded module. */
 const SignInPage = lazy(() => import('../features/auth/sign-in-page.tsx'));
 const SetPasswordPage = lazy(() => import('../features/auth/set-password-page.tsx'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/forgot-password-page.tsx'));
 const DashboardPage = lazy(() => import('../features/dashboard/dashboard-page.tsx'));
 const OrdersPage = lazy(() => import('../features/orders/orders-page.tsx'));
 const OrderPage = lazy(() => import('../features/orders/order-page.tsx'));
@@ -37,6 +38,7 @@ export const adminRoutes = createRoutesFromElements(
   <Route element={<Layout />}>
     <Route path="sign-in" element={<SignInPage />} />
     <Route path="set-password/:token" element={<SetPasswordPage />} />
+    <Route path="forgot-password" element={<ForgotPasswordPage />} />
     <Route element={<RequireStaff />}>
       <Route index element={<DashboardPage />} />
       <Route path="orders" element={<OrdersPage />} />

@@ -4,12 +4,17 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { totpCodeSchema, totpDisableSchema, type totpSetupSchema } from '../../../../contract/admin/staff.ts';
+import {
+  recoveryCodesRenewSchema,
+  totpCodeSchema,
+  totpDisableSchema,
+  type totpSetupSchema,
+} from '../../../../contract/admin/staff.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { staffKeys, staffMeQueryOptions } from '../../lib/staff-session.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field } from '../../ui/field.tsx';
-import { disableTotp, enableTotp, setUpTotp, signOutEverywhere } from './api/account.ts';
+import { disableTotp, enableTotp, renewRecoveryCodes, setUpTotp, signOutEverywhere } from './api/account.ts';
 
 /** My account: two-factor sign-in on and off, and signing out of every browser. */
 export default function AccountPage() {
@@ -17,6 +22,9 @@ export default function AccountPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [problem, setProblem] = useState<unknown>(null);
+  // Shown once, when two-factor sign-in is turned on or the codes renewed; never fetched again.
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: staffKeys.me });
 
   async function everywhere() {
     setProblem(null);
@@ -42,9 +50,23 @@ export default function AccountPage() {
       </dl>
       <h2>Two-factor sign-in</h2>
       {me.data.totpEnabled ? (
-        <TurnOff onDone={() => queryClient.invalidateQueries({ queryKey: staffKeys.me })} />
+        <>
+          {recoveryCodes && <RecoveryCodes codes={recoveryCodes} />}
+          <TurnOff
+            onDone={async () => {
+              setRecoveryCodes(null);
+              await refresh();
+            }}
+          />
+          <RenewRecoveryCodes onRenewed={setRecoveryCodes} />
+        </>
       ) : (
-        <TurnOn onDone={() => queryClient.invalidateQueries({ queryKey: staffKeys.me })} />
+        <TurnOn
+          onDone={async (codes) => {
+            setRecoveryCodes(codes);
+            await refresh();
+          }}
+        />
       )}
       <h2>Sessions</h2>
       <ErrorAlert error={problem} />
@@ -56,7 +78,7 @@ export default function AccountPage() {
   );
 }
 
-function TurnOn({ onDone }: { onDone: () => Promise<void> }) {
+function TurnOn({ onDone }: { onDone: (recoveryCodes: string[]) => Promise<void> }) {
   const [setup, setSetup] = useState<z.infer<typeof totpSetupSchema> | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
   const form = useForm<z.input<typeof totpCodeSchema>>({
@@ -76,8 +98,8 @@ function TurnOn({ onDone }: { onDone: () => Promise<void> }) {
   const confirm = form.handleSubmit(async ({ code }) => {
     setProblem(null);
     try {
-      await enableTotp(code);
-      await onDone();
+      const { recoveryCodes } = await enableTotp(code);
+      await onDone(recoveryCodes);
     } catch (error) {
       setProblem(error);
     }
@@ -93,10 +115,15 @@ function TurnOn({ onDone }: { onDone: () => Promise<void> }) {
         </button>
       ) : (
         <form noValidate aria-label="Confirm two-factor sign-in" className="adm-form" onSubmit={confirm}>
-          <p>
-            In your authenticator app, add an account with this secret key, or paste the otpauth link into an app that
-            takes one:
-          </p>
+          <p>Scan this QR code with your authenticator app:</p>
+          <img
+            className="adm-qr"
+            src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(setup.qrSvg)}`}
+            alt="QR code holding the secret key below, for your authenticator app"
+            width={200}
+            height={200}
+          />
+          <p>Or add an account with this secret key, or paste the otpauth link into an app that takes one:</p>
           <p>
             Secret key:{' '}
             <code className="adm-code" data-testid="totp-secret">
@@ -156,6 +183,71 @@ function TurnOff({ onDone }: { onDone: () => Promise<void> }) {
         />
         <button type="submit" className="button button-secondary adm-small" disabled={isSubmitting}>
           Turn off two-factor sign-in
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** The ten recovery codes, shown this once: each signs in once in place of the app's code. */
+function RecoveryCodes({ codes }: { codes: string[] }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <section className="adm-done" aria-labelledby="recovery-codes-heading" role="status">
+      <h3 id="recovery-codes-heading">Your recovery codes</h3>
+      <p>
+        Keep these somewhere safe, away from your phone (printed, or in a password manager). If you lose your phone,
+        each code signs you in once in place of the app’s code. They are not shown again.
+      </p>
+      <ul className="adm-code" data-testid="recovery-codes">
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+      <button
+        type="button"
+        className="button adm-small"
+        onClick={() => void navigator.clipboard.writeText(codes.join('\n')).then(() => setCopied(true))}
+      >
+        {copied ? 'Copied' : 'Copy the codes'}
+      </button>
+    </section>
+  );
+}
+
+/** New recovery codes (the old ones stop working), after the password again. */
+function RenewRecoveryCodes({ onRenewed }: { onRenewed: (codes: string[]) => void }) {
+  const [problem, setProblem] = useState<unknown>(null);
+  const form = useForm<z.input<typeof recoveryCodesRenewSchema>>({
+    resolver: zodResolver(recoveryCodesRenewSchema),
+    defaultValues: { password: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async ({ password }) => {
+    setProblem(null);
+    try {
+      onRenewed((await renewRecoveryCodes(password)).recoveryCodes);
+      form.reset();
+    } catch (error) {
+      setProblem(error);
+    }
+  });
+  return (
+    <>
+      <h3>Recovery codes</h3>
+      <p>Used some, or lost them? New codes replace every old one.</p>
+      <form noValidate aria-label="New recovery codes" className="adm-form" onSubmit={submit}>
+        <ErrorAlert error={problem} />
+        <Field
+          id="recovery-codes-password"
+          label="Your password"
+          type="password"
+          autoComplete="current-password"
+          error={errors.password?.message}
+          {...form.register('password')}
+        />
+        <button type="submit" className="button button-secondary adm-small" disabled={isSubmitting}>
+          Make new recovery codes
         </button>
       </form>
     </>

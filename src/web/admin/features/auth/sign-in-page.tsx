@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 import { staffSignInSchema, type StaffSignIn } from '../../../../contract/admin/staff.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { staffKeys } from '../../lib/staff-session.ts';
@@ -63,11 +63,10 @@ export default function SignInPage() {
         />
         <Field
           id="sign-in-code"
-          label="Six-digit code"
-          hint="Only if you have turned on two-factor sign-in: the code your authenticator app shows."
-          inputMode="numeric"
+          label="Six-digit code or recovery code"
+          hint="Only if you have turned on two-factor sign-in: the code your authenticator app shows, or one of your recovery codes."
           autoComplete="one-time-code"
-          maxLength={6}
+          maxLength={16}
           error={errors.code?.message}
           {...form.register('code')}
         />
@@ -75,6 +74,9 @@ export default function SignInPage() {
           Sign in
         </button>
       </form>
+      <p>
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
     </AdminPage>
   );
 }

@@ -15,7 +15,8 @@ import { formatDate, humanise } from '../../lib/format.ts';
 import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
-import { addStaff, changeStaff, newSetPasswordLink, staffListQueryOptions } from './api/staff.ts';
+import { addStaff, changeStaff, newSetPasswordLink, resetTwoFactor, staffListQueryOptions } from './api/staff.ts';
+import { staffMeQueryOptions } from '../../lib/staff-session.ts';
 import { SetPasswordLink } from './set-password-link.tsx';
 
 /** Staff accounts (owners only): add, change role, disable or enable, and hand out a new link. */
@@ -23,12 +24,15 @@ export default function StaffPage() {
   const staff = useQuery(staffListQueryOptions());
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
-  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const me = useQuery(staffMeQueryOptions());
+  const [link, setLink] = useState<{ email: string; url: string; emailed?: boolean } | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   // A role change or a disabling waits for a second yes that says what it will mean for the member.
   const [pending, setPending] = useState<PendingChange | null>(null);
 
   async function run(task: () => Promise<void>) {
     setProblem(null);
+    setDone(null);
     try {
       await task();
     } catch (error) {
@@ -39,7 +43,12 @@ export default function StaffPage() {
   return (
     <AdminPage title="Staff">
       <ErrorAlert error={problem ?? staff.error} />
-      {link && <SetPasswordLink email={link.email} url={link.url} />}
+      {done && (
+        <p className="adm-done" role="status">
+          {done}
+        </p>
+      )}
+      {link && <SetPasswordLink email={link.email} url={link.url} emailed={link.emailed} />}
       {pending && (
         <ConfirmChange
           pending={pending}
@@ -53,6 +62,13 @@ export default function StaffPage() {
       {staff.data && (
         <StaffTable
           staff={staff.data}
+          myId={me.data?.id}
+          onResetTwoFactor={(member) =>
+            run(async () => {
+              await resetTwoFactor(member.id, queryClient);
+              setDone(`Two-factor sign-in is off for ${member.email}, and they have been signed out everywhere.`);
+            })
+          }
           onRole={async (member, role) => setPending({ member, change: { role } })}
           onDisabled={async (member, disabled) =>
             disabled
@@ -71,7 +87,7 @@ export default function StaffPage() {
       <AddStaffForm
         onAdded={(email, url) => {
           setProblem(null);
-          setLink({ email, url });
+          setLink({ email, url, emailed: true });
         }}
       />
     </AdminPage>
@@ -116,6 +132,8 @@ function StaffTable(props: {
   onRole: (member: StaffMember, role: StaffMember['role']) => Promise<void>;
   onDisabled: (member: StaffMember, disabled: boolean) => Promise<void>;
   onLink: (member: StaffMember) => Promise<void>;
+  onResetTwoFactor: (member: StaffMember) => Promise<void>;
+  myId: number | undefined;
 }) {
   const columns = helper.columns([
     helper.accessor('name', { header: 'Name' }),
@@ -166,6 +184,15 @@ function StaffTable(props: {
           <button type="button" className="button button-secondary adm-small" onClick={() => void props.onLink(member)}>
             New set-password link<span className="visually-hidden"> for {member.email}</span>
           </button>
+          {member.totpEnabled && member.id !== props.myId && (
+            <button
+              type="button"
+              className="button button-secondary adm-small"
+              onClick={() => void props.onResetTwoFactor(member)}
+            >
+              Reset two-factor<span className="visually-hidden"> for {member.email}</span>
+            </button>
+          )}
         </div>
       ),
     }),

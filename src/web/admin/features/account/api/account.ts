@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { totpSetupSchema } from '../../../../../contract/admin/staff.ts';
+import type { recoveryCodesSchema, totpSetupSchema } from '../../../../../contract/admin/staff.ts';
 import { requestJson } from '../../../../lib/api.ts';
 
 const post = <T>(path: string, body: unknown = {}) =>
@@ -7,6 +7,10 @@ const post = <T>(path: string, body: unknown = {}) =>
 
 /** A new secret to put in an authenticator app; two-factor is on only once a code from it is confirmed. */
 export const setUpTotp = () => post<z.infer<typeof totpSetupSchema>>('/me/totp/setup');
-export const enableTotp = (code: string) => post('/me/totp/enable', { code });
+type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
+/** Turns it on; answers the ten recovery codes, shown once. */
+export const enableTotp = (code: string) => post<RecoveryCodes>('/me/totp/enable', { code });
+/** Ten new recovery codes in place of the old ones; the password is asked again. */
+export const renewRecoveryCodes = (password: string) => post<RecoveryCodes>('/me/recovery-codes', { password });
 export const disableTotp = (password: string) => post('/me/totp/disable', { password });
 export const signOutEverywhere = () => post('/sign-out-everywhere');

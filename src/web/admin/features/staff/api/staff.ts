@@ -34,6 +34,12 @@ export async function changeStaff(
   await queryClient.invalidateQueries({ queryKey: staffListKey });
 }
 
+/** Turns a member's two-factor sign-in off (their phone is lost); their sessions end. */
+export async function resetTwoFactor(id: number, queryClient: QueryClient): Promise<void> {
+  await requestJson(`/api/admin/staff/${id}/reset-two-factor`, { method: 'POST', body: '{}' });
+  await queryClient.invalidateQueries({ queryKey: staffListKey });
+}
+
 export function newSetPasswordLink(id: number): Promise<{ setPasswordUrl: string }> {
   return requestJson(`/api/admin/staff/${id}/set-password-link`, { method: 'POST', body: '{}' });
 }
