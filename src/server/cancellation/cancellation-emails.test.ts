@@ -12,8 +12,12 @@ describe("the shop's cancellation alert", () => {
     pending: false,
   });
   const refundLine = (refundsTo: string) =>
-    cancellationAlertToShop('shop@example.com', { firstname: 'Ann', lastname: 'Lee' }, mail(refundsTo), 'https://x/admin')
-      .paragraphs!.find((p) => p.includes('was refunded'));
+    cancellationAlertToShop(
+      'shop@example.com',
+      { firstname: 'Ann', lastname: 'Lee' },
+      mail(refundsTo),
+      'https://x/admin',
+    ).paragraphs!.find((p) => p.includes('was refunded'));
 
   it.each([
     ['to your PayPal account', "£79.57 was refunded to the customer's PayPal account."],

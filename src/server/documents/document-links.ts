@@ -27,8 +27,7 @@ export function createDocumentLinks(secret: string): DocumentLinks {
       .update(linkVersion === 1 ? `document:${kind}:${number}` : `document:${kind}:${number}:${linkVersion}`)
       .digest('base64url');
   return {
-    pathTo: (kind, number, linkVersion) =>
-      `/api/documents/${kind}/${number}/${signatureOf(kind, number, linkVersion)}`,
+    pathTo: (kind, number, linkVersion) => `/api/documents/${kind}/${number}/${signatureOf(kind, number, linkVersion)}`,
     verify(kind, number, linkVersion, signature) {
       const expected = Buffer.from(signatureOf(kind, number, linkVersion));
       const given = Buffer.from(signature);

@@ -19,11 +19,7 @@ export async function reencodeReturnPhoto(bytes: Buffer, name: string): Promise<
       throw refused(name, 'this file could not be read as a picture.');
     const image = sharp(bytes, input).autoOrient();
     const encoded =
-      type === 'jpeg'
-        ? image.jpeg({ quality: 85 })
-        : type === 'png'
-          ? image.png()
-          : image.webp({ quality: 85 });
+      type === 'jpeg' ? image.jpeg({ quality: 85 }) : type === 'png' ? image.png() : image.webp({ quality: 85 });
     return { contentType: `image/${type}`, bytes: await encoded.toBuffer() };
   } catch (error) {
     if (error instanceof BadRequestError) throw error;

@@ -78,7 +78,10 @@ describe('return uploads', () => {
       note: 'Cracked',
       lines: JSON.stringify([{ orderLineId: lineId, quantity: 1 }]),
     })
-      .map(([name, value]) => `--${boundaryOf(body.headers)}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+      .map(
+        ([name, value]) =>
+          `--${boundaryOf(body.headers)}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      )
       .join('');
     return { headers: body.headers, payload: Buffer.concat([Buffer.from(fields), body.payload]) };
   };

@@ -284,7 +284,9 @@ describe('product photos', () => {
     const noBoundary = await post('multipart/form-data', 'x');
     expect(noBoundary.statusCode, noBoundary.body).toBe(400);
     expect(noBoundary.json().error.message).toMatch(/boundary/i);
-    const body = multipart([{ filename: 'a.jpg', contentType: 'image/jpeg', bytes: await makePicture('jpeg', 64, 64) }]);
+    const body = multipart([
+      { filename: 'a.jpg', contentType: 'image/jpeg', bytes: await makePicture('jpeg', 64, 64) },
+    ]);
     const cut = await post(body.headers['content-type']!, body.payload.subarray(0, body.payload.length - 40));
     expect(cut.statusCode, cut.body).toBe(400);
     expect(cut.json().error.message).toMatch(/cut short|end/i);
