@@ -163,6 +163,15 @@ const secretPatterns = [
   ...backOfficeSecretPaths.map(patternOf),
 ];
 
+/**
+ * The addresses of the secret pages up to their secret (`/order`, `/admin/set-password`), for the
+ * logs to find it however the address goes on (http/redact-address.ts).
+ */
+export const secretPagePrefixes: readonly string[] = [
+  ...pageRoutes.filter((route) => route.access === 'secret').map((route) => route.path),
+  ...backOfficeSecretPaths,
+].map((path) => path.replace(/\/:[^/]+$/, ''));
+
 /** A page whose address is a secret, which no cache may keep or key by (an outside attack found them public). */
 export function isSecretAddress(pathname: string): boolean {
   const path = routeShape(pathname);

@@ -219,7 +219,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const paymentFetch = deps.tracing ? deps.tracing.tracedFetch(deps.paymentFetch ?? fetch) : deps.paymentFetch;
   const documents = createShopDocuments(db, { photoStore: photos.store, cookieSecret });
   // The confirmation e-mail carries the signed link to the order's VAT invoice.
-  const invoiceUrl = (orderNumber: number) => `${config.publicUrl}${documents.links.pathTo('invoice', orderNumber)}`;
+  const invoiceUrl = (orderNumber: number, linkVersion: number) =>
+    `${config.publicUrl}${documents.links.pathTo('invoice', orderNumber, linkVersion)}`;
   const orderPage = createShopOrderPage(db, {
     links: orderLinks,
     publicUrl: config.publicUrl,

@@ -41,7 +41,7 @@ export interface BackOfficeOptions {
   catalogueChanged: () => void;
   documents: DocumentsService;
   /** The signed link to an order's VAT invoice (documents.feature.ts). */
-  invoiceUrl: (orderNumber: number) => string;
+  invoiceUrl: (orderNumber: number, linkVersion: number) => string;
   /** The customer's order page, whose links staff revoke (order-page.feature.ts). */
   orderPage: OrderPageService;
   /** Returns (returns.feature.ts): the same service as the order page's. */

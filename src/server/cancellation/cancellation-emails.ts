@@ -60,6 +60,10 @@ export function cancellationEmailToShopper(
   };
 }
 
+/** The shopper's words for where the money goes, as the shop reads them: "your" is the customer's. */
+const customers = (refundsTo: string) =>
+  refundsTo.replace(/\byour\b/g, "the customer's").replace(/\byou\b/g, 'the customer');
+
 export function cancellationAlertToShop(
   to: string,
   order: { firstname: string; lastname: string },
@@ -76,7 +80,7 @@ export function cancellationAlertToShop(
       unitsText(mail),
       mail.pending
         ? `A refund of ${formatPence(mail.amount)} was asked of the payment provider, which has not confirmed it yet.`
-        : `${formatPence(mail.amount)} was refunded ${mail.refundsTo.replace(/\byou\b/g, 'they')}.`,
+        : `${formatPence(mail.amount)} was refunded ${customers(mail.refundsTo)}.`,
       mail.whole ? 'Do not send this order.' : 'Do not send these items; the rest of the order is still to dispatch.',
       `The order: ${adminUrl}`,
     ],

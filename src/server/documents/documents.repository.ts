@@ -124,3 +124,24 @@ export async function documentsIssuedBetween(db: Kysely<Database>, from: string,
   ]);
   return { invoices, creditNotes };
 }
+
+/**
+ * The link version of the order a customer's document link names (document-links.ts): an
+ * invoice's by its order's number, a credit note's through its order. Undefined when there is none.
+ */
+export async function findLinkVersionOfDocument(
+  db: Kysely<Database>,
+  kind: 'invoice' | 'credit-note',
+  number: number,
+): Promise<number | undefined> {
+  const row =
+    kind === 'invoice'
+      ? await db.selectFrom('orders').select('link_version').where('order_number', '=', number).executeTakeFirst()
+      : await db
+          .selectFrom('credit_notes')
+          .innerJoin('orders', 'orders.order_number', 'credit_notes.order_number')
+          .select('orders.link_version')
+          .where('credit_notes.credit_note_number', '=', number)
+          .executeTakeFirst();
+  return row?.link_version;
+}

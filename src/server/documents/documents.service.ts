@@ -18,6 +18,7 @@ import {
   findCreditNoteByNumber,
   findCreditNotesByOrderNumber,
   findInvoiceByOrderNumber,
+  findLinkVersionOfDocument,
 } from './documents.repository.ts';
 
 /**
@@ -150,9 +151,13 @@ export function createDocumentsService(
       return packingPdf('Packing slips: orders waiting to be dispatched', `packing-slips-${day}.pdf`, slips);
     },
 
-    /** A document by its signed link; a link whose signature is not the shop's finds nothing. */
+    /** A document by its signed link; a link whose signature is not the shop's, or is revoked, finds nothing. */
     async pdfByLink(kind: LinkedDocument, number: number, signature: string): Promise<Pdf> {
-      if (!options.links.verify(kind, number, signature)) throw new NotFoundError('There is no such document');
+      // Signed with the order's link version: revoking the order's link revokes its documents'.
+      // A document that does not exist is checked at version 1, so it takes the time a wrong link does.
+      const linkVersion = await findLinkVersionOfDocument(db, kind, number);
+      if (!options.links.verify(kind, number, linkVersion ?? 1, signature) || linkVersion === undefined)
+        throw new NotFoundError('There is no such document');
       return kind === 'invoice' ? pdfOf(await invoiceOf(number)) : pdfOf(await creditNoteOf(number));
     },
   };

@@ -14,6 +14,8 @@ import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import { createSecondInstance, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
 import { BadRequestError } from '../errors.ts';
+import { TEST_SESSION_SECRET } from '../../../test/helpers/csrf.ts';
+import { createOrderLinks } from '../orders/order-links.ts';
 import { createDocumentLinks } from './document-links.ts';
 import { createDocumentsService } from './documents.service.ts';
 
@@ -243,10 +245,11 @@ describe('an order paid before invoices existed', () => {
 describe('a customer’s invoice by the signed link in their e-mail', () => {
   let t: TestApp;
   let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
   const opayo = injectedPaypal();
 
   beforeAll(async () => {
-    ({ t, fx } = await shopForPayments({ PAYMENT_PROVIDER: 'opayo' }, opayo));
+    ({ t, fx, cookie } = await shopForPayments({ PAYMENT_PROVIDER: 'opayo' }, opayo));
   });
   afterAll(() => t.close());
 
@@ -272,6 +275,38 @@ describe('a customer’s invoice by the signed link in their e-mail', () => {
     expect(text).toContain(`Order number ${orderNumber}`);
     // £30.00 and express delivery, £9.95.
     expect(text).toContain('Total including VAT £39.95');
+  });
+
+  it('dies with the order link: revoked, the e-mail’s and the order page’s links find nothing; staff’s still open', async () => {
+    const { orderNumber, path } = await paidOrderWithLink();
+    const staff = backOffice(t, cookie);
+    const refunded = await staff.call('POST', `/orders/${orderNumber}/refund`, { amount: 500, reason: 'Scratched' });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const links = createOrderLinks(t.config.sessionSecret ?? TEST_SESSION_SECRET);
+    const documentsOfPage = async (version: number) => {
+      const page = await t.app.inject({ method: 'GET', url: `/api/order-page/${links.keyOf(orderNumber, version)}` });
+      expect(page.statusCode, page.body).toBe(200);
+      const { invoice, creditNotes } = page.json() as { invoice: { url: string }; creditNotes: Array<{ url: string }> };
+      expect(creditNotes).toHaveLength(1);
+      return [invoice.url, creditNotes[0]!.url];
+    };
+    const statusOf = async (url: string) => (await t.app.inject({ method: 'GET', url })).statusCode;
+    // The link in the confirmation e-mail, already sent, opens until the order link is revoked.
+    const before = [path, ...(await documentsOfPage(1))];
+    for (const url of before) expect({ url, status: await statusOf(url) }).toEqual({ url, status: 200 });
+
+    const revoked = await staff.call('POST', `/orders/${orderNumber}/order-link/revoke`);
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    for (const url of before) expect({ url, status: await statusOf(url) }).toEqual({ url, status: 404 });
+    // The new order page's links open, and staff's own, behind their sign-in, never change.
+    const after = await documentsOfPage(2);
+    expect(after).not.toEqual(before.slice(1));
+    for (const url of after) expect({ url, status: await statusOf(url) }).toEqual({ url, status: 200 });
+    const listed = (await staff.call('GET', `/orders/${orderNumber}/documents`)).json();
+    for (const url of [listed.invoice.url, listed.creditNotes[0].url]) {
+      const answer = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+      expect({ url, status: answer.statusCode }).toEqual({ url, status: 200 });
+    }
   });
 
   it('finds nothing by a link changed to another order, another kind or another signature', async () => {

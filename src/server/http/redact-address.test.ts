@@ -25,6 +25,19 @@ describe('redactAddress', () => {
     // An order page's key, and its cancellation and returns under it.
     ['/api/order-page/1042.Zm9vYmFy/cancellation', '/api/order-page/REDACTED/cancellation'],
     ['/api/order-page/1042.Zm9vYmFy/returns', '/api/order-page/REDACTED/returns'],
+    // The key whatever follows or precedes it: a segment more, a doubled slash, an encoded letter.
+    ['/order/100042.c2lnbmF0dXJl/returns', '/order/REDACTED/returns'],
+    ['/order/100042.c2lnbmF0dXJl/cancel', '/order/REDACTED/cancel'],
+    ['/order/100042.c2lnbmF0dXJl/x', '/order/REDACTED/x'],
+    ['//order/100042.c2lnbmF0dXJl', '//order/REDACTED'],
+    ['/order//100042.c2lnbmF0dXJl', '/order//REDACTED'],
+    ['/api//order-page/100042.c2lnbmF0dXJl', '/api//order-page/REDACTED'],
+    ['/api/order-page//100042.c2lnbmF0dXJl/returns', '/api/order-page//REDACTED/returns'],
+    ['/x/order/100042.c2lnbmF0dXJl', '/x/order/REDACTED'],
+    ['/%6Frder/100042.c2lnbmF0dXJl', '/order/REDACTED'],
+    ['/reset-password/abc123/more', '/reset-password/REDACTED/more'],
+    ['//api/order-status/AbCdEfGh', '//api/order-status/REDACTED'],
+    ['/api//documents/invoice/100042/Zm9vYmFy', '/api//documents/invoice/100042/REDACTED'],
     // A page reads no query but search's: whatever a provider's return brings is dropped.
     [
       '/checkout-confirm?tx=1&cm=code&st=Completed&bare',
@@ -35,7 +48,14 @@ describe('redactAddress', () => {
   });
 
   it('keeps what carries no secret', () => {
-    for (const address of ['/search?k=tabla&s=price', '/api/admin/orders?q=smith&page=2', '/products/dhol', '/healthz'])
+    for (const address of [
+      '/search?k=tabla&s=price',
+      '/api/admin/orders?q=smith&page=2',
+      '/products/dhol',
+      '/healthz',
+      '/api/admin/orders/100042/invoice',
+      '/orders',
+    ])
       expect(redactAddress(address)).toBe(address);
   });
 });

@@ -1,4 +1,4 @@
-import { isPageRoute, isSecretAddress } from '../../contract/routes.ts';
+import { isPageRoute, secretPagePrefixes } from '../../contract/routes.ts';
 
 /**
  * An address as the logs and traces may keep it (docs/rules.md#operations): whoever reads a log
@@ -8,18 +8,28 @@ import { isPageRoute, isSecretAddress } from '../../contract/routes.ts';
  */
 export const REDACTED = 'REDACTED';
 
-/** The API's and PayPal's addresses whose part after the prefix is a secret. */
+/**
+ * A path's part before its secret, at the start of a segment, however many slashes part its
+ * segments: an outside attack found the key logged whole in `/order/{key}/returns`, `//order/{key}`
+ * and `/api//order-page/{key}`, which the router still answers or which name the key all the same.
+ */
+const before = (...segments: string[]) => new RegExp(`((?:^|/)${segments.join('/+')}/+)[^/]+`, 'gi');
+
+/** The addresses whose next segment is a secret. */
 const secretPathParts: RegExp[] = [
+  // The pages whose address is a secret: an order's page and recovery, a password's reset, an
+  // account's activation, a member of staff's password (contract/routes.ts).
+  ...secretPagePrefixes.map((prefix) => before(...prefix.split('/').filter(Boolean))),
   // An order's code: its basket, its status, its payment handoff.
-  /^(\/api\/(?:recover-basket|order-status|payment-handoff|paypal-handoff)\/)[^/]+/i,
+  before('api', '(?:recover-basket|order-status|payment-handoff|paypal-handoff)'),
   // The customer's order page: its link's key opens the order (orders/order-links.ts), and so the
   // cancellation and returns under it.
-  /^(\/api\/order-page\/)[^/]+/i,
+  before('api', 'order-page'),
   // A customer's invoice or credit note: the signature of its link opens it (document-links.ts).
-  /^(\/api\/documents\/[^/]+\/[^/]+\/)[^/]+/i,
+  before('api', 'documents', '[^/]+', '[^/]+'),
   // PayPal Orders v2: the order's id is the token the shopper comes back with (the capture's
   // address at PayPal, and the same address in the local sandbox).
-  /(\/v2\/checkout\/orders\/)[^/]+/i,
+  before('v2', 'checkout', 'orders'),
 ];
 
 /**
@@ -32,8 +42,8 @@ const secretQueryNames = new Set(['token', 'payerid', 'ba_token', 'crypt', 'code
 /** The address with every secret in its path and query replaced by REDACTED. */
 export function redactAddress(address: string): string {
   const queryAt = address.indexOf('?');
-  let path = queryAt === -1 ? address : address.slice(0, queryAt);
-  if (isSecretAddress(path)) path = path.replace(/[^/]+(\/*)$/, `${REDACTED}$1`);
+  // Decoded as the router reads it, so that `/%6Frder/{key}` is found as `/order/{key}`.
+  let path = decodedPath(queryAt === -1 ? address : address.slice(0, queryAt));
   for (const pattern of secretPathParts) path = path.replace(pattern, `$1${REDACTED}`);
   if (queryAt === -1) return path;
   // No page reads its query but the search page (src/contract/routes.ts, pageAddress); a payment
@@ -50,6 +60,14 @@ export function redactAddress(address: string): string {
     })
     .join('&');
   return `${path}?${query}`;
+}
+
+function decodedPath(path: string): string {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
 }
 
 function decodedName(name: string): string {

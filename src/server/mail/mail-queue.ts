@@ -252,7 +252,7 @@ export function mailBrandOf(
     vatNumber: config.documentIssuer.vatNumber,
     publicUrl: config.publicUrl,
     orderPath: (orderNumber, linkVersion) => links.pathOf(orderNumber, linkVersion),
-    creditNotePath: (creditNoteNumber) => documents.pathTo('credit-note', creditNoteNumber),
+    creditNotePath: (creditNoteNumber, linkVersion) => documents.pathTo('credit-note', creditNoteNumber, linkVersion),
   };
 }
 

@@ -145,13 +145,13 @@ export function createOrderPageService(db: Kysely<Database>, options: OrderPageO
         })),
         invoice: {
           number: documents.invoice?.number ?? null,
-          url: options.documentLinks.pathTo('invoice', order.order_number),
+          url: options.documentLinks.pathTo('invoice', order.order_number, order.link_version),
           issuedAt: documents.invoice?.issuedAt ?? null,
           amount: null,
         },
         creditNotes: documents.creditNotes.map((note) => ({
           number: note.number,
-          url: options.documentLinks.pathTo('credit-note', creditNoteNumberOf(note.number)),
+          url: options.documentLinks.pathTo('credit-note', creditNoteNumberOf(note.number), order.link_version),
           issuedAt: note.issuedAt,
           amount: note.amount,
         })),

@@ -36,7 +36,7 @@ export function createOrderMoves(
   options: {
     onOrderEvent?: (event: 'cancelled') => void;
     /** The signed link to an order's VAT invoice, for the confirmation sent again. */
-    invoiceUrl?: (orderNumber: number) => string;
+    invoiceUrl?: (orderNumber: number, linkVersion: number) => string;
   },
 ) {
   return {
@@ -98,7 +98,11 @@ export function createOrderMoves(
           return { refused: 'This order has been refunded in full: there is no confirmation to send.' };
         const paid = (await findPaymentOrder(trx, { id: order.id })) as PaymentOrder;
         const lines = await linesWithPhotos(trx, await findPaymentOrderLines(trx, order.id));
-        await insertMail(trx, orderConfirmationEmail(paid, lines, options.invoiceUrl?.(order.order_number)), at);
+        await insertMail(
+          trx,
+          orderConfirmationEmail(paid, lines, options.invoiceUrl?.(order.order_number, paid.link_version)),
+          at,
+        );
         return { after: { to: order.email } };
       });
     },

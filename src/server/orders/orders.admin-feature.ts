@@ -14,7 +14,7 @@ export interface OrdersAdminFeatureOptions {
   metrics: MetricsHooks | undefined;
   backgroundJobs: boolean;
   /** The signed link to an order's VAT invoice, for the confirmation sent again. */
-  invoiceUrl: (orderNumber: number) => string;
+  invoiceUrl: (orderNumber: number, linkVersion: number) => string;
 }
 
 /** The back office's orders (docs/back-office.md#orders), and the sweep of refunds never confirmed. */

@@ -36,7 +36,7 @@ export function createOrdersAdminService(
     /** Told of each order staff cancelled or refunded, once it committed (the metrics). */
     onOrderEvent?: (event: 'cancelled' | 'refunded') => void;
     /** The signed link to an order's VAT invoice, for the confirmation sent again. */
-    invoiceUrl?: (orderNumber: number) => string;
+    invoiceUrl?: (orderNumber: number, linkVersion: number) => string;
   },
 ) {
   const context = { db, now: () => (options.now ?? (() => new Date()))().toISOString() };

@@ -30,7 +30,7 @@ export function createPaymentEvents(
     publicUrl: string;
     mailer?: Mailer;
     /** The signed link to an order's VAT invoice, for its confirmation e-mail. */
-    invoiceUrl?: (orderNumber: number) => string;
+    invoiceUrl?: (orderNumber: number, linkVersion: number) => string;
     /** Told each event's provider and outcome once it is recorded, or 'duplicate' or 'error' (the metrics). */
     onApplied?: (provider: string, outcome: string) => void;
   },
@@ -49,7 +49,7 @@ export function createPaymentEvents(
         : orderConfirmationEmail(
             order,
             await linesWithPhotos(trx, await findPaymentOrderLines(trx, orderId)),
-            options.invoiceUrl?.(order.order_number),
+            options.invoiceUrl?.(order.order_number, order.link_version),
           );
     await options.mailer.sendWith(trx, message);
     return true;

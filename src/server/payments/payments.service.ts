@@ -69,7 +69,7 @@ export function createPaymentsService(
     clock?: () => Date;
     mailer?: Mailer;
     /** The signed link to an order's VAT invoice, for its confirmation e-mail. */
-    invoiceUrl?: (orderNumber: number) => string;
+    invoiceUrl?: (orderNumber: number, linkVersion: number) => string;
     /** An order's page path (order-page.service.ts), which the confirmation page links to once paid. */
     orderPagePath?: OrderPagePath;
     /** Told of each notification, return or capture applied: its provider and outcome (the metrics). */

@@ -8,9 +8,10 @@ import {
   returnPhotoLimits,
   shopperReturnSchema,
 } from '../../contract/returns.ts';
-import { sniffImageType } from '../catalog/photos/photo-conversion.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
+import { multipartFault } from '../http/multipart-faults.ts';
 import { perMinute } from '../http/rate-limit/per-minute.ts';
+import { reencodeReturnPhoto } from './return-photos.ts';
 import type { ReturnPhoto, ReturnsService } from './returns.service.ts';
 
 /**
@@ -63,7 +64,7 @@ export const returnsRoutes: FastifyPluginAsyncZod<{
   );
 };
 
-/** The request's fields and photos, each photo checked from its bytes. */
+/** The request's fields and photos, each photo drawn again from its pixels (return-photos.ts). */
 async function multipartOf(request: FastifyRequest): Promise<{ body: unknown; photos: ReturnPhoto[] }> {
   const fields: Record<string, string> = {};
   const photos: ReturnPhoto[] = [];
@@ -81,18 +82,16 @@ async function multipartOf(request: FastifyRequest): Promise<{ body: unknown; ph
       } catch (error) {
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
           throw new BadRequestError(`${name}: a photo may be at most ${maxMb} MB.`, 'photo');
-        throw error;
+        throw multipartFault(error) ?? error;
       }
       if (bytes.length === 0) continue;
-      const type = sniffImageType(bytes);
-      if (!type) throw new BadRequestError(`${name}: please send a JPEG, PNG or WebP picture.`, 'photo');
-      photos.push({ contentType: `image/${type}`, bytes });
+      photos.push(await reencodeReturnPhoto(bytes, name));
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT')
       throw new BadRequestError(`Please send at most ${returnPhotoLimits.maxPhotos} photos.`, 'photo');
-    throw error;
+    throw multipartFault(error) ?? error;
   }
   let lines: unknown;
   try {

@@ -97,6 +97,12 @@ describe('secrets in addresses never reach the logs or the traces', () => {
       `/api/order-page/${secrets.orderPageKey}`,
       `/order/${secrets.orderPageKey}`,
       `/api/order-page/${secrets.wrongOrderPageKey}`,
+      // An outside attack's: the key with a segment after it, or a doubled slash before it.
+      `/order/${secrets.orderPageKey}/returns`,
+      `/order/${secrets.orderPageKey}/cancel`,
+      `/order/${secrets.orderPageKey}/x`,
+      `//order/${secrets.orderPageKey}`,
+      `/api//order-page/${secrets.orderPageKey}`,
     ];
     for (const url of addresses) {
       const answer = await t.app.inject({ method: 'GET', url });

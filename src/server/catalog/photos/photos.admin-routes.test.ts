@@ -272,6 +272,26 @@ describe('product photos', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('answers a multipart body without its boundary, or cut short, with a 400 naming the fault', async () => {
+    const { id } = await newProduct();
+    const post = (contentType: string, payload: string | Buffer) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/admin/products/${id}/photos`,
+        headers: { 'content-type': contentType, cookie },
+        payload,
+      });
+    const noBoundary = await post('multipart/form-data', 'x');
+    expect(noBoundary.statusCode, noBoundary.body).toBe(400);
+    expect(noBoundary.json().error.message).toMatch(/boundary/i);
+    const body = multipart([
+      { filename: 'a.jpg', contentType: 'image/jpeg', bytes: await makePicture('jpeg', 64, 64) },
+    ]);
+    const cut = await post(body.headers['content-type']!, body.payload.subarray(0, body.payload.length - 40));
+    expect(cut.statusCode, cut.body).toBe(400);
+    expect(cut.json().error.message).toMatch(/cut short|end/i);
+  });
+
   it('takes multipart on its upload route only: elsewhere the API still refuses it', async () => {
     const body = multipart([
       { filename: 'a.jpg', contentType: 'image/jpeg', bytes: await makePicture('jpeg', 64, 64) },

@@ -14,6 +14,7 @@ import { apiErrorSchema } from '../../../contract/errors.ts';
 import { photoLimits } from '../../../contract/photos.ts';
 import { BadRequestError, RefusedError } from '../../errors.ts';
 import type { StaffGuard } from '../../staff/staff-guard.ts';
+import { multipartFault } from '../../http/multipart-faults.ts';
 import type { PhotosAdminService, UploadedFile } from './photos.admin-service.ts';
 
 /**
@@ -104,7 +105,7 @@ async function* filesOf(request: FastifyRequest): AsyncIterable<UploadedFile> {
             await pipeline(part.file, createWriteStream(path, { flags: 'wx' }));
           } catch (error) {
             if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-            throw error;
+            throw multipartFault(error) ?? error;
           }
           // The parser stops a file at the limit and marks it cut short.
           if (part.file.truncated) throw tooLarge();
@@ -116,6 +117,6 @@ async function* filesOf(request: FastifyRequest): AsyncIterable<UploadedFile> {
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') {
       throw new BadRequestError(`Please send at most ${photoLimits.maxFilesPerUpload} photos at a time.`, 'file');
     }
-    throw error;
+    throw multipartFault(error) ?? error;
   }
 }

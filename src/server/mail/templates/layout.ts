@@ -28,8 +28,8 @@ export interface MailBrand {
   publicUrl: string;
   /** The path of an order's page from its signed link (orders/order-links.ts). */
   orderPath(orderNumber: number, linkVersion: number): string;
-  /** The path of a credit note's signed link (documents/document-links.ts). */
-  creditNotePath(creditNoteNumber: number): string;
+  /** The path of a credit note's signed link at its order's link version (documents/document-links.ts). */
+  creditNotePath(creditNoteNumber: number, linkVersion: number): string;
 }
 
 /** The web shop's colours (src/web's --color-*). */

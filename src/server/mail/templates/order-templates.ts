@@ -365,7 +365,10 @@ export function RefundMail(props: { brand: MailBrand; data: RefundData }): React
           'Your credit note: ',
           h(
             A,
-            { href: `${brand.publicUrl}${brand.creditNotePath(data.creditNoteNumber)}`, addressInText: true },
+            {
+              href: `${brand.publicUrl}${brand.creditNotePath(data.creditNoteNumber, data.linkVersion)}`,
+              addressInText: true,
+            },
             'download the credit note (PDF)',
           ),
         ),

@@ -149,7 +149,7 @@ describe('the other order e-mails', () => {
     expectInBoth(
       message,
       ['We have refunded £18.95 for your order 100042', 'It goes back to the card you paid with'],
-      [orderUrl, `${publicUrl}${brand.creditNotePath(7)}`],
+      [orderUrl, `${publicUrl}${brand.creditNotePath(7, 1)}`],
     );
   });
 });
