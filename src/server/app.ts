@@ -5,6 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { URL_KEY_MAX } from '../contract/catalog-rules.ts';
+import { shopIdentitySchema } from '../contract/shop.ts';
 import { accountsFeature, createShopAccounts } from './accounts/accounts.feature.ts';
 import { sessionCookieName } from './accounts/session.ts';
 import { backOfficeFeature } from './back-office.feature.ts';
@@ -17,7 +18,7 @@ import type { Config } from './config.ts';
 import { contactFeature } from './contact/contact.feature.ts';
 import { createShopDocuments, documentsFeature } from './documents/documents.feature.ts';
 import { createShopReturns, returnsFeature } from './returns/returns.feature.ts';
-import { setDocumentIssuer } from './documents/issue-documents.ts';
+import { startShopSettings } from './settings/settings.service.ts';
 import type { Db } from './db/database.ts';
 import { schedulePlannerStatistics } from './db/planner-statistics.ts';
 import { settingOrCreate } from './db/settings.repository.ts';
@@ -168,8 +169,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionCookies: [sessionCookieName(secureCookies), staffCookieName(secureCookies)],
   });
 
-  // The shop's details as the invoices and credit notes issued from now on print them.
-  await setDocumentIssuer(db.kysely, config.documentIssuer);
+  // The owner's settings (issue 37): the environment's SHOP_* seed them on the first start only;
+  // they also give the invoices and credit notes issued from now on their issuer.
+  const settings = await startShopSettings(db.kysely, config, deps.now ? { now: deps.now } : {});
+  // The shop's identity as this instance knows it (re-read within seconds of an owner's change).
+  const takes = config.shop.takes;
+  app.get('/api/shop', { schema: { response: { 200: shopIdentitySchema } } }, () => settings.identity(takes));
   // Services queue mail; this instance's worker sends it (docs/rules.md#mail), so no request waits for SMTP.
   const mailer = registerMailQueue(app, db, { ...config, cookieSecret }, deps.tracing?.tracedTransport);
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
@@ -288,6 +293,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     invoiceUrl,
     orderPage,
     returns: returns.service,
+    settings,
   });
   await app.register(seoFeature, { catalog, publicUrl: config.publicUrl });
 

@@ -23,6 +23,8 @@ import type { ReturnsService } from './returns/returns.service.ts';
 import { createStaffGuard } from './staff/staff-guard.ts';
 import { staffFeature } from './staff/staff.feature.ts';
 import { createStaffService } from './staff/staff.service.ts';
+import { settingsAdminRoutes } from './settings/settings.admin-routes.ts';
+import type { ShopSettingsService } from './settings/settings.service.ts';
 
 export interface BackOfficeOptions {
   db: Db;
@@ -45,6 +47,8 @@ export interface BackOfficeOptions {
   orderPage: OrderPageService;
   /** Returns (returns.feature.ts): the same service as the order page's. */
   returns: ReturnsService;
+  /** The owner's settings (settings.service.ts). */
+  settings: ShopSettingsService;
 }
 
 /**
@@ -80,6 +84,7 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
   await admin.register(customersAdminFeature, { db, guard });
   await admin.register(dashboardFeature, { db, lowStockThreshold: config.lowStockThreshold });
   await admin.register(auditFeature, { db });
+  await admin.register(settingsAdminRoutes, { settings: options.settings, guard });
   await admin.register(catalogAdminFeature, {
     db,
     guard,
