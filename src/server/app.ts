@@ -172,16 +172,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // The owner's settings (issue 37): the environment's SHOP_* seed them on the first start only;
   // they also give the invoices and credit notes issued from now on their issuer.
   const settings = await startShopSettings(db.kysely, config, deps.now ? { now: deps.now } : {});
-  // The shop's identity as this instance knows it (re-read within seconds of an owner's change).
-  const takes = config.shop.takes;
-  app.get('/api/shop', { schema: { response: { 200: shopIdentitySchema } } }, () => settings.identity(takes));
+
   // Services queue mail; this instance's worker sends it (docs/rules.md#mail), so no request waits for SMTP.
-  const mailer = registerMailQueue(app, db, { ...config, cookieSecret }, deps.tracing?.tracedTransport);
+  const takes = config.shop.takes;
+  const shopNow = () => settings.identity(takes);
+  const mailer = registerMailQueue(
+    app,
+    db,
+    {
+      ...config,
+      cookieSecret,
+      shopNow: async () => ({ shop: await shopNow(), vatNumber: (await settings.current()).vatNumber }),
+    },
+    deps.tracing?.tracedTransport,
+  );
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
   // Without SMTP outside production, the outbox's mail is read in the browser (mail/inbox.routes.ts).
   if (config.env !== 'production' && !config.smtpUrl) {
     await app.register(inboxRoutes, { outboxDir: config.mailOutboxDir });
   }
+  // The shop's identity as this instance knows it (re-read within seconds of an owner's change).
+  app.get('/api/shop', { schema: { response: { 200: shopIdentitySchema } } }, shopNow);
   // Health for load balancers and orchestrators: the process is up; the database answers.
   app.get('/healthz', () => ({ ok: true }));
   const searchEngine = startSearchEngine(app, db, config);
@@ -245,6 +256,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ordersFeature, {
     db,
     config,
+    ordersEmailNow: async () => (await settings.current()).ordersEmail,
     metrics,
     checkoutThread,
     customerOf: accounts.checkoutGuard.optionalCustomerOf,
@@ -308,19 +320,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? dev.renderPage
       : (deps.renderPage ?? (webRoot ? undefined : await loadPageRenderer()));
   const web = await registerWebApp(app, {
-    shop: config.shop,
+    shop: shopNow,
     publicUrl: config.publicUrl,
     pageCacheSeconds: config.pageCacheSeconds,
     ...(deps.now ? { now: deps.now } : {}),
     sessionCookies: [sessionCookieName(secureCookies), staffCookieName(secureCookies)],
     production: config.env === 'production',
     ...(webRoot ? { root: webRoot } : {}),
-    pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl, log: app.log }),
+    pageHead: createPageHead({ catalog, shop: shopNow, publicUrl: config.publicUrl, log: app.log }),
     ...(renderPage ? { renderPage } : {}),
     ...(dev ? { dev } : {}),
     log: app.log,
   });
   forgetPages = web.forgetPages;
+  // An owner's change shows at once on this instance's pages (others within their cache windows).
+  settings.onChange(web.forgetPages);
   return app;
 }
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import { backOffice, paidByCard, shopForPayments } from '../../../test/helpers/paid-orders.ts';
+import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { manualClock } from '../../../test/helpers/clock.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
@@ -33,6 +34,7 @@ describe('shop settings', () => {
     const saved = await backOffice(t, owner.cookie).call('PUT', '/settings', {
       ...before,
       vatNumber: 'gb 111 2223 33',
+      name: 'Tabla House',
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().vatNumber).toBe('GB111222333');
@@ -52,7 +54,11 @@ describe('shop settings', () => {
       .select('document')
       .where('order_number', '=', orderNumber)
       .executeTakeFirstOrThrow();
-    expect(JSON.parse(invoice.document).seller.vatNumber).toBe('GB111222333');
+    expect(JSON.parse(invoice.document).seller).toMatchObject({ vatNumber: 'GB111222333', name: 'Tabla House' });
+    // The order's e-mail comes from the new name and prints the new VAT number.
+    const mail = (await deliveredMail(t)).find((m) => m.to === 'asha@example.com' || m.subject.includes('confirmed'));
+    expect(mail?.raw).toMatch(/^From: "?Tabla House"? </m);
+    expect(decodeQuotedPrintable(mail!.raw)).toContain('GB111222333');
   });
 
   it('refuses staff who are not owners, and names the field of a bad value', async () => {

@@ -80,7 +80,12 @@ export async function startShopSettings(
     return stored;
   }
 
+  const listeners: Array<() => void> = [];
   return {
+    /** Told after this instance's change (its page cache forgets the pages drawn with the old details). */
+    onChange(listener: () => void) {
+      listeners.push(listener);
+    },
     /** The settings as stored now, with the threshold (the back office's page). */
     async read(): Promise<ShopSettings> {
       const [settings, lowStockThreshold] = await Promise.all([
@@ -131,6 +136,7 @@ export async function startShopSettings(
       });
       stored = rest;
       readAt = now();
+      for (const listener of listeners) listener();
       return next;
     },
   };
