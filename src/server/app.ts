@@ -239,7 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const orderPage = createShopOrderPage(db, {
     links: orderLinks,
     publicUrl: config.publicUrl,
-    shopAddress: config.shop.address,
+    shopAddress: async () => (await settings.current()).address,
     documents,
   });
   const payments = createPaymentsService(db.checkout, config, {
@@ -276,12 +276,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     cookieSecret,
     providerOf: payments.providerOf,
-    ordersEmail: config.ordersEmail,
+    ordersEmail: async () => (await settings.current()).ordersEmail,
     publicUrl: config.publicUrl,
     rateLimitFactor,
   });
   const returns = createShopReturns(db, {
     config,
+    returnAddress: async () => {
+      const shop = await settings.current();
+      return `${shop.name}, ${shop.address}`;
+    },
     cookieSecret,
     providerOf: payments.providerOf,
     mailer,
