@@ -269,7 +269,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secureCookies,
     deviceSecret: cookieSecret,
   });
-  await app.register(contactFeature, { db, mailer, config, counters });
+  await app.register(contactFeature, { db, mailer, config, counters, shopNow });
   await app.register(documentsFeature, { documents, rateLimitFactor });
   await app.register(orderPageFeature, { orderPage, rateLimitFactor });
   await app.register(cancellationFeature, {

@@ -93,6 +93,29 @@ describe('shop settings', () => {
     }
   });
 
+  it('sends a contact enquiry to the e-mail address the owner set, from the name they set', async () => {
+    t = await createTestApp({ env: { RATE_LIMIT_FACTOR: '100' } });
+    const owner = await staffMember(t, 'owner');
+    const current = await settingsOf(t, owner.cookie);
+    const saved = await backOffice(t, owner.cookie).call('PUT', '/settings', {
+      ...current,
+      name: 'Dhol Corner',
+      email: 'desk@dhol.example',
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { email: 'asha@example.com', name: 'Asha Patel', phone: '0121 496 0000', message: 'Repairs?' },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const mail = await deliveredMail(t);
+    expect(mail.map((m) => m.to)).toContain('desk@dhol.example');
+    const ack = mail.find((m) => m.to === 'asha@example.com');
+    expect(ack?.subject).toBe('We have your message - Dhol Corner');
+    expect(ack?.raw).toMatch(/^From: "?Dhol Corner"? <desk@dhol\.example>/m);
+  });
+
   it.skipIf(testDialect !== 'postgres')('reaches another instance after its cache window', async () => {
     t = await createTestApp({ env: { RATE_LIMIT_FACTOR: '100' } });
     const clock = manualClock();
