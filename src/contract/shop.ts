@@ -1,18 +1,21 @@
-/** The shop's identity, from configuration (SHOP_*), shown in the layout and on the contact page. */
-export interface ShopIdentity {
-  name: string;
-  phone: string;
-  email: string;
-  address: string;
-  companyNumber: string;
-  facebookUrl: string;
-  instagramUrl: string;
+import { z } from 'zod';
+
+/** The shop's identity (the owner's settings, issue 37), shown in the layout and on the contact page. */
+export const shopIdentitySchema = z.object({
+  name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  address: z.string(),
+  companyNumber: z.string(),
+  facebookUrl: z.string(),
+  instagramUrl: z.string(),
   /** Where the shop's map is centred. */
-  mapLatitude: number;
-  mapLongitude: number;
+  mapLatitude: z.number(),
+  mapLongitude: z.number(),
   /** The ways to pay that the shop's payment page offers, whose marks the review page shows. */
-  takes: PaymentMark[];
-}
+  takes: z.array(z.enum(['paypal', 'card'])),
+});
+export type ShopIdentity = z.infer<typeof shopIdentitySchema>;
 
 /** PayPal's own wallet, and cards (which PayPal's page takes too, and Opayo's alone). */
 export type PaymentMark = 'paypal' | 'card';

@@ -5,6 +5,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { URL_KEY_MAX } from '../contract/catalog-rules.ts';
+import { shopIdentitySchema } from '../contract/shop.ts';
 import { accountsFeature, createShopAccounts } from './accounts/accounts.feature.ts';
 import { sessionCookieName } from './accounts/session.ts';
 import { backOfficeFeature } from './back-office.feature.ts';
@@ -17,7 +18,7 @@ import type { Config } from './config.ts';
 import { contactFeature } from './contact/contact.feature.ts';
 import { createShopDocuments, documentsFeature } from './documents/documents.feature.ts';
 import { createShopReturns, returnsFeature } from './returns/returns.feature.ts';
-import { setDocumentIssuer } from './documents/issue-documents.ts';
+import { startShopSettings } from './settings/settings.service.ts';
 import type { Db } from './db/database.ts';
 import { schedulePlannerStatistics } from './db/planner-statistics.ts';
 import { settingOrCreate } from './db/settings.repository.ts';
@@ -168,15 +169,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     sessionCookies: [sessionCookieName(secureCookies), staffCookieName(secureCookies)],
   });
 
-  // The shop's details as the invoices and credit notes issued from now on print them.
-  await setDocumentIssuer(db.kysely, config.documentIssuer);
+  // The owner's settings (issue 37): the environment's SHOP_* seed them on the first start only;
+  // they also give the invoices and credit notes issued from now on their issuer.
+  const settings = await startShopSettings(db.kysely, config, deps.now ? { now: deps.now } : {});
+
   // Services queue mail; this instance's worker sends it (docs/rules.md#mail), so no request waits for SMTP.
-  const mailer = registerMailQueue(app, db, { ...config, cookieSecret }, deps.tracing?.tracedTransport);
+  const takes = config.shop.takes;
+  const shopNow = () => settings.identity(takes);
+  const mailer = registerMailQueue(
+    app,
+    db,
+    {
+      ...config,
+      cookieSecret,
+      shopNow: async () => ({ shop: await shopNow(), vatNumber: (await settings.current()).vatNumber }),
+    },
+    deps.tracing?.tracedTransport,
+  );
   const logMailError = (error: unknown) => app.log.error({ err: error }, 'e-mail not sent');
   // Without SMTP outside production, the outbox's mail is read in the browser (mail/inbox.routes.ts).
   if (config.env !== 'production' && !config.smtpUrl) {
     await app.register(inboxRoutes, { outboxDir: config.mailOutboxDir });
   }
+  // The shop's identity as this instance knows it (re-read within seconds of an owner's change).
+  app.get('/api/shop', { schema: { response: { 200: shopIdentitySchema } } }, shopNow);
   // Health for load balancers and orchestrators: the process is up; the database answers.
   app.get('/healthz', () => ({ ok: true }));
   const searchEngine = startSearchEngine(app, db, config);
@@ -224,7 +240,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const orderPage = createShopOrderPage(db, {
     links: orderLinks,
     publicUrl: config.publicUrl,
-    shopAddress: config.shop.address,
+    shopAddress: async () => (await settings.current()).address,
     documents,
   });
   const payments = createPaymentsService(db.checkout, config, {
@@ -241,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(ordersFeature, {
     db,
     config,
+    ordersEmailNow: async () => (await settings.current()).ordersEmail,
     metrics,
     checkoutThread,
     customerOf: accounts.checkoutGuard.optionalCustomerOf,
@@ -253,19 +270,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     secureCookies,
     deviceSecret: cookieSecret,
   });
-  await app.register(contactFeature, { db, mailer, config, counters });
+  await app.register(contactFeature, { db, mailer, config, counters, shopNow });
   await app.register(documentsFeature, { documents, rateLimitFactor });
   await app.register(orderPageFeature, { orderPage, rateLimitFactor });
   await app.register(cancellationFeature, {
     db,
     cookieSecret,
     providerOf: payments.providerOf,
-    ordersEmail: config.ordersEmail,
+    ordersEmail: async () => (await settings.current()).ordersEmail,
     publicUrl: config.publicUrl,
     rateLimitFactor,
   });
   const returns = createShopReturns(db, {
     config,
+    returnAddress: async () => {
+      const shop = await settings.current();
+      return `${shop.name}, ${shop.address}`;
+    },
     cookieSecret,
     providerOf: payments.providerOf,
     mailer,
@@ -290,6 +311,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     orderPage,
     returns: returns.service,
     mailer,
+    settings,
   });
   await app.register(seoFeature, { catalog, publicUrl: config.publicUrl });
 
@@ -304,19 +326,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ? dev.renderPage
       : (deps.renderPage ?? (webRoot ? undefined : await loadPageRenderer()));
   const web = await registerWebApp(app, {
-    shop: config.shop,
+    shop: shopNow,
     publicUrl: config.publicUrl,
     pageCacheSeconds: config.pageCacheSeconds,
     ...(deps.now ? { now: deps.now } : {}),
     sessionCookies: [sessionCookieName(secureCookies), staffCookieName(secureCookies)],
     production: config.env === 'production',
     ...(webRoot ? { root: webRoot } : {}),
-    pageHead: createPageHead({ catalog, shop: config.shop, publicUrl: config.publicUrl, log: app.log }),
+    pageHead: createPageHead({ catalog, shop: shopNow, publicUrl: config.publicUrl, log: app.log }),
     ...(renderPage ? { renderPage } : {}),
     ...(dev ? { dev } : {}),
     log: app.log,
   });
   forgetPages = web.forgetPages;
+  // An owner's change shows at once on this instance's pages (others within their cache windows).
+  settings.onChange(web.forgetPages);
   return app;
 }
 

@@ -24,6 +24,8 @@ import { createStaffGuard } from './staff/staff-guard.ts';
 import { staffFeature } from './staff/staff.feature.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import type { Mailer } from './mail/mailer.ts';
+import { settingsAdminRoutes } from './settings/settings.admin-routes.ts';
+import type { ShopSettingsService } from './settings/settings.service.ts';
 
 export interface BackOfficeOptions {
   db: Db;
@@ -48,6 +50,8 @@ export interface BackOfficeOptions {
   returns: ReturnsService;
   /** Sends staff their set-password links (forgot password, a new member). */
   mailer: Mailer;
+  /** The owner's settings (settings.service.ts). */
+  settings: ShopSettingsService;
 }
 
 /**
@@ -88,6 +92,7 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
   await admin.register(customersAdminFeature, { db, guard });
   await admin.register(dashboardFeature, { db, lowStockThreshold: config.lowStockThreshold });
   await admin.register(auditFeature, { db });
+  await admin.register(settingsAdminRoutes, { settings: options.settings, guard });
   await admin.register(catalogAdminFeature, {
     db,
     guard,

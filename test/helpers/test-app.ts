@@ -109,10 +109,11 @@ export async function createTestApp(
  */
 export async function createSecondInstance(
   first: TestApp,
-  options: { now?: Clock } = {},
+  options: { now?: Clock; config?: Partial<Config> } = {},
 ): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
   const app = await buildApp({
-    config: first.config,
+    // `config`: a start with other variables (settings the environment only seeds, issue 37).
+    config: { ...first.config, ...options.config },
     db: first.database.connect(),
     ...(options.now ? { now: options.now } : {}),
   });

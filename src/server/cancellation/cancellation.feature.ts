@@ -10,7 +10,8 @@ export const cancellationFeature: FastifyPluginAsync<{
   db: Db;
   cookieSecret: string;
   providerOf: (id: string | null) => RefundingProvider | undefined;
-  ordersEmail: string;
+  /** Where the shop is told of a cancellation, as the owner's settings stand now. */
+  ordersEmail: () => Promise<string>;
   publicUrl: string;
   rateLimitFactor: number;
 }> = async (app, options) => {

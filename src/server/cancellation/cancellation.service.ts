@@ -56,8 +56,11 @@ export function createCancellations(
   options: {
     links: OrderLinks;
     providerOf: (id: string | null) => RefundingProvider | undefined;
-    /** The shop's new-order alert address: whoever packs orders. */
-    shopEmail: string;
+    /**
+     * The shop's new-order alert address (whoever packs orders) as the owner's settings stand now;
+     * read before any transaction opens.
+     */
+    shopEmail: () => Promise<string>;
     publicUrl: string;
     now: () => string;
   },
@@ -111,7 +114,13 @@ export function createCancellations(
   }
 
   /** The audit entry and the e-mails, in the transaction that records the refund (or its request). */
-  async function recordCancellation(trx: Kysely<Database>, order: OrderRow, mail: CancellationMail, at: string) {
+  async function recordCancellation(
+    trx: Kysely<Database>,
+    order: OrderRow,
+    mail: CancellationMail,
+    at: string,
+    shopEmail: string,
+  ) {
     await recordAudit(trx, {
       staff: { id: null, email: order.email },
       action: 'order.cancel-by-customer',
@@ -131,12 +140,7 @@ export function createCancellations(
     if (mail.pending) await insertMail(trx, cancellationEmailToShopper(order, mail), at);
     await insertMail(
       trx,
-      cancellationAlertToShop(
-        options.shopEmail,
-        order,
-        mail,
-        `${options.publicUrl}/admin/orders/${order.order_number}`,
-      ),
+      cancellationAlertToShop(shopEmail, order, mail, `${options.publicUrl}/admin/orders/${order.order_number}`),
       at,
     );
   }
@@ -178,6 +182,7 @@ export function createCancellations(
       const { order, lines } = await read(key);
       const refused = whyNot(order, lines);
       if (refused !== undefined) throw new RefusedError(409, errorCodes.conflict, refused);
+      const shopEmail = await options.shopEmail();
       const provider = refunder(order)!;
       let chosen: Array<{ line: Line; quantity: number }>;
       if (request.whole) {
@@ -239,7 +244,7 @@ export function createCancellations(
         },
         {
           now: options.now,
-          onRefunded: (trx, current, at) => recordCancellation(trx, current, mail(false), at),
+          onRefunded: (trx, current, at) => recordCancellation(trx, current, mail(false), at, shopEmail),
         },
       );
       if ('refused' in answer)
@@ -261,7 +266,7 @@ export function createCancellations(
       if (answer.outcome === 'unknown')
         // The units stay held with the refund request: no one sends them while the sweep finds out.
         await db.transaction().execute(async (trx) => {
-          await recordCancellation(trx, await findOrderById(trx, order.id), mail(true), options.now());
+          await recordCancellation(trx, await findOrderById(trx, order.id), mail(true), options.now(), shopEmail);
         });
       const pending = answer.outcome === 'unknown';
       const what = whole

@@ -1,3 +1,4 @@
+import type { ShopIdentity } from '../../contract/shop.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/database.ts';
@@ -9,8 +10,10 @@ import { createContactService } from './contact.service.ts';
 export interface ContactFeatureOptions {
   db: Db;
   mailer: Mailer;
-  config: Pick<Config, 'shop' | 'publicUrl' | 'rateLimitFactor'>;
+  config: Pick<Config, 'publicUrl' | 'rateLimitFactor'>;
   counters: RateLimitRepository;
+  /** The shop's identity as the owner's settings stand now (settings.service.ts). */
+  shopNow: () => Promise<ShopIdentity>;
 }
 
 /** The contact form: an enquiry mailed to the shop, a copy to its sender (docs/rules.md#mail). */
@@ -20,6 +23,6 @@ export const contactFeature: FastifyPluginAsync<ContactFeatureOptions> = async (
     prefix: '/api',
     rateLimitFactor: config.rateLimitFactor,
     counters,
-    contact: createContactService(db.kysely, { mailer, shop: config.shop, publicUrl: config.publicUrl, counters }),
+    contact: createContactService(db.kysely, { mailer, shop: options.shopNow, publicUrl: config.publicUrl, counters }),
   });
 };

@@ -22,7 +22,8 @@ export function createContactService(
   db: Kysely<Database>,
   options: {
     mailer: Mailer;
-    shop: ShopIdentity;
+    /** The shop's identity as the owner's settings stand now; read before the transaction opens. */
+    shop: () => Promise<Pick<ShopIdentity, 'name' | 'email'>>;
     /** The shop's own address, for the acknowledgement's link to it. */
     publicUrl: string;
     counters: RateLimitRepository;
@@ -32,24 +33,24 @@ export function createContactService(
   const clock = options.clock ?? (() => new Date());
 
   /** The shop's copy: Reply answers the sender. Their name is on one line (the contract says so). */
-  const shopCopy = (request: ContactRequest): MailMessage => ({
-    to: options.shop.email,
+  const shopCopy = (shop: Pick<ShopIdentity, 'email'>, request: ContactRequest): MailMessage => ({
+    to: shop.email,
     replyTo: request.email,
     subject: `Enquiry from ${request.name}`,
     paragraphs: [`From: ${request.name} <${request.email}>, telephone ${request.phone}`, request.message],
   });
 
-  const acknowledgement = (to: string): MailMessage => ({
+  const acknowledgement = (shop: Pick<ShopIdentity, 'name'>, to: string): MailMessage => ({
     to,
-    subject: `We have your message - ${options.shop.name}`,
+    subject: `We have your message - ${shop.name}`,
     template: {
       name: 'notice',
       data: {
         heading: 'We have your message',
         paragraphs: [
-          `Thank you for contacting ${options.shop.name}. We have received your message and will reply as soon as we can, usually within one working day.`,
+          `Thank you for contacting ${shop.name}. We have received your message and will reply as soon as we can, usually within one working day.`,
         ],
-        buttons: [{ label: `Visit ${options.shop.name}`, url: `${options.publicUrl}/` }],
+        buttons: [{ label: `Visit ${shop.name}`, url: `${options.publicUrl}/` }],
         after: ['If you did not write to us, someone else gave your address: you can ignore this e-mail.'],
       },
     },
@@ -64,12 +65,13 @@ export function createContactService(
         DAY_MS,
         now.getTime(),
       );
+      const shop = await options.shop();
       // The enquiry and its mail are kept together: neither is lost without the other.
       await db.transaction().execute(async (trx) => {
         await insertContactMessage(trx, { ...request, email: request.email.toLowerCase(), at: now.toISOString() });
-        await options.mailer.sendWith(trx, shopCopy(request));
+        await options.mailer.sendWith(trx, shopCopy(shop, request));
         if (hits <= ACKNOWLEDGEMENTS_PER_ADDRESS_PER_DAY)
-          await options.mailer.sendWith(trx, acknowledgement(request.email));
+          await options.mailer.sendWith(trx, acknowledgement(shop, request.email));
       });
       options.mailer.wake();
       return { ok: true };

@@ -49,7 +49,7 @@ export function rememberRenders(
   const rendering = new Map<string, Promise<RenderedPage>>();
   // `dataJson` is the page data as the page carries it, serialised once for both.
   return (location, pageData, dataJson, shop) => {
-    const key = `${location}\n${new Date().getFullYear()}\n${hash('sha256', dataJson, 'base64')}`;
+    const key = `${location}\n${new Date().getFullYear()}\n${hash('sha256', dataJson + JSON.stringify(shop), 'base64')}`;
     const html = kept.get(key);
     if (html !== undefined) return Promise.resolve(html);
     let pending = rendering.get(key);

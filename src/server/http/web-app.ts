@@ -38,7 +38,8 @@ function readBuiltPage(path: string): string | undefined {
 export const webRoot = fileURLToPath(new URL('../../../dist/web/', import.meta.url));
 
 export interface WebAppOptions {
-  shop: ShopIdentity;
+  /** The shop's identity as this instance knows it now (the owner's settings, re-read within seconds). */
+  shop: () => Promise<ShopIdentity>;
   /** The built app's folder; tests point it at a fixture. */
   root?: string;
   /** Head tags and status for a page path and its query (product pages get theirs from the catalogue). */
@@ -123,26 +124,35 @@ export async function registerWebApp(
       },
     });
   }
-  const shopScript = `<script id="${SHOP_CONFIG_ELEMENT_ID}" type="application/json">${scriptJson(options.shop)}</script>`;
+  const shopScriptOf = (shop: ShopIdentity) =>
+    `<script id="${SHOP_CONFIG_ELEMENT_ID}" type="application/json">${scriptJson(shop)}</script>`;
   // (An earlier build's manifest names chunks a page from the source does not use.)
   const preloadsFor = dev ? () => '' : loadRoutePreloads(`${root}.vite/manifest.json`);
-  const withShopTitle = (html: string) =>
-    html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(options.shop.name)}</title>`);
-  const withShopScript = (html: string) => html.replace('</head>', () => `${shopScript}</head>`);
-  const indexHtml = built ? withShopTitle(readFileSync(indexPath, 'utf8')) : undefined;
-  const shopTemplate = async (): Promise<PageTemplate | undefined> => {
-    if (!dev) return indexHtml === undefined ? undefined : { html: indexHtml };
+  const withShopTitle = (html: string, shop: ShopIdentity) =>
+    html.replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(shop.name)}</title>`);
+  const withShopScript = (html: string, shop: ShopIdentity) =>
+    html.replace('</head>', () => `${shopScriptOf(shop)}</head>`);
+  const indexHtml = built ? readFileSync(indexPath, 'utf8') : undefined;
+  const shopTemplate = async (shop: ShopIdentity): Promise<PageTemplate | undefined> => {
+    if (!dev) return indexHtml === undefined ? undefined : { html: withShopTitle(indexHtml, shop) };
     const page = await dev.page('shop');
-    return { html: withShopTitle(page.html), nonce: page.nonce };
+    return { html: withShopTitle(page.html, shop), nonce: page.nonce };
   };
 
   const builtAdminHtml = dev ? undefined : readBuiltPage(`${root}admin/index.html`);
-  // The same for every answer: compressed once each way.
-  const builtAdminPage = builtAdminHtml === undefined ? undefined : htmlPage(withShopScript(builtAdminHtml));
+  // The same for every answer while the shop's identity stands: compressed once each way.
+  let builtAdminPage: { shop: string; page: HtmlPage } | undefined;
   const adminPage = async (): Promise<{ page: HtmlPage; nonce?: string } | undefined> => {
-    if (!dev) return builtAdminPage && { page: builtAdminPage };
+    const shop = await options.shop();
+    if (!dev) {
+      if (builtAdminHtml === undefined) return undefined;
+      const key = JSON.stringify(shop);
+      if (builtAdminPage?.shop !== key)
+        builtAdminPage = { shop: key, page: htmlPage(withShopScript(builtAdminHtml, shop)) };
+      return { page: builtAdminPage.page };
+    }
     const page = await dev.page('admin');
-    return { page: htmlPage(withShopScript(page.html)), nonce: page.nonce };
+    return { page: htmlPage(withShopScript(page.html, shop)), nonce: page.nonce };
   };
   const httpsOnly = requireHttps(options.production ?? false);
 
@@ -157,10 +167,15 @@ export async function registerWebApp(
       : rememberRenders(renderPage);
 
   /** The page drawn on the server, or nothing (the browser draws it) should rendering fail. */
-  async function rendered(url: string, page: PageHead, dataJson: string): Promise<RenderedPage | undefined> {
+  async function rendered(
+    url: string,
+    page: PageHead,
+    dataJson: string,
+    shop: ShopIdentity,
+  ): Promise<RenderedPage | undefined> {
     if (!render) return undefined;
     try {
-      return await render(url, page.data, dataJson, options.shop);
+      return await render(url, page.data, dataJson, shop);
     } catch (error) {
       options.log?.warn({ err: error, url }, 'page not rendered on the server');
       return undefined;
@@ -177,16 +192,17 @@ export async function registerWebApp(
       ? await options.pageHead(pagePath, query)
       : { ...(await options.pageHead(NOT_FOUND_LOCATION, query)), status: 404 };
     if (page.redirect !== undefined) return { status: 301, redirect: page.redirect };
-    const template = await shopTemplate();
+    const shop = await options.shop();
+    const template = await shopTemplate(shop);
     if (!template) return { status: page.status, page: htmlPage(''), whole: false };
     const dataJson = scriptJson(page.data);
     const pageData =
       page.data.length > 0 ? `<script id="${PAGE_DATA_ELEMENT_ID}" type="application/json">${dataJson}</script>` : '';
     const location = serverRenderedLocation(pagePath, page.status, query);
-    const drawn = location ? await rendered(location, page, dataJson) : undefined;
+    const drawn = location ? await rendered(location, page, dataJson, shop) : undefined;
     // The 404 page for a browser without scripts, where the app draws something else (noScriptLocation).
     const fallback = location ? undefined : noScriptLocation(pagePath, page.status);
-    const drawnWithoutScripts = fallback ? await rendered(fallback, page, dataJson) : undefined;
+    const drawnWithoutScripts = fallback ? await rendered(fallback, page, dataJson, shop) : undefined;
     const drawnHead = (drawn ?? drawnWithoutScripts)?.head;
     const tags =
       page.tags +
@@ -207,7 +223,7 @@ export async function registerWebApp(
         tag.replace(/\bname="description"/, 'data-generic-description'),
       );
     }
-    const withHead = ownHead.replace('</head>', () => `${tags}${shopScript}</head>`);
+    const withHead = ownHead.replace('</head>', () => `${tags}${shopScriptOf(shop)}</head>`);
     const html = drawn
       ? startAppAfterFirstPaint(withHead.replace('<div id="root"></div>', () => `<div id="root">${drawn.body}</div>`))
       : drawnWithoutScripts

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.ts';
+import type { ShopIdentity } from '../../contract/shop.ts';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import {
@@ -215,15 +216,24 @@ export function registerMailQueue(
   config: Pick<Config, 'smtpUrl' | 'mailOutboxDir' | 'shop' | 'publicUrl' | 'documentIssuer'> & {
     /** The shop's cookie secret, which signs the order page links in its e-mails. */
     cookieSecret: string;
+    /** The shop's identity and VAT number as the owner's settings stand now (settings.service.ts). */
+    shopNow?: () => Promise<{ shop: ShopIdentity; vatNumber: string }>;
   },
   /** Wraps the transport (tracing puts a span around each delivery). */
   wrapTransport: (transport: MailTransport) => MailTransport = (transport) => transport,
 ): Mailer {
+  const brand = mailBrandOf(config);
+  const { shopNow } = config;
   // On the money path's connections: an order's and a payment's e-mails are queued as part of
   // them (docs/decisions/0020-checkout-first.md).
   const queue = createMailQueue(db.checkout, {
     transport: wrapTransport(
-      createMailTransport({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir, brand: mailBrandOf(config) }),
+      createMailTransport({
+        smtpUrl: config.smtpUrl,
+        outboxDir: config.mailOutboxDir,
+        brand,
+        ...(shopNow ? { brandNow: async () => ({ ...brand, ...(await shopNow()) }) } : {}),
+      }),
     ),
     log: app.log,
   });

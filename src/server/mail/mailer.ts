@@ -88,14 +88,17 @@ export function createMailTransport(options: {
   smtpUrl: string | undefined;
   outboxDir: string;
   brand: MailBrand;
+  /** The brand as the owner's settings stand when a message is sent (issue 37); `brand` without it. */
+  brandNow?: () => Promise<MailBrand>;
 }): MailTransport {
-  const from = { name: options.brand.shop.name, address: options.brand.shop.email };
   const transport = options.smtpUrl
     ? nodemailer.createTransport({ url: options.smtpUrl, ...SMTP_TIMEOUTS })
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async deliver(message) {
-      const { text, html } = renderBodies(message, options.brand);
+      const brand = options.brandNow ? await options.brandNow() : options.brand;
+      const from = { name: brand.shop.name, address: brand.shop.email };
+      const { text, html } = renderBodies(message, brand);
       const info = await transport.sendMail({
         from,
         to: message.to,

@@ -19,7 +19,7 @@ export function createShopOrderPage(
     /** The order links, signed with the shop's cookie secret (app.ts), as the documents' links are. */
     links: OrderLinks;
     publicUrl: string;
-    shopAddress: string;
+    shopAddress: () => Promise<string>;
     documents: { service: DocumentsService; links: DocumentLinks };
   },
 ): OrderPageService {

@@ -28,7 +28,8 @@ export interface OrderPageOptions {
   /** The shop's address, from which the page's full link is made for e-mails. */
   publicUrl: string;
   /** Where collection orders are collected: the shop's address. */
-  shopAddress: string;
+  /** The shop's address as the owner's settings stand now (a collection's collection point). */
+  shopAddress: () => Promise<string>;
   now?: () => string;
 }
 
@@ -78,6 +79,7 @@ export function createOrderPageService(db: Kysely<Database>, options: OrderPageO
         refundedTotal: order.refunded_total,
       });
       const collected = order.delivery_kind === 'collection';
+      const shopAddress = collected ? await options.shopAddress() : '';
       return {
         orderNumber: order.order_number,
         placedAt: order.created_at,
@@ -127,7 +129,7 @@ export function createOrderPageService(db: Kysely<Database>, options: OrderPageO
                 order.delivery_country_name,
               ]),
             },
-        collectionPoint: collected ? { method: order.delivery_method_name, address: options.shopAddress } : null,
+        collectionPoint: collected ? { method: order.delivery_method_name, address: shopAddress } : null,
         fulfilments: fulfilments.map((fulfilment) => ({
           dispatchedAt: fulfilment.created_at,
           lines: fulfilment.lines.map((line) => ({

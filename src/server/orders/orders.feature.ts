@@ -49,6 +49,8 @@ export interface OrdersFeatureOptions {
   checkoutThread: CheckoutThread | undefined;
   /** The signed-in customer of a request, if any (accounts.feature.ts), on the money path's connections. */
   customerOf: (request: FastifyRequest) => Promise<number | undefined>;
+  /** Where the new-order alert goes as the owner's settings stand now; `config.ordersEmail` without it. */
+  ordersEmailNow?: () => Promise<string>;
 }
 
 /** Committing a basket to an order, and the sweep that gives back what unpaid orders held. */
@@ -68,24 +70,23 @@ export const ordersFeature: FastifyPluginAsync<OrdersFeatureOptions> = async (ap
     rateLimitFactor: config.rateLimitFactor,
   });
   scheduleReservationSweep(app, orders, config.backgroundJobs);
-  scheduleNewOrderMail(app, db, config);
+  scheduleNewOrderMail(app, db, config, options.ordersEmailNow ?? (() => Promise.resolve(config.ordersEmail)));
 };
 
 /** Every minute, the shop is told of the orders paid since (new-order-mail.ts). */
 function scheduleNewOrderMail(
   app: FastifyInstance,
   db: Db,
-  config: Pick<Config, 'backgroundJobs' | 'ordersEmail' | 'publicUrl'>,
+  config: Pick<Config, 'backgroundJobs' | 'publicUrl'>,
+  ordersEmail: () => Promise<string>,
 ): void {
   if (!config.backgroundJobs) return;
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     timer = setInterval(() => {
-      mailShopNewOrders(db.kysely, {
-        to: config.ordersEmail,
-        publicUrl: config.publicUrl,
-        now: () => new Date(),
-      }).catch((error: unknown) => app.log.error({ err: error }, 'the shop was not told of its new orders'));
+      ordersEmail()
+        .then((to) => mailShopNewOrders(db.kysely, { to, publicUrl: config.publicUrl, now: () => new Date() }))
+        .catch((error: unknown) => app.log.error({ err: error }, 'the shop was not told of its new orders'));
     }, 60_000);
     timer.unref();
   });

@@ -16,7 +16,9 @@ import { createReturnsService, type ReturnsService } from './returns.service.ts'
 export function createShopReturns(
   db: Db,
   options: {
-    config: Pick<Config, 'publicUrl' | 'shop'>;
+    config: Pick<Config, 'publicUrl'>;
+    /** "Name, address" as the owner's settings stand now. */
+    returnAddress: () => Promise<string>;
     cookieSecret: string;
     providerOf: (id: string | null) => RefundingProvider | undefined;
     mailer: Pick<Mailer, 'wake'>;
@@ -27,7 +29,7 @@ export function createShopReturns(
   const clock = options.now;
   const service = createReturnsService(db.kysely, {
     now: () => new Date(clock ? clock() : Date.now()),
-    returnAddress: `${options.config.shop.name}, ${options.config.shop.address}`,
+    returnAddress: options.returnAddress,
     providerOf: options.providerOf,
     wakeMail: () => options.mailer.wake(),
   });

@@ -81,7 +81,8 @@ export function createReturnsService(
     /** The clock: every window and deadline is measured from it (a test gives its own). */
     now: () => Date;
     /** Where authorised returns are sent: the shop's address. */
-    returnAddress: string;
+    /** Where returns are sent, as the owner's settings stand now; read before any transaction opens. */
+    returnAddress: () => Promise<string>;
     providerOf?: (id: string | null) => RefundingProvider | undefined;
     /** Wakes the mail worker once a change with its e-mail has committed. */
     wakeMail?: () => void;
@@ -327,7 +328,7 @@ export function createReturnsService(
           reasons: reasonsFor(madeToOrder),
         })),
         returns: rows.map((row) => shopperView(row, lineOf(row.id))),
-        returnAddress: options.returnAddress,
+        returnAddress: await options.returnAddress(),
       };
     },
 
@@ -428,13 +429,14 @@ export function createReturnsService(
       return { contentType: photo.content_type, bytes: Buffer.from(photo.bytes) };
     },
 
-    authorise(id: number, staff: Staff): Promise<AdminReturn> {
+    async authorise(id: number, staff: Staff): Promise<AdminReturn> {
+      const returnAddress = await options.returnAddress();
       return staffStep(id, staff, 'return.authorise', async (trx, row, when) => {
         if (!(await moveReturn(trx, id, ['requested'], { status: 'authorised', authorised_at: when })))
           conflict(`Return ${row.ra_number} is ${row.status}: only a requested return can be authorised.`);
         return {
           after: { status: 'authorised' },
-          mail: (facts) => returnAuthorisedEmail(facts, options.returnAddress),
+          mail: (facts) => returnAuthorisedEmail(facts, returnAddress),
         };
       });
     },

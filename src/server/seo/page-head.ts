@@ -95,7 +95,8 @@ function searchTags(keyword: string, shop: ShopIdentity, publicUrl: string): str
 
 export function createPageHead(deps: {
   catalog: CatalogService;
-  shop: ShopIdentity;
+  /** The shop's identity as this instance knows it now (the owner's settings). */
+  shop: () => Promise<ShopIdentity>;
   publicUrl: string;
   log: { warn: (details: object, message: string) => void };
 }) {
@@ -121,7 +122,7 @@ export function createPageHead(deps: {
     const page = at?.route.page;
     if (page !== 'product' || at?.params.key === undefined) {
       const keyword = page === 'search' ? (query.get('k') ?? '').trim().slice(0, 100) : '';
-      const tags = keyword ? searchTags(keyword, deps.shop, deps.publicUrl) : '';
+      const tags = keyword ? searchTags(keyword, await deps.shop(), deps.publicUrl) : '';
       // Its own loader's data, or for a shopper's page (or no page) the layout's: menus and footer.
       // (Of the public pages, only the product's has parameters.)
       return withData({ status: 200, tags }, () => pageDataLoaderOf(page)(reader, { params: {}, query }));
@@ -138,7 +139,7 @@ export function createPageHead(deps: {
         return { status: 301, tags: '', data: [], redirect: `/products/${encodeURIComponent(found.movedTo)}` };
       // The product the head was made from is the one the page draws.
       const withProduct = { ...reader, product: async () => productSchema.parse(found.product) };
-      return withData({ status: 200, tags: productTags(found.product, deps.shop, deps.publicUrl) }, () =>
+      return withData({ status: 200, tags: productTags(found.product, await deps.shop(), deps.publicUrl) }, () =>
         pageLoaders.product(withProduct, { params: { key }, query }),
       );
     } catch (error) {

@@ -99,6 +99,11 @@ export function Layout() {
                     <NavLink to="/staff">Staff</NavLink>
                   </li>
                 )}
+                {signedIn.role === 'owner' && (
+                  <li>
+                    <NavLink to="/settings">Settings</NavLink>
+                  </li>
+                )}
                 <li>
                   <NavLink to="/account">My account</NavLink>
                 </li>

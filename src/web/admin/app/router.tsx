@@ -22,6 +22,7 @@ const ProductsPage = lazy(() => import('../features/catalogue/products-page.tsx'
 const ProductPage = lazy(() => import('../features/catalogue/product-page.tsx'));
 const ProductsCsvPage = lazy(() => import('../features/catalogue/products-csv-page.tsx'));
 const TypesBrandsPage = lazy(() => import('../features/catalogue/types-brands-page.tsx'));
+const SettingsPage = lazy(() => import('../features/settings/settings-page.tsx'));
 const StockPage = lazy(() => import('../features/stock/stock-page.tsx'));
 const StockHistoryPage = lazy(() => import('../features/stock/stock-history-page.tsx'));
 const VouchersPage = lazy(() => import('../features/vouchers/vouchers-page.tsx'));
@@ -62,6 +63,7 @@ export const adminRoutes = createRoutesFromElements(
       <Route path="account" element={<AccountPage />} />
       <Route element={<RequireStaff role="owner" />}>
         <Route path="staff" element={<StaffPage />} />
+        <Route path="settings" element={<SettingsPage />} />
       </Route>
       <Route path="*" element={<NotFoundPage />} />
     </Route>
