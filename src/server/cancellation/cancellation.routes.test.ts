@@ -247,6 +247,23 @@ describe('cancelling before dispatch from the order page', () => {
     expect(rest.json()).toMatchObject({ fulfilment: 'dispatched' });
   });
 
+  it('tells the loser of two identical cancellations at once that the items are cancelled already, not sent', async () => {
+    for (const whole of [false, true]) {
+      const { orderNumber, key, lineIds } = await paidOrder([
+        [2500, 1],
+        [1200, 1],
+      ]);
+      const body = whole ? { whole: true } : { lines: [{ lineId: lineIds[0], quantity: 1 }] };
+      const answers = await Promise.all([cancel(key, body), cancel(key, body)]);
+      expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+      const loser = answers.find((answer) => answer.statusCode === 409)!.json().error.message as string;
+      expect(loser).not.toMatch(/sent/);
+      expect(loser).toMatch(whole ? /refunded in full|cancelled already/ : /cancelled already/);
+      const row = await orderRow(orderNumber);
+      expect(row.refunded_total).toBe(whole ? row.total_including_delivery : 2500);
+    }
+  });
+
   it('never refunds more than was paid: a cancellation after a staff refund is capped at what is left', async () => {
     const { orderNumber, key } = await paidOrder([[2500, 1]]);
     const total = (await orderRow(orderNumber)).total_including_delivery;

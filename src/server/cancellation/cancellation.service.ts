@@ -39,6 +39,10 @@ const NO_SUCH_ORDER = 'There is no such order.';
 export const JUST_SENT =
   'Sorry, your order has just been sent, so it can no longer be cancelled. You can return it once it arrives: see the order page for how.';
 
+/** What the shopper is told when the units were cancelled while they were choosing (another tab). */
+export const CANCELLED_ALREADY =
+  'These items are cancelled already (perhaps from another window a moment ago): your order page shows what is left.';
+
 const CONTACT_US = 'This order cannot be cancelled online. Please contact us and we will cancel it for you.';
 
 type Provider = Required<Pick<RefundingProvider, 'refund'>> & RefundingProvider;
@@ -190,7 +194,9 @@ export function createCancellations(
           throw new RefusedError(
             409,
             errorCodes.conflict,
-            'Part of your order has been sent already, so it cannot all be cancelled: choose the items still to come.',
+            lines.some((line) => line.dispatched > 0)
+              ? 'Part of your order has been sent already, so it cannot all be cancelled: choose the items still to come.'
+              : CANCELLED_ALREADY,
           );
         chosen = lines.map((line) => ({ line, quantity: unitsToCancel(line) })).filter((one) => one.quantity > 0);
       } else {
@@ -198,12 +204,19 @@ export function createCancellations(
         for (const [index, asked] of (request.lines ?? []).entries()) {
           const line = lines.find((one) => one.id === asked.lineId);
           if (!line) throw new BadRequestError('That item is not on this order', `lines.${index}.lineId`);
-          if (asked.quantity > line.quantity - Number(line.restocked))
+          if (asked.quantity > line.quantity)
             throw new BadRequestError(
-              `At most ${line.quantity - Number(line.restocked)} of ${line.title} can be cancelled`,
+              `At most ${line.quantity} of ${line.title} can be cancelled`,
               `lines.${index}.quantity`,
             );
-          if (asked.quantity > unitsToCancel(line)) throw new RefusedError(409, errorCodes.conflict, JUST_SENT);
+          // Units no longer to come were either sent or cancelled (put back, or held by a refund in
+          // flight): the shopper is told which, since another tab may have cancelled them a moment ago.
+          if (asked.quantity > unitsToCancel(line))
+            throw new RefusedError(
+              409,
+              errorCodes.conflict,
+              asked.quantity > line.quantity - line.dispatched ? JUST_SENT : CANCELLED_ALREADY,
+            );
           chosen.push({ line, quantity: asked.quantity });
         }
       }
@@ -247,16 +260,27 @@ export function createCancellations(
           onRefunded: (trx, current, at) => recordCancellation(trx, current, mail(false), at, shopEmail),
         },
       );
-      if ('refused' in answer)
+      if ('refused' in answer) {
+        if (answer.refused === 'not held') throw new RefusedError(409, errorCodes.conflict, CONTACT_US);
+        // Taken by something that landed first while the order's row was waited for: a dispatch
+        // sent the units, or another cancellation (another tab) took them; the lines now say which.
+        const now = await findOrderLinesWithRestocked(db, order.id);
+        const lineNow = (id: number) => now.find((line) => line.id === id);
+        const sent = chosen.some((one) => (lineNow(one.line.id)?.dispatched ?? 0) > one.line.dispatched);
+        const cancelledMeanwhile = chosen.some((one) => {
+          const line = lineNow(one.line.id);
+          return line !== undefined && unitsToCancel(line) < one.quantity;
+        });
         throw new RefusedError(
           409,
           errorCodes.conflict,
-          answer.refused === 'already sent'
+          sent
             ? JUST_SENT
-            : answer.refused === 'not held'
-              ? CONTACT_US
+            : cancelledMeanwhile
+              ? CANCELLED_ALREADY
               : 'Your order changed while you were choosing: please look at it again.',
         );
+      }
       if (answer.outcome === 'refused')
         throw new RefusedError(
           409,
