@@ -84,6 +84,35 @@ test.describe("the customer's order page", () => {
     await expectNoAxeViolations(page);
   });
 
+  test.describe('on a phone', () => {
+    test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+    test('each line stands as a card a shopper reads without sliding anything sideways', async ({ page }) => {
+      test.slow();
+      const email = `guest.order-page.phone.${Date.now()}@example.com`;
+      const { lines, orderNumber } = await paidOrderOf(page, 'TR18 4AB', email, [
+        { typeId: 2010, quantity: 2 },
+        { typeId: 2011, quantity: 1 },
+      ]);
+      await page.goto(await orderLinkOf(orderNumber));
+      const table = page.getByRole('table', { name: `The products on order ${orderNumber}` });
+      await expect(table).toBeVisible();
+      // Nothing in the table reaches past its box, and each value says what it is.
+      const hidden = await table.evaluate(
+        (element) => element.parentElement!.scrollWidth - element.parentElement!.clientWidth,
+      );
+      expect(hidden).toBe(0);
+      const title = lines[0]!.product.title;
+      const productCell = table.getByRole('rowheader', {
+        name: new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+      });
+      // The product's name reads on a line or two, not a letter to a line.
+      expect((await productCell.boundingBox())!.width).toBeGreaterThan(250);
+      await expect(table.locator('td[data-label="Refunded"]').first()).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+  });
+
   test('a signed-in customer reaches the order page from My Account', async ({ page }) => {
     test.slow();
     const email = `customer.order-page.${Date.now()}@example.com`;

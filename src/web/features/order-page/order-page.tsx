@@ -74,7 +74,9 @@ export function OrderView({ order, orderKey }: { order: OrderPageView; orderKey:
 
       <section className={styles.panel} aria-labelledby="order-lines">
         <h2 id="order-lines">What you ordered</h2>
-        <div className={styles.tableWrap}>
+        {/* Wider than a small screen it scrolls in its box, which keys can reach; on a phone each
+            line stands as a card instead (order-page.module.css), each value named by data-label. */}
+        <div className={styles.tableWrap} role="region" aria-labelledby="order-lines" tabIndex={0}>
           <table className={styles.table} data-testid="order-lines">
             <caption className="visually-hidden">The products on order {order.orderNumber}</caption>
             <thead>
@@ -102,11 +104,15 @@ export function OrderView({ order, orderKey }: { order: OrderPageView; orderKey:
                       </span>
                     </span>
                   </th>
-                  <td>{line.quantity}</td>
-                  <td>{line.dispatched}</td>
-                  <td>{line.refunded}</td>
-                  <td className={styles.money}>{formatPence(line.unitPrice)}</td>
-                  <td className={styles.money}>{formatPence(line.lineTotal)}</td>
+                  <td data-label="Quantity">{line.quantity}</td>
+                  <td data-label="Sent">{line.dispatched}</td>
+                  <td data-label="Refunded">{line.refunded}</td>
+                  <td data-label="Price each" className={styles.money}>
+                    {formatPence(line.unitPrice)}
+                  </td>
+                  <td data-label="Total" className={styles.money}>
+                    {formatPence(line.lineTotal)}
+                  </td>
                 </tr>
               ))}
             </tbody>
