@@ -350,6 +350,25 @@ describe('returns', () => {
     expect(asked.statusCode, asked.body).toBe(201);
   });
 
+  it('adds standard delivery when the rest of the order was cancelled before it was sent', async () => {
+    const { orderNumber, lines, key } = await paidUndispatched('returns-cancel-then-return', '10.9.251.9', 2);
+    const lineId = lines[0]!.id;
+    // One unit cancelled before it was sent, the other sent and sent back: the whole order is back.
+    const cancelled = await admin('POST', `/orders/${orderNumber}/refund`, {
+      amount: 1500,
+      reason: 'Cancelled before dispatch',
+      restock: [{ lineId, quantity: 1 }],
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect((await dispatchUnits(orderNumber, lineId, 1)).statusCode).toBe(200);
+    const asked = await ask(key, { reason: 'damaged_in_transit', lines: [{ orderLineId: lineId, quantity: 1 }] });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const item = ((await admin('GET', '/returns')).json().returns as AdminReturn[]).find(
+      (r) => r.raNumber === asked.json().raNumber,
+    )!;
+    expect(item.refundDue.delivery).toBeGreaterThan(0);
+  });
+
   it('counts the units a staff refund puts back as unsent first, and only the rest as returned', async () => {
     const { orderNumber, lines, key } = await paidUndispatched('returns-staff-restock', '10.9.251.6', 3);
     const lineId = lines[0]!.id;

@@ -17,6 +17,7 @@ import { insertMail } from '../mail/mail-queue.repository.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import type { RefundingProvider } from '../orders/order-lifecycle.ts';
 import { createOrderRefunds, RefundUnconfirmedError } from '../orders/order-refunds.admin-service.ts';
+import { findOrderLinesWithRestocked } from '../orders/orders.admin-repository.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import {
   returnAuthorisedEmail,
@@ -178,13 +179,19 @@ export function createReturnsService(
       0,
     );
     // Standard outbound delivery comes back when the whole order does, once: with the refund that
-    // completes it, when every unit is in a return not refused (this one included) and every other
-    // such return has been refunded already.
+    // completes it, when every unit is in a return not refused (this one included) or was put back
+    // before it was sent (cancelled), and every other such return has been refunded already.
     const all = await findReturnLines(trx, order.id);
     const returned = await unitsInReturns(trx, order.id);
+    const cancelled = new Map(
+      (await findOrderLinesWithRestocked(trx, order.id)).map((line) => [
+        line.id,
+        Number(line.restocked) - Number(line.returned),
+      ]),
+    );
     const others = (await findReturnsOfOrder(trx, order.id)).filter((other) => other.id !== row.id);
     const whole =
-      all.every((line) => (returned.get(line.id) ?? 0) >= line.quantity) &&
+      all.every((line) => (returned.get(line.id) ?? 0) + (cancelled.get(line.id) ?? 0) >= line.quantity) &&
       others.every((other) => other.status === 'refused' || other.status === 'refunded');
     const standard = await standardDeliveryPrice(trx, order);
     const delivery = whole ? Math.min(order.delivery_price, standard ?? order.delivery_price) : 0;
