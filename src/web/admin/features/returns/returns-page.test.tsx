@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -115,5 +115,23 @@ describe('the Returns page', () => {
     expect(posts.map(([path, init]) => [path, JSON.parse(String(init!.body))])).toEqual([
       ['/api/admin/returns/7/refund', { deduction: 0, deductionReason: '' }],
     ]);
+  });
+
+  it('proposes a damaged or faulty return as not back in stock, in the condition its reason says', async () => {
+    const damaged: AdminReturn = { ...base, status: 'authorised', reason: 'damaged_in_transit' };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json({ returns: [damaged] })),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <ReturnsPage />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const form = await screen.findByRole('form', { name: 'Receive RA-100088-1' });
+    expect((within(form).getByLabelText('Condition') as HTMLSelectElement).value).toBe('damaged');
+    expect((within(form).getByLabelText('Units back in stock') as HTMLInputElement).value).toBe('0');
   });
 });

@@ -221,6 +221,10 @@ function ReceiveForm(props: {
       })),
     );
   }
+  // What the shopper said of the goods proposes their state: a damaged or faulty piece is not put
+  // back for the next shopper unless staff say so.
+  const proposed: ReturnCondition | undefined =
+    props.item.reason === 'damaged_in_transit' ? 'damaged' : props.item.reason === 'faulty' ? 'faulty' : undefined;
   return (
     <form aria-label={`Receive ${props.item.raNumber}`} className="adm-form" onSubmit={submit}>
       <h3>Goods received</h3>
@@ -237,13 +241,13 @@ function ReceiveForm(props: {
             type="number"
             min={0}
             max={line.quantity}
-            defaultValue={line.quantity}
+            defaultValue={proposed ? 0 : line.quantity}
           />
           <SelectField
             id={`condition-${props.item.id}-${line.orderLineId}`}
             name={`condition-${line.orderLineId}`}
             label="Condition"
-            defaultValue="as_new"
+            defaultValue={proposed ?? 'as_new'}
           >
             {returnConditions.map((condition) => (
               <option key={condition} value={condition}>
