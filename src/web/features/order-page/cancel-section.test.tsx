@@ -94,7 +94,13 @@ describe('CancelSection', () => {
       }),
     );
     const user = userEvent.setup();
-    expect(await screen.findByLabelText('The whole order (refund £71.95)')).toBeTruthy();
+    // Nothing is chosen for the shopper: Continue alone asks what to cancel.
+    const whole = (await screen.findByLabelText('The whole order (refund £71.95)')) as HTMLInputElement;
+    expect(whole.checked).toBe(false);
+    expect((screen.getByLabelText('Some items') as HTMLInputElement).checked).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('Choose the whole order or some items to cancel.')).toBeTruthy();
+    await user.click(whole);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByText(/including the delivery charge/)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Cancel and refund £71.95' }));

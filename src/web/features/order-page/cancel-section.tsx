@@ -49,7 +49,8 @@ function CancelSteps({
 }) {
   const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>({ name: 'choose' });
-  const [choice, setChoice] = useState<'whole' | 'some'>(options.wholeOrderRefund === null ? 'some' : 'whole');
+  // Nothing chosen for the shopper while the whole order may go: one tap must not head for it.
+  const [choice, setChoice] = useState<'whole' | 'some' | null>(options.wholeOrderRefund === null ? 'some' : null);
   const [units, setUnits] = useState<Record<number, number>>({});
   const [choiceError, setChoiceError] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
@@ -172,6 +173,10 @@ function CancelSteps({
 
   const next = (event: React.FormEvent) => {
     event.preventDefault();
+    if (choice === null) {
+      setChoiceError('Choose the whole order or some items to cancel.');
+      return;
+    }
     if (choice === 'whole' && options.wholeOrderRefund !== null) {
       const all = Object.fromEntries(lines.map((line) => [line.lineId, line.cancellableUnits]));
       setStep({ name: 'confirm', whole: true, units: all, amount: options.wholeOrderRefund });
@@ -202,12 +207,23 @@ function CancelSteps({
               type="radio"
               name={`${ids}-choice`}
               checked={choice === 'whole'}
-              onChange={() => setChoice('whole')}
+              onChange={() => {
+                setChoice('whole');
+                setChoiceError(undefined);
+              }}
             />{' '}
             The whole order (refund {formatPence(options.wholeOrderRefund)})
           </label>
           <label>
-            <input type="radio" name={`${ids}-choice`} checked={choice === 'some'} onChange={() => setChoice('some')} />{' '}
+            <input
+              type="radio"
+              name={`${ids}-choice`}
+              checked={choice === 'some'}
+              onChange={() => {
+                setChoice('some');
+                setChoiceError(undefined);
+              }}
+            />{' '}
             Some items
           </label>
         </fieldset>
@@ -240,6 +256,11 @@ function CancelSteps({
             </p>
           )}
         </fieldset>
+      )}
+      {choice === null && choiceError && (
+        <p id={`${ids}-error`} className="field-error" role="alert">
+          {choiceError}
+        </p>
       )}
       <button type="submit" className="button">
         Continue
