@@ -7,6 +7,10 @@ import type { MailMessage } from '../mail/mailer.ts';
  * the order's page, where the return can be followed.
  */
 
+const ukDay = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'Europe/London' });
+/** "12 December 2026": a day as a British shopper writes it, on the UK's calendar. */
+const ukDate = (iso: string) => ukDay.format(new Date(iso));
+
 interface ReturnMailFacts {
   email: string;
   firstname: string;
@@ -87,7 +91,7 @@ export function returnReceivedEmail(facts: ReturnMailFacts, refundDueAt: string)
     [
       `Your return ${facts.raNumber} for order ${facts.orderNumber} has reached us:`,
       facts.items.join('\n'),
-      `We will refund you by ${refundDueAt.slice(0, 10)} at the latest, by the way you paid, and e-mail you when we have.`,
+      `We will refund you by ${ukDate(refundDueAt)} at the latest, by the way you paid, and e-mail you when we have.`,
     ],
   );
 }
