@@ -77,4 +77,34 @@ describe('the returns section of the order page', () => {
     // Authorised: the number, and where to send it.
     expect(await screen.findByText(/The Dhol Shop, 1 High Street, Leicester/)).toBeTruthy();
   });
+
+  it('keeps the request’s confirmation, with the focus on it, when nothing is left to return', async () => {
+    let asked = false;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_path: string, init?: RequestInit) => {
+        if (init?.method === 'POST') {
+          asked = true;
+          return Response.json(made, { status: 201 });
+        }
+        // Once asked, every unit is in the return: the form has nothing left to offer.
+        return Response.json(
+          asked ? { ...view, lines: [{ ...view.lines[0]!, returnable: 0 }], returns: [made] } : view,
+        );
+      }),
+    );
+    document.cookie = 'XSRF-TOKEN=t';
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <ReturnsSection orderKey="100077.key" />
+      </QueryClientProvider>,
+    );
+    await userEvent.clear(await screen.findByLabelText(/Punjabi Dhol \(Large\): how many/));
+    await userEvent.type(screen.getByLabelText(/Punjabi Dhol \(Large\): how many/), '2');
+    await userEvent.selectOptions(screen.getByLabelText('Why are you returning it?'), 'faulty');
+    await userEvent.click(screen.getByRole('button', { name: 'REQUEST RETURN' }));
+    await vi.waitFor(() => expect(screen.queryByRole('form', { name: 'Request a return' })).toBeNull());
+    const said = screen.getByText(/your return RA-100077-1 is requested/);
+    expect(document.activeElement).toBe(said);
+  });
 });

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import {
   returnPhotoLimits,
   returnReasonLabels,
@@ -25,6 +25,13 @@ const dateOf = (iso: string) =>
 export function ReturnsSection({ orderKey }: { orderKey: string }) {
   const id = useId();
   const data = useQuery(orderReturnsQueryOptions(orderKey));
+  // The request's confirmation lives here, not in the form: a request of every unit left takes the
+  // form away, and the shopper is still told, with the focus on it (not dropped to the page).
+  const [requested, setRequested] = useState('');
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (requested) said.current?.focus();
+  }, [requested]);
   if (data.isPending) return null;
   if (data.isError || !data.data) return null;
   const returns = data.data;
@@ -66,8 +73,11 @@ export function ReturnsSection({ orderKey }: { orderKey: string }) {
           ))}
         </ul>
       )}
+      <p ref={said} role="status" tabIndex={-1}>
+        {requested}
+      </p>
       {returnable.length > 0 ? (
-        <ReturnForm orderKey={orderKey} lines={returnable} />
+        <ReturnForm orderKey={orderKey} lines={returnable} onRequested={setRequested} />
       ) : (
         returns.returns.length === 0 && <p>Nothing on this order can be returned now.</p>
       )}
@@ -75,13 +85,20 @@ export function ReturnsSection({ orderKey }: { orderKey: string }) {
   );
 }
 
-function ReturnForm({ orderKey, lines }: { orderKey: string; lines: OrderReturns['lines'] }) {
+function ReturnForm({
+  orderKey,
+  lines,
+  onRequested,
+}: {
+  orderKey: string;
+  lines: OrderReturns['lines'];
+  onRequested: (said: string) => void;
+}) {
   const id = useId();
   const queryClient = useQueryClient();
   const [reason, setReason] = useState<ReturnReason | ''>('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState('');
-  const [done, setDone] = useState('');
   const [busy, setBusy] = useState(false);
   const forDamage = reason === 'damaged_in_transit' || reason === 'faulty';
 
@@ -100,7 +117,7 @@ function ReturnForm({ orderKey, lines }: { orderKey: string; lines: OrderReturns
       found.photo = `Please choose at most ${returnPhotoLimits.maxPhotos} photos`;
     setErrors(found);
     setProblem('');
-    setDone('');
+    onRequested('');
     if (Object.keys(found).length > 0 || !reason) return;
     setBusy(true);
     try {
@@ -109,7 +126,9 @@ function ReturnForm({ orderKey, lines }: { orderKey: string; lines: OrderReturns
         { reason, note: String(data.get('note') ?? ''), lines: chosen },
         photos,
       );
-      setDone(`Thank you: your return ${made.raNumber} is requested. We will e-mail you what to do next.`);
+      onRequested(
+        `Thank you: your return ${made.raNumber} is requested${photos.length > 0 ? `, with ${photos.length === 1 ? 'its photo' : `its ${photos.length} photos`}` : ''}. We will e-mail you what to do next.`,
+      );
       form.reset();
       setReason('');
       await queryClient.invalidateQueries({ queryKey: orderReturnsQueryOptions(orderKey).queryKey });
@@ -217,7 +236,6 @@ function ReturnForm({ orderKey, lines }: { orderKey: string; lines: OrderReturns
           {problem}
         </p>
       )}
-      <p role="status">{done}</p>
       <button type="submit" className="button" disabled={busy}>
         REQUEST RETURN
       </button>
