@@ -73,7 +73,7 @@ test.describe('returns', () => {
     await expect(card).toContainText('Refund due by');
     await expectNoAxeViolations(page);
 
-    await card.getByLabel('Deduction for diminished value, £ (optional)').fill('1.00');
+    await card.getByLabel('Deduction for diminished value, from the goods only, £ (optional)').fill('1.00');
     await card.getByLabel('Why the value is diminished').fill('A scratch on the frame');
     await card.getByRole('button', { name: `Refund ${ra}` }).click();
     // Refunded, it leaves the open queue for the closed one.
