@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, expectNoAxeViolations, test } from './fixtures.ts';
 import { createOwner, openFromNav, setPassword, signIn } from './staff-pages.ts';
 
@@ -5,6 +6,15 @@ import { createOwner, openFromNav, setPassword, signIn } from './staff-pages.ts'
  * Nothing lost by accident (issue 37): a half-written product is not thrown away by one click
  * elsewhere in the back office, nor by closing the tab, and a saved one goes to its page unasked.
  */
+/** The new product's form, drawn with its types and brands: what is typed before then is drawn over. */
+async function newProductFormReady(page: Page) {
+  await expect(page.getByRole('heading', { level: 1, name: 'New product' })).toBeFocused();
+  await page.waitForLoadState('networkidle');
+  await expect(
+    page.getByLabel('Type', { exact: true }).getByRole('option', { name: 'Drums › Dholaks' }),
+  ).toBeAttached();
+}
+
 test.describe('leaving a form with unsaved changes', () => {
   // Signed out, the back office asks who is signed in (401).
   test.use({ allowConsoleErrors: [/status of 401/] });
@@ -24,6 +34,7 @@ test.describe('leaving a form with unsaved changes', () => {
 
     await openFromNav(page, 'Products');
     await page.getByRole('link', { name: 'Add a product' }).click();
+    await newProductFormReady(page);
     await page.getByLabel('Title', { exact: true }).fill(`Half-written dholak ${stamp}`);
     await page.getByRole('link', { name: 'Orders' }).click();
     const question = page.getByRole('alertdialog', { name: 'You have unsaved changes' });
@@ -54,6 +65,7 @@ test.describe('leaving a form with unsaved changes', () => {
     await signIn(page, email);
     await openFromNav(page, 'Products');
     await page.getByRole('link', { name: 'Add a product' }).click();
+    await newProductFormReady(page);
     await page.getByLabel('Title', { exact: true }).fill(`Saved dholak ${stamp}`);
     await page.getByLabel('Type', { exact: true }).selectOption({ label: 'Drums › Dholaks' });
     await page.getByLabel('Brand', { exact: true }).selectOption({ label: 'Punjab Dhol House' });

@@ -113,7 +113,7 @@ test.describe('a staff refund through PayPal', () => {
     await page.getByRole('button', { name: 'Refund through the provider' }).click();
     await page.getByRole('button', { name: /^Yes, refund £/ }).click();
     await expect(page.getByRole('heading', { name: 'Refund', exact: true })).toHaveCount(0);
-    await expect(page.getByText(/paypal-checkout, [A-Z0-9]{17}/)).toHaveCount(2);
+    await expect(page.getByText(/PayPal, [A-Z0-9]{17}/)).toHaveCount(2);
 
     await page.goto('/sandbox/paypal/activity');
     await expect(page.getByRole('row', { name: new RegExp(`Refund .* Order ${orderNumber} -£5\\.00`) })).toBeVisible();
