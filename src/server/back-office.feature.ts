@@ -85,6 +85,10 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
     metrics: options.metrics,
     backgroundJobs: config.backgroundJobs,
     invoiceUrl: options.invoiceUrl,
+    releasedRefunds: {
+      shopEmail: async () => (await options.settings.current()).ordersEmail,
+      publicUrl: config.publicUrl,
+    },
   });
   await admin.register(returnsAdminRoutes, { returns: options.returns, guard });
   await admin.register(documentsAdminFeature, { documents: options.documents });

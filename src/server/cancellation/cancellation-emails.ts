@@ -86,3 +86,53 @@ export function cancellationAlertToShop(
     ],
   };
 }
+
+/**
+ * A cancellation undone: its refund was never made (the provider, asked again, had no record of
+ * it), so nothing was cancelled and the units are to send again. The shopper, who was told the
+ * refund was on its way, is told it is not and what happens now; the shop, to send the items.
+ */
+export interface CancellationUndone {
+  orderNumber: number;
+  units: ReadonlyArray<{ title: string; sizeName: string; quantity: number }>;
+  amount: number;
+}
+
+const undoneUnits = (undone: CancellationUndone) =>
+  undone.units.map((line) => `${line.quantity} x ${line.title} (${line.sizeName})`).join('\n');
+
+export function cancellationUndoneToShopper(
+  order: { email: string; firstname: string; order_number: number; link_version: number },
+  undone: CancellationUndone,
+): MailMessage {
+  return {
+    to: order.email,
+    subject: `Your items were not cancelled from order ${undone.orderNumber}`,
+    template: {
+      name: 'notice',
+      data: {
+        heading: 'Your cancellation did not go through',
+        greeting: `Dear ${order.firstname},`,
+        paragraphs: [
+          `Your payment provider did not make the refund of ${formatPence(undone.amount)} for the items you cancelled, so nothing has been refunded and these items were not cancelled:`,
+          undoneUnits(undone),
+          'We will send them as usual. If you still want to cancel them, you can do so from your order page until they are sent, or reply to this e-mail and we will help.',
+        ],
+        orderPage: { orderNumber: order.order_number, linkVersion: order.link_version, label: VIEW_YOUR_ORDER },
+      },
+    },
+  };
+}
+
+export function cancellationUndoneToShop(to: string, undone: CancellationUndone, adminUrl: string): MailMessage {
+  return {
+    to,
+    subject: `Cancellation of order ${undone.orderNumber} undone: the refund was not made, send the items`,
+    paragraphs: [
+      `The payment provider has no record of the ${formatPence(undone.amount)} refund for the customer's cancellation of these items, so they were not cancelled:`,
+      undoneUnits(undone),
+      'They are to dispatch again; the customer has been told.',
+      `The order: ${adminUrl}`,
+    ],
+  };
+}

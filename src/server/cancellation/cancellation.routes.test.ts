@@ -8,6 +8,8 @@ import { testDialect } from '../../../test/helpers/test-db.ts';
 import type { AdapterFactory, ProviderRefundResult } from '../payments/payment-provider.ts';
 import { markOrderPaid, refundThroughProvider } from '../orders/order-lifecycle.ts';
 import { createOrderLinks } from '../orders/order-links.ts';
+import { createOrdersAdminService } from '../orders/orders.admin-service.ts';
+import { createPaymentsService } from '../payments/payments.service.ts';
 import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 
@@ -33,6 +35,8 @@ vi.mock('../mail/mail-queue.repository.ts', async (importOriginal) => {
 
 /** What the fake provider answers next: it refunds, or gives no answer. */
 let nextAnswer: 'refunded' | 'unknown' = 'refunded';
+/** What it answers when asked again about a refund it did not confirm (the sweep). */
+let nextSettle: 'refused' | 'unknown' = 'refused';
 const refundsAsked: Array<{ orderNumber: number; amount: number }> = [];
 
 const fakeProvider: AdapterFactory = () => ({
@@ -41,6 +45,11 @@ const fakeProvider: AdapterFactory = () => ({
     return { kind: 'redirect', url: `https://fake.example/pay/${order.order_number}` };
   },
   routes: [],
+  async settleRefund(): Promise<ProviderRefundResult> {
+    return nextSettle === 'refused'
+      ? { outcome: 'refused', reason: 'no such refund' }
+      : { outcome: 'unknown', reason: 'timed out' };
+  },
   async refund({ order, amount, requestId }): Promise<ProviderRefundResult> {
     refundsAsked.push({ orderNumber: order.order_number, amount });
     if (nextAnswer === 'unknown') return { outcome: 'unknown', reason: 'timed out' };
@@ -75,6 +84,7 @@ describe('cancelling before dispatch from the order page', () => {
   });
   beforeEach(() => {
     nextAnswer = 'refunded';
+    nextSettle = 'refused';
   });
   afterAll(() => t.close());
 
@@ -330,6 +340,48 @@ describe('cancelling before dispatch from the order page', () => {
     expect((await options(key)).lines[0]!.cancellableUnits).toBe(1);
     expect((await dispatch(orderNumber, [{ orderLineId: lineIds[0]!, quantity: 2 }])).statusCode).toBe(409);
     expect((await cancellationMails(email, orderNumber)).shopper).toHaveLength(1);
+  });
+
+  /** The sweep of refunds never confirmed, as the back office runs it, eleven minutes on. */
+  const sweepLater = () =>
+    createOrdersAdminService(k(), {
+      now: () => new Date(Date.now() + 11 * 60_000),
+      providerOf: createPaymentsService(k(), t.config, { adapters: { fake: fakeProvider } }).providerOf,
+      releasedRefunds: { shopEmail: async () => t.config.ordersEmail, publicUrl: t.config.publicUrl },
+    }).settleUnconfirmedRefunds();
+
+  it('reopens a cancellation whose refund the provider never made: its units to send again, both sides told, audited once', async () => {
+    const { orderNumber, key, email, lineIds } = await paidOrder([[2500, 2]]);
+    nextAnswer = 'unknown';
+    expect((await cancel(key, { lines: [{ lineId: lineIds[0], quantity: 1 }] })).statusCode).toBe(200);
+    // Still unknown when first asked again: nothing changes.
+    nextSettle = 'unknown';
+    await sweepLater();
+    expect((await orderRow(orderNumber)).refunded_total).toBe(2500);
+    nextSettle = 'refused';
+    await sweepLater();
+    await sweepLater();
+    expect((await orderRow(orderNumber)).refunded_total).toBe(0);
+    // Both units are to send again, and may be cancelled again.
+    expect((await options(key)).lines[0]!.cancellableUnits).toBe(2);
+    const shopper = (await mailsTo(email)).filter((m) => /not cancelled/.test(m.subject));
+    expect(shopper).toHaveLength(1);
+    expect(shopper[0]!.subject).toBe(`Your items were not cancelled from order ${orderNumber}`);
+    expect(shopper[0]!.paragraphs).toContain('£25.00');
+    const shop = (await mailsTo(t.config.ordersEmail)).filter((m) => m.subject.includes(`order ${orderNumber}`));
+    expect(shop.map((m) => m.subject)).toContain(
+      `Cancellation of order ${orderNumber} undone: the refund was not made, send the items`,
+    );
+    const audit = await k()
+      .selectFrom('audit_log')
+      .select(['action', 'after'])
+      .where('entity_type', '=', 'order')
+      .where('entity_id', '=', String(orderNumber))
+      .where('action', '=', 'order.refund-released')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(JSON.parse(audit[0]!.after!)).toMatchObject({ amount: 2500, refundFor: 'cancellation', refundedTotal: 0 });
+    expect((await dispatch(orderNumber, [{ orderLineId: lineIds[0]!, quantity: 2 }])).statusCode).toBe(200);
   });
 
   it('answers wrong, revoked and guessed keys with the same 404, and checks the body field by field', async () => {

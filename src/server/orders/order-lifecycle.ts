@@ -979,9 +979,10 @@ export async function reserveRefund(
  * Step 3, release: the provider made no refund, so the request is closed and its amount given
  * back; once, whichever of staff's call and the sweep gets there first.
  */
-export async function releaseRefund(trx: Kysely<Database>, reserved: ReservedRefund, at: string): Promise<void> {
-  if (await settleRefundRequest(trx, reserved.requestId, { status: 'refused', reference: null, at }))
-    await moveRefundedTotal(trx, reserved.orderId, -reserved.amount, at);
+export async function releaseRefund(trx: Kysely<Database>, reserved: ReservedRefund, at: string): Promise<boolean> {
+  if (!(await settleRefundRequest(trx, reserved.requestId, { status: 'refused', reference: null, at }))) return false;
+  await moveRefundedTotal(trx, reserved.orderId, -reserved.amount, at);
+  return true;
 }
 
 /**
@@ -1000,9 +1001,10 @@ export async function finishRefund(
   reserved: ReservedRefund,
   answer: RefundAnswer,
   at: string,
-): Promise<void> {
-  if (answer.outcome === 'refused') await releaseRefund(trx, reserved, at);
+): Promise<'released' | undefined> {
   if (answer.outcome === 'refunded') await settleRefund(trx, reserved, answer.reference);
+  if (answer.outcome === 'refused' && (await releaseRefund(trx, reserved, at))) return 'released';
+  return undefined;
 }
 
 /** Thrown inside the reserving transaction to roll it back; answered as a value. */
@@ -1016,7 +1018,9 @@ class RefundRefused extends Error {
 
 /**
  * A refund through the provider, its steps in order: reserve, ask, then settle or release.
- * `onRefunded` runs in the transaction that settles it (the caller's audit entry).
+ * `onRefunded` runs in the transaction that settles it (the caller's audit entry). `claim` runs in
+ * the reserving transaction, so what the refund is for (a return) is taken with its amount or not
+ * at all; it throws to refuse. `unclaim` runs in the transaction that releases a refused refund.
  */
 export async function refundThroughProvider(
   db: Kysely<Database>,
@@ -1032,13 +1036,17 @@ export async function refundThroughProvider(
   steps: {
     now: () => string;
     onRefunded: (trx: Kysely<Database>, order: OrderRow, at: string, reference: string) => Promise<void>;
+    claim?: (trx: Kysely<Database>, at: string) => Promise<void>;
+    unclaim?: (trx: Kysely<Database>) => Promise<void>;
   },
 ): Promise<{ refused: RefundRefusal } | RefundAnswer> {
   let reserved: { order: OrderRow; request: ReservedRefund };
   try {
     reserved = await db.transaction().execute(async (trx) => {
       const order = await findOrderById(trx, refund.orderId);
-      const request = await reserveRefund(trx, order, { ...refund, provider: provider.id }, steps.now());
+      const at = steps.now();
+      await steps.claim?.(trx, at);
+      const request = await reserveRefund(trx, order, { ...refund, provider: provider.id }, at);
       if ('refused' in request) throw new RefundRefused(request.refused);
       return { order, request };
     });
@@ -1055,7 +1063,7 @@ export async function refundThroughProvider(
   if (answer.outcome === 'unknown') return answer;
   await db.transaction().execute(async (trx) => {
     const at = steps.now();
-    await finishRefund(trx, reserved.request, answer, at);
+    if ((await finishRefund(trx, reserved.request, answer, at)) === 'released') await steps.unclaim?.(trx);
     if (answer.outcome === 'refunded')
       await steps.onRefunded(trx, await findOrderById(trx, refund.orderId), at, answer.reference);
   });
@@ -1064,13 +1072,15 @@ export async function refundThroughProvider(
 
 /**
  * A refund request the provider never confirmed, asked about again (the sweep): settled or
- * released as its answer says. True when that settled it.
+ * released as its answer says. True when that settled it. `onReleased` runs in the transaction
+ * that releases it, once: what waited on the refund (a cancellation, a return) is given back.
  */
 export async function settleUnconfirmedRefund(
   db: Kysely<Database>,
   provider: RefundingProvider | undefined,
   request: { id: number; order_id: number; amount: number; request_id: string; note: string },
   now: () => string,
+  onReleased?: (trx: Kysely<Database>, at: string) => Promise<void>,
 ): Promise<boolean> {
   const order = await findOrderById(db, request.order_id).catch(() => undefined);
   if (!provider?.settleRefund || !order) return false;
@@ -1082,7 +1092,10 @@ export async function settleUnconfirmedRefund(
   });
   if (answer.outcome === 'unknown') return false;
   const reserved = { orderId: order.id, id: request.id, requestId: request.request_id, amount: request.amount };
-  await db.transaction().execute((trx) => finishRefund(trx, reserved, answer, now()));
+  await db.transaction().execute(async (trx) => {
+    const at = now();
+    if ((await finishRefund(trx, reserved, answer, at)) === 'released') await onReleased?.(trx, at);
+  });
   return true;
 }
 

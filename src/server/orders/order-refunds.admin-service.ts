@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import type { RefundInput } from '../../contract/admin/orders.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
+import type { Database } from '../db/schema.ts';
 import { RefusedError } from '../errors.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import {
@@ -13,6 +15,7 @@ import {
   type RefundRefusal,
 } from './order-lifecycle.ts';
 import { findUnconfirmedRefundRequests } from './order-refunds.repository.ts';
+import { releasedRefundFollowUp, type ReleasedRefundsOptions } from './released-refunds.ts';
 import {
   auditedState,
   orderOrThrow,
@@ -60,6 +63,19 @@ export class RefundUnconfirmedError extends RefusedError {
 }
 
 type Restock = Array<{ lineId: number; quantity: number; returnedAfterDispatch?: number }>;
+
+/**
+ * What a refund is for, taken with it: a return is claimed in the transaction that reserves (or
+ * records) its refund, so it is refunded once or not at all, and given back in the one that
+ * releases a refund the provider refused. The request's id names it, for the sweep
+ * (released-refunds.ts) to give it back when it learns the refund was never made.
+ */
+export interface RefundClaim {
+  requestId: string;
+  /** Throws to refuse (someone else took it). */
+  claim: (trx: Kysely<Database>, at: string) => Promise<void>;
+  unclaim: (trx: Kysely<Database>) => Promise<void>;
+}
 type ProviderThatRefunds = Required<Pick<RefundingProvider, 'refund'>> & RefundingProvider;
 
 export function createOrderRefunds(
@@ -69,6 +85,8 @@ export function createOrderRefunds(
     providerOf?: (id: string | null) => RefundingProvider | undefined;
     /** Told of each order staff refunded, once it committed (the metrics). */
     onOrderEvent?: (event: 'refunded') => void;
+    /** What the sweep needs to give back what waited on a refund never made (released-refunds.ts). */
+    releasedRefunds?: ReleasedRefundsOptions;
   },
 ) {
   const { db, now } = context;
@@ -90,6 +108,7 @@ export function createOrderRefunds(
     order: Order,
     refund: { amount: number; reason: string; restock: Restock },
     staff: Staff,
+    claim: RefundClaim | undefined,
   ): Promise<void> {
     const answer = await refundThroughProvider(
       db,
@@ -97,12 +116,13 @@ export function createOrderRefunds(
       {
         orderId: order.id,
         amount: refund.amount,
-        requestId: `refund-${randomUUID()}`,
+        requestId: claim?.requestId ?? `refund-${randomUUID()}`,
         note: refund.reason,
         restock: refund.restock,
       },
       {
         now,
+        ...(claim ? { claim: claim.claim, unclaim: claim.unclaim } : {}),
         // The refund was made: from here on the answer says so, whatever else happens.
         onRefunded: (trx, current, at, reference) =>
           recordAudit(trx, {
@@ -135,9 +155,11 @@ export function createOrderRefunds(
     orderNumber: number,
     refund: RefundInput & { restock: Restock },
     staff: Staff,
+    claim: RefundClaim | undefined,
   ): Promise<void> {
     const { restock } = refund;
     return staffChange(context, orderNumber, staff, 'order.refund', async (trx, order, at) => {
+      await claim?.claim(trx, at);
       const result = await recordRefund(trx, order, { amount: refund.amount, note: refund.reason, restock }, at);
       if ('refused' in result) return { refused: refusals[result.refused] };
       return {
@@ -158,12 +180,12 @@ export function createOrderRefunds(
      * A refund: through the provider that took the payment where it can refund (ADR 0013), else
      * a refund made outside the shop, recorded; either with an optional restock of chosen lines.
      */
-    async refund(orderNumber: number, refund: RefundInput, staff: Staff): Promise<void> {
+    async refund(orderNumber: number, refund: RefundInput, staff: Staff, claim?: RefundClaim): Promise<void> {
       const restock = refund.restock ?? [];
       const order = await orderOrThrow(db, orderNumber);
       const provider = refunder(order);
-      if (provider) await refundThrough(provider, order, { ...refund, restock }, staff);
-      else await recordRefundMadeOutside(orderNumber, { ...refund, restock }, staff);
+      if (provider) await refundThrough(provider, order, { ...refund, restock }, staff, claim);
+      else await recordRefundMadeOutside(orderNumber, { ...refund, restock }, staff, claim);
       options.onOrderEvent?.('refunded');
     },
 
@@ -175,8 +197,10 @@ export function createOrderRefunds(
       orderNumber: number,
       restock: { reason: string; units: Restock },
       staff: Staff,
+      claim?: Pick<RefundClaim, 'claim'>,
     ): Promise<void> {
       return staffChange(context, orderNumber, staff, 'order.restock', async (trx, order, at) => {
+        await claim?.claim(trx, at);
         const result = await recordRestockWithoutRefund(trx, order, { note: restock.reason, units: restock.units }, at);
         if ('refused' in result) return { refused: refusals[result.refused] };
         return { after: { reason: restock.reason, restock: restock.units } };
@@ -198,8 +222,12 @@ export function createOrderRefunds(
       let afterId = 0;
       for (;;) {
         const batch = await findUnconfirmedRefundRequests(db, before, afterId, UNCONFIRMED_REFUNDS_BATCH);
-        for (const request of batch)
-          if (await settleUnconfirmedRefund(db, options.providerOf?.(request.provider), request, now)) settled += 1;
+        for (const request of batch) {
+          const released = options.releasedRefunds;
+          const followUp = released ? await releasedRefundFollowUp(released, request) : undefined;
+          if (await settleUnconfirmedRefund(db, options.providerOf?.(request.provider), request, now, followUp))
+            settled += 1;
+        }
         if (batch.length < UNCONFIRMED_REFUNDS_BATCH) return settled;
         afterId = batch.at(-1)!.id;
       }

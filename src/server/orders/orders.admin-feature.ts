@@ -5,6 +5,7 @@ import type { StaffGuard } from '../staff/staff-guard.ts';
 import type { RefundingProvider } from './order-lifecycle.ts';
 import { ordersAdminRoutes } from './orders.admin-routes.ts';
 import { createOrdersAdminService, type OrdersAdminService } from './orders.admin-service.ts';
+import type { ReleasedRefundsOptions } from './released-refunds.ts';
 
 export interface OrdersAdminFeatureOptions {
   db: Db;
@@ -15,6 +16,8 @@ export interface OrdersAdminFeatureOptions {
   backgroundJobs: boolean;
   /** The signed link to an order's VAT invoice, for the confirmation sent again. */
   invoiceUrl: (orderNumber: number, linkVersion: number) => string;
+  /** What the sweep needs to give back what waited on a refund never made (released-refunds.ts). */
+  releasedRefunds: ReleasedRefundsOptions;
 }
 
 /** The back office's orders (docs/back-office.md#orders), and the sweep of refunds never confirmed. */
@@ -23,6 +26,7 @@ export const ordersAdminFeature: FastifyPluginAsync<OrdersAdminFeatureOptions> =
   const orders = createOrdersAdminService(db.kysely, {
     providerOf,
     invoiceUrl: options.invoiceUrl,
+    releasedRefunds: options.releasedRefunds,
     ...(metrics ? { onOrderEvent: metrics.orderEvent } : {}),
   });
   scheduleRefundSettling(app, orders, options.backgroundJobs);

@@ -773,3 +773,26 @@ export async function findCancelledUnits(db: Kysely<Database>, orderId: number) 
     units.set(row.order_line_id, (units.get(row.order_line_id) ?? 0) + row.quantity);
   return lines.filter((line) => units.has(line.id)).map((line) => ({ ...line, quantity: units.get(line.id)! }));
 }
+
+/** The units a refund request held (kept after it is settled or released), with their lines' names. */
+export function findRefundRequestUnits(db: Kysely<Database>, refundRequestId: number) {
+  return db
+    .selectFrom('refund_request_lines')
+    .innerJoin('order_lines', 'order_lines.id', 'refund_request_lines.order_line_id')
+    .select(['order_lines.title', 'order_lines.size_name', 'refund_request_lines.quantity'])
+    .where('refund_request_lines.refund_request_id', '=', refundRequestId)
+    .orderBy('order_lines.id')
+    .execute();
+}
+
+/** Refund requests a return's refund made: `return-<return id>-<uuid>` (src/server/returns). */
+export const RETURN_REQUEST_PREFIX = 'return-';
+
+export const returnRefundRequestId = (returnId: number, unique: string) =>
+  `${RETURN_REQUEST_PREFIX}${returnId}-${unique}`;
+
+/** The return a refund request was made for, read from its id; undefined for any other refund. */
+export function returnOfRefundRequest(requestId: string): number | undefined {
+  const match = /^return-(\d+)-/.exec(requestId);
+  return match ? Number(match[1]) : undefined;
+}

@@ -15,6 +15,7 @@ import { createOrderDetail, summaryOf } from './order-detail.admin-service.ts';
 import { createOrderMoves } from './order-moves.admin-service.ts';
 import { createOrderRefunds } from './order-refunds.admin-service.ts';
 import { listOrders } from './orders.admin-repository.ts';
+import type { ReleasedRefundsOptions } from './released-refunds.ts';
 import { ordersCsv } from './orders-csv.ts';
 
 export { summaryOf } from './order-detail.admin-service.ts';
@@ -37,12 +38,15 @@ export function createOrdersAdminService(
     onOrderEvent?: (event: 'cancelled' | 'refunded') => void;
     /** The signed link to an order's VAT invoice, for the confirmation sent again. */
     invoiceUrl?: (orderNumber: number, linkVersion: number) => string;
+    /** What the sweep needs to give back what waited on a refund never made (released-refunds.ts). */
+    releasedRefunds?: ReleasedRefundsOptions;
   },
 ) {
   const context = { db, now: () => (options.now ?? (() => new Date()))().toISOString() };
   const events = options.onOrderEvent ? { onOrderEvent: options.onOrderEvent } : {};
   const refunds = createOrderRefunds(context, {
     ...(options.providerOf ? { providerOf: options.providerOf } : {}),
+    ...(options.releasedRefunds ? { releasedRefunds: options.releasedRefunds } : {}),
     ...events,
   });
   const moves = createOrderMoves(context, {

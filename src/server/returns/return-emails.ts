@@ -116,3 +116,20 @@ export function returnClosedWithoutRefundEmail(
       : ['There is nothing left to refund for it: the order was refunded before.']),
   ]);
 }
+
+/** To the shop: a return's refund was never made (the sweep learned it), so the return is received again. */
+export function returnRefundNotMadeToShop(
+  to: string,
+  facts: { raNumber: string; orderNumber: number; amount: number },
+  adminUrl: string,
+): MailMessage {
+  return {
+    to,
+    subject: `Return ${facts.raNumber}: the refund was not made, refund it again`,
+    paragraphs: [
+      `The payment provider has no record of the ${formatPence(facts.amount)} refund for return ${facts.raNumber} of order ${facts.orderNumber}, so nothing was refunded.`,
+      'The return is back in the queue as received: refund it again.',
+      `The return: ${adminUrl}`,
+    ],
+  };
+}

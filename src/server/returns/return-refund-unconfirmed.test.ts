@@ -13,6 +13,8 @@ import {
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import type { TestApp } from '../../../test/helpers/test-app.ts';
 import { createOrderLinks } from '../orders/order-links.ts';
+import { createOrdersAdminService } from '../orders/orders.admin-service.ts';
+import { createPaymentsService } from '../payments/payments.service.ts';
 
 /**
  * A return's refund the provider never confirmed (docs/rules.md#returns): the amount stays reserved
@@ -105,5 +107,91 @@ describe('a return refunded through a provider that does not answer', () => {
       status: 'refunded',
       refundAmount: 2500,
     });
+  });
+
+  /** The sweep of refunds never confirmed, as the back office runs it, eleven minutes on. */
+  const sweepLater = () =>
+    createOrdersAdminService(t.db.kysely, {
+      now: () => new Date(Date.now() + 11 * 60_000),
+      providerOf: createPaymentsService(t.db.kysely, t.config, { fetch: opayo.fetch }).providerOf,
+      releasedRefunds: { shopEmail: async () => t.config.ordersEmail, publicUrl: t.config.publicUrl },
+    }).settleUnconfirmedRefunds();
+
+  it('gives a return back to staff as received when the sweep learns its refund was never made', async () => {
+    const p = await fx.product(2500, 10);
+    const committed = await placeOrder(t, p.stockId, 1);
+    await paidThroughOpayo(t, committed);
+    const { orderNumber } = committed;
+    const order = await storedOrder(t, orderNumber);
+    expect(
+      (await admin('POST', `/orders/${orderNumber}/dispatch`, { untracked: { service: 'Royal Mail 1st Class' } }))
+        .statusCode,
+    ).toBe(200);
+    const lines = ((await admin('GET', `/orders/${orderNumber}`)).json() as OrderDetail).lines;
+    const key = createOrderLinks(t.config.sessionSecret ?? TEST_SESSION_SECRET).keyOf(orderNumber, 1);
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: `/api/order-page/${key}/returns`,
+      payload: { reason: 'faulty', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] },
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const raNumber = asked.json().raNumber as string;
+    const mine = ((await admin('GET', '/returns')).json().returns as AdminReturn[]).find((r) => r.raNumber === raNumber)!;
+    expect((await admin('POST', `/returns/${mine.id}/authorise`)).statusCode).toBe(200);
+    expect(
+      (
+        await admin('POST', `/returns/${mine.id}/receive`, {
+          lines: [{ orderLineId: lines[0]!.id, restock: 1, condition: 'as_new' }],
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    // The payment's look-up is answered; the refund never reaches Opayo, and its look-up goes unanswered.
+    let calls = 0;
+    opayo.state.intercept = async (_url, _init, forward) => {
+      calls += 1;
+      if (calls === 1) return forward();
+      throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    };
+    expect((await admin('POST', `/returns/${mine.id}/refund`, {})).statusCode).toBe(409);
+    opayo.state.intercept = undefined;
+    expect((await admin('GET', `/returns/${mine.id}`)).json()).toMatchObject({ status: 'refunded' });
+
+    // Opayo has no record of it: the sweep gives the amount back, and the return to staff.
+    await sweepLater();
+    await sweepLater();
+    expect((await storedOrder(t, orderNumber)).refunded_total).toBe(0);
+    expect((await admin('GET', `/returns/${mine.id}`)).json()).toMatchObject({ status: 'received', refundAmount: null });
+    const audit = await t.db.kysely
+      .selectFrom('audit_log')
+      .select('action')
+      .where('entity_type', '=', 'return')
+      .where('entity_id', '=', raNumber)
+      .execute();
+    expect(audit.map((entry) => entry.action).filter((action) => action === 'return.refund-released')).toHaveLength(1);
+    const toShop = await t.db.kysely
+      .selectFrom('mail_queue')
+      .select('subject')
+      .where('recipient', '=', t.config.ordersEmail)
+      .execute();
+    expect(toShop.map((mail) => mail.subject)).toContain(`Return ${raNumber}: the refund was not made, refund it again`);
+
+    // Staff refund it again: this time it goes through, once, with the unit back in stock.
+    const again = await admin('POST', `/returns/${mine.id}/refund`, {});
+    expect(again.statusCode, again.body).toBe(200);
+    const refunded = (again.json() as AdminReturn).refundAmount!;
+    expect(refunded).toBeGreaterThan(2500);
+    expect((await storedOrder(t, orderNumber)).refunded_total).toBe(refunded);
+    const requests = await t.db.kysely
+      .selectFrom('refund_requests')
+      .select(['status', 'amount'])
+      .where('order_id', '=', order.id)
+      .orderBy('id')
+      .execute();
+    expect(requests).toEqual([
+      { status: 'refused', amount: refunded },
+      { status: 'refunded', amount: refunded },
+    ]);
+    expect(await fx.stockOf(p.stockId)).toBe(10);
   });
 });

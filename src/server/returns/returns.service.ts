@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { formatPence } from '../../contract/money.ts';
@@ -16,7 +17,8 @@ import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
 import { insertMail } from '../mail/mail-queue.repository.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import type { RefundingProvider } from '../orders/order-lifecycle.ts';
-import { createOrderRefunds, RefundUnconfirmedError } from '../orders/order-refunds.admin-service.ts';
+import { createOrderRefunds, RefundUnconfirmedError, type RefundClaim } from '../orders/order-refunds.admin-service.ts';
+import { returnRefundRequestId } from '../orders/orders.admin-repository.ts';
 import { findOrderLinesWithRestocked } from '../orders/orders.admin-repository.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import {
@@ -501,14 +503,34 @@ export function createReturnsService(
       const refused = deductionRefusal(row.reason, deduction, due.goods);
       if (refused) throw new BadRequestError(refused, 'deduction');
       const amount = refundOf(due, deduction);
-      const claimed = await moveReturn(db, id, ['received'], {
-        status: 'refunded',
-        refunded_at: at(),
-        refund_amount: amount,
-        deduction,
-        deduction_reason: deductionReason || null,
-      });
-      if (!claimed) conflict(`Return ${row.ra_number} is ${row.status}: only a received return can be refunded.`);
+      // Taken in the transaction that reserves (or records) the refund, so it is refunded once or
+      // not at all; the refund request's id names it, for the sweep to give it back if the refund
+      // turns out never to have been made (released-refunds.ts).
+      const claim: RefundClaim = {
+        requestId: returnRefundRequestId(id, randomUUID()),
+        async claim(trx, when) {
+          const claimed = await moveReturn(trx, id, ['received'], {
+            status: 'refunded',
+            refunded_at: when,
+            refund_amount: amount,
+            deduction,
+            deduction_reason: deductionReason || null,
+          });
+          if (!claimed) {
+            const status = (await findReturn(trx, id))?.status ?? row.status;
+            conflict(`Return ${row.ra_number} is ${status}: only a received return can be refunded.`);
+          }
+        },
+        async unclaim(trx) {
+          await moveReturn(trx, id, ['refunded'], {
+            status: 'received',
+            refunded_at: null,
+            refund_amount: null,
+            deduction: 0,
+            deduction_reason: null,
+          });
+        },
+      };
       const restock = order.holds_stock
         ? due.lines
             .filter((line) => (line.restocked ?? 0) > 0)
@@ -522,11 +544,12 @@ export function createReturnsService(
       try {
         // The refund's e-mail and credit note give this to the shopper: it names the return.
         const reason = `Return ${row.ra_number}${deduction > 0 ? `; we deducted ${formatPence(deduction)} because the goods' value was diminished: ${deductionReason}` : ''}`;
-        if (amount > 0) await refunds.refund(order.order_number, { amount, reason, restock }, staff);
+        if (amount > 0) await refunds.refund(order.order_number, { amount, reason, restock }, staff, claim);
         // Nothing to refund (the deduction took the goods' price, or the order was refunded in full
         // already): the units staff chose to restock still go back.
         else if (restock.length > 0)
-          await refunds.restockWithoutRefund(order.order_number, { reason, units: restock }, staff);
+          await refunds.restockWithoutRefund(order.order_number, { reason, units: restock }, staff, claim);
+        else await db.transaction().execute((trx) => claim.claim(trx, at()));
       } catch (error) {
         if (error instanceof RefundUnconfirmedError) {
           // The provider may have made it: the amount stays reserved until the sweep learns what
@@ -550,15 +573,9 @@ export function createReturnsService(
             },
             at: when,
           });
-          throw error;
         }
-        await moveReturn(db, id, ['refunded'], {
-          status: 'received',
-          refunded_at: null,
-          refund_amount: null,
-          deduction: 0,
-          deduction_reason: null,
-        });
+        // Refused: the claim went with the transaction that refused it, or was given back with
+        // the refund's release.
         throw error;
       }
       return staffStep(id, staff, 'return.refund', async () => ({
