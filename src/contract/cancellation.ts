@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { goodsLessVoucherShare } from './money.ts';
 
 /**
  * Cancelling before dispatch from the customer's order page (docs/rules.md#cancelling-before-dispatch):
@@ -31,6 +32,11 @@ export const cancellationPricingSchema = z.object({
   deliveryPrice: pence,
   /** What is left to refund on the order: no refund goes past it. */
   leftToRefund: pence,
+  /**
+   * The goods' worth (at their unit prices) refunds took back already: the voucher's share of these
+   * units runs on from it, so shares taken piece by piece add up to the whole discount.
+   */
+  goodsTakenBack: pence,
 });
 export type CancellationPricing = z.infer<typeof cancellationPricingSchema>;
 
@@ -94,7 +100,8 @@ export type CancellationResult = z.infer<typeof cancellationResultSchema>;
 
 /**
  * The refund for cancelling these units: their price less their share of the voucher's discount
- * (in proportion to the goods' price, so cancelling every unit gives the whole discount back), plus
+ * (in proportion to the goods' price, running on from the goods refunds took back already, so
+ * cancelling every unit, at once or a few at a time, gives exactly the whole discount back), plus
  * the delivery price when the whole order is cancelled; never more than is left to refund, never
  * a fee. The server charges the same sum the page shows.
  */
@@ -104,7 +111,7 @@ export function cancellationRefund(
   whole: boolean,
 ): number {
   const goods = units.reduce((sum, unit) => sum + unit.unitPrice * unit.quantity, 0);
-  const voucherShare = pricing.itemsTotal > 0 ? Math.round((pricing.discount * goods) / pricing.itemsTotal) : 0;
-  const amount = goods - voucherShare + (whole ? pricing.deliveryPrice : 0);
+  const amount =
+    goodsLessVoucherShare(goods, pricing, pricing.goodsTakenBack) + (whole ? pricing.deliveryPrice : 0);
   return Math.max(0, Math.min(amount, pricing.leftToRefund));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vatBreakdown, vatContainedIn } from './money.ts';
+import { goodsLessVoucherShare, vatBreakdown, vatContainedIn, voucherShareOf } from './money.ts';
 
 describe('vatBreakdown: an invoice’s lines split into net and VAT', () => {
   it('makes the lines’ VAT add up to the VAT the shop charged on the total', () => {
@@ -27,5 +27,34 @@ describe('vatBreakdown: an invoice’s lines split into net and VAT', () => {
 
   it('gives a line of nothing (free delivery) no VAT', () => {
     expect(vatBreakdown([2400, 0]).lines[1]).toEqual({ gross: 0, net: 0, vat: 0 });
+  });
+});
+
+describe('voucherShareOf: a voucher’s discount taken back piece by piece', () => {
+  const order = { itemsTotal: 3000, discount: 200 };
+
+  it('adds up to the whole discount whatever the pieces, where rounding each alone would not', () => {
+    for (const pieces of [
+      [1000, 1000, 1000],
+      [1000, 2000],
+      [1, 999, 1999, 1],
+      [3000],
+    ]) {
+      let before = 0;
+      let shares = 0;
+      for (const goods of pieces) {
+        shares += voucherShareOf(goods, order, before);
+        before += goods;
+      }
+      expect(shares).toBe(200);
+    }
+    expect(3 * Math.round((200 * 1000) / 3000)).toBe(201);
+  });
+
+  it('takes no share without a voucher, and never past the items', () => {
+    expect(voucherShareOf(1000, { itemsTotal: 3000, discount: 0 })).toBe(0);
+    expect(voucherShareOf(5000, order, 3000)).toBe(0);
+    expect(goodsLessVoucherShare(1000, order)).toBe(933);
+    expect(goodsLessVoucherShare(1000, order, 1000)).toBe(934);
   });
 });

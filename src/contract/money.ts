@@ -8,12 +8,29 @@ export function formatPence(pence: number): string {
 }
 
 /**
- * Goods' price less their share of the order's voucher discount (the discount spread over the items
- * in proportion to their price), rounded down to the penny: what refunding those goods proposes.
+ * The voucher's share of goods worth `goods` (at their unit prices), when goods worth `before` have
+ * had theirs taken already: the difference of the running shares, each the discount spread over the
+ * items in proportion to their price and rounded to the penny. Shares taken piece by piece so add
+ * up to the whole discount, whatever the pieces: no penny lost to rounding, none given twice.
  */
-export function goodsLessVoucherShare(goods: number, itemsTotal: number, discount: number): number {
-  if (itemsTotal <= 0 || discount <= 0) return goods;
-  return Math.floor((goods * (itemsTotal - discount)) / itemsTotal);
+export function voucherShareOf(
+  goods: number,
+  order: { itemsTotal: number; discount: number },
+  before = 0,
+): number {
+  if (order.itemsTotal <= 0 || order.discount <= 0) return 0;
+  const runningShare = (worth: number) =>
+    Math.round((order.discount * Math.min(Math.max(worth, 0), order.itemsTotal)) / order.itemsTotal);
+  return runningShare(before + goods) - runningShare(before);
+}
+
+/** Goods' price less their share of the voucher's discount (voucherShareOf): what refunding them comes to. */
+export function goodsLessVoucherShare(
+  goods: number,
+  order: { itemsTotal: number; discount: number },
+  before = 0,
+): number {
+  return goods - voucherShareOf(goods, order, before);
 }
 
 const wholeGbp = new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', maximumFractionDigits: 0 });

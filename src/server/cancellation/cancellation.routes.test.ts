@@ -257,6 +257,22 @@ describe('cancelling before dispatch from the order page', () => {
     expect(rest.json()).toMatchObject({ fulfilment: 'dispatched' });
   });
 
+  it('refunds exactly what was paid when an order is cancelled a unit at a time: the voucher’s pennies are not lost to rounding', async () => {
+    // £2 off three £10 units: a third of it is 66.67p, which rounded alone thrice gives 201p back.
+    const voucher = await fx.voucher({ kind: 'fixed', amount: 200 });
+    const { orderNumber, key, lineIds } = await paidOrder([[1000, 3]], { voucherCodeAttempt: voucher });
+    const row = await orderRow(orderNumber);
+    expect(row.discount_amount).toBe(200);
+    const amounts: number[] = [];
+    for (let unit = 0; unit < 3; unit++) {
+      const answer = await cancel(key, { lines: [{ lineId: lineIds[0], quantity: 1 }] });
+      expect(answer.statusCode, answer.body).toBe(200);
+      amounts.push(answer.json().amount);
+    }
+    expect(amounts.reduce((sum, amount) => sum + amount, 0)).toBe(row.total_including_delivery);
+    expect((await orderRow(orderNumber)).refunded_total).toBe(row.total_including_delivery);
+  });
+
   it('tells the loser of two identical cancellations at once that the items are cancelled already, not sent', async () => {
     for (const whole of [false, true]) {
       const { orderNumber, key, lineIds } = await paidOrder([

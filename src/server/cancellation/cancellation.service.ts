@@ -20,7 +20,11 @@ import {
   type RefundingProvider,
 } from '../orders/order-lifecycle.ts';
 import { orderOfLinkKey, type OrderLinks } from '../orders/order-links.ts';
-import { CANCELLATION_REQUEST_PREFIX, findOrderLinesWithRestocked } from '../orders/orders.admin-repository.ts';
+import {
+  CANCELLATION_REQUEST_PREFIX,
+  findOrderLinesWithRestocked,
+  goodsTakenBack,
+} from '../orders/orders.admin-repository.ts';
 import { findOrderById, findOrderLinkVersion, type OrderRow } from '../orders/orders.repository.ts';
 import { cancellationAlertToShop, cancellationEmailToShopper, type CancellationMail } from './cancellation-emails.ts';
 
@@ -99,11 +103,12 @@ export function createCancellations(
     return undefined;
   }
 
-  const pricingOf = (order: OrderRow) => ({
+  const pricingOf = async (order: OrderRow) => ({
     itemsTotal: order.items_total,
     discount: order.discount_amount,
     deliveryPrice: order.delivery_price,
     leftToRefund: Math.max(0, order.total_including_delivery - order.refunded_total),
+    goodsTakenBack: await goodsTakenBack(db, order.id),
   });
 
   /** Whether cancelling every unit still to send cancels the whole order: nothing sent, nothing held. */
@@ -154,7 +159,7 @@ export function createCancellations(
     async options(key: string): Promise<CancellationOptions> {
       const { order, lines } = await read(key);
       const refused = whyNot(order, lines);
-      const pricing = pricingOf(order);
+      const pricing = await pricingOf(order);
       const cancellable = lines.map((line) => ({
         lineId: line.id,
         title: line.title,
@@ -225,7 +230,7 @@ export function createCancellations(
         wholeIsOpen(lines) &&
         lines.every((line) => (chosen.find((one) => one.line.id === line.id)?.quantity ?? 0) === unitsToCancel(line));
       const amount = cancellationRefund(
-        pricingOf(order),
+        await pricingOf(order),
         chosen.map((one) => ({ unitPrice: one.line.unit_price, quantity: one.quantity })),
         whole,
       );

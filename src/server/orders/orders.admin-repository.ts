@@ -796,3 +796,29 @@ export function returnOfRefundRequest(requestId: string): number | undefined {
   const match = /^return-(\d+)-/.exec(requestId);
   return match ? Number(match[1]) : undefined;
 }
+
+/**
+ * The goods' worth (at their unit prices, before the voucher) refunds have taken back from an order
+ * already: units refunds put back or hold, and units of refunded returns not put back. A refund's
+ * voucher share runs on from it (voucherShareOf), so the shares add up to the whole discount.
+ */
+export async function goodsTakenBack(db: Kysely<Database>, orderId: number, exceptReturnId?: number): Promise<number> {
+  const lines = await findOrderLinesWithRestocked(db, orderId);
+  const restocked = lines.reduce(
+    (sum, line) => sum + line.unit_price * (Number(line.restocked) + Number(line.reserved)),
+    0,
+  );
+  let kept = db
+    .selectFrom('return_lines')
+    .innerJoin('returns', 'returns.id', 'return_lines.return_id')
+    .innerJoin('order_lines', 'order_lines.id', 'return_lines.order_line_id')
+    .select(['order_lines.unit_price', 'return_lines.quantity', 'return_lines.restocked'])
+    .where('returns.order_id', '=', orderId)
+    .where('returns.status', '=', 'refunded');
+  if (exceptReturnId !== undefined) kept = kept.where('returns.id', '!=', exceptReturnId);
+  const notPutBack = (await kept.execute()).reduce(
+    (sum, line) => sum + line.unit_price * (line.quantity - (line.restocked ?? 0)),
+    0,
+  );
+  return restocked + notPutBack;
+}

@@ -61,21 +61,6 @@ export function returnableNow(line: LineFacts, now: Date): { units: number; wind
 }
 
 /**
- * What a line's units were paid: their share of the line, less their share of the voucher's
- * discount (the discount spread over the goods in proportion to their price).
- */
-export function paidForUnits(
-  line: { quantity: number; lineTotal: number },
-  units: number,
-  order: { itemsTotal: number; discountAmount: number },
-): number {
-  if (line.quantity === 0 || order.itemsTotal === 0) return 0;
-  const goods = line.lineTotal * units;
-  const afterDiscount = (goods * (order.itemsTotal - order.discountAmount)) / order.itemsTotal;
-  return Math.round(afterDiscount / line.quantity);
-}
-
-/**
  * Why a deduction for diminished value may not be taken, if it may not. Regulation 34(9)-(12): it
  * answers for handling beyond what was needed to see the goods, so only a change of mind can carry
  * one (goods that came back faulty, damaged or wrong are refunded whole), and it comes off the

@@ -281,6 +281,59 @@ describe('returns', () => {
     expect((await orderRow(result.orderNumber)).refunded_total).toBe(1500 + 1500 + 495);
   });
 
+  it('gives exactly the whole discount back when an order with a voucher comes back a unit at a time', async () => {
+    // £2 off three £10 units: each unit's third of it is 66.67p, which rounded alone thrice is 201p.
+    const voucher = await fx.voucher({ kind: 'fixed', amount: 200 });
+    const product = await fx.product(1000, 10);
+    const committed = await t.app.inject({
+      method: 'POST',
+      url: '/api/basket',
+      payload: commitBody([{ productStockId: product.stockId, requestedQty: 3 }], {
+        guest: { ...guest, email: `returns-voucher.${Date.now()}@example.com` },
+        voucherCodeAttempt: voucher,
+      }),
+      remoteAddress: '10.9.251.9',
+    });
+    const result = commitResponseSchema.parse(committed.json());
+    if (!result.ok) throw new Error(committed.body);
+    const row = await orderRow(result.orderNumber);
+    expect(row.discount_amount).toBe(200);
+    await t.db.kysely
+      .transaction()
+      .execute((trx) =>
+        markOrderPaid(
+          trx,
+          row,
+          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TXV${result.orderNumber}` },
+          new Date(clock.now()).toISOString(),
+        ),
+      );
+    await admin('POST', `/orders/${result.orderNumber}/dispatch`, { untracked: { service: 'Royal Mail 1st Class' } });
+    const [line] = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
+    const key = links().keyOf(result.orderNumber, 1);
+    const goodsRefunded: number[] = [];
+    // One back in stock, one kept as faulty, one back in stock: each refunded before the next is asked.
+    for (const [reason, restock] of [
+      ['changed_mind', 1],
+      ['faulty', 0],
+      ['changed_mind', 1],
+    ] as const) {
+      const asked = await ask(key, { reason, lines: [{ orderLineId: line!.id, quantity: 1 }] });
+      expect(asked.statusCode, asked.body).toBe(201);
+      const mine = ((await admin('GET', '/returns')).json().returns as AdminReturn[]).find(
+        (r) => r.raNumber === asked.json().raNumber,
+      )!;
+      await admin('POST', `/returns/${mine.id}/authorise`);
+      await admin('POST', `/returns/${mine.id}/receive`, {
+        lines: [{ orderLineId: line!.id, restock, condition: restock ? 'as_new' : 'faulty' }],
+      });
+      const due = ((await admin('GET', `/returns/${mine.id}`)).json() as AdminReturn).refundDue!;
+      goodsRefunded.push(due.goods);
+      expect((await admin('POST', `/returns/${mine.id}/refund`, {})).statusCode).toBe(200);
+    }
+    expect(goodsRefunded.reduce((sum, goods) => sum + goods, 0)).toBe(row.items_total - row.discount_amount);
+  });
+
   /** A paid order of one line of `quantity` × £15 with none of it sent yet. */
   async function paidUndispatched(email: string, remoteAddress: string, quantity: number) {
     const product = await fx.product(1500, 10);

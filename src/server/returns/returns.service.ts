@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { errorCodes } from '../../contract/error-codes.ts';
-import { formatPence } from '../../contract/money.ts';
+import { formatPence, goodsLessVoucherShare } from '../../contract/money.ts';
 import {
   returnRequestSchema,
   type AdminReturn,
@@ -18,8 +18,11 @@ import { insertMail } from '../mail/mail-queue.repository.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 import type { RefundingProvider } from '../orders/order-lifecycle.ts';
 import { createOrderRefunds, RefundUnconfirmedError, type RefundClaim } from '../orders/order-refunds.admin-service.ts';
-import { returnRefundRequestId } from '../orders/orders.admin-repository.ts';
-import { findOrderLinesWithRestocked } from '../orders/orders.admin-repository.ts';
+import {
+  findOrderLinesWithRestocked,
+  goodsTakenBack,
+  returnRefundRequestId,
+} from '../orders/orders.admin-repository.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import {
   returnAuthorisedEmail,
@@ -30,7 +33,6 @@ import {
 } from './return-emails.ts';
 import {
   deductionRefusal,
-  paidForUnits,
   reasonsFor,
   refundDueOf,
   refundOf,
@@ -171,14 +173,13 @@ export function createReturnsService(
   /** What a return's refund comes to before any deduction, and the most that is left to refund. */
   async function refundDue(trx: Kysely<Database>, order: ReturnOrder, row: ReturnRow) {
     const lines = await findLinesOfReturns(trx, [row.id]);
-    const goods = lines.reduce(
-      (sum, line) =>
-        sum +
-        paidForUnits({ quantity: line.line_quantity, lineTotal: line.line_total }, line.quantity, {
-          itemsTotal: order.items_total,
-          discountAmount: order.discount_amount,
-        }),
-      0,
+    // The goods as paid: their price less their voucher share, running on from the goods refunds
+    // took back already, so an order coming back piece by piece gets exactly the whole discount back.
+    const worth = lines.reduce((sum, line) => sum + line.unit_price * line.quantity, 0);
+    const goods = goodsLessVoucherShare(
+      worth,
+      { itemsTotal: order.items_total, discount: order.discount_amount },
+      await goodsTakenBack(trx, order.id, row.id),
     );
     // Standard outbound delivery comes back when the whole order does, once: with the refund that
     // completes it, when every unit is in a return not refused (this one included) or was put back

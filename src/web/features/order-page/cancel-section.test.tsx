@@ -18,7 +18,7 @@ const options: CancellationOptions = {
     { lineId: 1, title: 'Tabla set', sizeName: 'Standard', quantity: 2, unitPrice: 2500, cancellableUnits: 2 },
     { lineId: 2, title: 'Dhol', sizeName: 'Large', quantity: 1, unitPrice: 1200, cancellableUnits: 1 },
   ],
-  pricing: { itemsTotal: 6200, discount: 0, deliveryPrice: 995, leftToRefund: 7195 },
+  pricing: { itemsTotal: 6200, discount: 0, deliveryPrice: 995, leftToRefund: 7195, goodsTakenBack: 0 },
   wholeOrderRefund: 7195,
   refundsTo: 'to the card you paid with',
 };

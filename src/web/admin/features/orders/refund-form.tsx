@@ -62,7 +62,9 @@ export function RefundForm(props: {
     if (form.getFieldState('amount').isDirty) return;
     const restock = form.getValues('restock');
     const goods = lines.reduce((sum, line) => sum + line.unitPrice * (Number(restock[String(line.id)]) || 0), 0);
-    const proposed = Math.min(goodsLessVoucherShare(goods, props.order.itemsTotal, props.order.discount), refundable);
+    // The voucher's share runs on from the goods refunds put back already (voucherShareOf).
+    const before = lines.reduce((sum, line) => sum + line.unitPrice * line.restocked, 0);
+    const proposed = Math.min(goodsLessVoucherShare(goods, props.order, before), refundable);
     form.setValue('amount', proposed > 0 ? penceToDecimal(proposed) : '');
   }
 
