@@ -111,7 +111,6 @@ export function cancellationRefund(
   whole: boolean,
 ): number {
   const goods = units.reduce((sum, unit) => sum + unit.unitPrice * unit.quantity, 0);
-  const amount =
-    goodsLessVoucherShare(goods, pricing, pricing.goodsTakenBack) + (whole ? pricing.deliveryPrice : 0);
+  const amount = goodsLessVoucherShare(goods, pricing, pricing.goodsTakenBack) + (whole ? pricing.deliveryPrice : 0);
   return Math.max(0, Math.min(amount, pricing.leftToRefund));
 }

@@ -34,12 +34,7 @@ describe('voucherShareOf: a voucher’s discount taken back piece by piece', () 
   const order = { itemsTotal: 3000, discount: 200 };
 
   it('adds up to the whole discount whatever the pieces, where rounding each alone would not', () => {
-    for (const pieces of [
-      [1000, 1000, 1000],
-      [1000, 2000],
-      [1, 999, 1999, 1],
-      [3000],
-    ]) {
+    for (const pieces of [[1000, 1000, 1000], [1000, 2000], [1, 999, 1999, 1], [3000]]) {
       let before = 0;
       let shares = 0;
       for (const goods of pieces) {

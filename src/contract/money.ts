@@ -13,11 +13,7 @@ export function formatPence(pence: number): string {
  * items in proportion to their price and rounded to the penny. Shares taken piece by piece so add
  * up to the whole discount, whatever the pieces: no penny lost to rounding, none given twice.
  */
-export function voucherShareOf(
-  goods: number,
-  order: { itemsTotal: number; discount: number },
-  before = 0,
-): number {
+export function voucherShareOf(goods: number, order: { itemsTotal: number; discount: number }, before = 0): number {
   if (order.itemsTotal <= 0 || order.discount <= 0) return 0;
   const runningShare = (worth: number) =>
     Math.round((order.discount * Math.min(Math.max(worth, 0), order.itemsTotal)) / order.itemsTotal);

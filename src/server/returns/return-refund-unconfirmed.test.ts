@@ -136,7 +136,9 @@ describe('a return refunded through a provider that does not answer', () => {
     });
     expect(asked.statusCode, asked.body).toBe(201);
     const raNumber = asked.json().raNumber as string;
-    const mine = ((await admin('GET', '/returns')).json().returns as AdminReturn[]).find((r) => r.raNumber === raNumber)!;
+    const mine = ((await admin('GET', '/returns')).json().returns as AdminReturn[]).find(
+      (r) => r.raNumber === raNumber,
+    )!;
     expect((await admin('POST', `/returns/${mine.id}/authorise`)).statusCode).toBe(200);
     expect(
       (
@@ -161,7 +163,10 @@ describe('a return refunded through a provider that does not answer', () => {
     await sweepLater();
     await sweepLater();
     expect((await storedOrder(t, orderNumber)).refunded_total).toBe(0);
-    expect((await admin('GET', `/returns/${mine.id}`)).json()).toMatchObject({ status: 'received', refundAmount: null });
+    expect((await admin('GET', `/returns/${mine.id}`)).json()).toMatchObject({
+      status: 'received',
+      refundAmount: null,
+    });
     const audit = await t.db.kysely
       .selectFrom('audit_log')
       .select('action')
@@ -174,7 +179,9 @@ describe('a return refunded through a provider that does not answer', () => {
       .select('subject')
       .where('recipient', '=', t.config.ordersEmail)
       .execute();
-    expect(toShop.map((mail) => mail.subject)).toContain(`Return ${raNumber}: the refund was not made, refund it again`);
+    expect(toShop.map((mail) => mail.subject)).toContain(
+      `Return ${raNumber}: the refund was not made, refund it again`,
+    );
 
     // Staff refund it again: this time it goes through, once, with the unit back in stock.
     const again = await admin('POST', `/returns/${mine.id}/refund`, {});

@@ -31,14 +31,7 @@ import {
   returnRefusedEmail,
   returnRequestedEmail,
 } from './return-emails.ts';
-import {
-  deductionRefusal,
-  reasonsFor,
-  refundDueOf,
-  refundOf,
-  returnableNow,
-  windowEndOf,
-} from './return-rules.ts';
+import { deductionRefusal, reasonsFor, refundDueOf, refundOf, returnableNow, windowEndOf } from './return-rules.ts';
 import {
   countReturnsOf,
   findLinesOfReturns,
