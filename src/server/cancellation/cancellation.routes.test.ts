@@ -353,8 +353,18 @@ describe('cancelling before dispatch from the order page', () => {
     expect(answer.json().message).toMatch(/on its way/);
     expect((await orderRow(orderNumber)).refunded_total).toBe(2500);
     // The unit is held: neither cancelled again nor sent.
-    expect((await options(key)).lines[0]!.cancellableUnits).toBe(1);
     expect((await dispatch(orderNumber, [{ orderLineId: lineIds[0]!, quantity: 2 }])).statusCode).toBe(409);
+    // Nothing more is cancelled until the provider confirms it (or the sweep learns it was not made).
+    const meanwhile = await options(key);
+    expect(meanwhile).toMatchObject({
+      cancellable: false,
+      notCancellable: expect.stringMatching(/still being confirmed/),
+    });
+    expect(meanwhile.lines[0]!.cancellableUnits).toBe(0);
+    const second = await cancel(key, { lines: [{ lineId: lineIds[0], quantity: 1 }] });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error.message).toMatch(/still being confirmed/);
+    expect((await orderRow(orderNumber)).refunded_total).toBe(2500);
     expect((await cancellationMails(email, orderNumber)).shopper).toHaveLength(1);
   });
 

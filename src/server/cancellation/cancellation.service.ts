@@ -24,6 +24,7 @@ import {
   CANCELLATION_REQUEST_PREFIX,
   findOrderLinesWithRestocked,
   goodsTakenBack,
+  hasPendingCancellation,
 } from '../orders/orders.admin-repository.ts';
 import { findOrderById, findOrderLinkVersion, type OrderRow } from '../orders/orders.repository.ts';
 import { cancellationAlertToShop, cancellationEmailToShopper, type CancellationMail } from './cancellation-emails.ts';
@@ -46,6 +47,10 @@ export const JUST_SENT =
 /** What the shopper is told when the units were cancelled while they were choosing (another tab). */
 export const CANCELLED_ALREADY =
   'These items are cancelled already (perhaps from another window a moment ago): your order page shows what is left.';
+
+/** While an earlier cancellation's refund waits for the provider: nothing more is cancelled. */
+const STILL_CONFIRMING =
+  'The refund for the items you cancelled is still being confirmed by your payment provider. You can cancel more once it is, usually within the hour; we will e-mail you.';
 
 const CONTACT_US = 'This order cannot be cancelled online. Please contact us and we will cancel it for you.';
 
@@ -85,7 +90,7 @@ export function createCancellations(
   }
 
   /** Why nothing may be cancelled, in the shopper's words; undefined when something may. */
-  function whyNot(order: OrderRow, lines: readonly Line[]): string | undefined {
+  function whyNot(order: OrderRow, lines: readonly Line[], pending: boolean): string | undefined {
     if (order.status !== 'paid') return 'Only a paid order can be cancelled.';
     const refundable = {
       status: order.status,
@@ -98,6 +103,9 @@ export function createCancellations(
         ? 'Your order is ready for collection, so it can no longer be cancelled. You can return it once you have collected it.'
         : 'Your order has been sent, so it can no longer be cancelled. You can return it once it arrives.';
     if (!order.holds_stock || !refunder(order)) return CONTACT_US;
+    // What is left, its voucher share and whether it is the whole order all hang on that refund:
+    // if it was never made, the sweep undoes that cancellation.
+    if (pending) return STILL_CONFIRMING;
     if (!lines.some((line) => unitsToCancel(line) > 0))
       return 'Everything still to come is already being refunded, or has been sent.';
     return undefined;
@@ -119,7 +127,7 @@ export function createCancellations(
     const orderId = await orderIdOf(key);
     const order = await findOrderById(db, orderId);
     const lines = await findOrderLinesWithRestocked(db, orderId);
-    return { order, lines };
+    return { order, lines, pending: await hasPendingCancellation(db, orderId) };
   }
 
   /** The audit entry and the e-mails, in the transaction that records the refund (or its request). */
@@ -157,8 +165,8 @@ export function createCancellations(
   return {
     /** GET /api/order-page/:key/cancellation: what may still be cancelled and what it would refund. */
     async options(key: string): Promise<CancellationOptions> {
-      const { order, lines } = await read(key);
-      const refused = whyNot(order, lines);
+      const { order, lines, pending } = await read(key);
+      const refused = whyNot(order, lines, pending);
       const pricing = await pricingOf(order);
       const cancellable = lines.map((line) => ({
         lineId: line.id,
@@ -188,8 +196,8 @@ export function createCancellations(
 
     /** POST /api/order-page/:key/cancellation: the whole order, or some units of some lines. */
     async cancel(key: string, request: CancellationRequest): Promise<CancellationResult> {
-      const { order, lines } = await read(key);
-      const refused = whyNot(order, lines);
+      const { order, lines, pending: earlier } = await read(key);
+      const refused = whyNot(order, lines, earlier);
       if (refused !== undefined) throw new RefusedError(409, errorCodes.conflict, refused);
       const shopEmail = await options.shopEmail();
       const provider = refunder(order)!;

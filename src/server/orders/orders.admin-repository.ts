@@ -734,6 +734,18 @@ export async function claimOrdersToNotify(trx: Kysely<Database>, now: string, li
 /** Refund requests a shopper's cancellation made are named by this prefix (src/server/cancellation). */
 export const CANCELLATION_REQUEST_PREFIX = 'cancel-';
 
+/** Whether a shopper's cancellation of the order waits for its provider to confirm the refund. */
+export async function hasPendingCancellation(db: Kysely<Database>, orderId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('refund_requests')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('request_id', 'like', `${CANCELLATION_REQUEST_PREFIX}%`)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * Units of an order its shopper cancelled, per line: those cancellations in flight hold and those
  * settled ones put back in stock (a cancellation's refund request, by its prefix, and the refund
