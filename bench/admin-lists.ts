@@ -55,7 +55,7 @@ export async function benchBackOfficeList(list: {
   // A shop's orders arrive over months, and PostgreSQL's autovacuum keeps up with them; after a
   // bulk load, do here what it would soon do (SQLite's statistics are refreshed by the server at start).
   if (db.dialect === 'postgres') await sql`vacuum analyze orders`.execute(db.kysely);
-  const staff = createStaffService(db.kysely, { publicUrl: `http://localhost:${port}`, shopName: 'Bench' });
+  const staff = createStaffService(db.kysely, { publicUrl: `http://localhost:${port}`, shopName: async () => 'Bench' });
   const email = `bench.${Date.now()}@shop.example`;
   const { setPasswordUrl } = await staff.create({ email, name: 'Bench', role: 'staff' });
   const sample = await db.kysely

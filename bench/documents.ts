@@ -57,7 +57,7 @@ const waiting = await db.kysely
   .where('status', '=', 'paid')
   .where('fulfilment', '=', 'unfulfilled')
   .executeTakeFirstOrThrow();
-const staff = createStaffService(db.kysely, { publicUrl: `http://localhost:${port}`, shopName: 'Bench' });
+const staff = createStaffService(db.kysely, { publicUrl: `http://localhost:${port}`, shopName: async () => 'Bench' });
 const email = `bench.${Date.now()}@shop.example`;
 const { setPasswordUrl } = await staff.create({ email, name: 'Bench', role: 'staff' });
 await db.destroy();

@@ -53,7 +53,7 @@ async function run(): Promise<void> {
   const db = openDatabase(databaseUrl);
   const products = await db.kysely.selectFrom('products').select('id').orderBy('id').limit(uploads).execute();
   const email = `bench.photos.${Date.now()}@shop.example`;
-  const staff = createStaffService(db.kysely, { publicUrl: `http://localhost:${port}`, shopName: 'Bench' });
+  const staff = createStaffService(db.kysely, { publicUrl: `http://localhost:${port}`, shopName: async () => 'Bench' });
   const { setPasswordUrl } = await staff.create({ email, name: 'Bench staff', role: 'staff' });
   await db.destroy();
   const png = await bigPng();

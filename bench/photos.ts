@@ -42,7 +42,7 @@ async function photoLikePixels(): Promise<Buffer> {
 export async function uploadPhotos(databaseUrl: string, options: { extra: number[] }): Promise<number> {
   const db = openDatabase(databaseUrl);
   try {
-    const staff = createStaffService(db.kysely, { publicUrl: 'http://localhost', shopName: 'Bench' });
+    const staff = createStaffService(db.kysely, { publicUrl: 'http://localhost', shopName: async () => 'Bench' });
     const { member } = await staff.create({
       email: `photos.${Date.now()}@bench.example`,
       name: 'Bench',

@@ -82,7 +82,7 @@ async function run(): Promise<void> {
   const brands = (await db.kysely.selectFrom('brands').select('name').execute()).map((brand) => brand.name);
   const typePaths = types.map((type) => typeChainNames(type.id, types).reverse().join(' > '));
   const email = `bench.owner.${Date.now()}@shop.example`;
-  const staff = createStaffService(db.kysely, { publicUrl: `http://localhost:${port}`, shopName: 'Bench' });
+  const staff = createStaffService(db.kysely, { publicUrl: `http://localhost:${port}`, shopName: async () => 'Bench' });
   const { setPasswordUrl } = await staff.create({ email, name: 'Bench owner', role: 'owner' });
   await db.destroy();
 

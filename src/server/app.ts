@@ -245,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const payments = createPaymentsService(db.checkout, config, {
     mailer,
+    shopName: async () => (await settings.current()).name,
     invoiceUrl,
     orderPagePath,
     ...(paymentFetch ? { fetch: paymentFetch } : {}),

@@ -63,7 +63,7 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
   const { db, config, secureCookies } = options;
   const staff = createStaffService(db.kysely, {
     publicUrl: config.publicUrl,
-    shopName: config.shop.name,
+    shopName: async () => (await options.settings.current()).name,
     mailer: options.mailer,
     counters: options.counters,
   });

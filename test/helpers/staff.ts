@@ -24,7 +24,7 @@ export async function staffMember(
   const email = `${role}.${++made}.${Date.now()}@shop.example`;
   const service = createStaffService(t.db.kysely, {
     publicUrl: t.config.publicUrl,
-    shopName: 'Test shop',
+    shopName: async () => 'Test shop',
   });
   const { member, setPasswordUrl } = await service.create({ email, name: `Test ${role} ${made}`, role });
   const token = setPasswordUrl.split('/').at(-1)!;

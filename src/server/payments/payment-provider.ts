@@ -201,6 +201,8 @@ export type PaymentsConfig = Pick<
 /** What an adapter is built with: no database, only the service's port. */
 export interface AdapterContext {
   config: PaymentsConfig;
+  /** The shop's name as the owner's settings stand now: on the provider's payment page and statements. */
+  shopName: () => Promise<string>;
   fetch: typeof fetch;
   clock: () => Date;
   payments: PaymentsPort;

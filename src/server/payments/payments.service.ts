@@ -66,6 +66,8 @@ export function createPaymentsService(
   options: {
     /** Which database it is: a late payment takes its stock again as that one needs. */
     fetch?: typeof fetch;
+    /** The shop's name as the owner's settings stand now; the environment's when not given. */
+    shopName?: () => Promise<string>;
     clock?: () => Date;
     mailer?: Mailer;
     /** The signed link to an order's VAT invoice, for its confirmation e-mail. */
@@ -221,7 +223,13 @@ export function createPaymentsService(
   const providers: Record<string, PaymentProvider> = Object.fromEntries(
     Object.entries(factories).map(([id, factory]) => [
       id,
-      factory({ config, fetch: options.fetch ?? fetch, clock, payments: portFor(id) }),
+      factory({
+        config,
+        shopName: options.shopName ?? (async () => config.shop.name),
+        fetch: options.fetch ?? fetch,
+        clock,
+        payments: portFor(id),
+      }),
     ]),
   );
   const starting = providers[startingProvider(config) satisfies ProviderId];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
-import { backOffice, paidByCard, shopForPayments } from '../../../test/helpers/paid-orders.ts';
+import { backOffice, paidByCard, placeOrder, shopForPayments } from '../../../test/helpers/paid-orders.ts';
 import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { manualClock } from '../../../test/helpers/clock.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
@@ -114,6 +114,42 @@ describe('shop settings', () => {
     const ack = mail.find((m) => m.to === 'asha@example.com');
     expect(ack?.subject).toBe('We have your message - Dhol Corner');
     expect(ack?.raw).toMatch(/^From: "?Dhol Corner"? <desk@dhol\.example>/m);
+  });
+
+  it('names the shop as the owner set it in staff e-mails, the two-factor app and the payment page', async () => {
+    const paypal = injectedPaypal();
+    const created: Array<{ purchase_units: Array<{ description: string }>; payment_source?: object }> = [];
+    paypal.state.intercept = async (url, init, forward) => {
+      if (url.endsWith('/v2/checkout/orders') && init?.method === 'POST') created.push(JSON.parse(String(init.body)));
+      return forward();
+    };
+    const shop = await shopForPayments({ PAYPAL_INTEGRATION: 'checkout', LOG_LEVEL: 'error' }, paypal);
+    t = shop.t;
+    const owner = await staffMember(t, 'owner');
+    const current = await settingsOf(t, owner.cookie);
+    const saved = await backOffice(t, owner.cookie).call('PUT', '/settings', { ...current, name: 'Dhol Corner' });
+    expect(saved.statusCode, saved.body).toBe(200);
+
+    const forgot = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/forgot-password',
+      payload: { email: owner.email },
+    });
+    expect(forgot.statusCode, forgot.body).toBe(200);
+    const mail = await deliveredMail(t);
+    expect(mail.find((m) => m.to === owner.email)?.subject).toBe(
+      'Choose a new password for the Dhol Corner back office',
+    );
+
+    const totp = await backOffice(t, owner.cookie).call('POST', '/me/totp/setup');
+    expect(totp.statusCode, totp.body).toBe(200);
+    expect(decodeURIComponent(totp.json().otpauthUrl)).toContain('issuer=Dhol Corner back office');
+
+    const order = await placeOrder(t, (await shop.fx.product(2500, 5)).stockId);
+    const handoff = await t.app.inject({ method: 'GET', url: `/api/payment-handoff/${order.orderCode}` });
+    expect(handoff.statusCode, handoff.body).toBe(200);
+    expect(created.at(-1)!.purchase_units[0]!.description).toBe(`Dhol Corner order ${order.orderNumber}`);
+    expect(JSON.stringify(created.at(-1))).toContain('"brand_name":"Dhol Corner"');
   });
 
   // Two instances share a database on PostgreSQL only (two SQLite connections in one process deadlock).

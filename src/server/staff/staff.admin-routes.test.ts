@@ -18,7 +18,8 @@ describe('back office: staff accounts, sessions and two-factor sign-in', () => {
     t.app.inject({ method: 'POST', url, payload, headers: cookie ? { cookie } : {}, remoteAddress: nextIp() });
   const get = (url: string, cookie = '') =>
     t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {}, remoteAddress: nextIp() });
-  const service = () => createStaffService(t.db.kysely, { publicUrl: t.config.publicUrl, shopName: 'Test shop' });
+  const service = () =>
+    createStaffService(t.db.kysely, { publicUrl: t.config.publicUrl, shopName: async () => 'Test shop' });
   const signIn = (email: string, password = STAFF_PASSWORD, code?: string) =>
     post('/api/admin/sign-in', { email, password, ...(code ? { code } : {}) });
 

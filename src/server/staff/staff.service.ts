@@ -64,7 +64,8 @@ export function createStaffService(
   db: Kysely<Database>,
   options: {
     publicUrl: string;
-    shopName: string;
+    /** The shop's name as the owner's settings stand now (set-password e-mails, the two-factor app). */
+    shopName: () => Promise<string>;
     now?: () => Date;
     /** Sends set-password links (forgot password, new staff); the command line prints them instead. */
     mailer?: Mailer;
@@ -87,14 +88,19 @@ export function createStaffService(
   }
 
   /** The e-mail that carries a set-password link: a new member's first, or one asked for. */
-  function linkMail(member: { email: string; name: string }, url: string, purpose: 'new' | 'forgot'): MailMessage {
+  function linkMail(
+    member: { email: string; name: string },
+    url: string,
+    purpose: 'new' | 'forgot',
+    shopName: string,
+  ): MailMessage {
     const hours = purpose === 'new' ? SET_PASSWORD_LINK_HOURS : FORGOT_PASSWORD_LINK_HOURS;
     return {
       to: member.email,
       subject:
         purpose === 'new'
-          ? `Your ${options.shopName} back-office account: choose a password`
-          : `Choose a new password for the ${options.shopName} back office`,
+          ? `Your ${shopName} back-office account: choose a password`
+          : `Choose a new password for the ${shopName} back office`,
       template: {
         name: 'notice',
         data: {
@@ -102,7 +108,7 @@ export function createStaffService(
           greeting: `Dear ${member.name},`,
           paragraphs: [
             purpose === 'new'
-              ? `An owner has made you an account in the ${options.shopName} back office. To start, choose a password.`
+              ? `An owner has made you an account in the ${shopName} back office. To start, choose a password.`
               : 'Someone, perhaps you, asked for a new password for your back-office account. Choosing one signs you out everywhere else.',
           ],
           buttons: [{ label: purpose === 'new' ? 'Choose your password' : 'Choose a new password', url }],
@@ -175,9 +181,10 @@ export function createStaffService(
       const member = await memberOrThrow(id);
       const mailer = by ? options.mailer : undefined;
       // Added by an owner: the link is e-mailed too, queued with it (docs/rules.md#mail).
+      const shopName = await options.shopName();
       const setPasswordUrl = await db.transaction().execute(async (trx) => {
         const url = await newSetPasswordLink(id, trx);
-        if (mailer) await mailer.sendWith(trx, linkMail(member, url, 'new'));
+        if (mailer) await mailer.sendWith(trx, linkMail(member, url, 'new', shopName));
         return url;
       });
       mailer?.wake();
@@ -210,9 +217,10 @@ export function createStaffService(
         if (!member || member.disabled_at !== null) return undefined;
         const { hits } = await counters.hit(`staff-forgot-mail ${member.id}`, 3_600_000, now().getTime());
         if (hits > FORGOT_PASSWORD_MAILS_AN_HOUR) return undefined;
+        const shopName = await options.shopName();
         await db.transaction().execute(async (trx) => {
           const url = await newSetPasswordLink(member.id, trx, FORGOT_PASSWORD_LINK_HOURS);
-          await mailer.sendWith(trx, linkMail(member, url, 'forgot'));
+          await mailer.sendWith(trx, linkMail(member, url, 'forgot', shopName));
           await recordAudit(trx, {
             staff: { id: member.id, email: member.email },
             action: 'staff.forgot-password',
@@ -347,7 +355,7 @@ export function createStaffService(
       }
       const secret = newTotpSecret();
       await updateStaff(db, staff.id, { totp_secret: secret });
-      const otpauthUrl = totpUrl(secret, member.email, `${options.shopName} back office`);
+      const otpauthUrl = totpUrl(secret, member.email, `${await options.shopName()} back office`);
       return { secret, otpauthUrl, qrSvg: totpQrSvg(otpauthUrl) };
     },
 

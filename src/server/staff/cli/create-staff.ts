@@ -30,7 +30,7 @@ try {
   await migrateToLatest(db);
   const staff = createStaffService(db.kysely, {
     publicUrl: config.publicUrl,
-    shopName: config.shop.name,
+    shopName: async () => config.shop.name,
   });
   const { member, setPasswordUrl } = await staff.create(parsed.data);
   console.log(`Created ${member.role} ${member.email}. To choose a password (once, within 72 hours), open:`);

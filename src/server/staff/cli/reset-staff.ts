@@ -28,7 +28,7 @@ const config = loadConfig();
 const db = openDatabase(config.databaseUrl);
 try {
   await migrateToLatest(db);
-  const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: config.shop.name });
+  const staff = createStaffService(db.kysely, { publicUrl: config.publicUrl, shopName: async () => config.shop.name });
   const { member, setPasswordUrl } = await staff.resetAccess(email.data, { twoFactorOff: !values['two-factor'] });
   console.log(
     member.totpEnabled

@@ -56,7 +56,7 @@ export function refundVendorTxCode(orderNumber: number, requestId: string): stri
  * Reporting API user configured, a refund looks the key up and sends Opayo's REFUND (ADR 0014);
  * without one, refunds are made in Opayo's portal and recorded by staff.
  */
-export function opayoFormProvider({ config, fetch, payments }: AdapterContext) {
+export function opayoFormProvider({ config, shopName, fetch, payments }: AdapterContext) {
   const admin = config.opayo.admin
     ? opayoAdminClient({
         mode: config.opayo.mode,
@@ -68,11 +68,11 @@ export function opayoFormProvider({ config, fetch, payments }: AdapterContext) {
       })
     : undefined;
   /** The registration post's four fields for an order awaiting payment. */
-  function registration(order: PaymentOrder) {
+  async function registration(order: PaymentOrder) {
     const fields = opayoRequestFields(order, {
       vendorTxCode: newVendorTxCode(order.order_number),
       publicUrl: config.publicUrl,
-      shopName: config.shop.name,
+      shopName: await shopName(),
     });
     return {
       vendor: config.opayo.vendor,
@@ -193,6 +193,7 @@ export function opayoFormProvider({ config, fetch, payments }: AdapterContext) {
 
     const vendorTxCode = refundVendorTxCode(order.order_number, requestId);
     let answer: Record<string, string> | undefined;
+    const name = await shopName();
     try {
       answer = await client.refund([
         ['VPSProtocol', '4.00'],
@@ -201,7 +202,7 @@ export function opayoFormProvider({ config, fetch, payments }: AdapterContext) {
         ['VendorTxCode', vendorTxCode],
         ['Amount', penceToDecimal(amount)],
         ['Currency', 'GBP'],
-        ['Description', opayoText(`${config.shop.name} order ${order.order_number} refund: ${note}`, 100)],
+        ['Description', opayoText(`${name} order ${order.order_number} refund: ${note}`, 100)],
         ['RelatedVPSTxId', paymentId],
         ['RelatedVendorTxCode', payment.vendortxcode ?? ''],
         ['RelatedSecurityKey', payment.securitykey],
@@ -272,7 +273,7 @@ export function opayoFormProvider({ config, fetch, payments }: AdapterContext) {
         const { orderNumber } = request.params as { orderNumber: number };
         const { code } = request.query as { code: string };
         const { order } = await payments.awaitingPayment({ orderNumber, code });
-        return { kind: 'json', body: registration(order) };
+        return { kind: 'json', body: await registration(order) };
       },
     },
     {
@@ -295,7 +296,7 @@ export function opayoFormProvider({ config, fetch, payments }: AdapterContext) {
     // The shopper's Cancel on Opayo's payment page comes back as ABORT (Opayo Form 4.00).
     cancelledByShopper: (providerStatus: string) => providerStatus === 'ABORT',
     async handoff(order) {
-      const post = registration(order);
+      const post = await registration(order);
       return {
         kind: 'form',
         url: post.endpointUrl,

@@ -36,7 +36,7 @@ export const WEBHOOK_PATH = '/webhooks/paypal';
 
 const returnQuery = z.object({ token: z.string().max(64).optional(), PayerID: z.string().max(64).optional() });
 
-export function paypalCheckoutProvider({ config, fetch, clock, payments }: AdapterContext) {
+export function paypalCheckoutProvider({ config, shopName, fetch, clock, payments }: AdapterContext) {
   const api = paypalRestClient({
     base: paypalApiBase(config.paypal.mode, config.publicUrl),
     clientId: config.paypalCheckout.clientId,
@@ -235,7 +235,7 @@ export function paypalCheckoutProvider({ config, fetch, clock, payments }: Adapt
       const body = checkoutOrderRequest(order, lines, {
         returnUrl: `${config.publicUrl}${RETURN_PATH}`,
         cancelUrl: `${config.publicUrl}/payment-declined`,
-        shopName: config.shop.name,
+        shopName: await shopName(),
       });
       const answer = await ask(() => api.createOrder(body, `create-${randomUUID()}`));
       const id = typeof answer.body.id === 'string' ? answer.body.id : '';
