@@ -225,6 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     mailer,
     orderPagePath,
     config,
+    shopName: async () => (await settings.current()).name,
     counters,
     secureCookies,
     log: logMailError,

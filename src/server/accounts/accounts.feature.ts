@@ -17,6 +17,8 @@ export function createShopAccounts(
   options: {
     mailer: Mailer;
     config: Pick<Config, 'publicUrl' | 'shop'>;
+    /** The shop's name as the owner's settings stand now. */
+    shopName: () => Promise<string>;
     counters: RateLimitRepository;
     secureCookies: boolean;
     log: (error: unknown) => void;
@@ -30,7 +32,7 @@ export function createShopAccounts(
       mailer,
       ...(options.orderPagePath ? { orderPagePath: options.orderPagePath } : {}),
       publicUrl: config.publicUrl,
-      shopName: config.shop.name,
+      shopName: options.shopName,
       counters,
       log,
     });

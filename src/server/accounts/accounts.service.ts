@@ -51,7 +51,8 @@ export function createAccountsService(
   options: {
     mailer: Mailer;
     publicUrl: string;
-    shopName: string;
+    /** The shop's name as the owner's settings stand now, read when a message is made. */
+    shopName: () => Promise<string>;
     /** The shared counters, which limit the mail a registration of a known address sends its owner. */
     counters: Pick<RateLimitRepository, 'hit'>;
     clock?: () => Date;
@@ -88,8 +89,9 @@ export function createAccountsService(
 
   /** A verification link, in place of any earlier one (docs/rules.md#accounts-and-sessions). */
   async function sendVerificationLink(customer: { id: number; email: string; firstname: string; lastname: string }) {
+    const shopName = await options.shopName();
     await issueLink(customer, 'verify', VERIFY_HOURS, (token) => ({
-      subject: `Please confirm your e-mail address for ${options.shopName}`,
+      subject: `Please confirm your e-mail address for ${shopName}`,
       template: {
         name: 'notice',
         data: {
@@ -115,16 +117,17 @@ export function createAccountsService(
     const now = clock().getTime();
     const { hits } = await options.counters.hit(`register-known-mail ${email}`, KNOWN_MAIL_WINDOW_MS, now);
     if (hits > KNOWN_MAIL_MAX) return;
+    const shopName = await options.shopName();
     const message = {
       to: email,
-      subject: `${options.shopName}: someone tried to register with your address`,
+      subject: `${shopName}: someone tried to register with your address`,
       template: {
         name: 'notice',
         data: {
           heading: 'Someone tried to register with your address',
           greeting: 'Hello,',
           paragraphs: [
-            `Someone, perhaps you, tried to register at ${options.shopName} with this e-mail address, which has an account already. No new account was made and nothing about yours has changed.`,
+            `Someone, perhaps you, tried to register at ${shopName} with this e-mail address, which has an account already. No new account was made and nothing about yours has changed.`,
             'If it was you, you can sign in. If you have forgotten your password, or not yet confirmed your address, choose a new password.',
           ],
           buttons: [
@@ -347,8 +350,9 @@ export function createAccountsService(
       options.mailer.sendInBackground(async () => {
         const customer = await findCustomerByEmail(db, email.trim().toLowerCase());
         if (!customer) return undefined;
+        const shopName = await options.shopName();
         await issueLink(customer, 'reset', RESET_HOURS, (token) => ({
-          subject: `Reset your ${options.shopName} password`,
+          subject: `Reset your ${shopName} password`,
           template: {
             name: 'notice',
             data: {

@@ -3,6 +3,7 @@ import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import { backOffice, paidByCard, placeOrder, shopForPayments } from '../../../test/helpers/paid-orders.ts';
 import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { manualClock } from '../../../test/helpers/clock.ts';
+import { registrationBody } from '../../../test/helpers/registration.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
@@ -139,6 +140,17 @@ describe('shop settings', () => {
     const mail = await deliveredMail(t);
     expect(mail.find((m) => m.to === owner.email)?.subject).toBe(
       'Choose a new password for the Dhol Corner back office',
+    );
+
+    const shopper = 'asha.dhol@example.com';
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/register',
+      payload: registrationBody(shopper),
+    });
+    expect(registered.json()).toEqual({ errorCode: 0 });
+    expect((await deliveredMail(t)).find((m) => m.to === shopper)?.subject).toBe(
+      'Please confirm your e-mail address for Dhol Corner',
     );
 
     const totp = await backOffice(t, owner.cookie).call('POST', '/me/totp/setup');
