@@ -13,6 +13,7 @@ import {
   settleUnconfirmedRefund,
   type RefundingProvider,
   type RefundRefusal,
+  type Restock,
 } from './order-lifecycle.ts';
 import { findUnconfirmedRefundRequests } from './order-refunds.repository.ts';
 import { releasedRefundFollowUp, type ReleasedRefundsOptions } from './released-refunds.ts';
@@ -61,8 +62,6 @@ export class RefundUnconfirmedError extends RefusedError {
     this.name = 'RefundUnconfirmedError';
   }
 }
-
-type Restock = Array<{ lineId: number; quantity: number; returnedAfterDispatch?: number }>;
 
 /**
  * What a refund is for, taken with it: a return is claimed in the transaction that reserves (or
