@@ -1,5 +1,6 @@
 import { commitResponseSchema } from '../../src/contract/basket.ts';
-import { checkoutFixtures, commitBody } from './checkout-fixtures.ts';
+import { markOrderPaid } from '../../src/server/orders/order-lifecycle.ts';
+import { checkoutFixtures, commitBody, guest } from './checkout-fixtures.ts';
 import type { injectedPaypal } from './paypal-checkout.ts';
 import { staffMember } from './staff.ts';
 import { createTestApp, type TestApp } from './test-app.ts';
@@ -122,4 +123,47 @@ export function completedPaymentIpn(t: TestApp, orderNumber: number, txnId: stri
       receiver_email: 'payments@raag-instruments.example',
     }).toString(),
   });
+}
+
+/**
+ * An order of these stock entries committed by a guest and marked paid straight through the
+ * lifecycle, as a provider's confirmation would (the after-sale tests: cancellations and returns).
+ */
+export async function paidGuestOrder(
+  t: TestApp,
+  items: ReadonlyArray<{ stockId: number; quantity: number }>,
+  options: {
+    email: string;
+    remoteAddress: string;
+    provider: string;
+    providerStatus: string;
+    paidAt: string;
+    extra?: Omit<NonNullable<Parameters<typeof commitBody>[1]>, 'guest'>;
+  },
+) {
+  const committed = await t.app.inject({
+    method: 'POST',
+    url: '/api/basket',
+    payload: commitBody(
+      items.map((item) => ({ productStockId: item.stockId, requestedQty: item.quantity })),
+      { guest: { ...guest, email: options.email }, ...options.extra },
+    ),
+    remoteAddress: options.remoteAddress,
+  });
+  const result = commitResponseSchema.parse(committed.json());
+  if (!result.ok) throw new Error(`expected an order: ${committed.body}`);
+  const placed = await orderRow(t, result.orderNumber);
+  await t.db.kysely.transaction().execute((trx) =>
+    markOrderPaid(
+      trx,
+      placed,
+      {
+        provider: options.provider,
+        providerStatus: options.providerStatus,
+        transactionId: `TX${options.provider.toUpperCase()}${result.orderNumber}`,
+      },
+      options.paidAt,
+    ),
+  );
+  return { orderNumber: result.orderNumber, row: await orderRow(t, result.orderNumber) };
 }

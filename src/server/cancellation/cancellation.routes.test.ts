@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { commitResponseSchema } from '../../contract/basket.ts';
 import type { CancellationOptions } from '../../contract/cancellation.ts';
-import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
+import { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
+import { paidGuestOrder } from '../../../test/helpers/paid-orders.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createSecondInstance, createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
 import type { AdapterFactory, ProviderRefundResult } from '../payments/payment-provider.ts';
-import { markOrderPaid, refundThroughProvider } from '../orders/order-lifecycle.ts';
+import { refundThroughProvider } from '../orders/order-lifecycle.ts';
 import { createOrderLinks } from '../orders/order-links.ts';
 import { createOrdersAdminService } from '../orders/orders.admin-service.ts';
 import { createPaymentsService } from '../payments/payments.service.ts';
@@ -93,36 +93,29 @@ describe('cancelling before dispatch from the order page', () => {
     k().selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
 
   /** A paid order (paid through the fake provider) of lines of these prices and units, with express delivery (995). */
-  async function paidOrder(lines: Array<[price: number, units: number]>, extra: object = {}) {
+  async function paidOrder(
+    lines: Array<[price: number, units: number]>,
+    extra: { voucherCodeAttempt?: string; deliveryMethodRateId?: number } = {},
+  ) {
     const products = await Promise.all(lines.map(([price]) => fx.product(price, 10)));
     const email = `cancel${++count}.${Date.now()}@example.com`;
-    const committed = await t.app.inject({
-      method: 'POST',
-      url: '/api/basket',
-      payload: commitBody(
-        products.map((p, i) => ({ productStockId: p.stockId, requestedQty: lines[i]![1] })),
-        { guest: { ...guest, email }, ...extra },
-      ),
-      remoteAddress: `10.9.${count % 250}.${(count * 7) % 250}`,
-    });
-    const result = commitResponseSchema.parse(committed.json());
-    if (!result.ok) throw new Error(`expected an order: ${committed.body}`);
-    const order = await orderRow(result.orderNumber);
-    await k()
-      .transaction()
-      .execute((trx) =>
-        markOrderPaid(
-          trx,
-          order,
-          { provider: 'fake', providerStatus: 'captured', transactionId: `PAY${result.orderNumber}` },
-          new Date().toISOString(),
-        ),
-      );
-    const key = createOrderLinks(t.config.sessionSecret!).keyOf(result.orderNumber, order.link_version);
+    const { orderNumber, row: order } = await paidGuestOrder(
+      t,
+      products.map((p, i) => ({ stockId: p.stockId, quantity: lines[i]![1] })),
+      {
+        email,
+        remoteAddress: `10.9.${count % 250}.${(count * 7) % 250}`,
+        provider: 'fake',
+        providerStatus: 'captured',
+        paidAt: new Date().toISOString(),
+        extra,
+      },
+    );
+    const key = createOrderLinks(t.config.sessionSecret!).keyOf(orderNumber, order.link_version);
     const lineIds = (
       await k().selectFrom('order_lines').select('id').where('order_id', '=', order.id).orderBy('id').execute()
     ).map((line) => line.id);
-    return { orderNumber: result.orderNumber, key, email, products, lineIds };
+    return { orderNumber, key, email, products, lineIds };
   }
 
   const options = async (key: string) =>

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { commitResponseSchema } from '../../contract/basket.ts';
 import type { OrderDetail } from '../../contract/admin/orders.ts';
 import type { AdminReturn, OrderReturns } from '../../contract/returns.ts';
-import { checkoutFixtures, commitBody, guest } from '../../../test/helpers/checkout-fixtures.ts';
+import { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
 import { manualClock } from '../../../test/helpers/clock.ts';
 import { TEST_SESSION_SECRET } from '../../../test/helpers/csrf.ts';
+import { paidGuestOrder } from '../../../test/helpers/paid-orders.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
-import { markOrderPaid } from '../orders/order-lifecycle.ts';
 import { createOrderLinks } from '../orders/order-links.ts';
 import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { plainText } from '../mail/eml.ts';
@@ -57,28 +56,18 @@ describe('returns', () => {
     const products = [await fx.product(2500, 10), await fx.product(1200, 10)];
     if (options.madeToOrder)
       await t.db.kysely.updateTable('products').set({ made_to_order: 1 }).where('id', '=', products[0]!.id).execute();
-    const committed = await t.app.inject({
-      method: 'POST',
-      url: '/api/basket',
-      payload: commitBody(
-        products.map((p, i) => ({ productStockId: p.stockId, requestedQty: [2, 1][i]! })),
-        { guest: { ...guest, email: `returns${++orderCount}.${Date.now()}@example.com` } },
-      ),
-      remoteAddress: `10.9.${orderCount % 250}.${(orderCount * 7) % 250}`,
-    });
-    const result = commitResponseSchema.parse(committed.json());
-    if (!result.ok) throw new Error(`expected an order: ${committed.body}`);
-    const order = await orderRow(result.orderNumber);
-    await t.db.kysely
-      .transaction()
-      .execute((trx) =>
-        markOrderPaid(
-          trx,
-          order,
-          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TXR${result.orderNumber}` },
-          new Date(clock.now()).toISOString(),
-        ),
-      );
+    const { orderNumber, row: order } = await paidGuestOrder(
+      t,
+      products.map((p, i) => ({ stockId: p.stockId, quantity: [2, 1][i]! })),
+      {
+        email: `returns${++orderCount}.${Date.now()}@example.com`,
+        remoteAddress: `10.9.${orderCount % 250}.${(orderCount * 7) % 250}`,
+        provider: 'paypal',
+        providerStatus: 'Completed',
+        paidAt: new Date(clock.now()).toISOString(),
+      },
+    );
+    const result = { orderNumber };
     const sent = await admin('POST', `/orders/${result.orderNumber}/dispatch`, {
       untracked: { service: 'Royal Mail 1st Class' },
     });
@@ -203,27 +192,14 @@ describe('returns', () => {
   /** A paid order of 2 × £15 with express delivery, all dispatched: the whole-order refunds' case. */
   async function twoOfOneDispatched(email: string, remoteAddress: string) {
     const product = await fx.product(1500, 10);
-    const committed = await t.app.inject({
-      method: 'POST',
-      url: '/api/basket',
-      payload: commitBody([{ productStockId: product.stockId, requestedQty: 2 }], {
-        guest: { ...guest, email: `${email}.${Date.now()}@example.com` },
-      }),
+    const { orderNumber, row } = await paidGuestOrder(t, [{ stockId: product.stockId, quantity: 2 }], {
+      email: `${email}.${Date.now()}@example.com`,
       remoteAddress,
+      provider: 'paypal',
+      providerStatus: 'Completed',
+      paidAt: new Date(clock.now()).toISOString(),
     });
-    const result = commitResponseSchema.parse(committed.json());
-    if (!result.ok) throw new Error(committed.body);
-    const row = await orderRow(result.orderNumber);
-    await t.db.kysely
-      .transaction()
-      .execute((trx) =>
-        markOrderPaid(
-          trx,
-          row,
-          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TX${result.orderNumber}` },
-          new Date(clock.now()).toISOString(),
-        ),
-      );
+    const result = { orderNumber };
     await admin('POST', `/orders/${result.orderNumber}/dispatch`, { untracked: { service: 'Royal Mail 1st Class' } });
     const lines = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
     return { result, row, lines, key: links().keyOf(result.orderNumber, 1) };
@@ -285,29 +261,16 @@ describe('returns', () => {
     // £2 off three £10 units: each unit's third of it is 66.67p, which rounded alone thrice is 201p.
     const voucher = await fx.voucher({ kind: 'fixed', amount: 200 });
     const product = await fx.product(1000, 10);
-    const committed = await t.app.inject({
-      method: 'POST',
-      url: '/api/basket',
-      payload: commitBody([{ productStockId: product.stockId, requestedQty: 3 }], {
-        guest: { ...guest, email: `returns-voucher.${Date.now()}@example.com` },
-        voucherCodeAttempt: voucher,
-      }),
+    const { orderNumber, row } = await paidGuestOrder(t, [{ stockId: product.stockId, quantity: 3 }], {
+      email: `returns-voucher.${Date.now()}@example.com`,
       remoteAddress: '10.9.251.9',
+      provider: 'paypal',
+      providerStatus: 'Completed',
+      paidAt: new Date(clock.now()).toISOString(),
+      extra: { voucherCodeAttempt: voucher },
     });
-    const result = commitResponseSchema.parse(committed.json());
-    if (!result.ok) throw new Error(committed.body);
-    const row = await orderRow(result.orderNumber);
+    const result = { orderNumber };
     expect(row.discount_amount).toBe(200);
-    await t.db.kysely
-      .transaction()
-      .execute((trx) =>
-        markOrderPaid(
-          trx,
-          row,
-          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TXV${result.orderNumber}` },
-          new Date(clock.now()).toISOString(),
-        ),
-      );
     await admin('POST', `/orders/${result.orderNumber}/dispatch`, { untracked: { service: 'Royal Mail 1st Class' } });
     const [line] = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
     const key = links().keyOf(result.orderNumber, 1);
@@ -337,27 +300,14 @@ describe('returns', () => {
   /** A paid order of one line of `quantity` × £15 with none of it sent yet. */
   async function paidUndispatched(email: string, remoteAddress: string, quantity: number) {
     const product = await fx.product(1500, 10);
-    const committed = await t.app.inject({
-      method: 'POST',
-      url: '/api/basket',
-      payload: commitBody([{ productStockId: product.stockId, requestedQty: quantity }], {
-        guest: { ...guest, email: `${email}.${Date.now()}@example.com` },
-      }),
+    const { orderNumber } = await paidGuestOrder(t, [{ stockId: product.stockId, quantity }], {
+      email: `${email}.${Date.now()}@example.com`,
       remoteAddress,
+      provider: 'paypal',
+      providerStatus: 'Completed',
+      paidAt: new Date(clock.now()).toISOString(),
     });
-    const result = commitResponseSchema.parse(committed.json());
-    if (!result.ok) throw new Error(committed.body);
-    const row = await orderRow(result.orderNumber);
-    await t.db.kysely
-      .transaction()
-      .execute((trx) =>
-        markOrderPaid(
-          trx,
-          row,
-          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TX${result.orderNumber}` },
-          new Date(clock.now()).toISOString(),
-        ),
-      );
+    const result = { orderNumber };
     const lines = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
     return { orderNumber: result.orderNumber, lines, key: links().keyOf(result.orderNumber, 1) };
   }
@@ -544,28 +494,15 @@ describe('returns', () => {
   it('takes a collection order back once it is collected, within 14 days of collection', async () => {
     await fx.collectionMethod(900_500, 'Collect from the shop');
     const product = await fx.product(1500, 10);
-    const committed = await t.app.inject({
-      method: 'POST',
-      url: '/api/basket',
-      payload: commitBody([{ productStockId: product.stockId, requestedQty: 2 }], {
-        guest: { ...guest, email: `returns-collect.${Date.now()}@example.com` },
-        deliveryMethodRateId: 900_500,
-      }),
+    const { orderNumber, row } = await paidGuestOrder(t, [{ stockId: product.stockId, quantity: 2 }], {
+      email: `returns-collect.${Date.now()}@example.com`,
       remoteAddress: '10.9.251.4',
+      provider: 'paypal',
+      providerStatus: 'Completed',
+      paidAt: new Date(clock.now()).toISOString(),
+      extra: { deliveryMethodRateId: 900_500 },
     });
-    const result = commitResponseSchema.parse(committed.json());
-    if (!result.ok) throw new Error(committed.body);
-    const row = await orderRow(result.orderNumber);
-    await t.db.kysely
-      .transaction()
-      .execute((trx) =>
-        markOrderPaid(
-          trx,
-          row,
-          { provider: 'paypal', providerStatus: 'Completed', transactionId: `TXC${result.orderNumber}` },
-          new Date(clock.now()).toISOString(),
-        ),
-      );
+    const result = { orderNumber };
     const key = links().keyOf(result.orderNumber, 1);
     const lines = ((await admin('GET', `/orders/${result.orderNumber}`)).json() as OrderDetail).lines;
     const one = { reason: 'changed_mind', lines: [{ orderLineId: lines[0]!.id, quantity: 1 }] };
