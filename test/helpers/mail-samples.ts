@@ -1,5 +1,9 @@
-import { cancellationEmailToShopper } from '../../src/server/cancellation/cancellation-emails.ts';
+import {
+  cancellationEmailToShopper,
+  cancellationUndoneToShopper,
+} from '../../src/server/cancellation/cancellation-emails.ts';
 import type { MailMessage } from '../../src/server/mail/mailer.ts';
+import { newOrderLinkEmail } from '../../src/server/order-page/order-link-email.ts';
 import { returnAuthorisedEmail } from '../../src/server/returns/return-emails.ts';
 import {
   dispatchEmail,
@@ -111,6 +115,18 @@ export function sampleMails(publicUrl: string): Array<{ name: string; message: M
         refundsTo: 'to the card you paid with',
         pending: true,
       }),
+    },
+    {
+      name: 'cancellation undone',
+      message: cancellationUndoneToShopper(sampleOrder, {
+        orderNumber: sampleOrder.order_number,
+        units: [{ title: 'Tabla set', sizeName: 'Standard', quantity: 1 }],
+        amount: 1895,
+      }),
+    },
+    {
+      name: 'new order link',
+      message: newOrderLinkEmail(sampleOrder, sampleOrder.link_version + 1),
     },
     {
       name: 'return authorised',

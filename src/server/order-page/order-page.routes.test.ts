@@ -1,3 +1,4 @@
+import { decodeQuotedPrintable, deliveredMail } from '../../../test/helpers/outbox.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderDetail } from '../../contract/admin/orders.ts';
 import { ORDER_PAGE_NOT_FOUND, orderPageSchema } from '../../contract/order-page.ts';
@@ -200,8 +201,20 @@ describe('GET /api/order-page/:key and revoking its links', () => {
     const mails = await mailsTo();
     expect(mails).toHaveLength(1);
     expect(mails[0]!.recipient).toBe('asha@example.com');
-    expect(mails[0]!.paragraphs).toContain(`${t.config.publicUrl}/order/${fresh}`);
-    expect(mails[0]!.paragraphs).not.toContain(old);
+    // The queue never keeps the page's key: the link is signed when the message is sent.
+    const queued = await t.db.kysely
+      .selectFrom('mail_queue')
+      .selectAll()
+      .where('subject', '=', `A new link to your order ${orderNumber}`)
+      .execute();
+    expect(JSON.stringify(queued)).not.toContain(fresh.split('.')[1]!);
+    const sent = (await deliveredMail(t)).filter((m) => m.subject === `A new link to your order ${orderNumber}`);
+    expect(sent).toHaveLength(1);
+    const body = decodeQuotedPrintable(sent[0]!.raw);
+    expect(body).toMatch(
+      new RegExp(`<a href="${t.config.publicUrl}/order/${fresh}"[^>]*>((?!</a>)[\\s\\S])*View your order`),
+    );
+    expect(body).not.toContain(old);
     // Audited, and shown on the back office's order.
     const detail = (await admin('GET', `/orders/${orderNumber}`)).json() as OrderDetail;
     expect(detail.audit.map((entry) => entry.action)).toContain('order.revoke-order-link');

@@ -170,8 +170,7 @@ export function createOrderPageService(db: Kysely<Database>, options: OrderPageO
       await staffChange({ db, now }, orderNumber, staff, 'order.revoke-order-link', async (trx, order, at) => {
         if (!hasOrderPage(order)) return { refused: 'Only a paid order has a page to link to.' };
         const version = await raiseOrderLinkVersion(trx, order.id, at);
-        const url = `${options.publicUrl}${options.links.pathOf(order.order_number, version)}`;
-        await insertMail(trx, newOrderLinkEmail(order, url), at);
+        await insertMail(trx, newOrderLinkEmail(order, version), at);
         to = order.email;
         return { after: { linkVersion: version, to: order.email } };
       });
