@@ -140,6 +140,7 @@ export function sampleMails(publicUrl: string): Array<{ name: string; message: M
           items: ['1 × Tabla set (Standard)'],
         },
         'Raag Instruments, Unit 14, Queens Square Shopping Precinct, West Bromwich, B70 7NJ',
+        'damaged_in_transit',
       ),
     },
     {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { returnReceivedEmail } from './return-emails.ts';
+import { returnAuthorisedEmail, returnReceivedEmail } from './return-emails.ts';
 
 const facts = {
   email: 'meera@example.com',
@@ -17,5 +17,17 @@ describe('the return e-mails', () => {
     const text = JSON.stringify(message.template);
     expect(text).toContain('by 11 December 2026 at the latest');
     expect(text).not.toContain('2026-12-11');
+  });
+
+  it('say who pays the postage back: the shopper for a change of mind, the shop for faulty, damaged or wrong goods', () => {
+    const address = 'Raag Instruments, 1 High Street, Leicester';
+    const changedMind = JSON.stringify(returnAuthorisedEmail(facts, address, 'changed_mind').template);
+    expect(changedMind).toContain('You pay the postage to send them back');
+    expect(changedMind).not.toContain('we refund your postage');
+    for (const reason of ['faulty', 'damaged_in_transit', 'wrong_item'] as const) {
+      const ours = JSON.stringify(returnAuthorisedEmail(facts, address, reason).template);
+      expect(ours, reason).toContain('we refund your postage');
+      expect(ours, reason).not.toContain('You pay the postage');
+    }
   });
 });

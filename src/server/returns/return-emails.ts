@@ -1,5 +1,6 @@
 import { formatPence } from '../../contract/money.ts';
 import { VIEW_YOUR_ORDER } from '../cancellation/cancellation-emails.ts';
+import type { ReturnReason } from '../../contract/returns.ts';
 import type { MailMessage } from '../mail/mailer.ts';
 
 /**
@@ -56,7 +57,21 @@ export function returnRequestedEmail(facts: ReturnMailFacts): MailMessage {
   );
 }
 
-export function returnAuthorisedEmail(facts: ReturnMailFacts, returnAddress: string): MailMessage {
+/**
+ * The cost of sending goods back: the shopper's for a change of mind (regulation 34(2) lets the
+ * shop say so, as its terms do); the shop's for goods that were faulty, damaged or not what was
+ * ordered (Consumer Rights Act 2015).
+ */
+const postageFor = (reason: ReturnReason) =>
+  reason === 'changed_mind'
+    ? 'You pay the postage to send them back; we recommend a tracked service, as the parcel is yours until it reaches us. Keep your proof of postage.'
+    : 'As the goods were not as they should be, we refund your postage too: keep the receipt and send us a copy (a reply to this e-mail will do).';
+
+export function returnAuthorisedEmail(
+  facts: ReturnMailFacts,
+  returnAddress: string,
+  reason: ReturnReason,
+): MailMessage {
   return returnNotice(
     facts,
     `Return ${facts.raNumber} authorised: how to send it back`,
@@ -65,7 +80,8 @@ export function returnAuthorisedEmail(facts: ReturnMailFacts, returnAddress: str
       `We have authorised your return ${facts.raNumber} for order ${facts.orderNumber}:`,
       facts.items.join('\n'),
       `Please pack the items securely, write the returns authorisation number ${facts.raNumber} on a note inside the parcel, and send it to:\n${returnAddress}`,
-      'Keep your proof of postage. We refund you within 14 days of receiving the goods, by the way you paid.',
+      postageFor(reason),
+      'We refund you within 14 days of receiving the goods, by the way you paid.',
     ],
   );
 }

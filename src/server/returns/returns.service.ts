@@ -439,7 +439,7 @@ export function createReturnsService(
           conflict(`Return ${row.ra_number} is ${row.status}: only a requested return can be authorised.`);
         return {
           after: { status: 'authorised' },
-          mail: (facts) => returnAuthorisedEmail(facts, returnAddress),
+          mail: (facts) => returnAuthorisedEmail(facts, returnAddress, row.reason),
         };
       });
     },
