@@ -107,6 +107,18 @@ export const shopperFulfilmentWords: Record<(typeof fulfilments)[number], string
   collected: 'Collected',
 };
 
+/**
+ * How far the order has gone, in the customer's words: an order refunded in full before anything
+ * was sent is cancelled, whatever its stored fulfilment (which stays unfulfilled).
+ */
+export function shopperFulfilmentOf(
+  fulfilment: (typeof fulfilments)[number],
+  payment: (typeof paymentStatuses)[number],
+): string {
+  if (payment === 'refunded' && fulfilment === 'unfulfilled') return 'Cancelled: nothing will be sent';
+  return shopperFulfilmentWords[fulfilment];
+}
+
 /** The one answer for every key that opens no order: wrong, revoked, guessed or for an unpaid order. */
 export const ORDER_PAGE_NOT_FOUND = 'This order link is not valid. Please use the latest link we e-mailed you.';
 

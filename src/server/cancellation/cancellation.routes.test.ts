@@ -161,8 +161,13 @@ describe('cancelling before dispatch from the order page', () => {
     });
     expect(await fx.stockOf(products[0]!.stockId)).toBe(10);
     expect(await fx.stockOf(products[1]!.stockId)).toBe(10);
-    // Nothing is left to cancel, nor to dispatch.
+    // Nothing is left to cancel, nor to dispatch; the order's page says it is cancelled.
     expect(await options(key)).toMatchObject({ cancellable: false, wholeOrderRefund: null });
+    const page = (await t.app.inject({ method: 'GET', url: `/api/order-page/${key}` })).json();
+    expect(page).toMatchObject({
+      payment: { status: 'refunded', words: 'Refunded in full' },
+      fulfilment: { status: 'unfulfilled', words: 'Cancelled: nothing will be sent' },
+    });
     expect((await cancel(key, { whole: true })).statusCode).toBe(409);
     const mails = await cancellationMails(email, orderNumber);
     // The shopper's one message is the refund's, naming the cancellation and its units.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
   ORDER_PAGE_NOT_FOUND,
-  shopperFulfilmentWords,
+  shopperFulfilmentOf,
   shopperPaymentWords,
   type OrderLinkRevoked,
   type OrderPage,
@@ -84,7 +84,7 @@ export function createOrderPageService(db: Kysely<Database>, options: OrderPageO
         orderNumber: order.order_number,
         placedAt: order.created_at,
         payment: { status: payment, words: shopperPaymentWords[payment] },
-        fulfilment: { status: order.fulfilment, words: shopperFulfilmentWords[order.fulfilment] },
+        fulfilment: { status: order.fulfilment, words: shopperFulfilmentOf(order.fulfilment, payment) },
         deliveryKind: order.delivery_kind,
         lines: lines.map((line) => ({
           id: line.id,

@@ -71,6 +71,8 @@ describe('CancelSection', () => {
     await user.selectOptions(screen.getByLabelText('Tabla set (Standard): units to cancel'), '1');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByText(/We will refund £25.00 to the card you paid with/)).toBeTruthy();
+    // Each item in words: how many of which, never "1 x".
+    expect(screen.getByText('Tabla set (Standard): 1 to cancel')).toBeTruthy();
     // Keeping the order goes back; nothing was sent.
     await user.click(screen.getByRole('button', { name: 'Keep my order' }));
     expect(calls).toEqual([]);
@@ -78,6 +80,7 @@ describe('CancelSection', () => {
     await user.click(screen.getByRole('button', { name: 'Cancel and refund £25.00' }));
     const heading = await screen.findByRole('heading', { name: 'Items cancelled' });
     expect(document.activeElement).toBe(heading);
+    expect(screen.getByText('Tabla set (Standard): 1 cancelled')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toMatch(/We have refunded £25.00/);
     expect(calls).toEqual([{ lines: [{ lineId: 1, quantity: 1 }] }]);
     expect(onChanged).toHaveBeenCalledOnce();

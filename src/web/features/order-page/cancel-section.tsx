@@ -80,7 +80,7 @@ function CancelSteps({
         <ul>
           {step.result.cancelled.map((line) => (
             <li key={line.lineId}>
-              {line.quantity} x {line.title} ({line.sizeName})
+              {line.title} ({line.sizeName}): {line.quantity} cancelled
             </li>
           ))}
         </ul>
@@ -138,7 +138,7 @@ function CancelSteps({
           <ul>
             {chosen.map((line) => (
               <li key={line.lineId}>
-                {step.units[line.lineId]} x {line.title} ({line.sizeName})
+                {line.title} ({line.sizeName}): {step.units[line.lineId]} to cancel
               </li>
             ))}
           </ul>

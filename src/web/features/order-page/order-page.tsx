@@ -188,7 +188,12 @@ export function OrderView({ order, orderKey }: { order: OrderPageView; orderKey:
 
       {/* What the shopper can do now, each section asking the server what it allows. */}
       <CancelSection orderKey={orderKey} onChanged={changed} />
-      <ReturnsSection orderKey={orderKey} />
+      <ReturnsSection
+        orderKey={orderKey}
+        {...(order.fulfilment.status === 'unfulfilled' && order.payment.status !== 'refunded'
+          ? { notYetReceived: order.deliveryKind === 'collection' ? ('collection' as const) : ('delivery' as const) }
+          : {})}
+      />
     </>
   );
 }

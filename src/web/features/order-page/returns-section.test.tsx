@@ -107,4 +107,35 @@ describe('the returns section of the order page', () => {
     const said = screen.getByText(/your return RA-100077-1 is requested/);
     expect(document.activeElement).toBe(said);
   });
+
+  it('says returns open once the goods arrive, not that nothing can be returned, before anything is sent', async () => {
+    const nothingYet = { ...view, lines: [{ ...view.lines[0]!, returnable: 0, windowEndsAt: null }] };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json(nothingYet)),
+    );
+    const shown = (notYetReceived?: 'delivery' | 'collection') =>
+      render(
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <ReturnsSection orderKey="100077.key" {...(notYetReceived ? { notYetReceived } : {})} />
+        </QueryClientProvider>,
+      );
+    shown('delivery');
+    expect(
+      await screen.findByText(
+        'You can return items within 14 days of their arrival. Until they are sent, you can cancel them instead (above).',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText('Nothing on this order can be returned now.')).toBeNull();
+    cleanup();
+    shown('collection');
+    expect(
+      await screen.findByText(
+        'You can return items within 14 days of collecting them. Until they are ready, you can cancel them instead (above).',
+      ),
+    ).toBeTruthy();
+    cleanup();
+    shown();
+    expect(await screen.findByText('Nothing on this order can be returned now.')).toBeTruthy();
+  });
 });

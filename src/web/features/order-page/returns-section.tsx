@@ -22,7 +22,14 @@ const dateOf = (iso: string) =>
  * returns authorisation numbers and status, and a form to ask for one within 14 days of delivery
  * (which items and how many, why, a note and, for damage, up to three photos).
  */
-export function ReturnsSection({ orderKey }: { orderKey: string }) {
+export function ReturnsSection({
+  orderKey,
+  notYetReceived,
+}: {
+  orderKey: string;
+  /** Nothing has reached the shopper yet (by delivery or collection): returns open once it has. */
+  notYetReceived?: 'delivery' | 'collection';
+}) {
   const id = useId();
   const data = useQuery(orderReturnsQueryOptions(orderKey));
   // The request's confirmation lives here, not in the form: a request of every unit left takes the
@@ -79,7 +86,15 @@ export function ReturnsSection({ orderKey }: { orderKey: string }) {
       {returnable.length > 0 ? (
         <ReturnForm orderKey={orderKey} lines={returnable} onRequested={setRequested} />
       ) : (
-        returns.returns.length === 0 && <p>Nothing on this order can be returned now.</p>
+        returns.returns.length === 0 && (
+          <p>
+            {notYetReceived === 'delivery'
+              ? 'You can return items within 14 days of their arrival. Until they are sent, you can cancel them instead (above).'
+              : notYetReceived === 'collection'
+                ? 'You can return items within 14 days of collecting them. Until they are ready, you can cancel them instead (above).'
+                : 'Nothing on this order can be returned now.'}
+          </p>
+        )
       )}
     </section>
   );
