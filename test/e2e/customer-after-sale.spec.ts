@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { openDatabase } from '../../src/server/db/database.ts';
 import { plainText } from '../../src/server/mail/eml.ts';
 import { readOutbox } from '../helpers/outbox.ts';
-import { apiPost, expect, expectNoAxeViolations, opayoShop, paidOrderOf, test } from './fixtures.ts';
+import { apiPost, expect, expectNoAxeViolations, expectTapTargets, opayoShop, paidOrderOf, test } from './fixtures.ts';
 import { databaseFor, outboxFor } from './outbox-path.ts';
 import { createOwner, openFromNav, setPassword, signIn } from './staff-pages.ts';
 
@@ -86,6 +86,7 @@ test.describe("the customer's side after the sale", () => {
       await cancel
         .getByLabel(`${second.product.title} (${second.stock.productSizeName}): units to cancel`)
         .selectOption('1');
+      await expectTapTargets(page);
       await cancel.getByRole('button', { name: 'Continue' }).click();
       await expect(cancel.getByRole('heading', { name: 'Cancel these items?' })).toBeFocused();
       await expectNoAxeViolations(page);
@@ -138,6 +139,7 @@ test.describe("the customer's side after the sale", () => {
     const form = returns.getByRole('form', { name: 'Request a return' });
     await expect(form).toContainText('Made to order: it cannot be returned if you changed your mind.');
     await expectNoAxeViolations(shopperPage);
+    await expectTapTargets(shopperPage);
 
     // A change of mind about the made-to-order piece is refused, naming why.
     const madeToOrder = lines[1]!;

@@ -94,6 +94,27 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
 }
 
 /**
+ * Every control in the page's main part that a thumb taps is at least 24 by 24 px (WCAG 2.2,
+ * 2.5.8). A radio button or a box to tick counts with the label that wraps it, which takes the tap too.
+ */
+export async function expectTapTargets(page: Page): Promise<void> {
+  const small = await page.locator('main').evaluate((main) =>
+    [...main.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex="0"]')]
+      .filter((control) => control.offsetParent !== null && (control as HTMLInputElement).type !== 'hidden')
+      .map((control) => {
+        const choice = control instanceof HTMLInputElement && ['radio', 'checkbox'].includes(control.type);
+        const target = (choice && control.closest('label')) || control;
+        return { control, box: target.getBoundingClientRect() };
+      })
+      .filter(({ box }) => box.width < 24 || box.height < 24)
+      .map(
+        ({ control, box }) => `${control.outerHTML.slice(0, 90)} ${Math.round(box.width)}x${Math.round(box.height)}`,
+      ),
+  );
+  expect(small).toEqual([]);
+}
+
+/**
  * axe on a page as a browser without JavaScript shows it. axe is a script, which such a browser
  * does not run, so the page's document as drawn there (a `<noscript>`'s content drawn as the page's
  * own) is opened at its address in a browser of its own with scripts on, the shop's scripts left

@@ -1,6 +1,6 @@
 import { openDatabase } from '../../src/server/db/database.ts';
 import { createOrderLinks } from '../../src/server/orders/order-links.ts';
-import { expect, expectNoAxeViolations, paidOrderOf, signUp, test } from './fixtures.ts';
+import { expect, expectNoAxeViolations, expectTapTargets, paidOrderOf, signUp, test } from './fixtures.ts';
 import { databaseFor } from './outbox-path.ts';
 
 /**
@@ -109,6 +109,7 @@ test.describe("the customer's order page", () => {
       // The product's name reads on a line or two, not a letter to a line.
       expect((await productCell.boundingBox())!.width).toBeGreaterThan(250);
       await expect(table.locator('td[data-label="Refunded"]').first()).toBeVisible();
+      await expectTapTargets(page);
       await expectNoAxeViolations(page);
     });
   });

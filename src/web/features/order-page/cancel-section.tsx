@@ -8,6 +8,7 @@ import {
 import { formatPence } from '../../../contract/money.ts';
 import { ApiRequestError } from '../../lib/api.ts';
 import { cancellationQueryKey, cancellationQueryOptions, cancelOrder } from './api/cancellation.ts';
+import styles from './order-page.module.css';
 
 /**
  * Cancelling before dispatch on the customer's order page (docs/rules.md#cancelling-before-dispatch):
@@ -202,7 +203,7 @@ function CancelSteps({
       {options.wholeOrderRefund !== null && (
         <fieldset>
           <legend>What would you like to cancel?</legend>
-          <label>
+          <label className={styles.choice}>
             <input
               type="radio"
               name={`${ids}-choice`}
@@ -214,7 +215,7 @@ function CancelSteps({
             />{' '}
             The whole order (refund {formatPence(options.wholeOrderRefund)})
           </label>
-          <label>
+          <label className={styles.choice}>
             <input
               type="radio"
               name={`${ids}-choice`}

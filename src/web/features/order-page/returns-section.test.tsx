@@ -123,7 +123,7 @@ describe('the returns section of the order page', () => {
     shown('delivery');
     expect(
       await screen.findByText(
-        'You can return items within 14 days of their arrival. Until they are sent, you can cancel them instead (above).',
+        'You can return items within 14 days of their arrival. Until they are sent, see “Cancel your order” above.',
       ),
     ).toBeTruthy();
     expect(screen.queryByText('Nothing on this order can be returned now.')).toBeNull();
@@ -131,7 +131,7 @@ describe('the returns section of the order page', () => {
     shown('collection');
     expect(
       await screen.findByText(
-        'You can return items within 14 days of collecting them. Until they are ready, you can cancel them instead (above).',
+        'You can return items within 14 days of collecting them. Until they are ready, see “Cancel your order” above.',
       ),
     ).toBeTruthy();
     cleanup();

@@ -89,9 +89,9 @@ export function ReturnsSection({
         returns.returns.length === 0 && (
           <p>
             {notYetReceived === 'delivery'
-              ? 'You can return items within 14 days of their arrival. Until they are sent, you can cancel them instead (above).'
+              ? 'You can return items within 14 days of their arrival. Until they are sent, see “Cancel your order” above.'
               : notYetReceived === 'collection'
-                ? 'You can return items within 14 days of collecting them. Until they are ready, you can cancel them instead (above).'
+                ? 'You can return items within 14 days of collecting them. Until they are ready, see “Cancel your order” above.'
                 : 'Nothing on this order can be returned now.'}
           </p>
         )
