@@ -130,6 +130,22 @@ describe("the customer's order page", () => {
     );
   });
 
+  it('says nothing will be sent once the whole order was cancelled before dispatch', async () => {
+    const cancelled: OrderPageView = {
+      ...order,
+      payment: { status: 'refunded', words: 'Refunded in full' },
+      fulfilment: { status: 'unfulfilled', words: 'Cancelled: nothing will be sent' },
+      fulfilments: [],
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => answer(200, cancelled)),
+    );
+    show();
+    expect(await screen.findByText('Nothing will be sent: this order was cancelled.')).toBeTruthy();
+    expect(screen.queryByText(/We will e-mail you when it is/)).toBeNull();
+  });
+
   it('says a link that opens no order is not valid, and asks no more', async () => {
     const fetch = vi.fn(async () =>
       answer(404, { error: { code: 'NOT_FOUND', message: 'This order link is not valid.' } }),

@@ -161,7 +161,11 @@ export function OrderView({ order, orderKey }: { order: OrderPageView; orderKey:
       <section className={styles.panel} aria-labelledby="order-fulfilments">
         <h2 id="order-fulfilments">{order.deliveryKind === 'collection' ? 'Collection' : 'Dispatches'}</h2>
         {order.fulfilments.length === 0 ? (
-          <p>Nothing has been sent yet. We will e-mail you when it is.</p>
+          <p>
+            {order.payment.status === 'refunded'
+              ? 'Nothing will be sent: this order was cancelled.'
+              : 'Nothing has been sent yet. We will e-mail you when it is.'}
+          </p>
         ) : (
           order.fulfilments.map((fulfilment, i) => <Fulfilment key={i} fulfilment={fulfilment} index={i + 1} />)
         )}
