@@ -29,6 +29,12 @@ function show() {
     'fetch',
     vi.fn(async (path: string, init?: RequestInit) => {
       if (path.includes('csrf')) return Response.json({ token: 't' });
+      if (path.endsWith('/roles')) {
+        return Response.json([
+          { id: 1, name: 'owner', permissions: [], builtIn: true, members: 1 },
+          { id: 2, name: 'staff', permissions: ['dispatch', 'refund'], builtIn: false, members: 1 },
+        ]);
+      }
       if (init?.method === 'PATCH') {
         changes.push(JSON.parse(String(init.body)));
         return Response.json({});
@@ -52,7 +58,7 @@ describe('the staff page', () => {
     await userEvent.selectOptions(await screen.findByLabelText('Role of asha@example.com'), 'owner');
     const question = screen.getByRole('alert');
     expect(question.textContent).toContain('Make Asha Patel an owner?');
-    expect(question.textContent).toContain('staff accounts');
+    expect(question.textContent).toContain('everything, staff accounts, roles and settings included');
     await userEvent.click(screen.getByRole('button', { name: 'Keep as it is' }));
     expect(changes).toEqual([]);
     expect((screen.getByLabelText('Role of asha@example.com') as HTMLSelectElement).value).toBe('staff');

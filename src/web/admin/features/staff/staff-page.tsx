@@ -2,16 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import {
-  newStaffSchema,
-  staffRoleAbilities,
-  staffRoles,
-  type NewStaff,
-  type StaffMember,
-  type StaffRole,
-} from '../../../../contract/admin/staff.ts';
+import type { StaffRoleView } from '../../../../contract/admin/permissions.ts';
+import { newStaffSchema, type NewStaff, type StaffMember } from '../../../../contract/admin/staff.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
-import { formatDate, humanise } from '../../lib/format.ts';
+import { formatDate } from '../../lib/format.ts';
+import { roleAbilities, rolesQueryOptions } from '../../lib/roles.ts';
 import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
@@ -19,9 +14,10 @@ import { addStaff, changeStaff, newSetPasswordLink, resetTwoFactor, staffListQue
 import { staffMeQueryOptions } from '../../lib/staff-session.ts';
 import { SetPasswordLink } from './set-password-link.tsx';
 
-/** Staff accounts (owners only): add, change role, disable or enable, and hand out a new link. */
+/** Staff accounts (the staff permission): add, change role, disable or enable, and hand out a new link. */
 export default function StaffPage() {
   const staff = useQuery(staffListQueryOptions());
+  const roles = useQuery(rolesQueryOptions());
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
   const me = useQuery(staffMeQueryOptions());
@@ -42,7 +38,7 @@ export default function StaffPage() {
 
   return (
     <AdminPage title="Staff">
-      <ErrorAlert error={problem ?? staff.error} />
+      <ErrorAlert error={problem ?? staff.error ?? roles.error} />
       {done && (
         <p className="adm-done" role="status">
           {done}
@@ -52,6 +48,7 @@ export default function StaffPage() {
       {pending && (
         <ConfirmChange
           pending={pending}
+          roles={roles.data ?? []}
           onYes={() => {
             setPending(null);
             void run(() => changeStaff(pending.member.id, pending.change, queryClient));
@@ -59,9 +56,10 @@ export default function StaffPage() {
           onNo={() => setPending(null)}
         />
       )}
-      {staff.data && (
+      {staff.data && roles.data && (
         <StaffTable
           staff={staff.data}
+          roles={roles.data}
           myId={me.data?.id}
           onResetTwoFactor={(member) =>
             run(async () => {
@@ -85,6 +83,7 @@ export default function StaffPage() {
       )}
       <h2>Add a staff member</h2>
       <AddStaffForm
+        roles={roles.data ?? []}
         onAdded={(email, url) => {
           setProblem(null);
           setLink({ email, url, emailed: true });
@@ -94,17 +93,33 @@ export default function StaffPage() {
   );
 }
 
-type PendingChange = { member: StaffMember; change: { role: StaffRole } | { disabled: true } };
+type PendingChange = { member: StaffMember; change: { role: string } | { disabled: true } };
+
+/** "an owner", "a packer": a role's name as the question says it. */
+function aRole(name: string): string {
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
+}
 
 /** The question before a change: what it will mean for the member, and a yes or a no. */
-function ConfirmChange({ pending, onYes, onNo }: { pending: PendingChange; onYes: () => void; onNo: () => void }) {
+function ConfirmChange({
+  pending,
+  roles,
+  onYes,
+  onNo,
+}: {
+  pending: PendingChange;
+  roles: StaffRoleView[];
+  onYes: () => void;
+  onNo: () => void;
+}) {
   const who = pending.member.name || pending.member.email;
   const { change } = pending;
+  const role = 'role' in change ? roles.find((r) => r.name === change.role) : undefined;
   const [question, yes] =
     'role' in change
       ? [
-          `Make ${who} ${change.role === 'owner' ? 'an owner' : 'staff'}? ${staffRoleAbilities[change.role]}`,
-          `Yes, make ${who} ${change.role === 'owner' ? 'an owner' : 'staff'}`,
+          `Make ${who} ${aRole(change.role)}? They will be able to do ${role ? roleAbilities(role) : 'what the role allows'}.`,
+          `Yes, make ${who} ${aRole(change.role)}`,
         ]
       : [
           `Disable ${who}? They are signed out at once and cannot sign in until an owner enables them again.`,
@@ -129,6 +144,7 @@ const helper = dataColumns<StaffMember>();
 
 function StaffTable(props: {
   staff: StaffMember[];
+  roles: StaffRoleView[];
   onRole: (member: StaffMember, role: StaffMember['role']) => Promise<void>;
   onDisabled: (member: StaffMember, disabled: boolean) => Promise<void>;
   onLink: (member: StaffMember) => Promise<void>;
@@ -149,11 +165,11 @@ function StaffTable(props: {
             id={`role-${member.id}`}
             className="input"
             value={member.role}
-            onChange={(event) => void props.onRole(member, event.target.value as StaffMember['role'])}
+            onChange={(event) => void props.onRole(member, event.target.value)}
           >
-            {staffRoles.map((role) => (
-              <option key={role} value={role}>
-                {humanise(role)}
+            {props.roles.map((role) => (
+              <option key={role.id} value={role.name}>
+                {role.name}
               </option>
             ))}
           </select>
@@ -202,7 +218,7 @@ function StaffTable(props: {
   );
 }
 
-function AddStaffForm({ onAdded }: { onAdded: (email: string, url: string) => void }) {
+function AddStaffForm({ roles, onAdded }: { roles: StaffRoleView[]; onAdded: (email: string, url: string) => void }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
   const form = useForm<NewStaff>({
@@ -239,8 +255,11 @@ function AddStaffForm({ onAdded }: { onAdded: (email: string, url: string) => vo
         {...form.register('email')}
       />
       <SelectField id="new-staff-role" label="Role" error={errors.role?.message} {...form.register('role')}>
-        <option value="staff">Staff: orders, customers and catalogue</option>
-        <option value="owner">Owner: everything, staff accounts too</option>
+        {roles.map((role) => (
+          <option key={role.id} value={role.name}>
+            {role.name}: {roleAbilities(role)}
+          </option>
+        ))}
       </SelectField>
       <button type="submit" className="button adm-small" disabled={isSubmitting}>
         Add and show the set-password link
