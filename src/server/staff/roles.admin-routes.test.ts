@@ -113,4 +113,41 @@ describe('back office: roles', () => {
     const answer = await call('PATCH', `/staff/${owner.id}`, owner.cookie, { role: 'staff' });
     expect(answer.statusCode).toBe(409);
   });
+
+  it('lets a member with the staff permission give out only what they hold, and never touch an owner', async () => {
+    await call('POST', '/roles', owner.cookie, { name: 'Team lead', permissions: ['staff', 'dispatch'] });
+    const lead = await staffMember(t, 'Team lead');
+    const packer = await staffMember(t, 'packer');
+    // Their own permissions, or fewer, they may give; more, or the owner role, they may not.
+    expect((await call('PATCH', `/staff/${packer.id}`, lead.cookie, { role: 'Team lead' })).statusCode).toBe(200);
+    for (const role of ['owner', 'staff']) {
+      const answer = await call('PATCH', `/staff/${packer.id}`, lead.cookie, { role });
+      expect({ role, status: answer.statusCode }).toEqual({ role, status: 403 });
+    }
+    const added = await call('POST', '/staff', lead.cookie, {
+      email: `o.${Date.now()}@shop.example`,
+      name: 'O',
+      role: 'owner',
+    });
+    expect(added.statusCode).toBe(403);
+    const wider = await call('POST', '/roles', lead.cookie, { name: 'Wider', permissions: ['refund'] });
+    expect(wider.statusCode).toBe(403);
+    const ownRole = (await call('GET', '/roles', lead.cookie))
+      .json()
+      .find((r: { name: string }) => r.name === 'Team lead');
+    const widened = await call('PUT', `/roles/${ownRole.id}`, lead.cookie, {
+      name: 'Team lead',
+      permissions: ['staff', 'settings'],
+    });
+    expect(widened.statusCode).toBe(403);
+    // An owner's account is the owners' alone: no link, no two-factor reset, no change, from anyone else.
+    for (const [method, url, payload] of [
+      ['POST', `/staff/${owner.id}/set-password-link`, {}],
+      ['POST', `/staff/${owner.id}/reset-two-factor`, {}],
+      ['PATCH', `/staff/${owner.id}`, { disabled: true }],
+    ] as const) {
+      const answer = await call(method, url, lead.cookie, payload);
+      expect({ url, status: answer.statusCode }).toEqual({ url, status: 403 });
+    }
+  });
 });

@@ -19,7 +19,7 @@ import {
   updateRole,
   type StaffRoleRow,
 } from './roles.repository.ts';
-import type { Staff } from './staff.service.ts';
+import { holdsAll, isOwner, type Staff } from './staff.service.ts';
 
 /**
  * Roles (docs/back-office.md#permissions): the owner role holds every permission and cannot be
@@ -45,12 +45,27 @@ export function createRolesService(db: Kysely<Database>, options: { now?: () => 
   const nameTaken = (name: string) =>
     new RefusedError(409, errorCodes.conflict, `There is a role called “${name}” already`, 'name');
 
-  async function editable(trx: Kysely<Database>, id: number): Promise<StaffRoleRow> {
+  /**
+   * A member who is not an owner may define and change only roles within their own permissions,
+   * so the staff permission is never a way to more.
+   */
+  function mayGrant(by: Staff, permissions: readonly Permission[]): void {
+    if (!isOwner(by) && !holdsAll(by, permissions)) {
+      throw new RefusedError(
+        403,
+        errorCodes.forbidden,
+        'You may define a role only with permissions you hold yourself; an owner can give it more',
+      );
+    }
+  }
+
+  async function editable(trx: Kysely<Database>, id: number, by: Staff): Promise<StaffRoleRow> {
     const role = await findRoleById(trx, id);
     if (!role) throw new NotFoundError('No such role');
     if (role.is_owner) {
       throw new RefusedError(409, errorCodes.conflict, 'The owner role holds every permission and cannot be changed');
     }
+    mayGrant(by, permissionsOf(role));
     return role;
   }
 
@@ -61,6 +76,7 @@ export function createRolesService(db: Kysely<Database>, options: { now?: () => 
 
     async create(input: StaffRoleInput, by: Staff): Promise<StaffRoleView> {
       const name = input.name.trim();
+      mayGrant(by, input.permissions);
       const permissions = stored(input.permissions);
       const id = await db.transaction().execute(async (trx) => {
         const newId = await insertRole(trx, { name, permissions });
@@ -80,9 +96,10 @@ export function createRolesService(db: Kysely<Database>, options: { now?: () => 
 
     async update(id: number, input: StaffRoleInput, by: Staff): Promise<StaffRoleView> {
       const name = input.name.trim();
+      mayGrant(by, input.permissions);
       const permissions = stored(input.permissions);
       await db.transaction().execute(async (trx) => {
-        const before = await editable(trx, id);
+        const before = await editable(trx, id, by);
         if (!(await updateRole(trx, id, { name, permissions }))) throw nameTaken(name);
         await recordAudit(trx, {
           staff: by,
@@ -101,7 +118,7 @@ export function createRolesService(db: Kysely<Database>, options: { now?: () => 
     /** Refused while anyone holds the role, naming it: they need another role first. */
     async remove(id: number, by: Staff): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        const role = await editable(trx, id);
+        const role = await editable(trx, id, by);
         const members = await countMembersOf(trx, id);
         if (members > 0) {
           throw new RefusedError(

@@ -151,14 +151,34 @@ export function createStaffService(
     return token;
   }
 
-  /** A role named in a request, as the repository stores it; an unknown name is the field's fault. */
+  /**
+   * A role named in a request, as the repository stores it; an unknown name is the field's fault.
+   * With `by` (not the command line), a member who is not an owner may give only a role whose
+   * permissions they hold themselves, and never the owner role: the staff permission must not be
+   * a way to more.
+   */
   async function roleNamed(
     trx: Kysely<Database>,
     name: string,
+    by: Staff | undefined,
   ): Promise<{ id: number; isOwner: boolean; name: string }> {
     const role = await findRoleByName(trx, name.trim());
     if (!role) throw new BadRequestError(`There is no role called “${name.trim()}”`, 'role');
+    if (by && !isOwner(by) && (role.is_owner || !holdsAll(by, permissionsOf(role)))) {
+      throw new RefusedError(
+        403,
+        errorCodes.forbidden,
+        'You may give only a role whose permissions you hold yourself, and only an owner may make an owner',
+      );
+    }
     return { id: role.id, isOwner: Boolean(role.is_owner), name: role.name };
+  }
+
+  /** An owner's account (its role, its links, its two-factor) is for owners alone to change. */
+  function mayManage(by: Staff, member: StaffRow): void {
+    if (member.role === 'owner' && !isOwner(by)) {
+      throw new RefusedError(403, errorCodes.forbidden, "Only an owner may change an owner's account");
+    }
   }
 
   async function memberOrThrow(id: number): Promise<StaffRow> {
@@ -173,7 +193,7 @@ export function createStaffService(
       const email = input.email.trim().toLowerCase();
       const at = now().toISOString();
       const id = await db.transaction().execute(async (trx) => {
-        const role = await roleNamed(trx, input.role);
+        const role = await roleNamed(trx, input.role, by);
         const newId = await insertStaff(trx, { email, name: input.name.trim(), role, createdAt: at });
         if (newId === undefined) {
           throw new RefusedError(409, errorCodes.conflict, 'A staff account with this e-mail address exists already');
@@ -205,6 +225,7 @@ export function createStaffService(
     /** A new set-password link for a member (they lost theirs, or forgot their password). */
     async newLink(id: number, by: Staff): Promise<string> {
       const member = await memberOrThrow(id);
+      mayManage(by, member);
       await recordAudit(db, {
         staff: by,
         action: 'staff.new-link',
@@ -336,7 +357,8 @@ export function createStaffService(
         const activeOwners = await lockActiveOwners(trx);
         const member = await findStaffById(trx, id);
         if (!member) throw new NotFoundError('No such staff member');
-        const newRole = change.role === undefined ? undefined : await roleNamed(trx, change.role);
+        mayManage(by, member);
+        const newRole = change.role === undefined ? undefined : await roleNamed(trx, change.role, by);
         // Only an owner who can sign in now counts toward the shop's last one.
         const losesOwner =
           member.role === 'owner' &&
@@ -435,6 +457,7 @@ export function createStaffService(
         throw new RefusedError(409, errorCodes.conflict, 'Turn your own two-factor sign-in off on My account');
       }
       const member = await memberOrThrow(id);
+      mayManage(by, member);
       const at = now().toISOString();
       await db.transaction().execute(async (trx) => {
         await turnOffTwoFactor(trx, id, at);
@@ -499,6 +522,16 @@ export function createStaffService(
 }
 
 export type StaffService = ReturnType<typeof createStaffService>;
+
+/** The built-in owner role's name: it cannot be renamed, and no other role may take it (migration 0036). */
+export function isOwner(staff: Staff): boolean {
+  return staff.role === 'owner';
+}
+
+/** Whether a member holds every one of these permissions. */
+export function holdsAll(staff: Staff, wanted: readonly Permission[]): boolean {
+  return wanted.every((permission) => staff.permissions.includes(permission));
+}
 
 /** What a member's role allows; a member without a role (none since migration 0036), nothing. */
 function rolePermissions(row: StaffRow): Permission[] {
