@@ -43,7 +43,8 @@ export const permissionDescriptions: Record<Permission, { label: string; allows:
   },
   customers: {
     label: 'Customers and GDPR',
-    allows: "See customers and their orders; export a customer's data and erase a customer (GDPR).",
+    allows:
+      "See customers and their orders; export a customer's data and erase a customer (GDPR); revoke the link to a customer's order page.",
   },
   reports: {
     label: 'Reports',

@@ -28,7 +28,8 @@ export const adminAccess = {
   'GET /orders/:orderNumber': orders,
   'POST /orders/:orderNumber/notes': orders,
   'POST /orders/:orderNumber/resend-confirmation': orders,
-  'POST /orders/:orderNumber/order-link/revoke': orders,
+  // Ends the customer's access to their order page: a matter of the customer's data.
+  'POST /orders/:orderNumber/order-link/revoke': ['customers'],
   'GET /orders/:orderNumber/documents': orders,
   'GET /orders/:orderNumber/invoice': ['refund', 'reports', 'dispatch', 'cancel'],
   'GET /orders/:orderNumber/packing-slip': ['dispatch'],
