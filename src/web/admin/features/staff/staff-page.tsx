@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { StaffRoleView } from '../../../../contract/admin/permissions.ts';
-import { newStaffSchema, type NewStaff, type StaffMember } from '../../../../contract/admin/staff.ts';
+import { newStaffSchema, type NewStaff, type StaffMe, type StaffMember } from '../../../../contract/admin/staff.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { formatDate } from '../../lib/format.ts';
 import { roleAbilities, rolesQueryOptions } from '../../lib/roles.ts';
@@ -56,10 +56,12 @@ export default function StaffPage() {
           onNo={() => setPending(null)}
         />
       )}
-      {staff.data && roles.data && (
+      {staff.data && roles.data && me.data && (
         <StaffTable
           staff={staff.data}
           roles={roles.data}
+          mayGive={(role) => mayGive(me.data, role)}
+          mayManage={(member) => member.role !== 'owner' || me.data.role === 'owner'}
           myId={me.data?.id}
           onResetTwoFactor={(member) =>
             run(async () => {
@@ -83,7 +85,7 @@ export default function StaffPage() {
       )}
       <h2>Add a staff member</h2>
       <AddStaffForm
-        roles={roles.data ?? []}
+        roles={(roles.data ?? []).filter((role) => me.data && mayGive(me.data, role))}
         onAdded={(email, url) => {
           setProblem(null);
           setLink({ email, url, emailed: true });
@@ -91,6 +93,15 @@ export default function StaffPage() {
       />
     </AdminPage>
   );
+}
+
+/**
+ * The server's rule (staff.service.ts), so the page offers only what it will accept: an owner gives
+ * any role; anyone else only a role within their own permissions, never the owner role.
+ */
+function mayGive(me: Pick<StaffMe, 'role' | 'permissions'>, role: StaffRoleView): boolean {
+  if (me.role === 'owner') return true;
+  return !role.builtIn && role.permissions.every((permission) => me.permissions.includes(permission));
 }
 
 type PendingChange = { member: StaffMember; change: { role: string } | { disabled: true } };
@@ -145,6 +156,10 @@ const helper = dataColumns<StaffMember>();
 function StaffTable(props: {
   staff: StaffMember[];
   roles: StaffRoleView[];
+  /** Whether the signed-in member may give this role; a member's own role shows either way. */
+  mayGive: (role: StaffRoleView) => boolean;
+  /** False for an owner's account when the signed-in member is not an owner: theirs to leave alone. */
+  mayManage: (member: StaffMember) => boolean;
   onRole: (member: StaffMember, role: StaffMember['role']) => Promise<void>;
   onDisabled: (member: StaffMember, disabled: boolean) => Promise<void>;
   onLink: (member: StaffMember) => Promise<void>;
@@ -156,25 +171,30 @@ function StaffTable(props: {
     helper.accessor('email', { header: 'E-mail' }),
     helper.accessor('role', {
       header: 'Role',
-      cell: ({ row: { original: member } }) => (
-        <>
-          <label className="visually-hidden" htmlFor={`role-${member.id}`}>
-            Role of {member.email}
-          </label>
-          <select
-            id={`role-${member.id}`}
-            className="input"
-            value={member.role}
-            onChange={(event) => void props.onRole(member, event.target.value)}
-          >
-            {props.roles.map((role) => (
-              <option key={role.id} value={role.name}>
-                {role.name}
-              </option>
-            ))}
-          </select>
-        </>
-      ),
+      cell: ({ row: { original: member } }) =>
+        !props.mayManage(member) ? (
+          member.role
+        ) : (
+          <>
+            <label className="visually-hidden" htmlFor={`role-${member.id}`}>
+              Role of {member.email}
+            </label>
+            <select
+              id={`role-${member.id}`}
+              className="input"
+              value={member.role}
+              onChange={(event) => void props.onRole(member, event.target.value)}
+            >
+              {props.roles
+                .filter((role) => props.mayGive(role) || role.name === member.role)
+                .map((role) => (
+                  <option key={role.id} value={role.name} disabled={!props.mayGive(role)}>
+                    {role.name}
+                  </option>
+                ))}
+            </select>
+          </>
+        ),
     }),
     helper.display({
       id: 'state',
@@ -187,30 +207,35 @@ function StaffTable(props: {
     helper.display({
       id: 'actions',
       header: 'Actions',
-      cell: ({ row: { original: member } }) => (
-        <div className="adm-row">
-          <button
-            type="button"
-            className="button button-secondary adm-small"
-            onClick={() => void props.onDisabled(member, !member.disabled)}
-          >
-            {member.disabled ? 'Enable' : 'Disable'}
-            <span className="visually-hidden"> {member.email}</span>
-          </button>
-          <button type="button" className="button button-secondary adm-small" onClick={() => void props.onLink(member)}>
-            New set-password link<span className="visually-hidden"> for {member.email}</span>
-          </button>
-          {member.totpEnabled && member.id !== props.myId && (
+      cell: ({ row: { original: member } }) =>
+        props.mayManage(member) && (
+          <div className="adm-row">
             <button
               type="button"
               className="button button-secondary adm-small"
-              onClick={() => void props.onResetTwoFactor(member)}
+              onClick={() => void props.onDisabled(member, !member.disabled)}
             >
-              Reset two-factor<span className="visually-hidden"> for {member.email}</span>
+              {member.disabled ? 'Enable' : 'Disable'}
+              <span className="visually-hidden"> {member.email}</span>
             </button>
-          )}
-        </div>
-      ),
+            <button
+              type="button"
+              className="button button-secondary adm-small"
+              onClick={() => void props.onLink(member)}
+            >
+              New set-password link<span className="visually-hidden"> for {member.email}</span>
+            </button>
+            {member.totpEnabled && member.id !== props.myId && (
+              <button
+                type="button"
+                className="button button-secondary adm-small"
+                onClick={() => void props.onResetTwoFactor(member)}
+              >
+                Reset two-factor<span className="visually-hidden"> for {member.email}</span>
+              </button>
+            )}
+          </div>
+        ),
     }),
   ]);
   return (
