@@ -76,6 +76,7 @@ export async function uploadPhotos(databaseUrl: string, options: { extra: number
             email: member.email,
             name: 'Bench',
             role: 'staff',
+            permissions: ['catalogue'],
           });
           made += count;
         }

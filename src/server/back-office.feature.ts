@@ -71,6 +71,7 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
   admin.addHook('onRequest', requireHttps(config.env === 'production').hook);
   admin.addHook('onRequest', guard.guard);
   await admin.register(staffFeature, {
+    db,
     staff,
     guard,
     secureCookies,

@@ -91,6 +91,7 @@ test.describe('the back office on a phone', () => {
       ['/admin/audit', 'Audit log', (main) => main.getByLabel('Show actions on')],
       ['/admin/account', 'My account', button('Sign out everywhere')],
       ['/admin/staff', 'Staff', button(/^Add/)],
+      ['/admin/roles', 'Roles', button('Add the role')],
       ['/admin/settings', 'Settings', button('Save settings')],
     ];
     for (const [path, heading, action] of pages) {

@@ -21,8 +21,11 @@ const publicRoutes = new Set([
   'POST /api/admin/set-password',
   'POST /api/admin/sign-out',
 ]);
-/** What only an owner may do: staff accounts, the shop's settings and importing products from CSV. */
-const ownerOnly = (path: string) => /^\/api\/admin\/(staff|settings|products\/import)(\/|$)/.test(path);
+/**
+ * What the `staff` role (migration 0036) may not do: staff accounts and roles, and the shop's
+ * settings. Every permission against every route is walked in admin-permissions.test.ts.
+ */
+const ownerOnly = (path: string) => /^\/api\/admin\/(staff|roles|settings)(\/|$)/.test(path);
 
 describe('back office authorization, route by route', () => {
   let t: TestApp;
@@ -79,7 +82,7 @@ describe('back office authorization, route by route', () => {
     }
   });
 
-  it('refuses the owner’s routes to staff, and lets staff reach the others', async () => {
+  it('refuses the owner’s routes to the staff role, and lets it reach the others', async () => {
     for (const [method, path] of routes) {
       if (publicRoutes.has(`${method} ${path}`) || path.endsWith('/sign-out-everywhere')) continue;
       const answer = await call(method, path, { cookie: staffCookie });

@@ -20,6 +20,7 @@ export const auditPageQuerySchema = z.object({
       'order',
       'customer',
       'staff',
+      'role',
       'product',
       'product_type',
       'brand',

@@ -1,19 +1,13 @@
 import { z } from 'zod';
 import { emailField } from '../fields.ts';
+import { accessTableSchema, permissionSchema } from './permissions.ts';
 
 /**
  * Back-office accounts (docs/back-office.md). Staff are not customers: their own accounts, roles
- * and sessions. `owner` may do everything, `staff` everything but staff accounts and settings.
+ * and sessions. A member holds one role, a named set of permissions (permissions.ts): the built-in
+ * `owner`, holding them all, or one the owner defined.
  */
-export const staffRoles = ['owner', 'staff'] as const;
-export type StaffRole = (typeof staffRoles)[number];
-
-/** What a member of each role may do, in the words the back office asks before a role change. */
-export const staffRoleAbilities: Record<StaffRole, string> = {
-  owner: 'Owners can do everything: orders, refunds, the catalogue, prices, customers, and staff accounts too.',
-  staff:
-    'Staff can work orders, refunds, customers, the catalogue, stock, vouchers and delivery; not staff accounts, the products CSV import or the low-stock threshold.',
-};
+const roleName = z.string().trim().min(1, 'Please choose a role').max(60);
 
 const password = z.string().min(1, 'Please enter your password').max(200);
 /** A six-digit code from an authenticator app. */
@@ -55,7 +49,9 @@ export const staffMemberSchema = z.object({
   id: z.number().int(),
   email: z.string(),
   name: z.string(),
-  role: z.enum(staffRoles),
+  /** The role's name. */
+  role: z.string(),
+  roleId: z.number().int(),
   totpEnabled: z.boolean(),
   /** False until the person has followed their set-password link. */
   active: z.boolean(),
@@ -64,18 +60,28 @@ export const staffMemberSchema = z.object({
 });
 export type StaffMember = z.infer<typeof staffMemberSchema>;
 export const staffListSchema = z.array(staffMemberSchema);
+/**
+ * The signed-in member, what their role allows, and the server's table of which permission each
+ * route needs (src/server/staff/admin-access.ts): the back office shows only what it allows.
+ */
+export const staffMeSchema = staffMemberSchema.extend({
+  permissions: z.array(permissionSchema),
+  access: accessTableSchema,
+});
+export type StaffMe = z.infer<typeof staffMeSchema>;
 
 export const newStaffSchema = z.object({
   email: emailField('Please enter an e-mail address'),
   name: z.string().trim().min(1, 'Please enter a name').max(100),
-  role: z.enum(staffRoles, { error: 'Please choose a role' }),
+  /** The role's name. */
+  role: roleName,
 });
 export type NewStaff = z.input<typeof newStaffSchema>;
 /** The new member's single-use link to choose a password: shown once, to pass on by hand or e-mail. */
 export const newStaffAnswerSchema = z.object({ member: staffMemberSchema, setPasswordUrl: z.string() });
 
 export const staffChangeSchema = z
-  .object({ role: z.enum(staffRoles).optional(), disabled: z.boolean().optional() })
+  .object({ role: roleName.optional(), disabled: z.boolean().optional() })
   .refine((change) => change.role !== undefined || change.disabled !== undefined, {
     message: 'Name a role or whether the account is disabled',
   });

@@ -10,9 +10,9 @@ import type { StaffGuard } from '../staff/staff-guard.ts';
 import type { ProductsCsvService } from './products-csv.admin-service.ts';
 
 /**
- * Products as CSV (docs/back-office.md#csv-import-and-export). The export is for owners and staff,
- * as the product list is; an import rewrites prices and stock of up to 20,000 rows at once, so it is
- * the owner's, as the shop's settings are. The file is the body (text/csv), taken by these routes
+ * Products as CSV (docs/back-office.md#csv-import-and-export). Both need the catalogue permission
+ * (src/server/staff/admin-access.ts); an import rewrites prices and stock of up to 20,000 rows at
+ * once, so give it only to a role you trust with all of them. The file is the body (text/csv), taken by these routes
  * only: elsewhere the API still refuses text (415).
  */
 export const productsCsvAdminRoutes: FastifyPluginAsyncZod<{ csv: ProductsCsvService; guard: StaffGuard }> = async (
@@ -21,7 +21,6 @@ export const productsCsvAdminRoutes: FastifyPluginAsyncZod<{ csv: ProductsCsvSer
 ) => {
   app.addContentTypeParser(['text/csv', 'application/csv'], textBodyParser(MAX_IMPORT_BYTES));
   const importRoute = {
-    config: { role: 'owner' as const },
     bodyLimit: MAX_IMPORT_BYTES,
     schema: {
       consumes: ['text/csv'],

@@ -31,7 +31,6 @@ export const stockAdminRoutes: FastifyPluginAsyncZod<{ stock: StockAdminService;
   app.put(
     '/settings/low-stock-threshold',
     {
-      config: { role: 'owner' },
       schema: { body: lowStockThresholdSchema, response: { 200: lowStockThresholdSchema } },
     },
     (request) => stock.setLowStockThreshold(request.body, guard.staffOf(request)),

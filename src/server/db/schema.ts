@@ -1,5 +1,4 @@
 import type { Generated } from 'kysely';
-import type { StaffRole } from '../../contract/admin/staff.ts';
 import type { DeliveryKind, Fulfilment, OrderStatus } from '../../contract/order-status.ts';
 import type { ProductStatus } from '../../contract/catalog-rules.ts';
 
@@ -413,7 +412,10 @@ export interface StaffTable {
   id: Generated<number>;
   email: string;
   name: string;
-  role: StaffRole;
+  /** Owner or not (migration 0011's CHECK), kept in step with `role_id` by the repository. */
+  role: 'owner' | 'staff';
+  /** The member's role (migration 0036); null only before it ran. */
+  role_id: number | null;
   password_hash: string | null;
   totp_secret: string | null;
   totp_enabled: Generated<number>;
@@ -432,6 +434,15 @@ export interface StaffTokenTable {
 }
 
 /** A member's single-use two-factor recovery code, its SHA-256 only (migration 0035). */
+/** A named set of permissions (migration 0036); `is_owner`: the built-in owner role, holding all. */
+export interface StaffRoleTable {
+  id: Generated<number>;
+  name: string;
+  /** Comma-separated permissions (src/contract/admin/permissions.ts). */
+  permissions: string;
+  is_owner: number;
+}
+
 export interface StaffRecoveryCodeTable {
   id: Generated<number>;
   staff_id: number;
@@ -605,6 +616,7 @@ export interface Database {
   staff_tokens: StaffTokenTable;
   staff_sessions: StaffSessionTable;
   staff_recovery_codes: StaffRecoveryCodeTable;
+  staff_roles: StaffRoleTable;
   audit_log: AuditLogTable;
   stock_adjustments: StockAdjustmentTable;
   product_photos: ProductPhotoTable;

@@ -5,6 +5,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { apiErrorSchema } from '../../contract/errors.ts';
 import { csrfExemptRoutes } from './csrf.ts';
 import { statusesOf } from './hook-answers.ts';
+import { accessOf } from '../staff/admin-access.ts';
 
 /**
  * The API's OpenAPI 3.1 description (docs/rules.md#api-answers-and-errors), made from the zod
@@ -85,17 +86,19 @@ function withErrorAnswers(schema: RouteSchema | undefined, route: RouteOptions):
   const methods = [route.method].flat().map((method) => method.toUpperCase());
   const takesBody = methods.some((method) => !bodyless.has(method));
   const admin = route.url.startsWith('/api/admin/');
+  // Open to anyone by the back office's one table (src/server/staff/admin-access.ts).
+  const staffPublic = admin && methods.every((method) => accessOf(method, route.url) === 'public');
   const fromHooks = new Set([route.onRequest, route.preHandler].flat().flatMap(statusesOf));
   const statuses: Array<keyof typeof refusals> = [];
   if (schema?.body || schema?.querystring || schema?.params || takesBody) statuses.push(400);
   // The back office's guard (src/server/staff/staff-guard.ts), and the customer's where it stands.
-  if ((admin && !route.config?.staffPublic) || fromHooks.has(401)) statuses.push(401);
+  if ((admin && !staffPublic) || fromHooks.has(401)) statuses.push(401);
   // CSRF for every state-changing call but the providers'; an owner's route; HTTPS for the back office.
   if ((takesBody && !csrfExemptRoutes.has(route.url)) || admin) statuses.push(403);
   if (schema?.params) statuses.push(404);
   // The back office's services refuse a change that conflicts (RefusedError 409) on nearly every
   // write; told per route, it would be a line in each of forty routes for the few that cannot.
-  if (admin && takesBody && !route.config?.staffPublic) statuses.push(409);
+  if (admin && takesBody && !staffPublic) statuses.push(409);
   if (takesBody) statuses.push(413, 415);
   if (route.config?.rateLimit || fromHooks.has(429)) statuses.push(429);
   statuses.push('5XX');

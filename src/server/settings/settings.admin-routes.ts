@@ -9,8 +9,8 @@ export const settingsAdminRoutes: FastifyPluginAsyncZod<{ settings: ShopSettings
   { settings, guard },
 ) => {
   const schema = { response: { 200: shopSettingsAnswerSchema } };
-  app.get('/settings', { config: { role: 'owner' }, schema }, () => settings.read());
-  app.put('/settings', { config: { role: 'owner' }, schema: { ...schema, body: shopSettingsSchema } }, (request) =>
+  app.get('/settings', { schema }, () => settings.read());
+  app.put('/settings', { schema: { ...schema, body: shopSettingsSchema } }, (request) =>
     settings.update(request.body, guard.staffOf(request)),
   );
 };

@@ -1,23 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { StaffRole } from '../../contract/admin/staff.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
+import { accessOf } from './admin-access.ts';
 import type { Staff, StaffService } from './staff.service.ts';
 import { SESSION_HOURS } from './staff.service.ts';
 
 /**
- * The back office's guard (docs/back-office.md#security). Every /api/admin route is closed by
- * default: it needs a live staff session, and a route marked `config: { role: 'owner' }` needs an
- * owner. Only routes marked `config: { staffPublic: true }` (sign-in, set-password) are open.
+ * The back office's guard (docs/back-office.md#security, #permissions). Every /api/admin route is
+ * closed by default: the one table (admin-access.ts) says who may call it. Its public routes
+ * (sign-in, set-password) are open; every other needs a live staff session and, unless any member
+ * may, a permission the member's role holds. A route the table does not name is refused to all.
  * A customer's session is a different cookie in a different table, so it never opens anything here.
  */
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Open without a staff session (sign-in, set-password, sign-out). */
-    staffPublic?: boolean;
-    /** The role a route needs beyond being staff. */
-    role?: StaffRole;
-  }
-}
 
 export function staffCookieName(secure: boolean): string {
   return secure ? '__Host-admin' : 'admin';
@@ -51,8 +44,9 @@ export function createStaffGuard(staffService: Pick<StaffService, 'staffFor'>, s
 
   /** An onRequest hook for the whole /api/admin scope. */
   async function guard(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    const config = request.routeOptions.config;
-    if (config.staffPublic) return;
+    const url = request.routeOptions.url;
+    const access = accessOf(request.method, url);
+    if (access === 'public') return;
     const token = staffTokenOf(request, secure);
     const staff = token ? await staffService.staffFor(token) : undefined;
     if (!staff) {
@@ -60,8 +54,15 @@ export function createStaffGuard(staffService: Pick<StaffService, 'staffFor'>, s
         .status(401)
         .send({ error: { code: errorCodes.unauthorized, message: 'Please sign in to the back office.' } });
     }
-    if (config.role === 'owner' && staff.role !== 'owner') {
-      return reply.status(403).send({ error: { code: errorCodes.forbidden, message: 'Only an owner may do this.' } });
+    // No route at all (url undefined) goes on to the 404; a route the table leaves out is nobody's.
+    const allowed =
+      url === undefined ||
+      access === 'member' ||
+      (access !== undefined && access.some((permission) => staff.permissions.includes(permission)));
+    if (!allowed) {
+      return reply.status(403).send({
+        error: { code: errorCodes.forbidden, message: 'Your role does not allow this. Please ask an owner.' },
+      });
     }
     acting.set(request, staff);
   }

@@ -10,6 +10,7 @@ import {
   staffIdParamsSchema,
   staffListSchema,
   staffMemberSchema,
+  staffMeSchema,
   staffSetPasswordSchema,
   staffSignInSchema,
   totpCodeSchema,
@@ -48,7 +49,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/sign-in',
     {
-      config: { ...perMinute(10).config, staffPublic: true },
+      config: perMinute(10).config,
       preHandler: perAccount,
       schema: { body: staffSignInSchema, response: { 200: okSchema, 401: apiErrorSchema } },
     },
@@ -74,7 +75,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/forgot-password',
     {
-      config: { ...perMinute(5).config, staffPublic: true },
+      config: perMinute(5).config,
       schema: { body: staffForgotPasswordSchema, response: { 200: okSchema } },
     },
     async (request) => {
@@ -86,7 +87,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/set-password',
     {
-      config: { ...perMinute(10).config, staffPublic: true },
+      config: perMinute(10).config,
       schema: { body: staffSetPasswordSchema, response: { 200: okSchema } },
     },
     async (request) => {
@@ -95,16 +96,12 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  app.post(
-    '/sign-out',
-    { config: { staffPublic: true }, schema: { response: { 200: okSchema } } },
-    async (request, reply) => {
-      const token = staffTokenOf(request, secureCookies);
-      if (token) await staff.signOut(token);
-      clearStaffCookie(reply, secureCookies);
-      return { ok: true };
-    },
-  );
+  app.post('/sign-out', { schema: { response: { 200: okSchema } } }, async (request, reply) => {
+    const token = staffTokenOf(request, secureCookies);
+    if (token) await staff.signOut(token);
+    clearStaffCookie(reply, secureCookies);
+    return { ok: true };
+  });
 
   app.post('/sign-out-everywhere', { schema: { response: { 200: okSchema } } }, async (request, reply) => {
     await staff.signOutEverywhere(staffOf(request));
@@ -112,7 +109,7 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
     return { ok: true };
   });
 
-  app.get('/me', { schema: { response: { 200: staffMemberSchema } } }, (request) => staff.me(staffOf(request)));
+  app.get('/me', { schema: { response: { 200: staffMeSchema } } }, (request) => staff.me(staffOf(request)));
 
   app.post('/me/totp/setup', { schema: { response: { 200: totpSetupSchema } } }, (request) =>
     staff.setUpTotp(staffOf(request)),
@@ -148,16 +145,13 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
     (request) => staff.renewRecoveryCodes(staffOf(request), request.body.password),
   );
 
-  app.get('/staff', { config: { role: 'owner' }, schema: { response: { 200: staffListSchema } } }, () => staff.list());
-  app.post(
-    '/staff',
-    { config: { role: 'owner' }, schema: { body: newStaffSchema, response: { 200: newStaffAnswerSchema } } },
-    (request) => staff.create(request.body, staffOf(request)),
+  app.get('/staff', { schema: { response: { 200: staffListSchema } } }, () => staff.list());
+  app.post('/staff', { schema: { body: newStaffSchema, response: { 200: newStaffAnswerSchema } } }, (request) =>
+    staff.create(request.body, staffOf(request)),
   );
   app.patch(
     '/staff/:id',
     {
-      config: { role: 'owner' },
       schema: { params: staffIdParamsSchema, body: staffChangeSchema, response: { 200: staffMemberSchema } },
     },
     (request) => staff.change(request.params.id, request.body, staffOf(request)),
@@ -165,7 +159,6 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/staff/:id/set-password-link',
     {
-      config: { role: 'owner' },
       schema: { params: staffIdParamsSchema, response: { 200: z.object({ setPasswordUrl: z.string() }) } },
     },
     async (request) => ({ setPasswordUrl: await staff.newLink(request.params.id, staffOf(request)) }),
@@ -173,7 +166,6 @@ export const staffAdminRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/staff/:id/reset-two-factor',
     {
-      config: { role: 'owner' },
       schema: { params: staffIdParamsSchema, response: { 200: staffMemberSchema } },
     },
     (request) => staff.resetTwoFactor(request.params.id, staffOf(request)),

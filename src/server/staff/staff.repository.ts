@@ -1,33 +1,56 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, StaffTable } from '../db/schema.ts';
 import { dialectOfHandle, isUniqueViolation } from '../db/database.ts';
-import type { StaffRole } from '../../contract/admin/staff.ts';
 
 /** Staff accounts' SQL: accounts, set-password links and sessions. */
 
-export type StaffRow = Selectable<StaffTable>;
+/** A member with their role's name and permissions (migration 0036). */
+export type StaffRow = Selectable<StaffTable> & {
+  role_name: string | null;
+  role_permissions: string | null;
+  role_is_owner: number | null;
+};
 
-export function findStaffByEmail(db: Kysely<Database>, email: string) {
-  return db.selectFrom('staff').selectAll().where('email', '=', email).executeTakeFirst();
+function staffWithRole(db: Kysely<Database>) {
+  return db
+    .selectFrom('staff')
+    .leftJoin('staff_roles', 'staff_roles.id', 'staff.role_id')
+    .selectAll('staff')
+    .select([
+      'staff_roles.name as role_name',
+      'staff_roles.permissions as role_permissions',
+      'staff_roles.is_owner as role_is_owner',
+    ]);
 }
 
-export function findStaffById(db: Kysely<Database>, id: number) {
-  return db.selectFrom('staff').selectAll().where('id', '=', id).executeTakeFirst();
+export function findStaffByEmail(db: Kysely<Database>, email: string): Promise<StaffRow | undefined> {
+  return staffWithRole(db).where('staff.email', '=', email).executeTakeFirst();
 }
 
-export function listStaff(db: Kysely<Database>) {
-  return db.selectFrom('staff').selectAll().orderBy('id').execute();
+export function findStaffById(db: Kysely<Database>, id: number): Promise<StaffRow | undefined> {
+  return staffWithRole(db).where('staff.id', '=', id).executeTakeFirst();
+}
+
+export function listStaff(db: Kysely<Database>): Promise<StaffRow[]> {
+  return staffWithRole(db).orderBy('staff.id').execute();
 }
 
 /** The new member's id, or undefined when the address has an account already. */
 export async function insertStaff(
   db: Kysely<Database>,
-  member: { email: string; name: string; role: StaffRole; createdAt: string },
+  member: { email: string; name: string; role: { id: number; isOwner: boolean }; createdAt: string },
 ): Promise<number | undefined> {
   try {
     const row = await db
       .insertInto('staff')
-      .values({ email: member.email, name: member.name, role: member.role, created_at: member.createdAt })
+      .values({
+        email: member.email,
+        name: member.name,
+        // `role` is owner-or-not, kept in step with the role itself (migration 0036).
+        role: member.role.isOwner ? 'owner' : 'staff',
+        role_id: member.role.id,
+        created_at: member.createdAt,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -40,9 +63,16 @@ export async function insertStaff(
 export async function updateStaff(
   db: Kysely<Database>,
   id: number,
-  change: Partial<Pick<StaffRow, 'role' | 'disabled_at' | 'password_hash' | 'totp_secret' | 'totp_enabled'>>,
+  change: Partial<Pick<StaffRow, 'disabled_at' | 'password_hash' | 'totp_secret' | 'totp_enabled'>> & {
+    role?: { id: number; isOwner: boolean };
+  },
 ): Promise<void> {
-  await db.updateTable('staff').set(change).where('id', '=', id).execute();
+  const { role, ...rest } = change;
+  await db
+    .updateTable('staff')
+    .set({ ...rest, ...(role && { role: role.isOwner ? 'owner' : 'staff', role_id: role.id }) })
+    .where('id', '=', id)
+    .execute();
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { NewStaff, StaffMember, StaffRole } from '../../contract/admin/staff.ts';
+import type { Permission } from '../../contract/admin/permissions.ts';
+import type { NewStaff, StaffMe, StaffMember } from '../../contract/admin/staff.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords.ts';
 import { hashToken, newToken } from '../accounts/tokens.ts';
@@ -29,6 +30,9 @@ import type { RateLimitRepository } from '../http/rate-limit/rate-limit.reposito
 import type { Mailer, MailMessage } from '../mail/mailer.ts';
 import { newRecoveryCodes, recoveryCodeHash } from './recovery-codes.ts';
 import { newTotpSecret, totpQrSvg, totpStepOf, totpUrl } from './totp.ts';
+import { adminAccess } from './admin-access.ts';
+import { findRoleByName } from './roles.repository.ts';
+import { permissionsOf } from './role-permissions.ts';
 
 /**
  * Staff accounts (docs/back-office.md#staff-accounts): created by an owner (or the first one by
@@ -55,7 +59,10 @@ export interface Staff {
   id: number;
   email: string;
   name: string;
-  role: StaffRole;
+  /** The name of the member's role. */
+  role: string;
+  /** What the role allows (the owner role: everything). */
+  permissions: Permission[];
 }
 
 export type SignInResult = { outcome: 'signed-in'; token: string } | { outcome: 'failed' };
@@ -150,6 +157,36 @@ export function createStaffService(
     return token;
   }
 
+  /**
+   * A role named in a request, as the repository stores it; an unknown name is the field's fault.
+   * With `by` (not the command line), a member who is not an owner may give only a role whose
+   * permissions they hold themselves, and never the owner role: the staff permission must not be
+   * a way to more.
+   */
+  async function roleNamed(
+    trx: Kysely<Database>,
+    name: string,
+    by: Staff | undefined,
+  ): Promise<{ id: number; isOwner: boolean; name: string }> {
+    const role = await findRoleByName(trx, name.trim());
+    if (!role) throw new BadRequestError(`There is no role called “${name.trim()}”`, 'role');
+    if (by && !isOwner(by) && (role.is_owner || !holdsAll(by, permissionsOf(role)))) {
+      throw new RefusedError(
+        403,
+        errorCodes.forbidden,
+        'You may give only a role whose permissions you hold yourself, and only an owner may make an owner',
+      );
+    }
+    return { id: role.id, isOwner: Boolean(role.is_owner), name: role.name };
+  }
+
+  /** An owner's account (its role, its links, its two-factor) is for owners alone to change. */
+  function mayManage(by: Staff, member: StaffRow): void {
+    if (member.role === 'owner' && !isOwner(by)) {
+      throw new RefusedError(403, errorCodes.forbidden, "Only an owner may change an owner's account");
+    }
+  }
+
   async function memberOrThrow(id: number): Promise<StaffRow> {
     const member = await findStaffById(db, id);
     if (!member) throw new NotFoundError('No such staff member');
@@ -162,7 +199,8 @@ export function createStaffService(
       const email = input.email.trim().toLowerCase();
       const at = now().toISOString();
       const id = await db.transaction().execute(async (trx) => {
-        const newId = await insertStaff(trx, { email, name: input.name.trim(), role: input.role, createdAt: at });
+        const role = await roleNamed(trx, input.role, by);
+        const newId = await insertStaff(trx, { email, name: input.name.trim(), role, createdAt: at });
         if (newId === undefined) {
           throw new RefusedError(409, errorCodes.conflict, 'A staff account with this e-mail address exists already');
         }
@@ -172,7 +210,7 @@ export function createStaffService(
             action: 'staff.create',
             entityType: 'staff',
             entityId: newId,
-            after: { email, name: input.name.trim(), role: input.role },
+            after: { email, name: input.name.trim(), role: role.name },
             at,
           });
         }
@@ -194,6 +232,7 @@ export function createStaffService(
     /** A new set-password link for a member (they lost theirs, or forgot their password). */
     async newLink(id: number, by: Staff): Promise<string> {
       const member = await memberOrThrow(id);
+      mayManage(by, member);
       await recordAudit(db, {
         staff: by,
         action: 'staff.new-link',
@@ -289,7 +328,15 @@ export function createStaffService(
     /** The member of a live session (its idle expiry moves on), or undefined. */
     async staffFor(token: string): Promise<Staff | undefined> {
       const member = await touchStaffSession(db, hashToken(token), now().toISOString(), later(IDLE_MINUTES * 60_000));
-      return member && { id: member.id, email: member.email, name: member.name, role: member.role };
+      return (
+        member && {
+          id: member.id,
+          email: member.email,
+          name: member.name,
+          role: member.role_name ?? '',
+          permissions: rolePermissions(member),
+        }
+      );
     },
 
     async signOut(token: string): Promise<void> {
@@ -300,8 +347,10 @@ export function createStaffService(
       await revokeStaffSessions(db, staff.id, now().toISOString());
     },
 
-    async me(staff: Staff): Promise<StaffMember> {
-      return memberView(await memberOrThrow(staff.id));
+    /** The member, what they may do, and the table saying what each route needs. */
+    async me(staff: Staff): Promise<StaffMe> {
+      const member = await memberOrThrow(staff.id);
+      return { ...memberView(member), permissions: rolePermissions(member), access: adminAccess };
     },
 
     async list(): Promise<StaffMember[]> {
@@ -309,26 +358,27 @@ export function createStaffService(
     },
 
     /** An owner changes a member's role or disables the account; the last owner stays an owner. */
-    async change(id: number, change: { role?: StaffRole; disabled?: boolean }, by: Staff): Promise<StaffMember> {
+    async change(id: number, change: { role?: string; disabled?: boolean }, by: Staff): Promise<StaffMember> {
       const at = now().toISOString();
       await db.transaction().execute(async (trx) => {
         // The owners first, locked, then the member as it is after any change that held them.
         const activeOwners = await lockActiveOwners(trx);
         const member = await findStaffById(trx, id);
         if (!member) throw new NotFoundError('No such staff member');
+        mayManage(by, member);
+        const newRole = change.role === undefined ? undefined : await roleNamed(trx, change.role, by);
         // Only an owner who can sign in now counts toward the shop's last one.
         const losesOwner =
           member.role === 'owner' &&
           member.disabled_at === null &&
           member.password_hash !== null &&
-          ((change.role !== undefined && change.role !== 'owner') || change.disabled === true);
+          ((newRole !== undefined && !newRole.isOwner) || change.disabled === true);
         if (losesOwner && activeOwners <= 1) {
           throw new RefusedError(409, errorCodes.conflict, 'The shop must keep at least one owner who can sign in');
         }
         const disabledAt =
           change.disabled === undefined ? member.disabled_at : change.disabled ? (member.disabled_at ?? at) : null;
-        const role = change.role ?? member.role;
-        await updateStaff(trx, id, { role, disabled_at: disabledAt });
+        await updateStaff(trx, id, { ...(newRole && { role: newRole }), disabled_at: disabledAt });
         if (disabledAt !== null) {
           await revokeStaffSessions(trx, id, at);
           // A link handed out before would let its holder choose the password of a later re-enabled account.
@@ -339,8 +389,8 @@ export function createStaffService(
           action: 'staff.change',
           entityType: 'staff',
           entityId: id,
-          before: { role: member.role, disabled: member.disabled_at !== null },
-          after: { role, disabled: disabledAt !== null },
+          before: { role: member.role_name, disabled: member.disabled_at !== null },
+          after: { role: newRole?.name ?? member.role_name, disabled: disabledAt !== null },
           at,
         });
       });
@@ -415,6 +465,7 @@ export function createStaffService(
         throw new RefusedError(409, errorCodes.conflict, 'Turn your own two-factor sign-in off on My account');
       }
       const member = await memberOrThrow(id);
+      mayManage(by, member);
       const at = now().toISOString();
       await db.transaction().execute(async (trx) => {
         await turnOffTwoFactor(trx, id, at);
@@ -480,12 +531,29 @@ export function createStaffService(
 
 export type StaffService = ReturnType<typeof createStaffService>;
 
+/** The built-in owner role's name: it cannot be renamed, and no other role may take it (migration 0036). */
+export function isOwner(staff: Staff): boolean {
+  return staff.role === 'owner';
+}
+
+/** Whether a member holds every one of these permissions. */
+export function holdsAll(staff: Staff, wanted: readonly Permission[]): boolean {
+  return wanted.every((permission) => staff.permissions.includes(permission));
+}
+
+/** What a member's role allows; a member without a role (none since migration 0036), nothing. */
+function rolePermissions(row: StaffRow): Permission[] {
+  if (row.role_permissions === null || row.role_is_owner === null) return [];
+  return permissionsOf({ permissions: row.role_permissions, is_owner: row.role_is_owner });
+}
+
 function memberView(row: StaffRow): StaffMember {
   return {
     id: row.id,
     email: row.email,
     name: row.name,
-    role: row.role,
+    role: row.role_name ?? '',
+    roleId: row.role_id ?? 0,
     totpEnabled: Boolean(row.totp_enabled),
     active: row.password_hash !== null,
     disabled: row.disabled_at !== null,

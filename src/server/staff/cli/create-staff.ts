@@ -3,7 +3,7 @@ import { newStaffSchema } from '../../../contract/admin/staff.ts';
 import { loadConfig } from '../../config.ts';
 import { openDatabase } from '../../db/database.ts';
 import { migrateToLatest } from '../../db/migrate.ts';
-import { RefusedError } from '../../errors.ts';
+import { BadRequestError, RefusedError } from '../../errors.ts';
 import { createStaffService } from '../staff.service.ts';
 
 /**
@@ -21,7 +21,9 @@ const parsed = newStaffSchema.safeParse({
 });
 if (!parsed.success) {
   for (const issue of parsed.error.issues) console.error(`--${issue.path.join('.')}: ${issue.message}`);
-  console.error('Usage: npm run staff:create -- --email someone@example.com --role owner|staff [--name "Their Name"]');
+  console.error(
+    'Usage: npm run staff:create -- --email someone@example.com --role owner|staff|<a role defined on the Roles page> [--name "Their Name"]',
+  );
   process.exit(2);
 }
 const config = loadConfig();
@@ -36,7 +38,8 @@ try {
   console.log(`Created ${member.role} ${member.email}. To choose a password (once, within 72 hours), open:`);
   console.log(setPasswordUrl);
 } catch (error) {
-  if (!(error instanceof RefusedError)) throw error;
+  // An address in use, or a role nobody defined (`--role` names one: owner, staff, or one made on the Roles page).
+  if (!(error instanceof RefusedError) && !(error instanceof BadRequestError)) throw error;
   console.error(error.message);
   process.exitCode = 1;
 } finally {

@@ -2,12 +2,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useRef, useState } from 'react';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { requestJson } from '../../lib/api.ts';
+import { useMayCall } from '../lib/access.ts';
 import { LeaveGuard } from '../lib/leave-guard.tsx';
 import { isStaffMeKey, staffKeys, staffMeQueryOptions } from '../lib/staff-session.ts';
+import { navPages } from './nav.ts';
 
-/** The back office's frame: a skip link, the nav (staff management for owners only) and the page. */
+/** The back office's frame: a skip link, the nav (the pages the member's role may see) and the page. */
 export function Layout() {
   const me = useQuery(staffMeQueryOptions());
+  const may = useMayCall();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const signedIn = me.data;
@@ -59,54 +62,15 @@ export function Layout() {
               }}
             >
               <ul className="adm-nav">
-                <li>
-                  <NavLink to="/" end>
-                    Dashboard
-                  </NavLink>
-                </li>
-                <li>
-                  <NavLink to="/orders">Orders</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/returns">Returns</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/documents">Documents</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/customers">Customers</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/products">Products</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/types-and-brands">Types and brands</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/stock">Stock</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/vouchers">Vouchers</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/delivery">Delivery</NavLink>
-                </li>
-                <li>
-                  <NavLink to="/audit">Audit log</NavLink>
-                </li>
-                {signedIn.role === 'owner' && (
-                  <li>
-                    <NavLink to="/staff">Staff</NavLink>
-                  </li>
-                )}
-                {signedIn.role === 'owner' && (
-                  <li>
-                    <NavLink to="/settings">Settings</NavLink>
-                  </li>
-                )}
-                <li>
-                  <NavLink to="/account">My account</NavLink>
-                </li>
+                {navPages
+                  .filter((page) => may(page.route))
+                  .map((page) => (
+                    <li key={page.to}>
+                      <NavLink to={page.to} end={page.to === '/'}>
+                        {page.label}
+                      </NavLink>
+                    </li>
+                  ))}
               </ul>
             </nav>
             <div className="adm-who">

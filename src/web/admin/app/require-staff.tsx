@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { StaffRole } from '../../../contract/admin/staff.ts';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { mayCall } from '../../../contract/admin/permissions.ts';
 import { AdminPage } from '../lib/admin-page.tsx';
 import { isSignedOut } from '../lib/problem.ts';
 import { staffMeQueryOptions } from '../lib/staff-session.ts';
@@ -8,10 +8,11 @@ import { ErrorAlert } from '../ui/error-alert.tsx';
 import { PageLoading } from './layout.tsx';
 
 /**
- * The sign-in guard: signed-out people go to the sign-in page, which brings them back here; an
- * owner-only page tells staff it is not theirs. The server checks every call on its own anyway.
+ * The sign-in guard: signed-out people go to the sign-in page, which brings them back here; a page
+ * whose data the member's role may not read (`route`, by the server's table) says it is not theirs.
+ * The server checks every call on its own anyway.
  */
-export function RequireStaff({ role }: { role?: StaffRole }) {
+export function RequireStaff({ route }: { route?: string }) {
   const location = useLocation();
   const me = useQuery(staffMeQueryOptions());
   if (me.isPending) return <PageLoading />;
@@ -22,10 +23,10 @@ export function RequireStaff({ role }: { role?: StaffRole }) {
     }
     return <ErrorAlert error={me.error} />;
   }
-  if (role === 'owner' && me.data.role !== 'owner') {
+  if (route && !mayCall(me.data.access, me.data.permissions, route)) {
     return (
-      <AdminPage title="For owners only">
-        <p>Only an owner may manage staff accounts.</p>
+      <AdminPage title="Not for your role">
+        <p>Your role does not include this page. An owner can change what your role allows.</p>
       </AdminPage>
     );
   }

@@ -1,8 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { StaffMember } from '../../../contract/admin/staff.ts';
+import type { StaffMe } from '../../../contract/admin/staff.ts';
 import { requestJson } from '../../lib/api.ts';
 
-/** The signed-in staff member; the guard, the nav and the account page read it. A 401 means signed out. */
+/**
+ * The signed-in staff member, their permissions and the server's table of what each route needs;
+ * the guard, the nav and the account page read it. A 401 means signed out.
+ */
 export const staffKeys = { me: ['admin', 'me'] as const };
 
 export function isStaffMeKey(key: readonly unknown[]): boolean {
@@ -12,7 +15,7 @@ export function isStaffMeKey(key: readonly unknown[]): boolean {
 export function staffMeQueryOptions() {
   return queryOptions({
     queryKey: staffKeys.me,
-    queryFn: ({ signal }) => requestJson<StaffMember>('/api/admin/me', { signal }),
+    queryFn: ({ signal }) => requestJson<StaffMe>('/api/admin/me', { signal }),
     retry: false,
     staleTime: 5 * 60_000,
   });

@@ -10,6 +10,7 @@ import {
   totpDisableSchema,
   type totpSetupSchema,
 } from '../../../../contract/admin/staff.ts';
+import { permissionDescriptions } from '../../../../contract/admin/permissions.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { staffKeys, staffMeQueryOptions } from '../../lib/staff-session.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
@@ -47,6 +48,12 @@ export default function AccountPage() {
         <dd>{me.data.email}</dd>
         <dt>Role</dt>
         <dd>{me.data.role}</dd>
+        <dt>Your role allows</dt>
+        <dd>
+          {me.data.permissions.length === 0
+            ? 'Nothing but your own account'
+            : me.data.permissions.map((permission) => permissionDescriptions[permission].label).join(', ')}
+        </dd>
       </dl>
       <h2>Two-factor sign-in</h2>
       {me.data.totpEnabled ? (

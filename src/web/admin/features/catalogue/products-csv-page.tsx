@@ -10,6 +10,7 @@ import {
 import { ApiRequestError } from '../../../lib/api.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { problemText } from '../../lib/problem.ts';
+import { useMayCall } from '../../lib/access.ts';
 import { staffMeQueryOptions } from '../../lib/staff-session.ts';
 import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { applyProductImport, previewProductImport, productsCsvHref } from './api/products-csv.ts';
@@ -22,6 +23,7 @@ import { applyProductImport, previewProductImport, productsCsvHref } from './api
  */
 export default function ProductsCsvPage() {
   const me = useQuery(staffMeQueryOptions());
+  const may = useMayCall();
   return (
     <AdminPage
       title="Products as CSV"
@@ -41,13 +43,13 @@ export default function ProductsCsvPage() {
           Download all products (CSV)
         </a>
       </section>
-      {me.data?.role === 'owner' ? (
+      {may('POST /products/import') ? (
         <ImportSection />
       ) : (
         me.data && (
           <section aria-labelledby="csv-import">
             <h2 id="csv-import">Import</h2>
-            <p>Only an owner may import products from a file.</p>
+            <p>Your role does not include importing products from a file.</p>
           </section>
         )
       )}

@@ -16,13 +16,13 @@ const collectionOrder = (actions: OrderDetail['actions']) =>
     actions,
   }) as unknown as OrderDetail;
 
-/** The actions, each answered by the server with the order as `answer`. */
-function renderActions(order: OrderDetail, answer: Partial<OrderDetail>) {
+/** The actions, each answered by the server with the order as `answer`; `may`: what the member's role allows. */
+function renderActions(order: OrderDetail, answer: Partial<OrderDetail>, may: (route: string) => boolean = () => true) {
   const fetch = vi.fn(async (_path: string, _init?: RequestInit) => Response.json({ ...order, ...answer }));
   vi.stubGlobal('fetch', fetch);
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <OrderActions order={order} />
+      <OrderActions order={order} may={may} />
     </QueryClientProvider>,
   );
   return fetch;
@@ -56,5 +56,23 @@ describe('the actions of an order collected from the shop', () => {
       ['/api/admin/orders/100042/collect', 'POST'],
     ]);
     expect((await screen.findByRole('status')).textContent).toBe('Marked as collected.');
+  });
+});
+
+describe('the actions a role allows', () => {
+  it('shows a packer the dispatch form alone, whatever else the lifecycle offers', () => {
+    renderActions(
+      {
+        ...collectionOrder(['dispatch', 'refund', 'cancel', 'resend-confirmation']),
+        paidAt: '2026-11-01',
+      } as OrderDetail,
+      {},
+      (route) => route === 'POST /orders/:orderNumber/dispatch',
+    );
+    expect(screen.getByRole('heading', { name: 'Dispatch' })).toBeTruthy();
+    for (const name of ['Refund', 'Cancel', "Customer's order page"]) {
+      expect(screen.queryByRole('heading', { name })).toBeNull();
+    }
+    expect(screen.queryByRole('button', { name: 'Send the confirmation again' })).toBeNull();
   });
 });

@@ -30,7 +30,7 @@ function renderActions(order: OrderDetail) {
   vi.stubGlobal('fetch', fetch);
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <OrderActions order={order} />
+      <OrderActions order={order} may={() => true} />
     </QueryClientProvider>,
   );
   return fetch;

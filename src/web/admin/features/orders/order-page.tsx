@@ -5,6 +5,7 @@ import type { OrderDetail } from '../../../../contract/admin/orders.ts';
 import { fulfilmentLabels, paymentStatusLabels } from '../../../../contract/order-status.ts';
 import { shownTransactionId } from '../../../../contract/transaction-id.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
+import { useMayCall } from '../../lib/access.ts';
 import { providerLabel } from '../../../../contract/payments.ts';
 import { addressLines, formatDateTime, formatPence, humanise } from '../../lib/format.ts';
 import { AuditTable } from '../../ui/audit-list.tsx';
@@ -36,6 +37,7 @@ export default function OrderPage() {
 }
 
 function OrderView({ order }: { order: OrderDetail }) {
+  const may = useMayCall();
   return (
     <>
       <p>
@@ -55,7 +57,7 @@ function OrderView({ order }: { order: OrderDetail }) {
       {/* What may be done first: on a phone above the order, on a wide screen beside it. */}
       <div className="adm-order">
         <div className="adm-order-actions">
-          <OrderActions order={order} />
+          <OrderActions order={order} may={may} />
         </div>
         <div className="adm-order-details">
           <div className="adm-cards">
@@ -281,13 +283,30 @@ function OrderNote({ orderNumber }: { orderNumber: number }) {
   );
 }
 
-/** The forms for what the lifecycle allows now; a refusal (409 when someone acted first) is shown. */
-export function OrderActions({ order }: { order: OrderDetail }) {
+/** The call behind each action, as the server's table names it (src/server/staff/admin-access.ts). */
+const actionRoutes: Record<OrderDetail['actions'][number], string> = {
+  dispatch: 'POST /orders/:orderNumber/dispatch',
+  deliver: 'POST /orders/:orderNumber/deliver',
+  'ready-for-collection': 'POST /orders/:orderNumber/ready-for-collection',
+  collect: 'POST /orders/:orderNumber/collect',
+  cancel: 'POST /orders/:orderNumber/cancel',
+  refund: 'POST /orders/:orderNumber/refund',
+  'change-delivery-details': 'PUT /orders/:orderNumber/delivery-details',
+  'resend-confirmation': 'POST /orders/:orderNumber/resend-confirmation',
+};
+
+/**
+ * The forms for what the lifecycle allows now and the member's role allows them (`may`, by the
+ * server's table); a refusal (409 when someone acted first) is shown.
+ */
+export function OrderActions({ order: shown, may }: { order: OrderDetail; may: (route: string) => boolean }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
   const [done, setDone] = useState('');
+  const order = { ...shown, actions: shown.actions.filter((action) => may(actionRoutes[action])) };
+  const mayRevoke = Boolean(order.paidAt) && may('POST /orders/:orderNumber/order-link/revoke');
   // A paid order's page link can be revoked whatever else may still be done with it.
-  if (order.actions.length === 0 && !order.paidAt && !problem) return null;
+  if (order.actions.length === 0 && !mayRevoke && !problem) return null;
 
   async function act(action: OrderAction, message: string): Promise<boolean> {
     setProblem(null);
@@ -391,7 +410,7 @@ export function OrderActions({ order }: { order: OrderDetail }) {
           </button>
         </p>
       )}
-      {order.paidAt && (
+      {mayRevoke && (
         <>
           <h3>Customer&apos;s order page</h3>
           <OrderLinkRevoke

@@ -2,16 +2,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import {
-  newStaffSchema,
-  staffRoleAbilities,
-  staffRoles,
-  type NewStaff,
-  type StaffMember,
-  type StaffRole,
-} from '../../../../contract/admin/staff.ts';
+import type { StaffRoleView } from '../../../../contract/admin/permissions.ts';
+import { newStaffSchema, type NewStaff, type StaffMe, type StaffMember } from '../../../../contract/admin/staff.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
-import { formatDate, humanise } from '../../lib/format.ts';
+import { formatDate } from '../../lib/format.ts';
+import { roleAbilities, rolesQueryOptions } from '../../lib/roles.ts';
 import { DataTable, dataColumns } from '../../ui/data-table.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { Field, SelectField } from '../../ui/field.tsx';
@@ -19,9 +14,10 @@ import { addStaff, changeStaff, newSetPasswordLink, resetTwoFactor, staffListQue
 import { staffMeQueryOptions } from '../../lib/staff-session.ts';
 import { SetPasswordLink } from './set-password-link.tsx';
 
-/** Staff accounts (owners only): add, change role, disable or enable, and hand out a new link. */
+/** Staff accounts (the staff permission): add, change role, disable or enable, and hand out a new link. */
 export default function StaffPage() {
   const staff = useQuery(staffListQueryOptions());
+  const roles = useQuery(rolesQueryOptions());
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
   const me = useQuery(staffMeQueryOptions());
@@ -42,7 +38,7 @@ export default function StaffPage() {
 
   return (
     <AdminPage title="Staff">
-      <ErrorAlert error={problem ?? staff.error} />
+      <ErrorAlert error={problem ?? staff.error ?? roles.error} />
       {done && (
         <p className="adm-done" role="status">
           {done}
@@ -52,6 +48,7 @@ export default function StaffPage() {
       {pending && (
         <ConfirmChange
           pending={pending}
+          roles={roles.data ?? []}
           onYes={() => {
             setPending(null);
             void run(() => changeStaff(pending.member.id, pending.change, queryClient));
@@ -59,9 +56,12 @@ export default function StaffPage() {
           onNo={() => setPending(null)}
         />
       )}
-      {staff.data && (
+      {staff.data && roles.data && me.data && (
         <StaffTable
           staff={staff.data}
+          roles={roles.data}
+          mayGive={(role) => mayGive(me.data, role)}
+          mayManage={(member) => member.role !== 'owner' || me.data.role === 'owner'}
           myId={me.data?.id}
           onResetTwoFactor={(member) =>
             run(async () => {
@@ -85,6 +85,7 @@ export default function StaffPage() {
       )}
       <h2>Add a staff member</h2>
       <AddStaffForm
+        roles={(roles.data ?? []).filter((role) => me.data && mayGive(me.data, role))}
         onAdded={(email, url) => {
           setProblem(null);
           setLink({ email, url, emailed: true });
@@ -94,17 +95,42 @@ export default function StaffPage() {
   );
 }
 
-type PendingChange = { member: StaffMember; change: { role: StaffRole } | { disabled: true } };
+/**
+ * The server's rule (staff.service.ts), so the page offers only what it will accept: an owner gives
+ * any role; anyone else only a role within their own permissions, never the owner role.
+ */
+function mayGive(me: Pick<StaffMe, 'role' | 'permissions'>, role: StaffRoleView): boolean {
+  if (me.role === 'owner') return true;
+  return !role.builtIn && role.permissions.every((permission) => me.permissions.includes(permission));
+}
+
+type PendingChange = { member: StaffMember; change: { role: string } | { disabled: true } };
+
+/** "an owner", "a packer": a role's name as the question says it. */
+function aRole(name: string): string {
+  return `${/^[aeiou]/i.test(name) ? 'an' : 'a'} ${name}`;
+}
 
 /** The question before a change: what it will mean for the member, and a yes or a no. */
-function ConfirmChange({ pending, onYes, onNo }: { pending: PendingChange; onYes: () => void; onNo: () => void }) {
+function ConfirmChange({
+  pending,
+  roles,
+  onYes,
+  onNo,
+}: {
+  pending: PendingChange;
+  roles: StaffRoleView[];
+  onYes: () => void;
+  onNo: () => void;
+}) {
   const who = pending.member.name || pending.member.email;
   const { change } = pending;
+  const role = 'role' in change ? roles.find((r) => r.name === change.role) : undefined;
   const [question, yes] =
     'role' in change
       ? [
-          `Make ${who} ${change.role === 'owner' ? 'an owner' : 'staff'}? ${staffRoleAbilities[change.role]}`,
-          `Yes, make ${who} ${change.role === 'owner' ? 'an owner' : 'staff'}`,
+          `Make ${who} ${aRole(change.role)}? They will be able to do ${role ? roleAbilities(role) : 'what the role allows'}.`,
+          `Yes, make ${who} ${aRole(change.role)}`,
         ]
       : [
           `Disable ${who}? They are signed out at once and cannot sign in until an owner enables them again.`,
@@ -129,6 +155,11 @@ const helper = dataColumns<StaffMember>();
 
 function StaffTable(props: {
   staff: StaffMember[];
+  roles: StaffRoleView[];
+  /** Whether the signed-in member may give this role; a member's own role shows either way. */
+  mayGive: (role: StaffRoleView) => boolean;
+  /** False for an owner's account when the signed-in member is not an owner: theirs to leave alone. */
+  mayManage: (member: StaffMember) => boolean;
   onRole: (member: StaffMember, role: StaffMember['role']) => Promise<void>;
   onDisabled: (member: StaffMember, disabled: boolean) => Promise<void>;
   onLink: (member: StaffMember) => Promise<void>;
@@ -140,25 +171,30 @@ function StaffTable(props: {
     helper.accessor('email', { header: 'E-mail' }),
     helper.accessor('role', {
       header: 'Role',
-      cell: ({ row: { original: member } }) => (
-        <>
-          <label className="visually-hidden" htmlFor={`role-${member.id}`}>
-            Role of {member.email}
-          </label>
-          <select
-            id={`role-${member.id}`}
-            className="input"
-            value={member.role}
-            onChange={(event) => void props.onRole(member, event.target.value as StaffMember['role'])}
-          >
-            {staffRoles.map((role) => (
-              <option key={role} value={role}>
-                {humanise(role)}
-              </option>
-            ))}
-          </select>
-        </>
-      ),
+      cell: ({ row: { original: member } }) =>
+        !props.mayManage(member) ? (
+          member.role
+        ) : (
+          <>
+            <label className="visually-hidden" htmlFor={`role-${member.id}`}>
+              Role of {member.email}
+            </label>
+            <select
+              id={`role-${member.id}`}
+              className="input"
+              value={member.role}
+              onChange={(event) => void props.onRole(member, event.target.value)}
+            >
+              {props.roles
+                .filter((role) => props.mayGive(role) || role.name === member.role)
+                .map((role) => (
+                  <option key={role.id} value={role.name} disabled={!props.mayGive(role)}>
+                    {role.name}
+                  </option>
+                ))}
+            </select>
+          </>
+        ),
     }),
     helper.display({
       id: 'state',
@@ -171,30 +207,35 @@ function StaffTable(props: {
     helper.display({
       id: 'actions',
       header: 'Actions',
-      cell: ({ row: { original: member } }) => (
-        <div className="adm-row">
-          <button
-            type="button"
-            className="button button-secondary adm-small"
-            onClick={() => void props.onDisabled(member, !member.disabled)}
-          >
-            {member.disabled ? 'Enable' : 'Disable'}
-            <span className="visually-hidden"> {member.email}</span>
-          </button>
-          <button type="button" className="button button-secondary adm-small" onClick={() => void props.onLink(member)}>
-            New set-password link<span className="visually-hidden"> for {member.email}</span>
-          </button>
-          {member.totpEnabled && member.id !== props.myId && (
+      cell: ({ row: { original: member } }) =>
+        props.mayManage(member) && (
+          <div className="adm-row">
             <button
               type="button"
               className="button button-secondary adm-small"
-              onClick={() => void props.onResetTwoFactor(member)}
+              onClick={() => void props.onDisabled(member, !member.disabled)}
             >
-              Reset two-factor<span className="visually-hidden"> for {member.email}</span>
+              {member.disabled ? 'Enable' : 'Disable'}
+              <span className="visually-hidden"> {member.email}</span>
             </button>
-          )}
-        </div>
-      ),
+            <button
+              type="button"
+              className="button button-secondary adm-small"
+              onClick={() => void props.onLink(member)}
+            >
+              New set-password link<span className="visually-hidden"> for {member.email}</span>
+            </button>
+            {member.totpEnabled && member.id !== props.myId && (
+              <button
+                type="button"
+                className="button button-secondary adm-small"
+                onClick={() => void props.onResetTwoFactor(member)}
+              >
+                Reset two-factor<span className="visually-hidden"> for {member.email}</span>
+              </button>
+            )}
+          </div>
+        ),
     }),
   ]);
   return (
@@ -202,7 +243,7 @@ function StaffTable(props: {
   );
 }
 
-function AddStaffForm({ onAdded }: { onAdded: (email: string, url: string) => void }) {
+function AddStaffForm({ roles, onAdded }: { roles: StaffRoleView[]; onAdded: (email: string, url: string) => void }) {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
   const form = useForm<NewStaff>({
@@ -239,8 +280,11 @@ function AddStaffForm({ onAdded }: { onAdded: (email: string, url: string) => vo
         {...form.register('email')}
       />
       <SelectField id="new-staff-role" label="Role" error={errors.role?.message} {...form.register('role')}>
-        <option value="staff">Staff: orders, customers and catalogue</option>
-        <option value="owner">Owner: everything, staff accounts too</option>
+        {roles.map((role) => (
+          <option key={role.id} value={role.name}>
+            {role.name}: {roleAbilities(role)}
+          </option>
+        ))}
       </SelectField>
       <button type="submit" className="button adm-small" disabled={isSubmitting}>
         Add and show the set-password link

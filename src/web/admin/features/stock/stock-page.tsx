@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { stockReasons, type StockListQuery, type StockRow } from '../../../../contract/admin/stock.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
-import { staffMeQueryOptions } from '../../lib/staff-session.ts';
+import { useMayCall } from '../../lib/access.ts';
 import { formatPence, humanise } from '../../lib/format.ts';
 import { problemText } from '../../lib/problem.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
@@ -24,7 +24,7 @@ export default function StockPage() {
     page: Number(searchParams.get('page') ?? 1) || 1,
   };
   const stock = useQuery(stockListQueryOptions(query));
-  const me = useQuery(staffMeQueryOptions());
+  const may = useMayCall();
 
   function go(next: Partial<StockListQuery>) {
     setSearchParams(new URLSearchParams(stockSearchOf({ ...query, ...next }).slice(1)));
@@ -77,7 +77,7 @@ export default function StockPage() {
             empty="No sizes match."
             pager={{ label: 'Stock pages', list: stock.data, onPage: (page) => go({ page }) }}
           />
-          {me.data?.role === 'owner' && <ThresholdForm current={stock.data.lowStockThreshold} />}
+          {may('PUT /settings/low-stock-threshold') && <ThresholdForm current={stock.data.lowStockThreshold} />}
         </>
       )}
     </AdminPage>

@@ -1,7 +1,8 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { NewStaff, newStaffAnswerSchema, StaffMember, StaffRole } from '../../../../../contract/admin/staff.ts';
+import type { NewStaff, newStaffAnswerSchema, StaffMember } from '../../../../../contract/admin/staff.ts';
 import { requestJson } from '../../../../lib/api.ts';
+import { rolesKey } from '../../../lib/roles.ts';
 
 const staffListKey = ['admin', 'staff'] as const;
 
@@ -27,11 +28,14 @@ export async function addStaff(
 
 export async function changeStaff(
   id: number,
-  change: { role?: StaffRole; disabled?: boolean },
+  /** `role`: the role's name. */
+  change: { role?: string; disabled?: boolean },
   queryClient: QueryClient,
 ): Promise<void> {
   await requestJson(`/api/admin/staff/${id}`, { method: 'PATCH', body: JSON.stringify(change) });
   await queryClient.invalidateQueries({ queryKey: staffListKey });
+  // The roles' member counts change with it.
+  await queryClient.invalidateQueries({ queryKey: rolesKey });
 }
 
 /** Turns a member's two-factor sign-in off (their phone is lost); their sessions end. */
