@@ -103,6 +103,20 @@ test.describe('the back office on a phone', () => {
       await expectNoAxeViolations(page);
     }
 
+    // The role editor: each permission's words stand under its name across the form, not squeezed
+    // into a narrow third column beside it.
+    await page.goto('/admin/roles');
+    const newRole = page.getByRole('form', { name: 'New role' });
+    const refund = newRole.getByText('Refund', { exact: true });
+    const refundHint = newRole.getByText(/^See orders; refund them/);
+    const [name, hint, form] = await Promise.all([
+      refund.boundingBox(),
+      refundHint.boundingBox(),
+      newRole.boundingBox(),
+    ]);
+    expect(hint!.y).toBeGreaterThanOrEqual(name!.y + name!.height - 1);
+    expect(hint!.width).toBeGreaterThan(form!.width * 0.6);
+
     // A customer's page, reached as staff reach it: found by a long address.
     await page.goto('/admin/customers');
     await page.getByLabel('Search').fill(shopperEmail);
