@@ -109,6 +109,9 @@ test.describe('the back office on a phone', () => {
     const newRole = page.getByRole('form', { name: 'New role' });
     const refund = newRole.getByText('Refund', { exact: true });
     const refundHint = newRole.getByText(/^See orders; refund them/);
+    // Measured once drawn: a box is not waited for (in CI the page was still loading its roles).
+    await expect(refundHint).toBeVisible();
+    await expect(refund).toBeVisible();
     const [name, hint, form] = await Promise.all([
       refund.boundingBox(),
       refundHint.boundingBox(),
