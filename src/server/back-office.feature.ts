@@ -25,6 +25,7 @@ import { staffFeature } from './staff/staff.feature.ts';
 import { createStaffService } from './staff/staff.service.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { settingsAdminRoutes } from './settings/settings.admin-routes.ts';
+import { shippingAdminFeature } from './shipping/shipping.admin-feature.ts';
 import type { ShopSettingsService } from './settings/settings.service.ts';
 
 export interface BackOfficeOptions {
@@ -107,4 +108,5 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
     catalogueChanged: options.catalogueChanged,
   });
   await admin.register(basketAdminFeature, { db, guard, checkoutThread: options.checkoutThread });
+  await admin.register(shippingAdminFeature, { db, guard });
 };

@@ -3,6 +3,7 @@ import { MAX_ID } from '../basket-rules.ts';
 import { productStatuses, TOP_LEVEL_PARENT_ID, URL_KEY_MAX, URL_KEY_PATTERN } from '../catalog-rules.ts';
 import { requiredText } from '../fields.ts';
 import { auditEntrySchema } from './audit.ts';
+import { parcelFactsSchema, parcelFactsViewSchema } from './shipping.ts';
 
 /**
  * The catalogue in the back office (docs/back-office.md#catalogue): products with their sizes,
@@ -88,6 +89,8 @@ export const sizeInputSchema = z
       .min(0, 'The stock cannot be below 0')
       .max(MAX_NEW_STOCK, `The stock must be at most ${MAX_NEW_STOCK}`)
       .optional(),
+    /** Its weight and box, for labels (docs/back-office.md#shipping-labels). Left out: unchanged (none for a new one). */
+    parcel: parcelFactsSchema.optional(),
   })
   .superRefine((size, ctx) => {
     if (size.id === undefined && size.stock === undefined) {
@@ -160,6 +163,7 @@ export const sizeViewSchema = z.object({
   priceReduction: z.number().int(),
   price: z.number().int(),
   stock: z.number().int(),
+  parcel: parcelFactsViewSchema,
   /** Ordered at least once: it stays on the product (order lines and refunds point at it). */
   ordered: z.boolean(),
 });

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { MAX_DELIVERY_RATE, MAX_ORDER_TOTAL } from '../basket-rules.ts';
 import { deliveryKinds } from '../order-status.ts';
+import { carrierServiceKeys, packageFormatKeys } from './shipping.ts';
+
+/** The carrier service a method's orders are sent by, for their labels (docs/back-office.md#shipping-labels). */
+export const methodLabelsSchema = z.object({
+  service: z.enum(carrierServiceKeys, { error: 'Please choose a carrier service' }),
+  packageFormat: z.enum(packageFormatKeys, { error: 'Please choose a package format' }),
+});
+export type MethodLabels = z.infer<typeof methodLabelsSchema>;
 
 /**
  * Delivery in the back office (docs/back-office.md#delivery): the countries served and, per
@@ -46,6 +54,8 @@ export const deliveryMethodInputSchema = z
       .min(0, TRANSIT_DAYS)
       .max(MAX_TRANSIT_DAYS, TRANSIT_DAYS)
       .optional(),
+    /** Its carrier service and package format; null: no labels are made for it. Left out: unchanged (none for a new one). */
+    labels: methodLabelsSchema.nullable().optional(),
   })
   .superRefine((method, ctx) => {
     if (
@@ -73,6 +83,7 @@ export const deliveryMethodSchema = z.object({
   active: z.boolean(),
   kind: z.enum(deliveryKinds),
   transitDays: z.number().int(),
+  labels: methodLabelsSchema.nullable(),
 });
 export type DeliveryMethod = z.infer<typeof deliveryMethodSchema>;
 export const deliveryMethodListSchema = z.array(deliveryMethodSchema);

@@ -6,7 +6,9 @@ import type {
   deliveryMethodInputSchema,
   DeliveryMethodOrderInput,
   DeliverySetup,
+  MethodLabels,
 } from '../../contract/admin/delivery.ts';
+import { methodLabelsSchema } from '../../contract/admin/delivery.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { recordAudit } from '../audit/audit.repository.ts';
 import type { Database, DeliveryMethodTable } from '../db/schema.ts';
@@ -44,6 +46,12 @@ function refuse(message: string): never {
   throw new RefusedError(409, errorCodes.conflict, message);
 }
 
+/** A method's carrier mapping, when it has one the shop still knows. */
+function labelsOf(row: Selectable<DeliveryMethodTable>): MethodLabels | null {
+  const parsed = methodLabelsSchema.safeParse({ service: row.carrier_service, packageFormat: row.package_format });
+  return parsed.success ? parsed.data : null;
+}
+
 function methodView(row: Selectable<DeliveryMethodTable>): DeliveryMethod {
   return {
     id: row.id,
@@ -56,6 +64,7 @@ function methodView(row: Selectable<DeliveryMethodTable>): DeliveryMethod {
     active: row.active === 1,
     kind: row.kind,
     transitDays: row.transit_days,
+    labels: labelsOf(row),
   };
 }
 
@@ -70,6 +79,9 @@ function valuesOf(fields: DeliveryMethodFields): DeliveryMethodValues {
     kind: fields.kind,
     // Left out, a new method takes the column's default and an edited one keeps its own.
     ...(fields.transitDays === undefined ? {} : { transit_days: fields.transitDays }),
+    ...(fields.labels === undefined
+      ? {}
+      : { carrier_service: fields.labels?.service ?? null, package_format: fields.labels?.packageFormat ?? null }),
   };
 }
 

@@ -194,6 +194,12 @@ export interface SizeWrite {
   price_reduction: number;
   price_without_discount: number;
   sort_order: number;
+  /** Its parcel facts (migration 0037); left out, they stay as they are. */
+  weight_grams?: number | null;
+  packaging_id?: number | null;
+  length_mm?: number | null;
+  width_mm?: number | null;
+  height_mm?: number | null;
 }
 
 export async function insertSize(db: Db, productId: number, size: SizeWrite & { stock: number }): Promise<number> {

@@ -1,4 +1,5 @@
 import type { ProductInputParsed } from '../../contract/admin/catalogue.ts';
+import type { ParcelFacts } from '../../contract/admin/shipping.ts';
 import { discountedPrice } from '../../contract/money.ts';
 import type { ProductWrite, SizeWrite } from './catalog.admin-repository.ts';
 import { searchTagsOf, searchTextOf } from './search-index.ts';
@@ -13,7 +14,7 @@ export type ProductFields = Omit<ProductInputParsed, 'sizes'>;
 export type SizeFields = Pick<
   ProductInputParsed['sizes'][number],
   'sizeName' | 'priceWithoutDiscount' | 'priceReduction'
->;
+> & { parcel?: ParcelFacts | undefined };
 
 /** A shopper's first look at a product in a search engine: its description's start. */
 function summaryOf(description: string): string {
@@ -55,5 +56,14 @@ export function sizeWriteOf(size: SizeFields, position: number): SizeWrite {
     price_reduction: size.priceReduction,
     price: discountedPrice(size.priceWithoutDiscount, size.priceReduction),
     sort_order: position,
+    ...(size.parcel === undefined
+      ? {}
+      : {
+          weight_grams: size.parcel.weightGrams,
+          packaging_id: size.parcel.packagingId,
+          length_mm: size.parcel.lengthMm,
+          width_mm: size.parcel.widthMm,
+          height_mm: size.parcel.heightMm,
+        }),
   };
 }

@@ -42,6 +42,7 @@ import { productImagesOf } from './photos/photo-views.ts';
 import { listPhotos } from './photos/photos.repository.ts';
 import { productWriteOf, sizeWriteOf } from './product-rows.ts';
 import { withDescendants } from './type-tree.ts';
+import { existingPackagingIds } from '../shipping/packagings.repository.ts';
 
 /**
  * Products with their sizes in the back office (docs/back-office.md#catalogue): list, create, edit,
@@ -123,6 +124,13 @@ export function createProductsAdminService(db: Db, options: CatalogueChangeOptio
         priceReduction: size.price_reduction,
         price: size.price,
         stock: size.stock,
+        parcel: {
+          weightGrams: size.weight_grams,
+          packagingId: size.packaging_id,
+          lengthMm: size.length_mm,
+          widthMm: size.width_mm,
+          heightMm: size.height_mm,
+        },
         ordered: Boolean(size.ordered),
       })),
       images:
@@ -178,6 +186,13 @@ export function createProductsAdminService(db: Db, options: CatalogueChangeOptio
       if (size.id !== undefined && !existingIds.has(size.id)) {
         throw new BadRequestError('That size is not one of this product’s', `sizes.${index}.id`);
       }
+    });
+    const packagingIds = sizes.flatMap((size) => (size.parcel?.packagingId ? [size.parcel.packagingId] : []));
+    const known = new Set(await existingPackagingIds(trx, packagingIds));
+    sizes.forEach((size, index) => {
+      const packagingId = size.parcel?.packagingId;
+      if (packagingId && !known.has(packagingId))
+        throw new BadRequestError('There is no such packaging', `sizes.${index}.parcel.packagingId`);
     });
     const kept = new Set(sizes.map((size) => size.id));
     const removed = existing.filter((size) => !kept.has(size.id));

@@ -36,6 +36,7 @@ import * as m0033 from './migrations/0033-restock-without-refund.ts';
 import * as m0034 from './migrations/0034-returned-units.ts';
 import * as m0035 from './migrations/0035-staff-recovery-codes.ts';
 import * as m0036 from './migrations/0036-staff-roles.ts';
+import * as m0037 from './migrations/0037-shipping-labels.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -79,6 +80,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0034-returned-units', m0034],
   ['0035-staff-recovery-codes', m0035],
   ['0036-staff-roles', m0036],
+  ['0037-shipping-labels', m0037],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

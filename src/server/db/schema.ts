@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { DeliveryKind, Fulfilment, OrderStatus } from '../../contract/order-status.ts';
 import type { ProductStatus } from '../../contract/catalog-rules.ts';
+import type { LabelStatus } from '../../contract/admin/shipping.ts';
 
 /** Table shapes as Kysely sees them. Column names are snake_case; the contract speaks camelCase. */
 
@@ -72,6 +73,39 @@ export interface ProductStockTable {
   price_without_discount: number;
   stock: number;
   sort_order: number;
+  /** What one unit weighs, and its own box's size unless it is sent in a preset (migration 0037). */
+  weight_grams: number | null;
+  length_mm: number | null;
+  width_mm: number | null;
+  height_mm: number | null;
+  packaging_id: number | null;
+}
+
+/** A box or crate a size is sent in (migration 0037): its size, and its own weight when empty. */
+export interface PackagingTable {
+  id: Generated<number>;
+  name: string;
+  length_mm: number;
+  width_mm: number;
+  height_mm: number;
+  weight_grams: number;
+}
+
+/** An order's label bought from the carrier (migration 0037, docs/back-office.md#shipping-labels). */
+export interface ShippingLabelTable {
+  id: Generated<number>;
+  order_id: number;
+  status: LabelStatus;
+  service: string;
+  package_format: string;
+  weight_grams: number;
+  carrier_order_id: number | null;
+  tracking_number: string | null;
+  error: string | null;
+  fulfilment_id: number | null;
+  created_at: string;
+  updated_at: string;
+  staff_email: string | null;
 }
 
 export interface CountryTable {
@@ -99,6 +133,9 @@ export interface DeliveryMethodTable {
   kind: Generated<DeliveryKind>;
   /** Days a parcel takes (migration 0032): a return window starts then when delivery is not recorded. */
   transit_days: Generated<number>;
+  /** The carrier service it is sent by, and its package format, for labels (migration 0037). */
+  carrier_service: string | null;
+  package_format: string | null;
 }
 
 export interface VoucherTable {
@@ -588,6 +625,7 @@ export interface Database {
   product_images: ProductImageTable;
   search_changes: SearchChangeTable;
   product_stocks: ProductStockTable;
+  packagings: PackagingTable;
   countries: CountryTable;
   titles: TitleTable;
   delivery_methods: DeliveryMethodTable;
@@ -627,4 +665,5 @@ export interface Database {
   returns: ReturnTable;
   return_lines: ReturnLineTable;
   return_photos: ReturnPhotoTable;
+  shipping_labels: ShippingLabelTable;
 }

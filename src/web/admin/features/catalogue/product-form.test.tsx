@@ -43,7 +43,57 @@ describe('the product form', () => {
         title: 'Wedding Dhol',
         productTypeId: 2010,
         brandId: 1,
-        sizes: [{ sizeName: 'Large', priceWithoutDiscount: 129929, priceReduction: 10, stock: 12 }],
+        sizes: [
+          {
+            sizeName: 'Large',
+            priceWithoutDiscount: 129929,
+            priceReduction: 10,
+            stock: 12,
+            parcel: { weightGrams: null, packagingId: null, lengthMm: null, widthMm: null, heightMm: null },
+          },
+        ],
+      }),
+    );
+  });
+
+  it("sends a size's weight and its box: a preset's id, or its own three sides, never both", async () => {
+    const packagings = [
+      { id: 7, name: 'Tabla box', lengthMm: 450, widthMm: 450, heightMm: 350, weightGrams: 900, sizes: 0 },
+    ];
+    const onSave = vi.fn(async (): Promise<ProductDetail> => new Promise(() => {}));
+    inDataRouter(
+      <ProductForm product={undefined} types={types} brands={brands} packagings={packagings} onSave={onSave} />,
+    );
+    await userEvent.type(screen.getByLabelText('Title'), 'Tabla pair');
+    await userEvent.selectOptions(screen.getByLabelText('Type'), 'Dhols');
+    await userEvent.selectOptions(screen.getByLabelText('Brand'), 'Sur Sangam');
+    await userEvent.type(screen.getByLabelText('Description'), 'A pair.');
+    await userEvent.type(screen.getByLabelText('Size 1: name'), 'Pair');
+    await userEvent.type(screen.getByLabelText('Size 1: price (£)'), '300');
+    await userEvent.type(screen.getByLabelText('Size 1: weight (g)'), '6500');
+    await userEvent.type(screen.getByLabelText('Size 1: length (mm)'), '400');
+    await userEvent.type(screen.getByLabelText('Size 1: width (mm)'), 'wide');
+    await userEvent.click(screen.getByRole('button', { name: 'Add the product' }));
+    expect(await screen.findByText('Please enter the width in whole millimetres')).toBeTruthy();
+    expect(onSave).not.toHaveBeenCalled();
+
+    // Sent in the preset, the sides typed before are not sent (and not asked for).
+    await userEvent.selectOptions(screen.getByLabelText('Size 1: sent in'), 'Tabla box');
+    expect(screen.queryByLabelText('Size 1: width (mm)')).toBeNull();
+    await userEvent.type(screen.getByLabelText('Size 1: weight (g)'), '.5');
+    await userEvent.click(screen.getByRole('button', { name: 'Add the product' }));
+    expect(await screen.findByText('Please enter the weight in whole grams')).toBeTruthy();
+    await userEvent.clear(screen.getByLabelText('Size 1: weight (g)'));
+    await userEvent.type(screen.getByLabelText('Size 1: weight (g)'), '6500');
+    await userEvent.click(screen.getByRole('button', { name: 'Add the product' }));
+    await vi.waitFor(() => expect(onSave).toHaveBeenCalled());
+    expect(onSave).toHaveBeenCalledWith(
+      expect.objectContaining({
+        sizes: [
+          expect.objectContaining({
+            parcel: { weightGrams: 6500, packagingId: 7, lengthMm: null, widthMm: null, heightMm: null },
+          }),
+        ],
       }),
     );
   });

@@ -9,6 +9,7 @@ import {
   type ProductTypeView,
   type BrandView,
 } from '../../../../contract/admin/catalogue.ts';
+import type { Packaging } from '../../../../contract/admin/shipping.ts';
 import { productStatuses, slugify, type ProductStatus } from '../../../../contract/catalog-rules.ts';
 import { discountedPrice } from '../../../../contract/money.ts';
 import { ApiRequestError } from '../../../lib/api.ts';
@@ -25,6 +26,17 @@ import { typeOptions } from './type-options.ts';
  * typed in pounds and turned into integer pence. An existing size's stock is shown, never edited:
  * stock changes are adjustments (docs/back-office.md#stock).
  */
+/** A size's parcel facts as typed: numbers as text, the packaging's id ('' for its own box). */
+interface ParcelValues {
+  weightGrams: string;
+  packagingId: string;
+  lengthMm: string;
+  widthMm: string;
+  heightMm: string;
+}
+const noParcel = (): ParcelValues => ({ weightGrams: '', packagingId: '', lengthMm: '', widthMm: '', heightMm: '' });
+const typedNumber = (typed: string) => (typed.trim() === '' ? null : Number(typed.trim()));
+
 const typedSize = z
   .object({
     price: z
@@ -33,6 +45,25 @@ const typedSize = z
     priceReduction: z.string().trim().regex(/^\d+$/, 'Please enter a whole percent, 0 for none'),
     stock: z.string(),
     sizeId: z.number().optional(),
+    parcel: z
+      .object({
+        weightGrams: z.string(),
+        packagingId: z.string(),
+        lengthMm: z.string(),
+        widthMm: z.string(),
+        heightMm: z.string(),
+      })
+      .superRefine((parcel, ctx) => {
+        const whole = (field: keyof typeof parcel, message: string) => {
+          if (!/^\d*$/.test(parcel[field].trim())) ctx.addIssue({ code: 'custom', path: [field], message });
+        };
+        whole('weightGrams', 'Please enter the weight in whole grams');
+        // Sent in a preset, its own sides are neither sent nor read.
+        if (parcel.packagingId !== '') return;
+        whole('lengthMm', 'Please enter the length in whole millimetres');
+        whole('widthMm', 'Please enter the width in whole millimetres');
+        whole('heightMm', 'Please enter the height in whole millimetres');
+      }),
   })
   .superRefine((size, ctx) => {
     if (size.sizeId === undefined && !/^\d+$/.test(size.stock.trim())) {
@@ -51,6 +82,7 @@ interface SizeValues {
   /** What the shop has now (existing sizes only). */
   stockNow?: number;
   ordered?: boolean;
+  parcel: ParcelValues;
 }
 interface ProductFormValues {
   title: string;
@@ -72,7 +104,7 @@ const resolver = contractResolver<ProductFormValues, typeof productInputSchema>(
   fieldOf: (path) => path.replace(/\.priceWithoutDiscount$/, '.price'),
 });
 
-const newSize = (): SizeValues => ({ sizeName: '', price: '', priceReduction: '0', stock: '0' });
+const newSize = (): SizeValues => ({ sizeName: '', price: '', priceReduction: '0', stock: '0', parcel: noParcel() });
 
 function valuesOf(product: ProductDetail | undefined): ProductFormValues {
   if (!product) {
@@ -111,6 +143,13 @@ function valuesOf(product: ProductDetail | undefined): ProductFormValues {
       stock: '',
       stockNow: size.stock,
       ordered: size.ordered,
+      parcel: {
+        weightGrams: size.parcel.weightGrams === null ? '' : String(size.parcel.weightGrams),
+        packagingId: size.parcel.packagingId === null ? '' : String(size.parcel.packagingId),
+        lengthMm: size.parcel.lengthMm === null ? '' : String(size.parcel.lengthMm),
+        widthMm: size.parcel.widthMm === null ? '' : String(size.parcel.widthMm),
+        heightMm: size.parcel.heightMm === null ? '' : String(size.parcel.heightMm),
+      },
     })),
   };
 }
@@ -133,6 +172,14 @@ function inputOf(values: ProductFormValues): ProductInput {
       sizeName: size.sizeName,
       priceWithoutDiscount: poundsToPence(size.price) ?? 0,
       priceReduction: Number(size.priceReduction),
+      parcel: {
+        weightGrams: typedNumber(size.parcel.weightGrams),
+        packagingId: typedNumber(size.parcel.packagingId),
+        // Sent in a preset, its own dimensions are not kept.
+        lengthMm: size.parcel.packagingId === '' ? typedNumber(size.parcel.lengthMm) : null,
+        widthMm: size.parcel.packagingId === '' ? typedNumber(size.parcel.widthMm) : null,
+        heightMm: size.parcel.packagingId === '' ? typedNumber(size.parcel.heightMm) : null,
+      },
     })),
   };
 }
@@ -140,7 +187,7 @@ function inputOf(values: ProductFormValues): ProductInput {
 /** The server's name for a field, as the form names it. */
 function formField(field: string): FieldPath<ProductFormValues> | undefined {
   const path = field.replace(/\.priceWithoutDiscount$/, '.price');
-  return /^(title|urlKey|productTypeId|brandId|description|seoTitle|seoKeywords|seoDescription|searchTags|status|sizes(\.\d+\.(sizeName|price|priceReduction|stock))?)$/.test(
+  return /^(title|urlKey|productTypeId|brandId|description|seoTitle|seoKeywords|seoDescription|searchTags|status|sizes(\.\d+\.(sizeName|price|priceReduction|stock|parcel\.(weightGrams|packagingId|lengthMm|widthMm|heightMm)))?)$/.test(
     path,
   )
     ? (path as FieldPath<ProductFormValues>)
@@ -151,6 +198,8 @@ export function ProductForm(props: {
   product: ProductDetail | undefined;
   types: ProductTypeView[];
   brands: BrandView[];
+  /** The packaging presets a size may be sent in (docs/back-office.md#shipping-labels). */
+  packagings?: Packaging[] | undefined;
   /** Answers the product as saved: the form starts again from it (new sizes now have their ids). */
   onSave: (input: ProductInput) => Promise<ProductDetail>;
   /** Then, with nothing left unsaved: a new product goes to its own page. */
@@ -344,6 +393,52 @@ export function ProductForm(props: {
                     ),
                   )}
                 </p>
+                <fieldset className="adm-parcel">
+                  <legend>Size {index + 1}: parcel</legend>
+                  <Field
+                    id={`size-${index}-weight`}
+                    label={`Size ${index + 1}: weight (g)`}
+                    inputMode="numeric"
+                    autoComplete="off"
+                    hint="One unit, unpacked. Blank: labels cannot be made for it yet."
+                    error={sizeErrors?.parcel?.weightGrams?.message}
+                    {...form.register(`sizes.${index}.parcel.weightGrams`)}
+                  />
+                  <SelectField
+                    id={`size-${index}-packaging`}
+                    label={`Size ${index + 1}: sent in`}
+                    error={sizeErrors?.parcel?.packagingId?.message}
+                    {...form.register(`sizes.${index}.parcel.packagingId`)}
+                  >
+                    <option value="">Its own box</option>
+                    {(props.packagings ?? []).map((packaging) => (
+                      <option key={packaging.id} value={packaging.id}>
+                        {packaging.name}
+                      </option>
+                    ))}
+                  </SelectField>
+                  {typed?.parcel?.packagingId ? null : (
+                    <div className="adm-row">
+                      {(
+                        [
+                          ['lengthMm', 'length'],
+                          ['widthMm', 'width'],
+                          ['heightMm', 'height'],
+                        ] as const
+                      ).map(([side, word]) => (
+                        <Field
+                          key={side}
+                          id={`size-${index}-${side}`}
+                          label={`Size ${index + 1}: ${word} (mm)`}
+                          inputMode="numeric"
+                          autoComplete="off"
+                          error={sizeErrors?.parcel?.[side]?.message}
+                          {...form.register(`sizes.${index}.parcel.${side}`)}
+                        />
+                      ))}
+                    </div>
+                  )}
+                </fieldset>
                 <div className="adm-row adm-field">
                   <button
                     type="button"

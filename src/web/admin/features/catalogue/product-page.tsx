@@ -8,6 +8,7 @@ import { AuditTable } from '../../ui/audit-list.tsx';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import {
   brandsQueryOptions,
+  packagingsQueryOptions,
   duplicateProduct,
   productQueryOptions,
   saveProduct,
@@ -23,6 +24,7 @@ export default function ProductPage() {
   const product = useQuery({ ...productQueryOptions(id ?? 0), enabled: id !== undefined && Number.isInteger(id) });
   const types = useQuery(typesQueryOptions());
   const brands = useQuery(brandsQueryOptions());
+  const packagings = useQuery(packagingsQueryOptions());
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [saved, setSaved] = useState('');
@@ -63,6 +65,7 @@ export default function ProductPage() {
             product={product.data}
             types={types.data}
             brands={brands.data}
+            packagings={packagings.data}
             onSave={async (input) => {
               setSaved('');
               const answer = await saveProduct(id, input, queryClient);

@@ -21,6 +21,7 @@ const method: DeliveryMethod = {
   active: true,
   kind: 'delivery',
   transitDays: 5,
+  labels: null,
 };
 
 function renderForm(props: { method?: DeliveryMethod }) {

@@ -7,6 +7,12 @@ import {
   type DeliveryMethodInput,
   type DeliverySetup,
 } from '../../../../contract/admin/delivery.ts';
+import {
+  carrierServiceKeys,
+  carrierServices,
+  packageFormatKeys,
+  packageFormats,
+} from '../../../../contract/admin/shipping.ts';
 import type { DeliveryKind } from '../../../../contract/order-status.ts';
 import { contractResolver, penceOrNull } from '../../lib/contract-resolver.ts';
 import { penceToDecimal, poundsToPence } from '../../lib/format.ts';
@@ -34,6 +40,9 @@ interface MethodForm {
   kind: DeliveryKind;
   /** Whole days, as typed. */
   transitDays: string;
+  /** A carrier service key, or '' for no labels. */
+  service: string;
+  packageFormat: string;
 }
 
 function toPayload(form: MethodForm): DeliveryMethodInput {
@@ -47,6 +56,10 @@ function toPayload(form: MethodForm): DeliveryMethodInput {
     kind: form.kind,
     // Blank is not 0 days: it is refused, as every method has its transit days.
     transitDays: form.transitDays.trim() === '' ? Number.NaN : Number(form.transitDays),
+    labels:
+      form.service === ''
+        ? null
+        : ({ service: form.service, packageFormat: form.packageFormat } as NonNullable<DeliveryMethodInput['labels']>),
   };
 }
 
@@ -61,7 +74,9 @@ export function MethodForm(props: {
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<unknown>(null);
   const form = useForm<MethodForm>({
-    resolver: contractResolver<MethodForm, typeof deliveryMethodInputSchema>(deliveryMethodInputSchema, toPayload),
+    resolver: contractResolver<MethodForm, typeof deliveryMethodInputSchema>(deliveryMethodInputSchema, toPayload, {
+      fieldOf: (path) => path.replace(/^labels\./, ''),
+    }),
     defaultValues: {
       countryId: String(method?.countryId ?? props.countries[0]?.id ?? ''),
       name: method?.name ?? '',
@@ -71,6 +86,8 @@ export function MethodForm(props: {
       active: method?.active ?? true,
       kind: method?.kind ?? 'delivery',
       transitDays: String(method?.transitDays ?? DEFAULT_TRANSIT_DAYS),
+      service: method?.labels?.service ?? '',
+      packageFormat: method?.labels?.packageFormat ?? 'parcel',
     },
   });
   const { errors, isSubmitting } = form.formState;
@@ -153,6 +170,33 @@ export function MethodForm(props: {
         error={errors.transitDays?.message}
         {...form.register('transitDays')}
       />
+      <SelectField
+        id={`${id}-service`}
+        label="Labels sent by"
+        hint="The Royal Mail or Parcelforce service its labels are bought for. None: its orders are dispatched by hand."
+        error={errors.service?.message}
+        {...form.register('service')}
+      >
+        <option value="">None</option>
+        {carrierServiceKeys.map((key) => (
+          <option key={key} value={key}>
+            {carrierServices[key].label}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        id={`${id}-package-format`}
+        label="Package format"
+        hint="Click & Drop's format for its parcels: a harmonium is a parcel, a set of strings a large letter."
+        error={errors.packageFormat?.message}
+        {...form.register('packageFormat')}
+      >
+        {packageFormatKeys.map((key) => (
+          <option key={key} value={key}>
+            {packageFormats[key]}
+          </option>
+        ))}
+      </SelectField>
       <div className="adm-field adm-check">
         <input id={`${id}-active`} type="checkbox" {...form.register('active')} />
         <label htmlFor={`${id}-active`}>Offered at checkout</label>

@@ -9,6 +9,7 @@ import type {
   ProductTypeInput,
   ProductTypeView,
 } from '../../../../../contract/admin/catalogue.ts';
+import type { Packaging } from '../../../../../contract/admin/shipping.ts';
 import type { ProductStatus } from '../../../../../contract/catalog-rules.ts';
 import { requestJson } from '../../../../lib/api.ts';
 import { catalogueProductsKey } from '../../../lib/query-keys.ts';
@@ -46,6 +47,14 @@ export function brandsQueryOptions() {
   return queryOptions({
     queryKey: brandsKey,
     queryFn: ({ signal }) => requestJson<BrandView[]>('/api/admin/brands', { signal }),
+  });
+}
+
+/** The packaging presets sizes are sent in (docs/back-office.md#shipping-labels). */
+export function packagingsQueryOptions() {
+  return queryOptions({
+    queryKey: [...catalogueKey, 'packagings'],
+    queryFn: ({ signal }) => requestJson<Packaging[]>('/api/admin/packagings', { signal }),
   });
 }
 
