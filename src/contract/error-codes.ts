@@ -29,6 +29,8 @@ export const errorCodes = {
   httpsRequired: 'HTTPS_REQUIRED',
   /** The search index is still being built at start-up, past the wait a search allows it (ADR 0026). */
   searchNotReady: 'SEARCH_NOT_READY',
+  /** The shipping carrier (Click & Drop) refused a call or did not answer; its words are in the message. */
+  carrier: 'CARRIER_ERROR',
   internal: 'INTERNAL_ERROR',
 } as const;
 

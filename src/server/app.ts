@@ -15,6 +15,7 @@ import { cancellationFeature } from './cancellation/cancellation.feature.ts';
 import { catalogFeature, createShopCatalog, startSearchEngine } from './catalog/catalog.feature.ts';
 import { createPhotoServices } from './catalog/photos/photo-services.ts';
 import type { Config } from './config.ts';
+import { setUpLabelCarrier, type LabelCarrierDeps } from './shipping/shipping.feature.ts';
 import { contactFeature } from './contact/contact.feature.ts';
 import { createShopDocuments, documentsFeature } from './documents/documents.feature.ts';
 import { createShopReturns, returnsFeature } from './returns/returns.feature.ts';
@@ -75,6 +76,8 @@ export interface AppDeps {
   tracing?: Tracing;
   /** How the caches tell age: the system's clock unless a test moves its own on. */
   now?: Clock;
+  /** The label carrier's clocks and batch size (a test moves time instead of waiting). */
+  labels?: LabelCarrierDeps;
 }
 
 /** How long a client may take to send a request's headers (within REQUEST_TIMEOUT_SECONDS). */
@@ -295,8 +298,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     now: deps.now,
   });
   await app.register(returnsFeature, { returns: returns.service, orderOfKey: returns.orderOfKey, rateLimitFactor });
+  const labelCarrier = await setUpLabelCarrier(app, config, deps.labels);
   await app.register(backOfficeFeature, {
     prefix: '/api/admin',
+    labelCarrier,
     db,
     config,
     secureCookies,

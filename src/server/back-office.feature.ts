@@ -26,11 +26,15 @@ import { createStaffService } from './staff/staff.service.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { settingsAdminRoutes } from './settings/settings.admin-routes.ts';
 import { shippingAdminFeature } from './shipping/shipping.admin-feature.ts';
+import type { LabelCarrier } from './shipping/label-carrier.ts';
 import type { ShopSettingsService } from './settings/settings.service.ts';
 
 export interface BackOfficeOptions {
   db: Db;
-  config: Pick<Config, 'env' | 'publicUrl' | 'shop' | 'rateLimitFactor' | 'lowStockThreshold' | 'backgroundJobs'>;
+  config: Pick<
+    Config,
+    'env' | 'publicUrl' | 'shop' | 'rateLimitFactor' | 'lowStockThreshold' | 'backgroundJobs' | 'clickAndDrop'
+  >;
   secureCookies: boolean;
   counters: RateLimitRepository;
   /** Signs the mark of a browser a staff member signed in from before. */
@@ -53,6 +57,8 @@ export interface BackOfficeOptions {
   mailer: Mailer;
   /** The owner's settings (settings.service.ts). */
   settings: ShopSettingsService;
+  /** Where shipping labels are bought; undefined when they are off (shipping.feature.ts). */
+  labelCarrier: LabelCarrier | undefined;
 }
 
 /**
@@ -108,5 +114,11 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
     catalogueChanged: options.catalogueChanged,
   });
   await admin.register(basketAdminFeature, { db, guard, checkoutThread: options.checkoutThread });
-  await admin.register(shippingAdminFeature, { db, guard });
+  await admin.register(shippingAdminFeature, {
+    db,
+    guard,
+    carrier: options.labelCarrier,
+    mode: config.clickAndDrop.mode,
+    invoiceUrl: options.invoiceUrl,
+  });
 };

@@ -11,6 +11,9 @@ const boolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** The local Click & Drop sandbox's API key: refused in production. */
+export const LOCAL_CLICK_AND_DROP_KEY = 'local-click-and-drop-sandbox-key';
+
 /** The local PayPal sandbox's own credentials: refused in production. */
 export const LOCAL_PAYPAL_CHECKOUT = {
   clientId: 'local-sandbox-client',
@@ -97,6 +100,10 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9-]{1,64}$/, 'must be the webhook id PayPal shows')
     .optional(),
   OPAYO_MODE: z.enum(['local', 'test', 'live']).optional(),
+  // Shipping labels from Royal Mail Click & Drop (docs/back-office.md#shipping-labels): the local
+  // sandbox outside production; in production off unless `live`, which needs the account's API key.
+  CLICK_AND_DROP_MODE: z.enum(['off', 'local', 'live']).optional(),
+  CLICK_AND_DROP_API_KEY: z.string().min(1).max(500).optional(),
   OPAYO_VENDOR: z.string().min(1).max(15).optional(),
   OPAYO_ENCRYPTION_PASSWORD: z.string().length(16, 'must be exactly 16 characters').optional(),
   // A Reporting and Admin API user of the vendor's (made in MySagePay): it reads a payment's
@@ -189,6 +196,12 @@ const configSchema = envSchema
       if (!env[name]) issue(name, 'is required in production');
     }
     if (env.WEB_DEV_SERVER) issue('WEB_DEV_SERVER', 'is for development, refused in production');
+    if (env.CLICK_AND_DROP_MODE === 'local')
+      issue('CLICK_AND_DROP_MODE', 'the local Click & Drop sandbox is refused in production');
+    if (env.CLICK_AND_DROP_MODE === 'live' && env.CLICK_AND_DROP_API_KEY === undefined)
+      issue('CLICK_AND_DROP_API_KEY', 'is required in production for CLICK_AND_DROP_MODE=live');
+    if (env.CLICK_AND_DROP_API_KEY === LOCAL_CLICK_AND_DROP_KEY)
+      issue('CLICK_AND_DROP_API_KEY', "is the local sandbox's, refused in production");
     if (env.PAYPAL_MODE === 'local' || env.OPAYO_MODE === 'local') {
       issue(
         env.PAYPAL_MODE === 'local' ? 'PAYPAL_MODE' : 'OPAYO_MODE',
@@ -292,6 +305,12 @@ function toConfig(env: Environment) {
           opayo: env.OPAYO_VENDOR !== undefined && env.OPAYO_ENCRYPTION_PASSWORD !== undefined,
         }[id],
     ),
+    /** Shipping labels: where they are bought, and with which key (docs/back-office.md#shipping-labels). */
+    clickAndDrop: {
+      mode: env.CLICK_AND_DROP_MODE ?? (production ? 'off' : 'local'),
+      apiKey: env.CLICK_AND_DROP_API_KEY ?? LOCAL_CLICK_AND_DROP_KEY,
+      baseUrl: 'https://api.parcel.royalmail.com/api/v1',
+    },
     paypal: {
       mode: env.PAYPAL_MODE ?? (production ? 'live' : 'local'),
       businessEmail: env.PAYPAL_BUSINESS_EMAIL ?? LOCAL_PAYPAL_BUSINESS_EMAIL,

@@ -1,3 +1,4 @@
+import type { LabelCarrierDeps } from '../../src/server/shipping/shipping.feature.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +55,8 @@ export async function createTestApp(
     now?: Clock;
     /** Wraps the connection the app is given (a test injecting faults into its statements). */
     wrapDb?: (db: Db) => Db;
+    /** The label carrier's clocks and batch size (src/server/shipping/shipping.feature.ts). */
+    labels?: LabelCarrierDeps;
   } = {},
 ): Promise<TestApp> {
   const logs = [options.tracing?.logQuery, options.log].filter((log) => log !== undefined);
@@ -84,6 +87,7 @@ export async function createTestApp(
     ...(options.renderPage ? { renderPage: options.renderPage } : {}),
     ...(options.devWeb ? { devWeb: options.devWeb } : {}),
     ...(options.now ? { now: options.now } : {}),
+    ...(options.labels ? { labels: options.labels } : {}),
   });
   const answers = checkedAnswers(app);
   await app.ready();

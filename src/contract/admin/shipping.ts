@@ -157,3 +157,41 @@ export type LabelOutcome = z.infer<typeof labelOutcomeSchema>;
 export const labelOutcomesSchema = z.object({ outcomes: z.array(labelOutcomeSchema) });
 
 export const packagingIdParamsSchema = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+
+/** One order on the labels page: where it goes, how, and its label as it stands. */
+export const labelQueueEntrySchema = z.object({
+  orderId: z.number().int(),
+  orderNumber: z.string(),
+  customerName: z.string(),
+  postcode: z.string(),
+  deliveryMethod: z.string(),
+  /** The carrier service its method is sent by, in words; null when it has none. */
+  service: z.string().nullable(),
+  /** Why no label can be made for it now (no service, no weight, too heavy); null when one can. */
+  blocked: z.string().nullable(),
+  label: z
+    .object({
+      status: z.enum(labelStatuses),
+      trackingNumber: z.string().nullable(),
+      message: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type LabelQueueEntry = z.infer<typeof labelQueueEntrySchema>;
+export const labelQueueSchema = z.object({
+  /** Labels can be bought: CLICK_AND_DROP_MODE is local or live. */
+  enabled: z.boolean(),
+  /** `local`: the sandbox, no postage is bought. */
+  mode: z.enum(['off', 'local', 'live']),
+  orders: z.array(labelQueueEntrySchema),
+});
+export type LabelQueue = z.infer<typeof labelQueueSchema>;
+
+export const labelOrderIdParamsSchema = z.object({ orderId: z.coerce.number().int().min(1).max(2_147_483_647) });
+/** GET /api/admin/labels.pdf?orders=3,1,2: the labels of these orders, in this order. */
+export const labelPdfQuerySchema = z.object({
+  orders: z
+    .string({ error: 'Please choose the orders' })
+    .regex(/^\d{1,10}(,\d{1,10}){0,99}$/, 'Please give at most 100 order ids, separated by commas')
+    .transform((list) => list.split(',').map(Number)),
+});

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Kysely } from 'kysely';
 import type { deliveryDetailsSchema, FulfilmentRequest } from '../../contract/admin/orders.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { BadRequestError, RefusedError } from '../errors.ts';
@@ -9,6 +10,7 @@ import {
   orderConfirmationEmail,
   readyForCollectionEmail,
 } from '../payments/order-emails.ts';
+import type { Database } from '../db/schema.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import {
   cancelOrder,
@@ -109,9 +111,15 @@ export function createOrderMoves(
 
     /**
      * Dispatch a fulfilment: the chosen units (every unit still to send by default) in tracked
-     * parcels or untracked, with the customer's e-mail queued with it.
+     * parcels or untracked, with the customer's e-mail queued with it. `alongside` runs in the same
+     * transaction once the fulfilment is made (a shipping label marked sent with it), so both land or neither.
      */
-    dispatch(orderNumber: number, toSend: FulfilmentRequest, staff: Staff): Promise<void> {
+    dispatch(
+      orderNumber: number,
+      toSend: FulfilmentRequest,
+      staff: Staff,
+      alongside?: (trx: Kysely<Database>, fulfilmentId: number) => Promise<void>,
+    ): Promise<void> {
       const parcels = toSend.parcels?.map((parcel) => ({
         carrier: parcel.carrier.trim(),
         trackingNumber: parcel.trackingNumber.trim(),
@@ -150,6 +158,7 @@ export function createOrderMoves(
           trackingUrl: trackingUrlFor(parcel.carrier, parcel.trackingNumber),
         }));
         const untrackedService = toSend.untracked?.service ?? null;
+        await alongside?.(trx, done.fulfilmentId);
         await insertMail(
           trx,
           dispatchEmail(order, { sent: done.sent, toCome: done.toCome, parcels: withLinks, untrackedService }),

@@ -72,6 +72,9 @@ export function createOrdersAdminService(
       return detail(orderNumber);
     },
 
+    /** Dispatch with something else written in the same transaction (a shipping label marked sent). */
+    dispatchAlongside: moves.dispatch,
+
     async deliver(orderNumber: number, staff: Staff): Promise<OrderDetail> {
       await moves.deliver(orderNumber, staff);
       return detail(orderNumber);

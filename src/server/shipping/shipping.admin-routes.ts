@@ -1,11 +1,18 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  labelOrderIdParamsSchema,
+  labelOrdersSchema,
+  labelOutcomeSchema,
+  labelOutcomesSchema,
+  labelPdfQuerySchema,
+  labelQueueSchema,
   packagingIdParamsSchema,
   packagingInputSchema,
   packagingListSchema,
   packagingSchema,
 } from '../../contract/admin/shipping.ts';
 import type { StaffGuard } from '../staff/staff-guard.ts';
+import type { LabelsService } from './labels.admin-service.ts';
 import type { PackagingsAdminService } from './packagings.admin-service.ts';
 
 /** Packaging presets (docs/back-office.md#shipping-labels). */
@@ -28,4 +35,40 @@ export const packagingsAdminRoutes: FastifyPluginAsyncZod<{
     await packagings.remove(request.params.id, guard.staffOf(request));
     return reply.status(204).send();
   });
+};
+
+/**
+ * Shipping labels (docs/back-office.md#shipping-labels): the orders waiting with their labels, and
+ * making, printing, dispatching and cancelling them. Each answers what happened to every order.
+ */
+export const labelsAdminRoutes: FastifyPluginAsyncZod<{ labels: LabelsService; guard: StaffGuard }> = async (
+  app,
+  { labels, guard },
+) => {
+  app.get('/labels', { schema: { response: { 200: labelQueueSchema } } }, () => labels.queue());
+  app.post(
+    '/labels',
+    { schema: { body: labelOrdersSchema, response: { 200: labelOutcomesSchema } } },
+    async (request) => ({
+      outcomes: await labels.make(request.body.orderIds, guard.staffOf(request)),
+    }),
+  );
+  app.get('/labels.pdf', { schema: { querystring: labelPdfQuerySchema } }, async (request, reply) => {
+    const pdf = await labels.labelsPdf(request.query.orders);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${pdf.filename}"`)
+      .header('cache-control', 'no-store')
+      .send(pdf.bytes);
+  });
+  app.post(
+    '/labels/dispatch',
+    { schema: { body: labelOrdersSchema, response: { 200: labelOutcomesSchema } } },
+    async (request) => ({ outcomes: await labels.dispatch(request.body.orderIds, guard.staffOf(request)) }),
+  );
+  app.post(
+    '/labels/:orderId/cancel',
+    { schema: { params: labelOrderIdParamsSchema, response: { 200: labelOutcomeSchema } } },
+    (request) => labels.cancel(request.params.orderId, guard.staffOf(request)),
+  );
 };

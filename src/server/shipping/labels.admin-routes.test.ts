@@ -1,0 +1,326 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labelOutcomesSchema, labelQueueSchema, type LabelOutcome } from '../../contract/admin/shipping.ts';
+import { orderDetailSchema } from '../../contract/admin/orders.ts';
+import { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
+import { paidGuestOrder } from '../../../test/helpers/paid-orders.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { CLICK_AND_DROP_SANDBOX_PATH } from './shipping.feature.ts';
+
+/**
+ * Shipping labels against the local Click & Drop sandbox (issue 38; docs/back-office.md#shipping-labels):
+ * the real client speaks the sandbox's HTTP API in-process. Time is the test's: the client's pace,
+ * its waits and the sandbox's rate limit all read one clock that the client's sleep moves on.
+ * Runs on SQLite, and on PostgreSQL with TEST_DATABASE_URL.
+ */
+describe('shipping labels from the orders waiting to be dispatched', () => {
+  let t: TestApp;
+  let fx: Awaited<ReturnType<typeof checkoutFixtures>>;
+  let cookie: string;
+  let time = Date.parse('2026-11-28T09:00:00.000Z');
+  /** Every answer the sandbox gave, and what to do to the next create call's answer. */
+  const answers: Array<{ method: string; path: string; status: number }> = [];
+  let loseNextCreateAnswer = false;
+  let orders = 0;
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { RATE_LIMIT_FACTOR: '100' },
+      labels: {
+        now: () => time,
+        sleep: async (ms) => {
+          time += ms;
+        },
+        batchSize: 20,
+        wrapFetch: (inner) =>
+          (async (input: string | URL | Request, init?: RequestInit) => {
+            const answer = await inner(input, init);
+            const path = new URL(String(input)).pathname.replace(CLICK_AND_DROP_SANDBOX_PATH, '');
+            answers.push({ method: init?.method ?? 'GET', path, status: answer.status });
+            if (loseNextCreateAnswer && init?.method === 'POST') {
+              loseNextCreateAnswer = false;
+              throw new TypeError('fetch failed: socket hang up');
+            }
+            return answer;
+          }) as typeof fetch,
+      },
+    });
+    fx = await checkoutFixtures(t.db);
+    ({ cookie } = await staffMember(t, 'staff'));
+    // Express (method 3, what the fixtures' checkouts choose) goes by Tracked 24 as a parcel.
+    const setup = (await admin('GET', '/delivery')).json() as { methods: Array<Record<string, unknown>> };
+    const express = setup.methods.find((method) => method.id === 3)!;
+    const mapped = await admin('PUT', '/delivery-methods/3', {
+      countryId: express.countryId,
+      name: express.name,
+      rate: express.rate,
+      minItemsTotal: express.minItemsTotal,
+      maxItemsTotal: express.maxItemsTotal,
+      active: express.active,
+      labels: { service: 'tracked24', packageFormat: 'parcel' },
+    });
+    expect(mapped.statusCode, mapped.body).toBe(200);
+  });
+  afterAll(() => t.close());
+
+  function admin(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) {
+    return t.app.inject({ method, url: `/api/admin${url}`, headers: { cookie }, ...(payload ? { payload } : {}) });
+  }
+
+  /** A paid order of one weighed unit (or an unweighed one), to `postcode`. */
+  async function paidOrder(options: { postcode?: string; weighed?: boolean } = {}) {
+    const product = await fx.product(4500, 10);
+    if (options.weighed !== false)
+      await t.db.kysely
+        .updateTable('product_stocks')
+        .set({ weight_grams: 1200 })
+        .where('id', '=', product.stockId)
+        .execute();
+    orders += 1;
+    const { orderNumber, row } = await paidGuestOrder(t, [{ stockId: product.stockId, quantity: 1 }], {
+      email: `labels${orders}@example.com`,
+      remoteAddress: `10.38.${Math.floor(orders / 250)}.${orders % 250}`,
+      provider: 'paypal',
+      providerStatus: 'Completed',
+      paidAt: new Date(time).toISOString(),
+      ...(options.postcode
+        ? {
+            extra: {
+              deliveryAddress: {
+                line1: '1 High Street',
+                line2: '',
+                line3: '',
+                postcode: options.postcode,
+                townCity: 'Leeds',
+                countryId: 1,
+              },
+            },
+          }
+        : {}),
+    });
+    return { orderNumber, id: row.id };
+  }
+
+  async function makeLabels(ids: number[]): Promise<LabelOutcome[]> {
+    const answer = await admin('POST', '/labels', { orderIds: ids });
+    expect(answer.statusCode, answer.body).toBe(200);
+    return labelOutcomesSchema.parse(answer.json()).outcomes;
+  }
+
+  /** What the sandbox holds under our order number, straight from its API. */
+  async function sandboxOrders(orderNumber: number) {
+    // A second of its own, so the test's look does not eat into the client's calls.
+    time += 1000;
+    const answer = await t.app.inject({
+      method: 'GET',
+      url: `${CLICK_AND_DROP_SANDBOX_PATH}/orders/${encodeURIComponent(`"${orderNumber}"`)}`,
+      headers: { authorization: `Bearer ${t.config.clickAndDrop.apiKey}` },
+    });
+    return answer.statusCode === 404
+      ? []
+      : (answer.json() as Array<{ orderIdentifier: number; trackingNumber: string }>);
+  }
+
+  it('makes sixty orders in batches at the pace Click & Drop allows, each with a tracking number', async () => {
+    const made: Array<{ orderNumber: number; id: number }> = [];
+    for (let i = 0; i < 60; i++) made.push(await paidOrder());
+    answers.length = 0;
+    const started = time;
+    const outcomes = await makeLabels(made.map((order) => order.id));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(made.map(() => 'created'));
+    expect(new Set(outcomes.map((outcome) => outcome.trackingNumber)).size).toBe(60);
+    for (const outcome of outcomes) expect(outcome.trackingNumber).toMatch(/^[A-Z]{2}\d{9}GB$/);
+    // Three calls of twenty, none refused for going too fast: the client kept to two a second.
+    expect(answers).toEqual([1, 2, 3].map(() => ({ method: 'POST', path: '/orders', status: 200 })));
+    expect(time - started).toBeGreaterThanOrEqual(1000);
+
+    const queue = labelQueueSchema.parse((await admin('GET', '/labels')).json());
+    const mine = queue.orders.filter((entry) => made.some((order) => order.id === entry.orderId));
+    expect(mine.map((entry) => entry.label?.status)).toEqual(made.map(() => 'created'));
+    expect(mine[0]).toMatchObject({ service: 'Royal Mail Tracked 24', blocked: null });
+  });
+
+  it('waits out a 429 for as long as Retry-After says, then goes on', async () => {
+    // A client set to outrun the sandbox's three calls a second.
+    const hasty: Array<{ status: number; at: number }> = [];
+    const fast = await createTestApp({
+      labels: {
+        now: () => time,
+        sleep: async (ms) => {
+          time += ms;
+        },
+        callsPerSecond: 100,
+        wrapFetch: (inner) =>
+          (async (input: string | URL | Request, init?: RequestInit) => {
+            const answer = await inner(input, init);
+            hasty.push({ status: answer.status, at: time });
+            return answer;
+          }) as typeof fetch,
+      },
+    });
+    try {
+      const shop = await checkoutFixtures(fast.db);
+      const member = await staffMember(fast, 'staff');
+      await fast.db.kysely
+        .updateTable('delivery_methods')
+        .set({ carrier_service: 'tracked48', package_format: 'parcel' })
+        .execute();
+      const ids = [];
+      for (let i = 0; i < 4; i++) {
+        const product = await shop.product(2000, 5);
+        await fast.db.kysely
+          .updateTable('product_stocks')
+          .set({ weight_grams: 300 })
+          .where('id', '=', product.stockId)
+          .execute();
+        const { row } = await paidGuestOrder(fast, [{ stockId: product.stockId, quantity: 1 }], {
+          email: `hasty${i}@example.com`,
+          remoteAddress: `10.39.0.${i + 1}`,
+          provider: 'paypal',
+          providerStatus: 'Completed',
+          paidAt: new Date(time).toISOString(),
+        });
+        ids.push(row.id);
+      }
+      time += 1000;
+      const outcomes = [];
+      for (const id of ids) {
+        const answer = await fast.app.inject({
+          method: 'POST',
+          url: '/api/admin/labels',
+          headers: { cookie: member.cookie },
+          payload: { orderIds: [id] },
+        });
+        outcomes.push(...labelOutcomesSchema.parse(answer.json()).outcomes);
+      }
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['created', 'created', 'created', 'created']);
+      // The fourth call in the second was refused, waited out for the second Retry-After gave, and made.
+      expect(hasty.map((answer) => answer.status)).toEqual([200, 200, 200, 429, 200]);
+      expect(hasty[4]!.at - hasty[3]!.at).toBe(1000);
+    } finally {
+      await fast.close();
+    }
+  });
+
+  it('after a lost answer, looks for the order by its reference and never makes a second', async () => {
+    const order = await paidOrder();
+    loseNextCreateAnswer = true;
+    const [lost] = await makeLabels([order.id]);
+    expect(lost).toMatchObject({ status: 'creating', trackingNumber: null });
+    expect(lost!.message).toMatch(/did not answer/);
+    // Click & Drop made it all the same.
+    const held = await sandboxOrders(order.orderNumber);
+    expect(held).toHaveLength(1);
+
+    answers.length = 0;
+    const [found] = await makeLabels([order.id]);
+    expect(found).toMatchObject({ status: 'created', trackingNumber: held[0]!.trackingNumber, message: null });
+    expect(answers.map((answer) => `${answer.method} ${answer.path}`)).toEqual([
+      `GET /orders/${encodeURIComponent(`"${order.orderNumber}"`)}`,
+    ]);
+    expect(await sandboxOrders(order.orderNumber)).toHaveLength(1);
+    // A third press answers the label it has.
+    expect((await makeLabels([order.id]))[0]).toMatchObject({
+      status: 'created',
+      trackingNumber: held[0]!.trackingNumber,
+    });
+    const rows = await t.db.kysely.selectFrom('shipping_labels').selectAll().where('order_id', '=', order.id).execute();
+    expect(rows.map((row) => row.status)).toEqual(['created']);
+  });
+
+  it("shows Click & Drop's own words on the order it refused, and makes the others", async () => {
+    const good = await paidOrder();
+    const refused = await paidOrder({ postcode: 'ZZ1 1ZZ' });
+    const alsoGood = await paidOrder();
+    const unweighed = await paidOrder({ weighed: false });
+    const outcomes = await makeLabels([good.id, refused.id, alsoGood.id, unweighed.id]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['created', 'failed', 'created', 'refused']);
+    expect(outcomes[1]!.message).toBe('The postcode "ZZ1 1ZZ" is not a valid postcode for the United Kingdom.');
+    expect(outcomes[3]!.message).toMatch(/has no weight: add it on the product's page/);
+    const queue = labelQueueSchema.parse((await admin('GET', '/labels')).json());
+    expect(queue.orders.find((entry) => entry.orderId === refused.id)?.label).toEqual({
+      status: 'failed',
+      trackingNumber: null,
+      message: 'The postcode "ZZ1 1ZZ" is not a valid postcode for the United Kingdom.',
+    });
+    expect(queue.orders.find((entry) => entry.orderId === unweighed.id)?.blocked).toMatch(/has no weight/);
+  });
+
+  it('prints the labels as one PDF in the order asked, and refuses an order without one', async () => {
+    const first = await paidOrder();
+    const second = await paidOrder();
+    await makeLabels([first.id, second.id]);
+    const pdf = await admin('GET', `/labels.pdf?orders=${second.id},${first.id}`);
+    expect(pdf.statusCode, pdf.body).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pdf.rawPayload.toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(2);
+
+    const bare = await paidOrder();
+    const refused = await admin('GET', `/labels.pdf?orders=${first.id},${bare.id}`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe(
+      `No label is ready for order ${bare.orderNumber}: make the labels first.`,
+    );
+  });
+
+  it('dispatches each order with its tracking number as a fulfilment, and e-mails its customer once', async () => {
+    const made = [await paidOrder(), await paidOrder(), await paidOrder()];
+    const emails = [orders - 2, orders - 1, orders].map((n) => `labels${n}@example.com`);
+    const labels = await makeLabels(made.map((order) => order.id));
+    const mails = async () =>
+      t.db.kysely.selectFrom('mail_queue').select(['recipient', 'subject']).where('recipient', 'in', emails).execute();
+    const before = (await mails()).length;
+
+    const answer = await admin('POST', '/labels/dispatch', { orderIds: made.map((order) => order.id) });
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(labelOutcomesSchema.parse(answer.json()).outcomes.map((outcome) => outcome.status)).toEqual([
+      'dispatched',
+      'dispatched',
+      'dispatched',
+    ]);
+    for (const [i, order] of made.entries()) {
+      const detail = orderDetailSchema.parse((await admin('GET', `/orders/${order.orderNumber}`)).json());
+      expect(detail.fulfilment).toBe('dispatched');
+      expect(detail.fulfilments).toHaveLength(1);
+      expect(detail.fulfilments[0]!.parcels).toEqual([
+        expect.objectContaining({ carrier: 'Royal Mail', trackingNumber: labels[i]!.trackingNumber }),
+      ]);
+    }
+    expect((await mails()).length - before).toBe(3);
+
+    // Pressed again: nothing more is sent, and no one is e-mailed twice.
+    const again = await admin('POST', '/labels/dispatch', { orderIds: made.map((order) => order.id) });
+    expect(labelOutcomesSchema.parse(again.json()).outcomes.map((outcome) => outcome.status)).toEqual([
+      'refused',
+      'refused',
+      'refused',
+    ]);
+    expect((await mails()).length - before).toBe(3);
+  });
+
+  it('cancels a label made by mistake in Click & Drop, and a new one can be made', async () => {
+    const order = await paidOrder();
+    const [first] = await makeLabels([order.id]);
+    const cancelled = await admin('POST', `/labels/${order.id}/cancel`);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toMatchObject({ status: 'cancelled', trackingNumber: first!.trackingNumber });
+    expect(await sandboxOrders(order.orderNumber)).toEqual([]);
+    expect((await admin('POST', `/labels/${order.id}/cancel`)).statusCode).toBe(409);
+    const [second] = await makeLabels([order.id]);
+    expect(second!.status).toBe('created');
+    expect(second!.trackingNumber).not.toBe(first!.trackingNumber);
+  });
+
+  it('is refused to a stranger, and the sandbox refuses a wrong key with its error body', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/admin/labels' })).statusCode).toBe(401);
+    const wrongKey = await t.app.inject({
+      method: 'POST',
+      url: `${CLICK_AND_DROP_SANDBOX_PATH}/orders`,
+      headers: { authorization: 'Bearer not-the-key' },
+      payload: { items: [] },
+    });
+    expect(wrongKey.statusCode).toBe(401);
+    expect(wrongKey.json()).toEqual({ code: 'Unauthorized', message: 'The API key is missing or not valid.' });
+  });
+});
