@@ -132,6 +132,24 @@ describe('configuration', () => {
     const paypal = { ...secrets, PAYPAL_BUSINESS_EMAIL: 'payments@shop.example' };
     expect(loadConfig(paypal).paypal).toEqual({ mode: 'live', businessEmail: 'payments@shop.example' });
     expect(() => loadConfig({ ...paypal, PAYPAL_MODE: 'local' })).toThrow(/PAYPAL_MODE the local payment sandbox/);
+    // Labels: off unless live, which needs the account's own key; the sandbox is refused.
+    expect(loadConfig(paypal).clickAndDrop.mode).toBe('off');
+    expect(() => loadConfig({ ...paypal, CLICK_AND_DROP_MODE: 'local' })).toThrow(
+      /CLICK_AND_DROP_MODE the local Click & Drop sandbox is refused in production/,
+    );
+    expect(() => loadConfig({ ...paypal, CLICK_AND_DROP_MODE: 'live' })).toThrow(
+      /CLICK_AND_DROP_API_KEY is required in production for CLICK_AND_DROP_MODE=live/,
+    );
+    expect(() =>
+      loadConfig({
+        ...paypal,
+        CLICK_AND_DROP_MODE: 'live',
+        CLICK_AND_DROP_API_KEY: 'local-click-and-drop-sandbox-key',
+      }),
+    ).toThrow(/CLICK_AND_DROP_API_KEY is the local sandbox's, refused in production/);
+    expect(
+      loadConfig({ ...paypal, CLICK_AND_DROP_MODE: 'live', CLICK_AND_DROP_API_KEY: 'rm-key-1' }).clickAndDrop,
+    ).toMatchObject({ mode: 'live', apiKey: 'rm-key-1', baseUrl: 'https://api.parcel.royalmail.com/api/v1' });
     const opayo = { ...secrets, PAYMENT_PROVIDER: 'opayo' };
     expect(() => loadConfig(opayo)).toThrow(/OPAYO_VENDOR is required in production/);
     expect(() => loadConfig({ ...opayo, OPAYO_VENDOR: 'raagshop' })).toThrow(/OPAYO_ENCRYPTION_PASSWORD is required/);

@@ -40,6 +40,15 @@ describe('production mode', () => {
       ).toBe(404);
     }
     expect((await t.app.inject({ method: 'GET', url: '/dev/inbox' })).statusCode).toBe(404);
+    // Nor the Click & Drop sandbox, and labels are off until CLICK_AND_DROP_MODE=live.
+    const sandbox = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/click-and-drop/api/v1/orders',
+      headers: { authorization: `Bearer ${t.config.clickAndDrop.apiKey}` },
+      payload: { items: [] },
+    });
+    expect(sandbox.statusCode).toBe(404);
+    expect(t.config.clickAndDrop.mode).toBe('off');
   });
 
   it('speaks only to the payment providers it has settings for: a PayPal shop takes no card calls', async () => {

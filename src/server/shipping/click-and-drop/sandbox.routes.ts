@@ -138,6 +138,11 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
     return undefined;
   }
 
+  // Its own answer for a path it does not have, in its own error body.
+  app.setNotFoundHandler((request, reply) =>
+    refuse(reply, 404, errorBody('NotFound', `No such call: ${request.method} ${request.url.split('?')[0]}`)),
+  );
+
   app.post('/orders', async (request, reply) => {
     if (!admitted(request, reply)) return reply;
     const parsed = createOrdersRequestSchema.safeParse(request.body);
