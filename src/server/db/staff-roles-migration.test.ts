@@ -18,13 +18,16 @@ describe('migration 0036: roles', () => {
     database = await createEmptyDatabase();
     const db = database.connect();
     const k = db.kysely as Kysely<any>;
-    // Everything up to 0035: 0036 is marked as done, so it waits.
+    // Everything up to 0035: 0036 (and what came after it) is marked as done, so it waits.
     await k.schema
       .createTable('schema_migrations')
       .addColumn('name', 'varchar(200)', (c) => c.primaryKey())
       .addColumn('applied_at', 'varchar(40)', (c) => c.notNull())
       .execute();
-    await k.insertInto('schema_migrations').values({ name: '0036-staff-roles', applied_at: 'x' }).execute();
+    await k
+      .insertInto('schema_migrations')
+      .values(['0036-staff-roles', '0037-shipping-labels'].map((name) => ({ name, applied_at: 'x' })))
+      .execute();
     expect(await migrateToLatest(db)).toHaveLength(35);
     const at = '2026-11-01T09:00:00.000Z';
     await k

@@ -563,6 +563,8 @@ export const demoDeliveryMethods = [
     rate: 495,
     minItemsTotal: null,
     maxItemsTotal: 5000,
+    carrierService: 'tracked48',
+    packageFormat: 'parcel',
   },
   {
     id: 2,
@@ -571,6 +573,8 @@ export const demoDeliveryMethods = [
     rate: 0,
     minItemsTotal: 5000,
     maxItemsTotal: null,
+    carrierService: 'tracked48',
+    packageFormat: 'parcel',
   },
   {
     id: 3,
@@ -579,6 +583,8 @@ export const demoDeliveryMethods = [
     rate: 995,
     minItemsTotal: null,
     maxItemsTotal: null,
+    carrierService: 'tracked24',
+    packageFormat: 'parcel',
   },
 ] as const;
 
@@ -609,3 +615,30 @@ export const demoVouchers = [
     validTo: '2023-11-30T23:59:59.999Z',
   },
 ] as const;
+
+/**
+ * What a demo unit of each type weighs packed, in grams, for shipping labels: a dhol or a
+ * harmonium is several kilos, a set of strings a few tens of grams. Types not named weigh 1 kg.
+ */
+export const demoWeightGrams: Readonly<Record<number, number>> = {
+  2019: 6000,
+  2020: 5500,
+  2022: 4000,
+  2023: 7000,
+  2024: 1500,
+  2010: 8000,
+  2035: 5000,
+  2008: 4000,
+  2011: 6500,
+  2016: 600,
+  2009: 900,
+  2017: 9500,
+  2021: 800,
+  2025: 1200,
+  2026: 300,
+  2027: 400,
+  2030: 1500,
+  2031: 60,
+  2032: 150,
+  2033: 1800,
+};

@@ -1,7 +1,14 @@
 import { discountedPrice } from '../../../contract/money.ts';
 import type { SeedProduct, SeedStock } from '../../db/seed/seed.ts';
 import { IMAGE_VARIANTS, productImageUrl } from '../images/drawings.ts';
-import { demoBrands, demoTypes, kindSearchWords, productLines, type ProductLine } from './catalogue-data.ts';
+import {
+  demoBrands,
+  demoTypes,
+  demoWeightGrams,
+  kindSearchWords,
+  productLines,
+  type ProductLine,
+} from './catalogue-data.ts';
 import { slugify } from '../../../contract/catalog-rules.ts';
 import { searchTagsOf } from '../search-index.ts';
 
@@ -50,6 +57,8 @@ function stocksFor(line: ProductLine, random: () => number): SeedStock[] {
       priceReduction,
       price: discountedPrice(priceWithoutDiscount, priceReduction),
       stock,
+      // Bigger sizes weigh a little more.
+      weightGrams: Math.round((demoWeightGrams[line.typeId] ?? 1000) * (1 + index * 0.1)),
     };
   });
 }

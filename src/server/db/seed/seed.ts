@@ -11,6 +11,8 @@ export interface SeedStock {
   priceReduction: number;
   priceWithoutDiscount: number;
   stock: number;
+  /** What one unit weighs, for shipping labels (migration 0037). */
+  weightGrams?: number;
 }
 
 export interface SeedProduct {
@@ -47,6 +49,9 @@ export interface SeedData {
     rate: number;
     minItemsTotal: number | null;
     maxItemsTotal: number | null;
+    /** The carrier service its labels are bought for (contract/admin/shipping.ts), and the package format. */
+    carrierService?: string;
+    packageFormat?: string;
   }>;
   vouchers: ReadonlyArray<{
     code: string;
@@ -140,6 +145,7 @@ async function insertProducts(trx: Kysely<Database>, data: SeedData, count: numb
         price_without_discount: s.priceWithoutDiscount,
         stock: s.stock,
         sort_order: i,
+        weight_grams: s.weightGrams ?? null,
       })),
     );
     const images = batch.flatMap((p) =>
@@ -174,6 +180,8 @@ async function insertDeliveryAndVouchers(trx: Transaction<Database>, data: SeedD
           max_items_total: m.maxItemsTotal,
           sort_order: i,
           active: 1,
+          carrier_service: m.carrierService ?? null,
+          package_format: m.packageFormat ?? null,
         })),
       )
       .execute();

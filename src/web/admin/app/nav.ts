@@ -5,6 +5,7 @@
 export const navPages = [
   { to: '/', label: 'Dashboard', route: 'GET /dashboard' },
   { to: '/orders', label: 'Orders', route: 'GET /orders' },
+  { to: '/labels', label: 'Labels', route: 'GET /labels' },
   { to: '/returns', label: 'Returns', route: 'GET /returns' },
   { to: '/documents', label: 'Documents', route: 'GET /documents' },
   { to: '/customers', label: 'Customers', route: 'GET /customers' },
