@@ -1,0 +1,87 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { expect, expectNoAxeViolations, paidOrderOf, test } from './fixtures.ts';
+import { createOwner, openFromNav, setPassword, signIn } from './staff-pages.ts';
+
+/**
+ * Shipping labels (issue 38's browser acceptance): an owner chooses three paid orders, makes their
+ * labels in Click & Drop (the shop's own sandbox here), downloads them as one PDF, and dispatches
+ * them with their tracking numbers.
+ */
+test.describe('shipping labels', () => {
+  // Signed out, the app asks who is signed in (401).
+  test.use({ allowConsoleErrors: [/status of 401/] });
+
+  test('an owner makes labels for three orders, downloads them as one PDF and sees them dispatched with tracking', async ({
+    page,
+    browser,
+  }) => {
+    // A give-up bound, not a speed target: three checkouts and the back office on a busy 2-core machine.
+    test.setTimeout(300_000);
+    const stamp = Date.now();
+    const ownerEmail = `owner.labels.${stamp}@example.com`;
+    await setPassword(page, createOwner(ownerEmail));
+    await signIn(page, ownerEmail);
+
+    // Three guests each pay for a tabla, a harmonium or a flute (types no other browser test buys),
+    // sent by express: Royal Mail Tracked 24 in the demo shop.
+    const shopper = await browser.newContext();
+    const shopperPage = await shopper.newPage();
+    const postcodes = ['LS1 4DY', 'M1 1AE', 'BS1 4DJ'];
+    const orders: number[] = [];
+    for (const [i, typeId] of [2035, 2017, 2026].entries()) {
+      const { orderNumber } = await paidOrderOf(shopperPage, postcodes[i]!, `labels.${i}.${stamp}@example.com`, [
+        { typeId, quantity: 1 },
+      ]);
+      orders.push(orderNumber);
+    }
+    await shopper.close();
+
+    await openFromNav(page, 'Labels', 'Shipping labels');
+    await expect(page.getByText(/shop's own Click & Drop sandbox/)).toBeVisible();
+    const rowOf = (orderNumber: number) =>
+      page.locator('tr', { has: page.getByRole('checkbox', { name: `Choose order ${orderNumber}`, exact: true }) });
+    for (const orderNumber of orders) {
+      await expect(rowOf(orderNumber)).toContainText('Royal Mail Tracked 24');
+      await expect(rowOf(orderNumber)).toContainText('Not made yet.');
+      await page.getByRole('checkbox', { name: `Choose order ${orderNumber}`, exact: true }).check();
+    }
+
+    await page.getByRole('button', { name: 'Make labels' }).click();
+    await expect(page.getByRole('status')).toHaveText('3 orders have labels.');
+    const tracking: string[] = [];
+    for (const orderNumber of orders) {
+      await expect(rowOf(orderNumber)).toContainText(/Ready: [A-Z]{2}\d{9}GB/);
+      tracking.push(/[A-Z]{2}\d{9}GB/.exec((await rowOf(orderNumber).textContent()) ?? '')![0]);
+    }
+    await expectNoAxeViolations(page);
+
+    // One PDF, a label each, in the list's order, each with its address and tracking number.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download 3 labels (PDF)' }).click(),
+    ]);
+    const bytes = readFileSync((await download.path())!);
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = execFileSync('pdftotext', ['-layout', '-', '-'], { input: bytes }).toString('utf8');
+    const pages = text.split('\f').filter((pageText) => pageText.trim() !== '');
+    expect(pages).toHaveLength(3);
+    for (const [i, number] of tracking.entries()) {
+      expect(pages[i]).toContain(number);
+      expect(pages[i]).toContain(postcodes[i]!);
+    }
+
+    await page.getByRole('button', { name: 'Mark dispatched' }).click();
+    await expect(page.getByRole('status')).toHaveText('3 orders dispatched, their customers e-mailed.');
+    for (const orderNumber of orders) await expect(rowOf(orderNumber)).toHaveCount(0);
+    await expectNoAxeViolations(page);
+
+    // Each order is dispatched, its parcel tracked by the label's number.
+    for (const [i, orderNumber] of orders.entries()) {
+      await page.goto(`/admin/orders/${orderNumber}`);
+      await expect(page.getByRole('heading', { level: 1, name: new RegExp(`${orderNumber}`) })).toBeVisible();
+      await expect(page.getByText(tracking[i]!).first()).toBeVisible();
+      await expect(page.getByText('Dispatched', { exact: true }).first()).toBeVisible();
+    }
+  });
+});
