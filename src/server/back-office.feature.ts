@@ -120,5 +120,6 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
     carrier: options.labelCarrier,
     mode: config.clickAndDrop.mode,
     invoiceUrl: options.invoiceUrl,
+    packingSlipPdf: options.documents.packingSlipPdf,
   });
 };

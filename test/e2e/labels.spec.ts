@@ -71,6 +71,21 @@ test.describe('shipping labels', () => {
       expect(pages[i]).toContain(postcodes[i]!);
     }
 
+    // Printed in one go: each label followed by its order's packing slip.
+    const [both] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Labels and packing slips (PDF)' }).click(),
+    ]);
+    const bothText = execFileSync('pdftotext', ['-layout', '-', '-'], { input: readFileSync((await both.path())!) })
+      .toString('utf8')
+      .split('\f')
+      .filter((pageText) => pageText.trim() !== '');
+    expect(bothText).toHaveLength(6);
+    for (const [i, orderNumber] of orders.entries()) {
+      expect(bothText[2 * i]).toContain(tracking[i]!);
+      expect(bothText[2 * i + 1]).toContain(`Packing slip: order ${orderNumber}`);
+    }
+
     await page.getByRole('button', { name: 'Mark dispatched' }).click();
     await expect(page.getByRole('status')).toHaveText('3 orders dispatched, their customers e-mailed.');
     for (const orderNumber of orders) await expect(rowOf(orderNumber)).toHaveCount(0);

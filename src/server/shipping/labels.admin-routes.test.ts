@@ -1,3 +1,4 @@
+import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelOutcomesSchema, labelQueueSchema, type LabelOutcome } from '../../contract/admin/shipping.ts';
 import { orderDetailSchema } from '../../contract/admin/orders.ts';
@@ -262,6 +263,26 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     expect(refused.json().error.message).toBe(
       `No label is ready for order ${bare.orderNumber}: make the labels first.`,
     );
+  });
+
+  it("prints in one go: each order's label followed by its packing slip, in the order asked", async () => {
+    const first = await paidOrder();
+    const second = await paidOrder();
+    const [a, b] = await makeLabels([first.id, second.id]);
+    const answer = await admin('GET', `/labels-and-slips.pdf?orders=${second.id},${first.id}`);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.headers['content-disposition']).toMatch(
+      /^attachment; filename="labels-and-slips-\d{4}-\d{2}-\d{2}\.pdf"$/,
+    );
+    const pdf = await getDocumentProxy(new Uint8Array(answer.rawPayload));
+    const { text: pages } = await extractText(pdf);
+    expect(pages).toHaveLength(4);
+    expect(pages[0]).toContain(b!.trackingNumber!);
+    expect(pages[1]).toContain(`${second.orderNumber}`);
+    expect(pages[1]).toMatch(/Packing slip/i);
+    expect(pages[2]).toContain(a!.trackingNumber!);
+    expect(pages[3]).toContain(`${first.orderNumber}`);
+    expect(pages[3]).toMatch(/Packing slip/i);
   });
 
   it('dispatches each order with its tracking number as a fulfilment, and e-mails its customer once', async () => {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { PDFDocument } from 'pdf-lib';
 import {
   carrierServices,
   type CarrierService,
@@ -46,6 +47,8 @@ export interface LabelsServiceOptions {
     staff: Staff,
     alongside: (trx: Kysely<Database>, fulfilmentId: number) => Promise<void>,
   ) => Promise<void>;
+  /** An order's packing slip as a PDF (the documents feature's). */
+  packingSlipPdf?: (orderNumber: number) => Promise<{ bytes: Buffer }>;
   now?: () => Date;
 }
 
@@ -159,6 +162,39 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
         return [order.id, plan] as const;
       }),
     );
+  }
+
+  /** Each order's label that waits to be sent, with its order number; refused when one has none. */
+  async function labelsOf(orderIds: readonly number[]) {
+    carrier();
+    const orders = new Map((await findOrdersForLabels(db, { orderIds })).map((order) => [order.id, order]));
+    const live = new Map((await findLiveLabels(db, orderIds)).map((label) => [label.order_id, label]));
+    const missing = orderIds.filter((id) => live.get(id)?.status !== 'created');
+    if (missing.length > 0)
+      throw new BadRequestError(
+        `No label is ready for order ${missing.map((id) => orders.get(id)?.order_number ?? id).join(', ')}: make the labels first.`,
+        'orders',
+      );
+    return new Map(
+      orderIds.map((id) => [
+        id,
+        { carrierOrderId: live.get(id)!.carrier_order_id!, orderNumber: orders.get(id)!.order_number },
+      ]),
+    );
+  }
+
+  /** The carrier's PDF of these orders' labels; its refusal in its own words. */
+  async function labelsFrom(
+    live: Map<number, { carrierOrderId: number }>,
+    orderIds: readonly number[],
+  ): Promise<Buffer> {
+    try {
+      return await carrier().labels(orderIds.map((id) => live.get(id)!.carrierOrderId));
+    } catch (error) {
+      if (error instanceof CarrierUnavailableError || error instanceof CarrierRefusedError)
+        throw new RefusedError(502, errorCodes.carrier, `Click & Drop: ${error.message}`);
+      throw error;
+    }
   }
 
   const audit = (trx: Kysely<Database>, staff: Staff, action: string, order: Order, after: unknown) =>
@@ -317,24 +353,37 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
 
     /** The labels of these orders as one PDF, in the order given; each must have its label made. */
     async labelsPdf(orderIds: readonly number[]): Promise<{ filename: string; bytes: Buffer }> {
-      const labels = carrier();
-      const live = new Map((await findLiveLabels(db, orderIds)).map((label) => [label.order_id, label]));
-      const missing = orderIds.filter((id) => live.get(id)?.status !== 'created');
-      if (missing.length > 0) {
-        const orders = await findOrdersForLabels(db, { orderIds: missing });
-        throw new BadRequestError(
-          `No label is ready for order ${orders.map((order) => order.order_number).join(', ') || missing.join(', ')}: make the labels first.`,
-          'orders',
-        );
+      const labels = await labelsOf(orderIds);
+      return { filename: `labels-${now().slice(0, 10)}.pdf`, bytes: await labelsFrom(labels, orderIds) };
+    },
+
+    /**
+     * Print in one go: each order's label followed by its packing slip, in the order given, as one
+     * PDF. The carrier's labels are fetched in one call and told apart by page when it gives one
+     * page an order; otherwise each order's are fetched on their own.
+     */
+    async labelsAndSlipsPdf(orderIds: readonly number[]): Promise<{ filename: string; bytes: Buffer }> {
+      if (!options.packingSlipPdf) throw new Error('the labels service was given no packing slips');
+      const live = await labelsOf(orderIds);
+      const all = await PDFDocument.load(await labelsFrom(live, orderIds));
+      const pagesOf: Array<{ document: PDFDocument; pages: number[] }> = [];
+      if (all.getPageCount() === orderIds.length) {
+        orderIds.forEach((_, index) => pagesOf.push({ document: all, pages: [index] }));
+      } else {
+        for (const id of orderIds) {
+          const own = await PDFDocument.load(await labelsFrom(live, [id]));
+          pagesOf.push({ document: own, pages: own.getPageIndices() });
+        }
       }
-      try {
-        const bytes = await labels.labels(orderIds.map((id) => live.get(id)!.carrier_order_id!));
-        return { filename: `labels-${now().slice(0, 10)}.pdf`, bytes };
-      } catch (error) {
-        if (error instanceof CarrierUnavailableError || error instanceof CarrierRefusedError)
-          throw new RefusedError(502, errorCodes.carrier, `Click & Drop: ${error.message}`);
-        throw error;
+      const merged = await PDFDocument.create();
+      merged.setTitle(`Labels and packing slips, ${now().slice(0, 10)}`);
+      for (const [index, id] of orderIds.entries()) {
+        const { document, pages } = pagesOf[index]!;
+        for (const page of await merged.copyPages(document, pages)) merged.addPage(page);
+        const slip = await PDFDocument.load((await options.packingSlipPdf(live.get(id)!.orderNumber)).bytes);
+        for (const page of await merged.copyPages(slip, slip.getPageIndices())) merged.addPage(page);
       }
+      return { filename: `labels-and-slips-${now().slice(0, 10)}.pdf`, bytes: Buffer.from(await merged.save()) };
     },
 
     /**

@@ -13,6 +13,8 @@ export interface ShippingAdminFeatureOptions {
   guard: StaffGuard;
   carrier: LabelCarrier | undefined;
   mode: LabelQueue['mode'];
+  /** An order's packing slip as a PDF (the documents feature's), printed after its label. */
+  packingSlipPdf: (orderNumber: number) => Promise<{ bytes: Buffer }>;
   /** The signed link to an order's VAT invoice (the orders service's dispatch needs it for nothing else). */
   invoiceUrl: (orderNumber: number, linkVersion: number) => string;
 }
@@ -29,6 +31,7 @@ export const shippingAdminFeature: FastifyPluginAsync<ShippingAdminFeatureOption
       carrier: options.carrier,
       mode: options.mode,
       dispatch: orders.dispatchAlongside,
+      packingSlipPdf: options.packingSlipPdf,
     }),
   });
 };

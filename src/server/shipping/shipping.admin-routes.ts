@@ -61,6 +61,14 @@ export const labelsAdminRoutes: FastifyPluginAsyncZod<{ labels: LabelsService; g
       .header('cache-control', 'no-store')
       .send(pdf.bytes);
   });
+  app.get('/labels-and-slips.pdf', { schema: { querystring: labelPdfQuerySchema } }, async (request, reply) => {
+    const pdf = await labels.labelsAndSlipsPdf(request.query.orders);
+    return reply
+      .type('application/pdf')
+      .header('content-disposition', `attachment; filename="${pdf.filename}"`)
+      .header('cache-control', 'no-store')
+      .send(pdf.bytes);
+  });
   app.post(
     '/labels/dispatch',
     { schema: { body: labelOrdersSchema, response: { 200: labelOutcomesSchema } } },

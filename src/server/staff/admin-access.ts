@@ -87,6 +87,7 @@ export const adminAccess = {
   'GET /labels': ['dispatch'],
   'POST /labels': ['dispatch'],
   'GET /labels.pdf': ['dispatch'],
+  'GET /labels-and-slips.pdf': ['dispatch'],
   'POST /labels/dispatch': ['dispatch'],
   'POST /labels/:orderId/cancel': ['dispatch'],
   'GET /product-types': ['catalogue'],

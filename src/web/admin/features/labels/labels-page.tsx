@@ -6,7 +6,14 @@ import { AdminPage } from '../../lib/admin-page.tsx';
 import { useMayCall } from '../../lib/access.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
 import { TableBox } from '../../ui/table-box.tsx';
-import { cancelLabel, dispatchWithLabels, labelQueueQueryOptions, labelsPdfHref, makeLabels } from './api/labels.ts';
+import {
+  cancelLabel,
+  dispatchWithLabels,
+  labelQueueQueryOptions,
+  labelsAndSlipsPdfHref,
+  labelsPdfHref,
+  makeLabels,
+} from './api/labels.ts';
 
 /**
  * Shipping labels (docs/back-office.md#shipping-labels): the orders waiting to be dispatched, chosen
@@ -80,13 +87,22 @@ export default function LabelsPage() {
           Make labels
         </button>
         {withLabel.length > 0 ? (
-          <a
-            className="button button-secondary adm-small"
-            href={labelsPdfHref(withLabel.map((order) => order.orderId))}
-            download
-          >
-            Download {withLabel.length === 1 ? 'the label' : `${withLabel.length} labels`} (PDF)
-          </a>
+          <>
+            <a
+              className="button button-secondary adm-small"
+              href={labelsPdfHref(withLabel.map((order) => order.orderId))}
+              download
+            >
+              Download {withLabel.length === 1 ? 'the label' : `${withLabel.length} labels`} (PDF)
+            </a>
+            <a
+              className="button button-secondary adm-small"
+              href={labelsAndSlipsPdfHref(withLabel.map((order) => order.orderId))}
+              download
+            >
+              Labels and packing slips (PDF)
+            </a>
+          </>
         ) : (
           <button type="button" className="button button-secondary adm-small" disabled>
             Download labels (PDF)

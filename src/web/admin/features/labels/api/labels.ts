@@ -15,6 +15,10 @@ export function labelQueueQueryOptions() {
 /** Where the chosen orders' labels are downloaded, in the list's order. */
 export const labelsPdfHref = (orderIds: readonly number[]) => `/api/admin/labels.pdf?orders=${orderIds.join(',')}`;
 
+/** Each chosen order's label followed by its packing slip, in the list's order. */
+export const labelsAndSlipsPdfHref = (orderIds: readonly number[]) =>
+  `/api/admin/labels-and-slips.pdf?orders=${orderIds.join(',')}`;
+
 async function changed<T>(answer: Promise<T>, queryClient: QueryClient): Promise<T> {
   try {
     return await answer;
