@@ -37,6 +37,22 @@ test.describe('shipping labels', () => {
     }
     await shopper.close();
 
+    // A packaging preset, as an owner keeps them: named, measured and weighed empty; a bad size is named.
+    await openFromNav(page, 'Packaging');
+    await page.getByRole('button', { name: 'New packaging' }).click();
+    const form = page.getByRole('form', { name: 'New packaging' });
+    await form.getByLabel('Name').fill(`Tabla box ${stamp}`);
+    await form.getByLabel('Length (mm)').fill('450');
+    await form.getByLabel('Width (mm)').fill('0');
+    await form.getByLabel('Height (mm)').fill('350');
+    await form.getByLabel('Empty weight (g)').fill('900');
+    await form.getByRole('button', { name: 'Save packaging' }).click();
+    await expect(form.getByText('The width must be at least 1 mm')).toBeVisible();
+    await expectNoAxeViolations(page);
+    await form.getByLabel('Width (mm)').fill('450');
+    await form.getByRole('button', { name: 'Save packaging' }).click();
+    await expect(page.getByRole('row', { name: new RegExp(`Tabla box ${stamp} 450 × 450 × 350 mm 900 g`) })).toBeVisible();
+
     await openFromNav(page, 'Labels', 'Shipping labels');
     await expect(page.getByText(/shop's own Click & Drop sandbox/)).toBeVisible();
     const rowOf = (orderNumber: number) =>

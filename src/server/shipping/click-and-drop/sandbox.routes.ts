@@ -25,6 +25,12 @@ import {
  *   services).
  */
 
+/**
+ * Orders the sandbox keeps: past it the oldest is forgotten, so a demo open to anyone cannot be
+ * made to hold orders without end (its key is no secret there).
+ */
+export const SANDBOX_MAX_ORDERS = 10_000;
+
 /** Calls one key may make in a second; past it, 429 until the second is over. */
 export const SANDBOX_CALLS_PER_SECOND = 3;
 
@@ -46,6 +52,8 @@ export interface ClickAndDropSandboxOptions {
   apiKey: string;
   /** The sandbox's clock (tests move it instead of waiting). */
   now?: () => number;
+  /** Orders kept before the oldest is forgotten (SANDBOX_MAX_ORDERS unless a test says). */
+  maxOrders?: number;
 }
 
 const errorBody = (code: string, message: string, details?: string): ErrorResponse => ({
@@ -182,6 +190,13 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
       };
       orders.set(order.orderIdentifier, order);
       if (order.orderReference) byReference.set(order.orderReference, order.orderIdentifier);
+      if (orders.size > (options.maxOrders ?? SANDBOX_MAX_ORDERS)) {
+        // A Map keeps its keys in the order they were added: the first is the oldest.
+        const oldest = orders.values().next().value!;
+        orders.delete(oldest.orderIdentifier);
+        if (oldest.orderReference && byReference.get(oldest.orderReference) === oldest.orderIdentifier)
+          byReference.delete(oldest.orderReference);
+      }
       answer.createdOrders.push(infoOf(order));
     }
     return {

@@ -12,6 +12,7 @@ export const navPages = [
   { to: '/products', label: 'Products', route: 'GET /products' },
   { to: '/types-and-brands', label: 'Types and brands', route: 'GET /product-types' },
   { to: '/stock', label: 'Stock', route: 'GET /stock' },
+  { to: '/packaging', label: 'Packaging', route: 'GET /packagings' },
   { to: '/vouchers', label: 'Vouchers', route: 'GET /vouchers' },
   { to: '/delivery', label: 'Delivery', route: 'GET /delivery' },
   { to: '/audit', label: 'Audit log', route: 'GET /audit' },

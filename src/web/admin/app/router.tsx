@@ -12,6 +12,7 @@ const OrdersPage = lazy(() => import('../features/orders/orders-page.tsx'));
 const OrderPage = lazy(() => import('../features/orders/order-page.tsx'));
 const ReturnsPage = lazy(() => import('../features/returns/returns-page.tsx'));
 const LabelsPage = lazy(() => import('../features/labels/labels-page.tsx'));
+const PackagingsPage = lazy(() => import('../features/packagings/packagings-page.tsx'));
 const DocumentsPage = lazy(() => import('../features/documents/documents-page.tsx'));
 const CustomersPage = lazy(() => import('../features/customers/customers-page.tsx'));
 const CustomerPage = lazy(() => import('../features/customers/customer-page.tsx'));
@@ -48,6 +49,9 @@ export const adminRoutes = createRoutesFromElements(
       <Route element={<RequireStaff route="GET /orders" />}>
         <Route path="orders" element={<OrdersPage />} />
         <Route path="orders/:orderNumber" element={<OrderPage />} />
+      </Route>
+      <Route element={<RequireStaff route="GET /packagings" />}>
+        <Route path="packaging" element={<PackagingsPage />} />
       </Route>
       <Route element={<RequireStaff route="GET /labels" />}>
         <Route path="labels" element={<LabelsPage />} />
