@@ -51,7 +51,9 @@ test.describe('shipping labels', () => {
     await expectNoAxeViolations(page);
     await form.getByLabel('Width (mm)').fill('450');
     await form.getByRole('button', { name: 'Save packaging' }).click();
-    await expect(page.getByRole('row', { name: new RegExp(`Tabla box ${stamp} 450 × 450 × 350 mm 900 g`) })).toBeVisible();
+    await expect(
+      page.getByRole('row', { name: new RegExp(`Tabla box ${stamp} 450 × 450 × 350 mm 900 g`) }),
+    ).toBeVisible();
 
     await openFromNav(page, 'Labels', 'Shipping labels');
     await expect(page.getByText(/shop's own Click & Drop sandbox/)).toBeVisible();
