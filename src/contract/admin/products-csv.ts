@@ -26,9 +26,29 @@ export const productCsvColumns = {
   price: 'Price (GBP)',
   reduction: 'Reduction (%)',
   stock: 'Stock',
+  // A size's parcel facts (docs/back-office.md#shipping-labels): optional in an import, so a file
+  // made before them still imports, and leaves them as they are.
+  weight: 'Weight (g)',
+  packaging: 'Packaging',
+  length: 'Length (mm)',
+  width: 'Width (mm)',
+  height: 'Height (mm)',
 } as const;
 export type ProductCsvColumn = keyof typeof productCsvColumns;
+/** The export's header, every column. */
 export const productCsvHeader: string[] = Object.values(productCsvColumns);
+/** The parcel columns: an import has all five or none. */
+export const parcelCsvColumns = [
+  'weight',
+  'packaging',
+  'length',
+  'width',
+  'height',
+] as const satisfies readonly ProductCsvColumn[];
+/** The columns every import must have. */
+export const requiredCsvHeader: string[] = (Object.keys(productCsvColumns) as ProductCsvColumn[])
+  .filter((key) => !(parcelCsvColumns as readonly string[]).includes(key))
+  .map((key) => productCsvColumns[key]);
 
 /** A type is written as its place in the tree, parent first: "Percussion > Dholaks". */
 export const TYPE_PATH_SEPARATOR = ' > ';
@@ -38,7 +58,7 @@ export const MAX_IMPORT_ROWS = 20_000;
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 /**
  * Bounds on what reading one file costs (docs/back-office.md#csv-import-and-export): the file has
- * 14 columns (a spreadsheet may add a few blank ones), and the longest cell the product form takes
+ * 19 columns (a spreadsheet may add a few blank ones), and the longest cell the product form takes
  * is a description of 10,000 characters. Blank rows after the last product are ignored, up to
  * MAX_IMPORT_ROWS rows in all.
  */
@@ -53,6 +73,15 @@ const wholeNumber = (message: string) =>
     .trim()
     .regex(/^\d+$/, message)
     .transform((text) => Number(text));
+
+/** A whole number, or null for a blank cell; undefined when the file has no such column. */
+const wholeOrNone = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{0,9}$/, message)
+    .transform((text) => (text === '' ? null : Number(text)))
+    .optional();
 
 /**
  * One row of the file as text, to what it means. The product's columns are checked as the product
@@ -96,6 +125,12 @@ export const productCsvRowSchema = z.object({
         .pipe(z.number().max(MAX_NEW_STOCK, `The stock must be at most ${MAX_NEW_STOCK}`))
         .optional(),
     ),
+  // Blank is none; the limits are the product form's (parcelFactsSchema), checked with the packaging.
+  weight: wholeOrNone('Write the weight in whole grams, or leave it blank'),
+  packaging: z.string().trim().max(100, 'At most 100 characters').optional(),
+  length: wholeOrNone('Write the length in whole millimetres, or leave it blank'),
+  width: wholeOrNone('Write the width in whole millimetres, or leave it blank'),
+  height: wholeOrNone('Write the height in whole millimetres, or leave it blank'),
 });
 export type ProductCsvRow = z.output<typeof productCsvRowSchema>;
 

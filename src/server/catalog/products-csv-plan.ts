@@ -16,7 +16,9 @@ import {
 } from './catalog.admin-repository.ts';
 import type { Db } from './catalogue-changes.ts';
 import { productWriteOf, sizeWriteOf } from './product-rows.ts';
-import { productColumns, type ProductCsvRead, type ReadRow } from './products-csv.ts';
+import { productColumns, type ParcelCells, type ProductCsvRead, type ReadRow } from './products-csv.ts';
+import { parcelFactsSchema, type ParcelFacts } from '../../contract/admin/shipping.ts';
+import { listPackagings } from '../shipping/packagings.repository.ts';
 import {
   brandRows,
   lockSizesOfProducts,
@@ -134,6 +136,9 @@ interface Catalogue {
   productByKey: Map<string, ProductRecord>;
   oldKeyHolder: Map<string, { old_key: string; title: string; url_key: string }>;
   sizesOf: Map<number, SizeRecord[]>;
+  /** Packaging presets by name in lower case, and their names by id. */
+  packagingByName: Map<string, number>;
+  packagingNameOf: Map<number, string>;
 }
 
 /** The file's rows by product: pushed, not copied (20,000 rows under one URL key copied the group 20,000 times). */
@@ -153,7 +158,12 @@ function groupByProduct(read: ProductCsvRead): Map<string, ReadRow[]> {
  * is applied.
  */
 async function readCatalogue(trx: Db, keys: string[], purpose: 'preview' | 'apply'): Promise<Catalogue> {
-  const [types, brands, existing] = await Promise.all([typeRows(trx), brandRows(trx), productsByUrlKeys(trx, keys)]);
+  const [types, brands, existing, packagings] = await Promise.all([
+    typeRows(trx),
+    brandRows(trx),
+    productsByUrlKeys(trx, keys),
+    listPackagings(trx),
+  ]);
   const productByKey = new Map(existing.map((product) => [product.url_key, product]));
   if (purpose === 'apply') {
     await lockSizesOfProducts(
@@ -184,6 +194,8 @@ async function readCatalogue(trx: Db, keys: string[], purpose: 'preview' | 'appl
     productByKey,
     oldKeyHolder: new Map(oldKeys.map((old) => [old.old_key, old])),
     sizesOf,
+    packagingByName: new Map(packagings.map((packaging) => [packaging.name.trim().toLowerCase(), packaging.id])),
+    packagingNameOf: new Map(packagings.map((packaging) => [packaging.id, packaging.name])),
   };
 }
 
@@ -193,6 +205,32 @@ function matchSizes(rows: ReadRow[], current: SizeRecord[]) {
   return rows.flatMap((row) =>
     row.size ? [{ row: row.row, size: row.size, match: byName.get(row.size.sizeName.toLowerCase()) }] : [],
   );
+}
+
+/** Which column of the file each parcel fact is written in. */
+const parcelColumnOf: Record<keyof ParcelFacts, Column> = {
+  weightGrams: 'weight',
+  packagingId: 'packaging',
+  lengthMm: 'length',
+  widthMm: 'width',
+  heightMm: 'height',
+};
+
+/** A row's parcel cells as the product form would send them: the packaging named found by its id. */
+function parcelFactsOf(parcel: ParcelCells, catalogue: Catalogue): ParcelFacts | { problem: string } {
+  let packagingId: number | null = null;
+  if (parcel.packaging !== '') {
+    const found = catalogue.packagingByName.get(parcel.packaging.toLowerCase());
+    if (found === undefined) return { problem: `There is no packaging "${parcel.packaging}"` };
+    packagingId = found;
+  }
+  return {
+    weightGrams: parcel.weightGrams,
+    packagingId,
+    lengthMm: parcel.lengthMm,
+    widthMm: parcel.widthMm,
+    heightMm: parcel.heightMm,
+  };
 }
 
 type Validated = { problems: CsvRowError[] } | { problems: []; typeId: number; brand: { id: number; name: string } };
@@ -242,6 +280,26 @@ function validateProduct(urlKey: string, rows: ReadRow[], catalogue: Catalogue):
     seenSize.set(name, row.row);
   }
 
+  for (const row of rows) {
+    const parcel = row.size?.parcel;
+    if (!parcel) continue;
+    const facts = parcelFactsOf(parcel, catalogue);
+    if ('problem' in facts) {
+      problem(row.row, 'packaging', facts.problem);
+      continue;
+    }
+    const checked = parcelFactsSchema.safeParse(facts);
+    if (!checked.success) {
+      const named = new Set<string>();
+      for (const issue of checked.error.issues) {
+        const column = parcelColumnOf[String(issue.path[0]) as keyof ParcelFacts];
+        if (named.has(column)) continue;
+        named.add(column);
+        problem(row.row, column, issue.message);
+      }
+    }
+  }
+
   const record = catalogue.productByKey.get(urlKey);
   const current = record ? (catalogue.sizesOf.get(record.id) ?? []) : [];
   const newSizes = matchSizes(rows, current).filter((size) => !size.match);
@@ -262,6 +320,25 @@ function validateProduct(urlKey: string, rows: ReadRow[], catalogue: Catalogue):
   return { problems: [], typeId: type.id, brand };
 }
 
+/** A size's parcel facts the file changes, in its words; none when the file has no parcel columns. */
+function parcelChanges(write: SizeWrite, match: SizeRecord, label: string, catalogue: Catalogue): string[] {
+  if (write.weight_grams === undefined) return [];
+  const shown = (value: number | null | undefined) => (value == null ? 'none' : String(value));
+  const packagingName = (id: number | null | undefined) =>
+    id == null ? 'none' : (catalogue.packagingNameOf.get(id) ?? String(id));
+  const facts: Array<[Column, number | null | undefined, number | null, (value: number | null | undefined) => string]> =
+    [
+      ['weight', write.weight_grams, match.weight_grams, shown],
+      ['packaging', write.packaging_id, match.packaging_id, packagingName],
+      ['length', write.length_mm, match.length_mm, shown],
+      ['width', write.width_mm, match.width_mm, shown],
+      ['height', write.height_mm, match.height_mm, shown],
+    ];
+  return facts
+    .filter(([, next, now]) => (next ?? null) !== now)
+    .map(([column, next, now, show]) => `${columnName(column)} of ${label}: ${show(now)} to ${show(next)}`);
+}
+
 /** What a valid product's rows change of it (or that it is new), added to the plan. */
 function diffProduct(
   urlKey: string,
@@ -278,7 +355,14 @@ function diffProduct(
   const changes: string[] = [];
   let nextPosition = Math.max(-1, ...current.map((size) => size.sort_order)) + 1;
   for (const { row, size, match } of matchSizes(rows, current)) {
-    const fields = { sizeName: size.sizeName, priceWithoutDiscount: size.price, priceReduction: size.reduction };
+    const parcel = size.parcel ? parcelFactsOf(size.parcel, catalogue) : undefined;
+    const fields = {
+      sizeName: size.sizeName,
+      priceWithoutDiscount: size.price,
+      priceReduction: size.reduction,
+      // Validated before: a problem here never reaches the diff.
+      ...(parcel && !('problem' in parcel) ? { parcel } : {}),
+    };
     if (!match) {
       newSizes.push({ write: sizeWriteOf(fields, nextPosition++), stock: size.stock ?? 0 });
       changes.push(`New size "${fields.sizeName}"`);
@@ -294,6 +378,7 @@ function diffProduct(
       write.price_reduction !== match.price_reduction
         ? `${columnName('reduction')} of ${label}: ${match.price_reduction} to ${write.price_reduction}`
         : '',
+      ...parcelChanges(write, match, label, catalogue),
     ].filter(Boolean);
     if (sizeChanges.length > 0) result.sizeUpdates.push({ productId: match.product_id, sizeId: match.id, write });
     changes.push(...sizeChanges);

@@ -127,9 +127,123 @@ describe('products CSV', () => {
         '120.50',
         '0',
         '5',
+        // No parcel facts: weight, packaging and sides blank.
+        '',
+        '',
+        '',
+        '',
+        '',
       ],
       expect.arrayContaining(['Large', '150.00', '10', '3']),
     ]);
+  });
+
+  it("exports and imports each size's weight and box, a packaging by its name, and keeps them for a file without those columns", async () => {
+    const box = await asOwner()('POST', '/packagings', {
+      name: `Dholak box ${Date.now()}`,
+      lengthMm: 700,
+      widthMm: 300,
+      heightMm: 300,
+      weightGrams: 800,
+    });
+    expect(box.statusCode, box.body).toBe(201);
+    const boxName = (box.json() as { name: string }).name;
+    const product = await create({
+      sizes: [
+        {
+          sizeName: 'Standard',
+          priceWithoutDiscount: 12_000,
+          priceReduction: 0,
+          stock: 5,
+          parcel: { weightGrams: 4000, packagingId: box.json().id },
+        },
+        {
+          sizeName: 'Bag',
+          priceWithoutDiscount: 2_000,
+          priceReduction: 0,
+          stock: 5,
+          parcel: { weightGrams: 300, lengthMm: 400, widthMm: 200, heightMm: 50 },
+        },
+      ],
+    });
+    const [standard, bag] = rowsOf(await exported(), product.urlKey);
+    expect(standard!.slice(-5)).toEqual(['4000', boxName, '', '', '']);
+    expect(bag!.slice(-5)).toEqual(['300', '', '400', '200', '50']);
+
+    const base = {
+      'URL key': product.urlKey,
+      Title: product.title,
+      Status: 'draft',
+      Description: product.description,
+      'SEO title': product.title,
+      'SEO description': product.seoDescription,
+    };
+    const changed = file(
+      row({
+        ...base,
+        'Size or style': 'Standard',
+        'Price (GBP)': '120.00',
+        Stock: '',
+        'Weight (g)': '4200',
+        Packaging: boxName.toUpperCase(),
+      }),
+      row({
+        ...base,
+        'Size or style': 'Bag',
+        'Price (GBP)': '20.00',
+        Stock: '',
+        'Weight (g)': '300',
+        'Length (mm)': '400',
+        'Width (mm)': '250',
+        'Height (mm)': '50',
+      }),
+    );
+    const summary = await preview(changed);
+    expect(summary.errors).toEqual([]);
+    expect(summary.changes.find((change) => change.urlKey === product.urlKey)?.changes).toEqual([
+      'Weight (g) of "Standard": 4000 to 4200',
+      'Width (mm) of "Bag": 200 to 250',
+    ]);
+    expect((await send('', changed)).statusCode).toBe(200);
+    expect((await detail(product.id)).sizes.map((size) => size.parcel)).toEqual([
+      { weightGrams: 4200, packagingId: box.json().id, lengthMm: null, widthMm: null, heightMm: null },
+      { weightGrams: 300, packagingId: null, lengthMm: 400, widthMm: 250, heightMm: 50 },
+    ]);
+
+    // Bad parcel cells are named by row and column.
+    const bad = await preview(
+      file(
+        row({ ...base, 'Size or style': 'Standard', 'Price (GBP)': '120.00', Stock: '', 'Weight (g)': 'heavy' }),
+        row({
+          ...base,
+          'Size or style': 'Bag',
+          'Price (GBP)': '20.00',
+          Stock: '',
+          'Weight (g)': '300',
+          'Length (mm)': '400',
+        }),
+        row({ ...base, 'Size or style': 'Gift', 'Price (GBP)': '30.00', Stock: '1', Packaging: 'Crate of dreams' }),
+      ),
+    );
+    expect(bad.errors).toEqual([
+      { row: 2, column: 'Weight (g)', message: 'Write the weight in whole grams, or leave it blank' },
+      { row: 3, column: 'Width (mm)', message: 'Please give all three dimensions, or none' },
+      { row: 4, column: 'Packaging', message: 'There is no packaging "Crate of dreams"' },
+    ]);
+
+    // A file from before these columns (or without them) leaves every size's parcel facts as they are.
+    const older = productCsvHeader.slice(0, 14);
+    const olderFile = [
+      older,
+      older.map(
+        (name) => ({ ...row({ ...base, 'Size or style': 'Bag', 'Price (GBP)': '21.00', Stock: '' }) })[name] ?? '',
+      ),
+    ]
+      .map((cells) => cells.map((value) => `"${value}"`).join(','))
+      .join('\r\n');
+    expect((await send('', olderFile)).statusCode).toBe(200);
+    expect((await detail(product.id)).sizes.map((size) => size.parcel.weightGrams)).toEqual([4200, 300]);
+    expect((await detail(product.id)).sizes[1]!.priceWithoutDiscount).toBe(2_100);
   });
 
   it('neutralises cells a spreadsheet would run as formulas, and reads them back as they were', async () => {

@@ -1,3 +1,4 @@
+import { listPackagings } from '../shipping/packagings.repository.ts';
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { MAX_LISTED, type ProductImportSummary } from '../../contract/admin/products-csv.ts';
@@ -104,6 +105,7 @@ export function createProductsCsvService(db: Db, options: { onChange: () => void
     /** Every product, a row per size, in the order they were made, a batch at a time. */
     async *exportCsv(): AsyncGenerator<string> {
       const types = typeIndex(await typeRows(db));
+      const packagingNames = new Map((await listPackagings(db)).map((packaging) => [packaging.id, packaging.name]));
       yield productCsvHeaderLine;
       for (let afterId = 0; ;) {
         const batch = await exportBatch(db, afterId, EXPORT_BATCH);
@@ -132,6 +134,11 @@ export function createProductsCsvService(db: Db, options: { onChange: () => void
                 priceWithoutDiscount: size.price_without_discount,
                 priceReduction: size.price_reduction,
                 stock: size.stock,
+                weightGrams: size.weight_grams,
+                packaging: size.packaging_id === null ? '' : (packagingNames.get(size.packaging_id) ?? ''),
+                lengthMm: size.length_mm,
+                widthMm: size.width_mm,
+                heightMm: size.height_mm,
               },
             });
           }

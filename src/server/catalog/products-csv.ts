@@ -3,9 +3,11 @@ import {
   MAX_CELL_CHARS,
   MAX_IMPORT_COLUMNS,
   MAX_IMPORT_ROWS,
+  parcelCsvColumns,
   productCsvColumns,
   productCsvHeader,
   productCsvRowSchema,
+  requiredCsvHeader,
   type CsvRowError,
   type ProductCsvColumn,
   type ProductCsvRow,
@@ -52,8 +54,21 @@ export interface ProductCsvSource {
   seoDescription: string;
   searchTags: string;
   /** Undefined for a product without sizes: its row leaves the size's columns blank. */
-  size?: { sizeName: string; priceWithoutDiscount: number; priceReduction: number; stock: number };
+  size?: {
+    sizeName: string;
+    priceWithoutDiscount: number;
+    priceReduction: number;
+    stock: number;
+    weightGrams: number | null;
+    /** The packaging preset's name, or '' for its own box. */
+    packaging: string;
+    lengthMm: number | null;
+    widthMm: number | null;
+    heightMm: number | null;
+  };
 }
+
+const numberOrBlank = (value: number | null | undefined) => (value == null ? '' : String(value));
 
 export function productCsvLine(row: ProductCsvSource): string {
   return line([
@@ -71,6 +86,11 @@ export function productCsvLine(row: ProductCsvSource): string {
     row.size ? penceToDecimal(row.size.priceWithoutDiscount) : '',
     row.size ? String(row.size.priceReduction) : '',
     row.size ? String(row.size.stock) : '',
+    numberOrBlank(row.size?.weightGrams),
+    row.size?.packaging ?? '',
+    numberOrBlank(row.size?.lengthMm),
+    numberOrBlank(row.size?.widthMm),
+    numberOrBlank(row.size?.heightMm),
   ]);
 }
 
@@ -78,17 +98,32 @@ export function productCsvLine(row: ProductCsvSource): string {
 
 /** The product's columns and the size's: a row with every size column blank is the product alone. */
 const sizeColumns = ['sizeName', 'price', 'reduction', 'stock'] as const satisfies readonly ProductCsvColumn[];
+type SizeOrParcelColumn = (typeof sizeColumns)[number] | (typeof parcelCsvColumns)[number];
 export const productColumns = (Object.keys(productCsvColumns) as ProductCsvColumn[]).filter(
-  (key) => !(sizeColumns as readonly string[]).includes(key),
-) as Array<Exclude<ProductCsvColumn, (typeof sizeColumns)[number]>>;
+  (key) => !(sizeColumns as readonly string[]).includes(key) && !(parcelCsvColumns as readonly string[]).includes(key),
+) as Array<Exclude<ProductCsvColumn, SizeOrParcelColumn>>;
 
-export type ProductOnlyRow = Omit<ProductCsvRow, (typeof sizeColumns)[number]>;
+export type ProductOnlyRow = Omit<ProductCsvRow, SizeOrParcelColumn>;
+
+/** A size's parcel facts as the file gives them: the packaging by name ('' for its own box). */
+export interface ParcelCells {
+  weightGrams: number | null;
+  packaging: string;
+  lengthMm: number | null;
+  widthMm: number | null;
+  heightMm: number | null;
+}
 
 export interface ReadRow {
   /** The row as a spreadsheet numbers it: the header is row 1. */
   row: number;
   product: ProductOnlyRow;
-  size: Pick<ProductCsvRow, 'sizeName' | 'price' | 'reduction' | 'stock'> | undefined;
+  size:
+    | (Pick<ProductCsvRow, 'sizeName' | 'price' | 'reduction' | 'stock'> & {
+        /** Undefined when the file has no parcel columns: the size's stay as they are. */
+        parcel: ParcelCells | undefined;
+      })
+    | undefined;
 }
 
 export interface ProductCsvRead {
@@ -98,7 +133,17 @@ export interface ProductCsvRead {
   rowCount: number;
 }
 
-const productOnlySchema = productCsvRowSchema.omit({ sizeName: true, price: true, reduction: true, stock: true });
+const productOnlySchema = productCsvRowSchema.omit({
+  sizeName: true,
+  price: true,
+  reduction: true,
+  stock: true,
+  weight: true,
+  packaging: true,
+  length: true,
+  width: true,
+  height: true,
+});
 
 /**
  * The longest record read into memory: every cell at its longest, with room to spare. A longer
@@ -126,6 +171,8 @@ function unguarded(value: string): string {
 export function readProductCsv(text: string): ProductCsvRead {
   const keyOf = new Map(Object.entries(productCsvColumns).map(([key, name]) => [name.toLowerCase(), key]));
   let header: string[] | undefined;
+  /** The file has the parcel columns (all five). */
+  let hasParcel = false;
   const rows: ReadRow[] = [];
   const errors: CsvRowError[] = [];
   /** The number of the last row that was not blank, the header not counted. */
@@ -153,7 +200,13 @@ export function readProductCsv(text: string): ProductCsvRead {
     // but a quadratic check once held the event loop for seconds.
     const named = new Set(names.map((name) => name.toLowerCase()));
     const unknown = names.filter((name) => name !== '' && !keyOf.has(name.toLowerCase()));
-    const missing = productCsvHeader.filter((name) => !named.has(name.toLowerCase()));
+    const missing = requiredCsvHeader.filter((name) => !named.has(name.toLowerCase()));
+    const parcelNames = parcelCsvColumns.map((key) => productCsvColumns[key]);
+    const parcelGiven = parcelNames.filter((name) => named.has(name.toLowerCase()));
+    hasParcel = parcelGiven.length === parcelNames.length;
+    // The parcel columns come together: a size's box is its packaging or its three sides.
+    if (parcelGiven.length > 0 && !hasParcel)
+      missing.push(...parcelNames.filter((name) => !named.has(name.toLowerCase())));
     const seen = new Set<string>();
     const repeated = new Set<string>();
     for (const name of names) {
@@ -168,7 +221,7 @@ export function readProductCsv(text: string): ProductCsvRead {
         repeated.size ? `repeated ${[...repeated].map((name) => `"${name}"`).join(', ')}` : '',
       ].filter(Boolean);
       throw new BadRequestError(
-        `The header row must name these columns once each: ${productCsvHeader.join(', ')} (${parts.join('; ')})`,
+        `The header row must name these columns once each: ${requiredCsvHeader.join(', ')}, and may name all of ${parcelCsvColumns.map((key) => productCsvColumns[key]).join(', ')} (${parts.join('; ')})`,
         'file',
       );
     }
@@ -215,7 +268,21 @@ export function readProductCsv(text: string): ProductCsvRead {
       product: Object.fromEntries(productColumns.map((key) => [key, data[key]])) as ProductOnlyRow,
       size: productOnly
         ? undefined
-        : { sizeName: data.sizeName, price: data.price, reduction: data.reduction, stock: data.stock },
+        : {
+            sizeName: data.sizeName,
+            price: data.price,
+            reduction: data.reduction,
+            stock: data.stock,
+            parcel: hasParcel
+              ? {
+                  weightGrams: data.weight ?? null,
+                  packaging: data.packaging ?? '',
+                  lengthMm: data.length ?? null,
+                  widthMm: data.width ?? null,
+                  heightMm: data.height ?? null,
+                }
+              : undefined,
+          },
     });
   }
 
