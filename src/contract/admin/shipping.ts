@@ -140,7 +140,8 @@ export const labelOrdersSchema = z.object({
   orderIds: z
     .array(z.number().int().min(1), { error: 'Please choose the orders' })
     .min(1, 'Please choose at least one order')
-    .max(MAX_LABEL_ORDERS, `At most ${MAX_LABEL_ORDERS} orders at a time`),
+    .max(MAX_LABEL_ORDERS, `At most ${MAX_LABEL_ORDERS} orders at a time`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Each order once'),
 });
 export type LabelOrders = z.infer<typeof labelOrdersSchema>;
 
@@ -193,5 +194,6 @@ export const labelPdfQuerySchema = z.object({
   orders: z
     .string({ error: 'Please choose the orders' })
     .regex(/^\d{1,10}(,\d{1,10}){0,99}$/, 'Please give at most 100 order ids, separated by commas')
-    .transform((list) => list.split(',').map(Number)),
+    .transform((list) => list.split(',').map(Number))
+    .refine((ids) => new Set(ids).size === ids.length, 'Each order once'),
 });

@@ -333,6 +333,39 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     expect(second!.trackingNumber).not.toBe(first!.trackingNumber);
   });
 
+  it('buys one label when two members press "Make labels" at the same moment', async () => {
+    const order = await paidOrder();
+    time += 1000;
+    const [a, b] = await Promise.all([makeLabels([order.id]), makeLabels([order.id])]);
+    const statuses = [a![0]!.status, b![0]!.status].sort();
+    expect(statuses).toContain('created');
+    expect(await sandboxOrders(order.orderNumber)).toHaveLength(1);
+    const rows = await t.db.kysely
+      .selectFrom('shipping_labels')
+      .select('status')
+      .where('order_id', '=', order.id)
+      .execute();
+    expect(rows.map((row) => row.status)).toEqual(['created']);
+  });
+
+  it('refuses an order named twice, one not waiting to be sent, and one that does not exist, naming them', async () => {
+    const order = await paidOrder();
+    const twice = await admin('POST', '/labels', { orderIds: [order.id, order.id] });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().error.fields).toEqual([{ field: 'orderIds', message: 'Each order once' }]);
+    const missing = await admin('POST', '/labels', { orderIds: [2_000_000_000] });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.fields).toEqual([
+      { field: 'orderIds', message: 'There is no order with id 2000000000' },
+    ]);
+    // Sent already: nothing is bought for it.
+    const [made] = await makeLabels([order.id]);
+    await admin('POST', '/labels/dispatch', { orderIds: [order.id] });
+    const [again] = await makeLabels([order.id]);
+    expect(made!.status).toBe('created');
+    expect(again).toMatchObject({ status: 'refused', message: 'It is not waiting to be dispatched.' });
+  });
+
   it('is refused to a stranger, and the sandbox refuses a wrong key with its error body', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/labels' })).statusCode).toBe(401);
     const wrongKey = await t.app.inject({
