@@ -51,6 +51,7 @@ test('an owner defines a packer, who sees only the orders and the dispatch form'
   await expect(page.getByRole('heading', { level: 1, name: 'Orders' })).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Back office' }).getByRole('link')).toHaveText([
     'Orders',
+    'Labels',
     'My account',
   ]);
   await expectNoAxeViolations(page);

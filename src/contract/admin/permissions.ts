@@ -25,7 +25,7 @@ export const permissionDescriptions: Record<Permission, { label: string; allows:
   dispatch: {
     label: 'Dispatch orders',
     allows:
-      'See orders and their packing slips; dispatch, mark ready for collection, collected or delivered; correct the delivery address; add notes.',
+      'See orders and their packing slips; make, print and cancel shipping labels; dispatch, mark ready for collection, collected or delivered; correct the delivery address; add notes.',
   },
   refund: {
     label: 'Refund',
@@ -35,7 +35,7 @@ export const permissionDescriptions: Record<Permission, { label: string; allows:
   catalogue: {
     label: 'Catalogue and stock',
     allows:
-      'Products, photos, product types, brands, stock levels and adjustments, and the products CSV export and import.',
+      'Products, photos, product types, brands, packaging, stock levels and adjustments, and the products CSV export and import.',
   },
   pricing: {
     label: 'Prices, vouchers and delivery',

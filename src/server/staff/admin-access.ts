@@ -80,7 +80,7 @@ export const adminAccess = {
   'GET /products.csv': ['catalogue'],
   'POST /products/import': ['catalogue'],
   'POST /products/import/preview': ['catalogue'],
-  'GET /packagings': ['catalogue', 'dispatch'],
+  'GET /packagings': ['catalogue'],
   'POST /packagings': ['catalogue'],
   'PUT /packagings/:id': ['catalogue'],
   'DELETE /packagings/:id': ['catalogue'],

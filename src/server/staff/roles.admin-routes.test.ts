@@ -150,4 +150,29 @@ describe('back office: roles', () => {
       expect({ url, status: answer.statusCode }).toEqual({ url, status: 403 });
     }
   });
+
+  it('keeps a member with the staff permission off the account of anyone who holds more than they do', async () => {
+    // An outside attack: a lead holding staff and dispatch reset a richer colleague's two-factor,
+    // took a set-password link for them and signed in as them.
+    await call('POST', '/roles', owner.cookie, { name: 'Floor lead', permissions: ['staff', 'dispatch'] });
+    await call('POST', '/roles', owner.cookie, {
+      name: 'Bookkeeper',
+      permissions: ['dispatch', 'refund', 'customers'],
+    });
+    const lead = await staffMember(t, 'Floor lead');
+    const bookkeeper = await staffMember(t, 'Bookkeeper');
+    const packer = await staffMember(t, 'packer');
+    for (const [method, url, payload] of [
+      ['POST', `/staff/${bookkeeper.id}/set-password-link`, {}],
+      ['POST', `/staff/${bookkeeper.id}/reset-two-factor`, {}],
+      ['PATCH', `/staff/${bookkeeper.id}`, { disabled: true }],
+      ['PATCH', `/staff/${bookkeeper.id}`, { role: 'packer' }],
+    ] as const) {
+      const answer = await call(method, url, lead.cookie, payload);
+      expect({ url, payload, status: answer.statusCode }).toEqual({ url, payload, status: 403 });
+    }
+    expect((await call('GET', '/customers', bookkeeper.cookie)).statusCode).toBe(200);
+    // A member holding no more than they do is theirs to look after.
+    expect((await call('POST', `/staff/${packer.id}/set-password-link`, lead.cookie, {})).statusCode).toBe(200);
+  });
 });

@@ -190,4 +190,47 @@ describe('back office: a way back in', () => {
   const getSecret = async (id: number) =>
     (await t.db.kysely.selectFrom('staff').select('totp_secret').where('id', '=', id).executeTakeFirstOrThrow())
       .totp_secret;
+
+  it('does not let a stranger\'s "forgot password" end a new member\'s link', async () => {
+    // An outside attack: the forgot-password form needs no sign-in, and its link used to end every
+    // earlier one, so anyone could void an invitation or a staff:reset link by naming its address.
+    const owner = await staffMember(t, 'owner');
+    const email = `invited.${Date.now()}@shop.example`;
+    const added = await post('/api/admin/staff', { email, name: 'Invited Person', role: 'staff' }, owner.cookie);
+    const token = (added.json() as { setPasswordUrl: string }).setPasswordUrl.split('/').at(-1)!;
+    expect((await post('/api/admin/forgot-password', { email })).statusCode).toBe(200);
+    await mailTo(email);
+    const set = await post('/api/admin/set-password', { token, password: STAFF_PASSWORD, confirm: STAFF_PASSWORD });
+    expect(set.statusCode, set.body).toBe(200);
+    // Using one link ends the others: the forgot-password mail's link is spent too.
+    const mails = await mailTo(email);
+    const forgotLink = mails.map((mail) => linkIn(mail.raw)).find((link) => link && link !== token);
+    expect(forgotLink).toBeDefined();
+    const second = await post('/api/admin/set-password', {
+      token: forgotLink,
+      password: STAFF_PASSWORD,
+      confirm: STAFF_PASSWORD,
+    });
+    expect(second.statusCode).toBe(400);
+  });
+
+  it('gives no link to a disabled member, and none made before survives their being enabled again', async () => {
+    const owner = await staffMember(t, 'owner');
+    const member = await staffMember(t, 'staff', { signIn: false });
+    const patch = (payload: object) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/admin/staff/${member.id}`,
+        payload,
+        headers: { cookie: owner.cookie },
+      });
+    expect((await patch({ disabled: true })).statusCode).toBe(200);
+    const link = await post(`/api/admin/staff/${member.id}/set-password-link`, {}, owner.cookie);
+    expect(link.statusCode).toBe(409);
+    expect(link.json().error.message).toMatch(/disabled/);
+    expect((await patch({ disabled: false })).statusCode).toBe(200);
+    // A link made now works as ever.
+    const fresh = await post(`/api/admin/staff/${member.id}/set-password-link`, {}, owner.cookie);
+    expect(fresh.statusCode).toBe(200);
+  });
 });

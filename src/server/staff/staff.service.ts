@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Permission } from '../../contract/admin/permissions.ts';
+import { permissionDescriptions, type Permission } from '../../contract/admin/permissions.ts';
 import type { NewStaff, StaffMe, StaffMember } from '../../contract/admin/staff.ts';
 import { errorCodes } from '../../contract/error-codes.ts';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from '../accounts/passwords.ts';
@@ -83,13 +83,19 @@ export function createStaffService(
   const now = options.now ?? (() => new Date());
   const later = (ms: number) => new Date(now().getTime() + ms).toISOString();
 
+  /**
+   * A new link, ending the member's earlier ones, except for "forgot password": that needs no
+   * sign-in, so ending them would let anyone void a new member's invitation by naming the address.
+   * Whichever link is used first ends the others (useStaffToken).
+   */
   async function newSetPasswordLink(
     staffId: number,
     trx: Kysely<Database> = db,
     hours = SET_PASSWORD_LINK_HOURS,
+    endEarlier = true,
   ): Promise<string> {
     const token = newToken();
-    await endStaffTokens(trx, staffId, now().toISOString());
+    if (endEarlier) await endStaffTokens(trx, staffId, now().toISOString());
     await insertStaffToken(trx, { staffId, hash: hashToken(token), expiresAt: later(hours * 3_600_000) });
     return `${options.publicUrl}/admin/set-password/${token}`;
   }
@@ -181,10 +187,23 @@ export function createStaffService(
   }
 
   /** An owner's account (its role, its links, its two-factor) is for owners alone to change. */
+  /**
+   * A member's account is another's to look after (a link, a two-factor reset, a role, disabling)
+   * only when that other may do all the member may: an owner's is the owners' alone, and one who
+   * holds a permission the actor lacks is out of their reach, or a new link would make them that
+   * member (an outside attack: a lead with staff and dispatch signed in as the bookkeeper).
+   */
   function mayManage(by: Staff, member: StaffRow): void {
-    if (member.role === 'owner' && !isOwner(by)) {
+    if (isOwner(by)) return;
+    if (member.role === 'owner')
       throw new RefusedError(403, errorCodes.forbidden, "Only an owner may change an owner's account");
-    }
+    const beyond = rolePermissions(member).filter((permission) => !by.permissions.includes(permission));
+    if (beyond.length > 0)
+      throw new RefusedError(
+        403,
+        errorCodes.forbidden,
+        `${member.name} may do what you may not (${beyond.map((permission) => permissionDescriptions[permission].label).join(', ')}): only an owner may change their account.`,
+      );
   }
 
   async function memberOrThrow(id: number): Promise<StaffRow> {
@@ -233,6 +252,12 @@ export function createStaffService(
     async newLink(id: number, by: Staff): Promise<string> {
       const member = await memberOrThrow(id);
       mayManage(by, member);
+      if (member.disabled_at !== null)
+        throw new RefusedError(
+          409,
+          errorCodes.conflict,
+          `${member.name}'s account is disabled: enable it first, then make a link.`,
+        );
       await recordAudit(db, {
         staff: by,
         action: 'staff.new-link',
@@ -258,7 +283,7 @@ export function createStaffService(
         if (hits > FORGOT_PASSWORD_MAILS_AN_HOUR) return undefined;
         const shopName = await options.shopName();
         await db.transaction().execute(async (trx) => {
-          const url = await newSetPasswordLink(member.id, trx, FORGOT_PASSWORD_LINK_HOURS);
+          const url = await newSetPasswordLink(member.id, trx, FORGOT_PASSWORD_LINK_HOURS, false);
           await mailer.sendWith(trx, linkMail(member, url, 'forgot', shopName));
           await recordAudit(trx, {
             staff: { id: member.id, email: member.email },
@@ -379,11 +404,10 @@ export function createStaffService(
         const disabledAt =
           change.disabled === undefined ? member.disabled_at : change.disabled ? (member.disabled_at ?? at) : null;
         await updateStaff(trx, id, { ...(newRole && { role: newRole }), disabled_at: disabledAt });
-        if (disabledAt !== null) {
-          await revokeStaffSessions(trx, id, at);
-          // A link handed out before would let its holder choose the password of a later re-enabled account.
-          await endStaffTokens(trx, id, at);
-        }
+        if (disabledAt !== null) await revokeStaffSessions(trx, id, at);
+        // A link handed out before, or while disabled (the command line's), would let its holder
+        // choose the password of the account enabled again: disabling and enabling both end them.
+        if (disabledAt !== member.disabled_at) await endStaffTokens(trx, id, at);
         await recordAudit(trx, {
           staff: by,
           action: 'staff.change',
