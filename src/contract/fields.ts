@@ -69,6 +69,19 @@ export function isOneLine(text: string): boolean {
   return !/[\u0000-\u001f\u007f]/.test(text);
 }
 
+/**
+ * One line (`isOneLine`) of whole characters, without the controls that turn text around: a lone
+ * UTF-16 surrogate cannot be written into a URL or many a PDF (it made two-factor set-up fail), and
+ * a right-to-left override would make a shop's name read otherwise than it is.
+ */
+export function isPlainLine(text: string): boolean {
+  return (
+    isOneLine(text) &&
+    !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text) &&
+    !/[\u202A-\u202E\u2066-\u2069]/.test(text)
+  );
+}
+
 /** Required text on one line (`isOneLine`), within its length. */
 export function oneLineText(message: string, max: number, oneLineMessage: string, name?: string) {
   return requiredText(message, max, name).refine(isOneLine, oneLineMessage);

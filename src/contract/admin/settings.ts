@@ -1,20 +1,42 @@
 import { z } from 'zod';
+import { isPlainLine } from '../fields.ts';
 
 /**
  * The shop's settings an owner changes in the back office (DESIGN.md §11, issue 37): its identity,
  * the sender and alert addresses of its mail, its VAT number, map and the low-stock threshold.
  * One schema: the route's validation, the service's type and the settings form's resolver.
  */
+const PLAIN = 'Please write this on one line, without special characters';
 const httpUrl = z.url({ protocol: /^https?$/, error: 'Please enter a web address starting http:// or https://' });
 
 export const shopSettingsSchema = z.object({
-  name: z.string().trim().min(1, 'Please enter the shop’s name').max(80, 'At most 80 characters'),
-  phone: z.string().trim().min(1, 'Please enter a phone number').max(40, 'At most 40 characters'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Please enter the shop’s name')
+    .max(80, 'At most 80 characters')
+    .refine(isPlainLine, PLAIN),
+  phone: z
+    .string()
+    .trim()
+    .min(1, 'Please enter a phone number')
+    .max(40, 'At most 40 characters')
+    .refine(isPlainLine, PLAIN),
   /** The shop's address on its pages, and the sender of its e-mails. */
   email: z.email('Please enter an e-mail address'),
   /** One line, its parts separated by commas: a document prints one a line. */
-  address: z.string().trim().min(1, 'Please enter the postal address').max(300, 'At most 300 characters'),
-  companyNumber: z.string().trim().min(1, 'Please enter the company number').max(20, 'At most 20 characters'),
+  address: z
+    .string()
+    .trim()
+    .min(1, 'Please enter the postal address')
+    .max(300, 'At most 300 characters')
+    .refine(isPlainLine, PLAIN),
+  companyNumber: z
+    .string()
+    .trim()
+    .min(1, 'Please enter the company number')
+    .max(20, 'At most 20 characters')
+    .refine(isPlainLine, PLAIN),
   vatNumber: z
     .string()
     .transform((typed) => typed.replaceAll(' ', '').toUpperCase())

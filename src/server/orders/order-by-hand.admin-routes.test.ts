@@ -5,6 +5,7 @@ import { backOffice, orderRow, paidByCard, placeOrder, shopForPayments } from '.
 import { injectedPaypal } from '../../../test/helpers/paypal-checkout.ts';
 import type { TestApp } from '../../../test/helpers/test-app.ts';
 import { testDialect } from '../../../test/helpers/test-db.ts';
+import { staffMember } from '../../../test/helpers/staff.ts';
 import { mailShopNewOrders } from './new-order-mail.ts';
 
 /**
@@ -88,6 +89,41 @@ describe('working an order by hand', () => {
     expect(badEmail.statusCode).toBe(400);
     expect(JSON.stringify(badEmail.json())).toContain('email');
     expect((await orderRow(t, orderNumber)).delivery_postcode).toBe('B2 5HT');
+  });
+
+  it("keeps the customer's e-mail address from a member who may not cancel, refund or see customers", async () => {
+    // An outside attack: a packer (dispatch only) pointed an order's e-mail at their own address,
+    // had the confirmation sent again, and cancelled the order from its link.
+    const { orderNumber } = await paidOrder();
+    const owner = await staffMember(t, 'owner');
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/roles',
+      headers: { cookie: owner.cookie },
+      payload: { name: `Packer ${orderNumber}`, permissions: ['dispatch'] },
+    });
+    expect(made.statusCode, made.body).toBe(200);
+    const packer = backOffice(t, (await staffMember(t, `Packer ${orderNumber}`)).cookie);
+    const before = await orderRow(t, orderNumber);
+    const stolen = await packer.call('PUT', `/orders/${orderNumber}/delivery-details`, {
+      ...newDetails,
+      email: 'someone.else@example.net',
+    });
+    expect(stolen.statusCode).toBe(403);
+    expect(stolen.json().error.fields).toEqual([
+      {
+        field: 'email',
+        message: "Only a member who may see customers, refund or cancel may change the customer's e-mail address.",
+      },
+    ]);
+    expect((await orderRow(t, orderNumber)).email).toBe(before.email);
+    // Where the parcel goes is the packer's to correct, the address kept as it is.
+    const moved = await packer.call('PUT', `/orders/${orderNumber}/delivery-details`, {
+      ...newDetails,
+      email: before.email,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await orderRow(t, orderNumber)).delivery_line1).toBe('3 Temple Row');
   });
 
   it('changes where the rest of a partly sent order goes, and the rest goes there', async () => {

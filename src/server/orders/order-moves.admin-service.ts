@@ -27,6 +27,9 @@ import { findCancelledUnits } from './orders.admin-repository.ts';
 import { refuseChange, staffChange, type Order, type StaffChangeContext } from './order-staff-change.ts';
 import { trackingUrlFor } from './tracking-links.ts';
 
+const EMAIL_CHANGE_REFUSED =
+  "Only a member who may see customers, refund or cancel may change the customer's e-mail address.";
+
 /**
  * Staff moving an order on (docs/back-office.md#orders): dispatch, delivery and cancellation,
  * each a lifecycle move (order-lifecycle.ts) in one transaction with its audit entry and, for a
@@ -54,6 +57,12 @@ export function createOrderMoves(
       staff: Staff,
     ): Promise<void> {
       return staffChange(context, orderNumber, staff, 'order.delivery-details', async (trx, order, at) => {
+        // The order's link goes to its e-mail address, and the link may cancel it: whoever may point
+        // it elsewhere must be one who may cancel, refund or see customers already (an outside attack:
+        // a packer took an order's link this way and cancelled it).
+        const newAddress = details.email.trim().toLowerCase() !== order.email.trim().toLowerCase();
+        if (newAddress && !staff.permissions.some((held) => ['customers', 'refund', 'cancel'].includes(held)))
+          throw new RefusedError(403, errorCodes.forbidden, EMAIL_CHANGE_REFUSED, 'email');
         const deliveryAddress = {
           line1: details.deliveryAddress.line1,
           line2: details.deliveryAddress.line2 ?? '',

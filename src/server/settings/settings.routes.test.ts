@@ -78,6 +78,28 @@ describe('shop settings', () => {
     expect((await settingsOf(t, owner.cookie)).name).toBe(current.name);
   });
 
+  it('refuses a shop name that is not one line of whole characters, so two-factor set-up still works', async () => {
+    // An outside attack: a lone UTF-16 surrogate in the name made every two-factor set-up a 500
+    // (it goes into the authenticator app's otpauth:// address), and line breaks or a right-to-left
+    // override stayed for good in the credit notes issued meanwhile.
+    t = await createTestApp({ env: { RATE_LIMIT_FACTOR: '100' } });
+    const owner = await staffMember(t, 'owner');
+    const current = await settingsOf(t, owner.cookie);
+    for (const [field, value] of [
+      ['name', 'Raag \ud800 Shop'],
+      ['name', 'Raag\r\nShop'],
+      ['name', 'Raag \u202e pohS'],
+      ['address', '1 High Street\nLeeds'],
+      ['phone', '0113 \udc00 496 0000'],
+    ] as const) {
+      const answer = await backOffice(t, owner.cookie).call('PUT', '/settings', { ...current, [field]: value });
+      expect({ field, value, status: answer.statusCode }).toEqual({ field, value, status: 400 });
+      expect(answer.json().error.fields[0].field).toBe(field);
+    }
+    const setup = await backOffice(t, owner.cookie).call('POST', '/me/totp/setup', {});
+    expect(setup.statusCode, setup.body).toBe(200);
+  });
+
   it('takes the environment as a default on the first start only', async () => {
     t = await createTestApp({ env: { SHOP_NAME: 'First Start Drums', RATE_LIMIT_FACTOR: '100' } });
     const owner = await staffMember(t, 'owner');
