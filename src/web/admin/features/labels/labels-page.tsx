@@ -129,20 +129,24 @@ export default function LabelsPage() {
       <div role="status">{said && <p className="adm-done">{said}</p>}</div>
       {queue.data && orders.length === 0 && <p>No orders are waiting to be dispatched.</p>}
       {orders.length > 0 && (
+        <div className="adm-field adm-check">
+          <input
+            id="labels-choose-all"
+            type="checkbox"
+            checked={chosenIds.length === orders.length}
+            onChange={(event) => setChosen(new Set(event.target.checked ? orders.map((order) => order.orderId) : []))}
+          />
+          <label htmlFor="labels-choose-all">Choose every order</label>
+        </div>
+      )}
+      {orders.length > 0 && (
         <TableBox label="Orders waiting to be dispatched">
           <table className="adm-table">
             <caption className="visually-hidden">Orders waiting to be dispatched, oldest first</caption>
             <thead>
               <tr>
                 <th scope="col">
-                  <input
-                    type="checkbox"
-                    aria-label="Choose every order"
-                    checked={chosenIds.length === orders.length}
-                    onChange={(event) =>
-                      setChosen(new Set(event.target.checked ? orders.map((order) => order.orderId) : []))
-                    }
-                  />
+                  <span className="visually-hidden">Chosen</span>
                 </th>
                 <th scope="col">Order</th>
                 <th scope="col">Customer</th>
