@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainLine } from '../fields.ts';
 
 /**
  * What a member of staff may do in the back office (issue 37 item 2, docs/back-office.md#permissions).
@@ -79,7 +80,34 @@ export function mayCall(table: AccessTable, held: readonly Permission[], route: 
   return access.some((permission) => held.includes(permission));
 }
 
-const roleName = z.string().trim().min(1, 'Please enter a name').max(60, 'Please keep the name under 60 characters');
+/** Letters of other scripts that read as Latin ones, so "ownеr" (a Cyrillic е) is seen for "owner". */
+const LOOKALIKES: Record<string, string> = {
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  у: 'y',
+  х: 'x',
+  ԝ: 'w',
+  ѡ: 'w',
+  ո: 'n',
+  г: 'r',
+  ο: 'o',
+  ν: 'v',
+  ω: 'w',
+};
+const readsAs = (name: string) =>
+  [...name.normalize('NFKC').toLowerCase()].map((letter) => LOOKALIKES[letter] ?? letter).join('');
+
+const roleName = z
+  .string()
+  .trim()
+  .min(1, 'Please enter a name')
+  .max(60, 'Please keep the name under 60 characters')
+  .refine(isPlainLine, 'Please write the name on one line, without special characters')
+  // The built-in role's own name is refused by the database; one that only looks like it, here.
+  .refine((name) => name.toLowerCase() === 'owner' || readsAs(name) !== 'owner', 'That name reads as the owner role’s');
 
 /** A role as the role editor shows it. `builtIn`: the owner role, which holds everything and cannot change. */
 export const staffRoleSchema = z.object({

@@ -30,7 +30,9 @@ export const shopSettingsSchema = z.object({
     .trim()
     .min(1, 'Please enter the postal address')
     .max(300, 'At most 300 characters')
-    .refine(isPlainLine, PLAIN),
+    .refine(isPlainLine, PLAIN)
+    // A document prints a part a line: more would run a VAT invoice onto pages of address.
+    .refine((address) => address.split(',').length <= 8, 'At most 8 parts, separated by commas'),
   companyNumber: z
     .string()
     .trim()

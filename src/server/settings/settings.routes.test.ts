@@ -90,6 +90,8 @@ describe('shop settings', () => {
       ['name', 'Raag\r\nShop'],
       ['name', 'Raag \u202e pohS'],
       ['address', '1 High Street\nLeeds'],
+      // Each part is a line of every document: 150 made an invoice five pages long.
+      ['address', Array.from({ length: 150 }, () => 'a').join(',')],
       ['phone', '0113 \udc00 496 0000'],
     ] as const) {
       const answer = await backOffice(t, owner.cookie).call('PUT', '/settings', { ...current, [field]: value });

@@ -95,6 +95,14 @@ describe('back office: roles', () => {
     expect(JSON.parse((await audit('role.delete')).at(-1)!.before!)).toEqual({ name: 'Temp', permissions: 'reports' });
   });
 
+  it("refuses a role name on two lines, or one that only looks like the owner role's", async () => {
+    for (const name of ['Packer\r\nowner', 'own\u0435r', 'OWN\u0415R', 'Packer \u202e']) {
+      const answer = await call('POST', '/roles', owner.cookie, { name, permissions: ['dispatch'] });
+      expect({ name, status: answer.statusCode }).toEqual({ name, status: 400 });
+      expect(answer.json().error.fields[0].field).toBe('name');
+    }
+  });
+
   it('names an unknown role as the fault when adding a member', async () => {
     const answer = await call('POST', '/staff', owner.cookie, { email: 'x@shop.example', name: 'X', role: 'nobody' });
     expect(answer.statusCode).toBe(400);
