@@ -1,28 +1,37 @@
 import { fileURLToPath } from 'node:url';
 import bwipjs from 'bwip-js';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import PDFDocument from 'pdfkit';
-import type { z } from 'zod';
 import { sameSecret } from '../../http/same-secret.ts';
 import {
-  createOrderErrorResponseSchema,
+  MAX_ORDER_IDENTIFIERS,
+  authorizationOf,
   createOrdersRequestSchema,
+  labelQuerySchema,
+  type CreateOrderErrorResponse,
   type CreateOrderRequest,
   type CreateOrdersResponse,
+  type DeleteOrdersResource,
   type ErrorResponse,
+  type GetOrderInfoResource,
+  type OrderErrorInfo,
+  type OrderErrorResponse,
 } from './api-types.ts';
 
 /**
  * A local stand-in for Royal Mail Click & Drop's API (issue 38; docs/decisions/0028-click-and-drop-unclear-points.md),
  * served under /sandbox/click-and-drop/api/v1 outside production, as the payment sandboxes are: the
- * same paths, `Authorization: Bearer {key}`, request and answer shapes, error bodies and a rate
- * limit (429 with Retry-After), and label PDFs with the address and a tracking number. Its orders
- * live in this process's memory: a restart starts afresh. What it refuses, for tests and the demo:
+ * same paths, `Authorization: Bearer {key}`, request and answer shapes (each call's 400 in the body
+ * the document gives that call), and a rate limit (429 with Retry-After), and label PDFs with the
+ * address and a tracking number. Its orders live in this process's memory: a restart starts afresh.
+ * What it refuses, for tests and the demo:
  *
  * - a UK address whose postcode is not a postcode, or starts "ZZ" (a failed order, with Click &
  *   Drop's kind of message, the others in the batch made);
  * - a service code the account does not have (the codes in contract/admin/shipping.ts are its
  *   services).
+ *
+ * An order whose `orderReference` it already holds is answered as made, not made twice (ADR 0028).
  */
 
 /**
@@ -31,7 +40,11 @@ import {
  */
 export const SANDBOX_MAX_ORDERS = 10_000;
 
-/** Calls one key may make in a second; past it, 429 until the second is over. */
+/**
+ * Calls one key may make in a second; past it, 429 until the second is over. Stricter than the
+ * document's 5 (api-types.ts CALLS_PER_SECOND): a client that keeps to this keeps to Click & Drop's,
+ * whose limit may be shared with the account's other integrations.
+ */
 export const SANDBOX_CALLS_PER_SECOND = 3;
 
 /** The services the sandbox account has. */
@@ -50,10 +63,12 @@ interface SandboxOrder {
 
 export interface ClickAndDropSandboxOptions {
   apiKey: string;
-  /** The sandbox's clock (tests move it instead of waiting). */
+  /** The sandbox's clock in milliseconds (tests move it instead of waiting). */
   now?: () => number;
   /** Orders kept before the oldest is forgotten (SANDBOX_MAX_ORDERS unless a test says). */
   maxOrders?: number;
+  /** Calls a second before a 429 (SANDBOX_CALLS_PER_SECOND unless a test says). */
+  callsPerSecond?: number;
 }
 
 const errorBody = (code: string, message: string, details?: string): ErrorResponse => ({
@@ -63,7 +78,7 @@ const errorBody = (code: string, message: string, details?: string): ErrorRespon
 });
 
 /** Royal Mail's tracking numbers: two letters, eight digits and a check digit, then GB. */
-function trackingNumberOf(serial: number): string {
+export function trackingNumberOf(serial: number): string {
   const digits = String(10_000_000 + serial).slice(-8);
   const weights = [8, 6, 4, 2, 3, 5, 9, 7];
   const sum = [...digits].reduce((total, digit, index) => total + Number(digit) * weights[index]!, 0);
@@ -71,27 +86,59 @@ function trackingNumberOf(serial: number): string {
   return `SB${digits}${check === 10 ? 0 : check === 11 ? 5 : check}GB`;
 }
 
+/** One part of `{orderIdentifiers}`, read: an identifier, a reference, or neither. */
+type Named = { identifier: number } | { reference: string } | { unreadable: string };
+
+/** What a path under /orders/ asks: `{orderIdentifiers}` as sent (raw), and whether for the label. */
+function callOf(request: FastifyRequest): { raw: string; label: boolean } | undefined {
+  const path = request.url.split('?')[0]!;
+  const match = /\/orders\/([^/]+)(\/label)?$/.exec(path);
+  return match ? { raw: match[1]!, label: match[2] !== undefined } : undefined;
+}
+
+/**
+ * `{orderIdentifiers}` as sent: integers, and percent-encoded references in double quotes,
+ * separated by semicolons. Read from the raw path, since a reference may hold an encoded ";".
+ */
+function namedIn(raw: string): Named[] {
+  return raw.split(';').map((part): Named => {
+    let one: string;
+    try {
+      one = decodeURIComponent(part).trim();
+    } catch {
+      return { unreadable: part };
+    }
+    const quoted = /^"(.*)"$/s.exec(one);
+    if (quoted && quoted[1] !== '') return { reference: quoted[1]! };
+    if (/^\d{1,15}$/.test(one)) return { identifier: Number(one) };
+    return { unreadable: one };
+  });
+}
+
+const describe = (named: Named) =>
+  'identifier' in named ? String(named.identifier) : 'reference' in named ? `"${named.reference}"` : named.unreadable;
+
 export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOptions> = async (app, options) => {
   const now = options.now ?? Date.now;
+  const callsPerSecond = options.callsPerSecond ?? SANDBOX_CALLS_PER_SECOND;
   const orders = new Map<number, SandboxOrder>();
   const byReference = new Map<string, number>();
   let nextIdentifier = 1_000_001;
   let window = { start: 0, calls: 0 };
 
-  function refuse(reply: FastifyReply, status: number, body: ErrorResponse) {
+  function refuse(reply: FastifyReply, status: number, body: ErrorResponse | OrderErrorResponse[] | OrderErrorInfo[]) {
     return reply.status(status).type('application/json').send(body);
   }
 
   /** The key, then the rate limit: answered, the caller stops here. */
   function admitted(request: FastifyRequest, reply: FastifyReply): boolean {
-    const given = request.headers.authorization ?? '';
-    if (!sameSecret(`Bearer ${options.apiKey}`, given)) {
+    if (!sameSecret(authorizationOf(options.apiKey), request.headers.authorization ?? '')) {
       void refuse(reply, 401, errorBody('Unauthorized', 'The API key is missing or not valid.'));
       return false;
     }
     const at = now();
     if (at - window.start >= 1000) window = { start: at, calls: 0 };
-    if (window.calls >= SANDBOX_CALLS_PER_SECOND) {
+    if (window.calls >= callsPerSecond) {
       const seconds = Math.max(1, Math.ceil((window.start + 1000 - at) / 1000));
       void reply.header('Retry-After', String(seconds));
       void refuse(reply, 429, errorBody('TooManyRequests', `Rate limit exceeded. Try again in ${seconds} seconds.`));
@@ -101,21 +148,33 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
     return true;
   }
 
-  /** `{orderIdentifiers}`: integers, and references in double quotes, separated by semicolons. */
-  function ordersNamed(identifiers: string): { found: SandboxOrder[]; unreadable: string | undefined } {
-    const found: SandboxOrder[] = [];
-    for (const part of identifiers.split(';')) {
-      const one = part.trim();
-      const quoted = /^"(.*)"$/.exec(one);
-      const id = quoted ? byReference.get(quoted[1]!) : /^\d+$/.test(one) ? Number(one) : undefined;
-      if (!quoted && id === undefined) return { found, unreadable: one };
-      const order = id === undefined ? undefined : orders.get(id);
-      if (order) found.push(order);
-    }
-    return { found, unreadable: undefined };
+  function orderOf(named: Named): SandboxOrder | undefined {
+    const id =
+      'identifier' in named ? named.identifier : 'reference' in named ? byReference.get(named.reference) : undefined;
+    return id === undefined ? undefined : orders.get(id);
   }
 
-  function infoOf(order: SandboxOrder) {
+  /**
+   * The orders a path names, each once and in the order named, with those not held; or why the
+   * path cannot be read (the caller answers 400 in its own call's shape).
+   */
+  function ordersNamed(raw: string): { found: SandboxOrder[]; missing: Named[] } | { unreadable: string } {
+    const named = namedIn(raw);
+    if (named.length > MAX_ORDER_IDENTIFIERS)
+      return { unreadable: `At most ${MAX_ORDER_IDENTIFIERS} order identifiers may be given; ${named.length} were.` };
+    const bad = named.find((one) => 'unreadable' in one);
+    if (bad) return { unreadable: `"${describe(bad)}" is neither an order identifier nor a quoted order reference.` };
+    const found = new Map<number, SandboxOrder>();
+    const missing: Named[] = [];
+    for (const one of named) {
+      const order = orderOf(one);
+      if (order) found.set(order.orderIdentifier, order);
+      else missing.push(one);
+    }
+    return { found: [...found.values()], missing };
+  }
+
+  function infoOf(order: SandboxOrder): GetOrderInfoResource {
     return {
       orderIdentifier: order.orderIdentifier,
       ...(order.orderReference ? { orderReference: order.orderReference } : {}),
@@ -123,11 +182,18 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
       orderDate: order.orderDate,
       ...(order.printedOn ? { printedOn: order.printedOn } : {}),
       trackingNumber: order.trackingNumber,
+      packages: [{ packageNumber: 1, trackingNumber: order.trackingNumber }],
     };
   }
 
+  function forget(order: SandboxOrder) {
+    orders.delete(order.orderIdentifier);
+    if (order.orderReference && byReference.get(order.orderReference) === order.orderIdentifier)
+      byReference.delete(order.orderReference);
+  }
+
   /** Why Click & Drop would refuse this order, in its kind of words; undefined when it makes it. */
-  function refusalOf(order: CreateOrderRequest): z.infer<typeof createOrderErrorResponseSchema> | undefined {
+  function refusalOf(order: CreateOrderRequest): CreateOrderErrorResponse | undefined {
     const address = order.recipient.address;
     const postcode = (address.postcode ?? '').trim();
     if (address.countryCode === 'GB' && (!UK_POSTCODE.test(postcode) || /^ZZ/i.test(postcode)))
@@ -146,12 +212,25 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
     return undefined;
   }
 
-  // Its own answer for a path it does not have, in its own error body.
-  app.setNotFoundHandler((request, reply) =>
-    refuse(reply, 404, errorBody('NotFound', `No such call: ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  // A body it cannot read (not JSON, too big, another type) in its own error body, not Fastify's.
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = error.statusCode !== undefined && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) app.log.error(error);
+    return refuse(
+      reply,
+      status,
+      status === 500
+        ? errorBody('InternalServerError', 'The sandbox failed.')
+        : errorBody('BadRequest', 'The request could not be read.', error.message),
+    );
+  });
 
-  app.post('/orders', async (request, reply) => {
+  // Its own answer for a path it does not have, in its own error body.
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    refuse(reply, 404, errorBody('NotFound', `No such call: ${request.method} ${request.url.split('?')[0]}`));
+  app.setNotFoundHandler(notFound);
+
+  app.post('/orders', { bodyLimit: 1024 * 1024 }, async (request, reply) => {
     if (!admitted(request, reply)) return reply;
     const parsed = createOrdersRequestSchema.safeParse(request.body);
     if (!parsed.success) {
@@ -160,7 +239,7 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
       return refuse(
         reply,
         400,
-        errorBody('BadRequest', `The request is not valid: ${field.replace(/^\./, '')}`, issue.message),
+        errorBody('BadRequest', `The request is not valid: ${field.replace(/^\./, '') || 'body'}`, issue.message),
       );
     }
     const answer: Required<Pick<CreateOrdersResponse, 'createdOrders' | 'failedOrders'>> = {
@@ -180,23 +259,19 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
         answer.failedOrders.push({ order: item, errors: [refusal] });
         continue;
       }
+      const orderIdentifier = nextIdentifier++;
       const order: SandboxOrder = {
-        orderIdentifier: nextIdentifier++,
+        orderIdentifier,
         orderReference: item.orderReference,
         createdOn: new Date(now()).toISOString(),
         orderDate: item.orderDate,
-        trackingNumber: trackingNumberOf(nextIdentifier),
+        trackingNumber: trackingNumberOf(orderIdentifier),
         request: item,
       };
-      orders.set(order.orderIdentifier, order);
-      if (order.orderReference) byReference.set(order.orderReference, order.orderIdentifier);
-      if (orders.size > (options.maxOrders ?? SANDBOX_MAX_ORDERS)) {
-        // A Map keeps its keys in the order they were added: the first is the oldest.
-        const oldest = orders.values().next().value!;
-        orders.delete(oldest.orderIdentifier);
-        if (oldest.orderReference && byReference.get(oldest.orderReference) === oldest.orderIdentifier)
-          byReference.delete(oldest.orderReference);
-      }
+      orders.set(orderIdentifier, order);
+      if (order.orderReference) byReference.set(order.orderReference, orderIdentifier);
+      // A Map keeps its keys in the order they were added: the first is the oldest.
+      if (orders.size > (options.maxOrders ?? SANDBOX_MAX_ORDERS)) forget(orders.values().next().value!);
       answer.createdOrders.push(infoOf(order));
     }
     return {
@@ -206,78 +281,71 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
     } satisfies CreateOrdersResponse;
   });
 
-  app.get<{ Params: { ids: string } }>('/orders/:ids', async (request, reply) => {
+  // `/orders/*`, not `/orders/:orderIdentifiers`: a hundred identifiers are longer than the router
+  // lets one parameter be (its maxParamLength answers 414), and are read from the raw path anyway.
+  app.get('/orders/*', async (request, reply) => {
+    const call = callOf(request);
+    if (!call) return notFound(request, reply);
     if (!admitted(request, reply)) return reply;
-    const { found, unreadable } = ordersNamed(request.params.ids);
-    if (unreadable !== undefined)
-      return refuse(
-        reply,
-        400,
-        errorBody('BadRequest', `"${unreadable}" is neither an order identifier nor a quoted reference.`),
-      );
-    if (found.length === 0) return refuse(reply, 404, errorBody('NotFound', 'No orders were found.'));
-    return found.map(infoOf);
+    return call.label ? label(call.raw, request, reply) : specificOrders(call.raw, reply);
   });
 
-  app.delete<{ Params: { ids: string } }>('/orders/:ids', async (request, reply) => {
+  app.delete('/orders/*', async (request, reply) => {
+    const call = callOf(request);
+    if (!call || call.label) return notFound(request, reply);
     if (!admitted(request, reply)) return reply;
-    const { found, unreadable } = ordersNamed(request.params.ids);
-    if (unreadable !== undefined)
-      return refuse(
-        reply,
-        400,
-        errorBody('BadRequest', `"${unreadable}" is neither an order identifier nor a quoted reference.`),
-      );
-    if (found.length === 0) return refuse(reply, 404, errorBody('NotFound', 'No orders were found.'));
-    for (const order of found) {
-      orders.delete(order.orderIdentifier);
-      if (order.orderReference) byReference.delete(order.orderReference);
-    }
-    return {
-      deletedOrders: found.map((order) => ({
+    return deleteOrders(call.raw, reply);
+  });
+
+  /** GET /orders/{orderIdentifiers}: those held, in the order named; 404 when none is. */
+  function specificOrders(raw: string, reply: FastifyReply) {
+    const named = ordersNamed(raw);
+    if ('unreadable' in named) return refuse(reply, 400, [{ code: 'BadRequest', message: named.unreadable }]);
+    if (named.found.length === 0) return refuse(reply, 404, errorBody('NotFound', 'No orders were found.'));
+    return reply.send(named.found.map(infoOf));
+  }
+
+  /** DELETE /orders/{orderIdentifiers}: those held are deleted, the others named in `errors`. */
+  function deleteOrders(raw: string, reply: FastifyReply) {
+    const named = ordersNamed(raw);
+    if ('unreadable' in named) return refuse(reply, 400, [{ code: 'BadRequest', message: named.unreadable }]);
+    if (named.found.length === 0) return refuse(reply, 404, errorBody('NotFound', 'No orders were found.'));
+    for (const order of named.found) forget(order);
+    return reply.send({
+      deletedOrders: named.found.map((order) => ({
         orderIdentifier: order.orderIdentifier,
         ...(order.orderReference ? { orderReference: order.orderReference } : {}),
+        orderInfo: 'Deleted',
       })),
-      errors: [],
-    };
-  });
+      errors: named.missing.map((one) => ({
+        ...('identifier' in one ? { orderIdentifier: one.identifier } : {}),
+        ...('reference' in one ? { orderReference: one.reference } : {}),
+        code: 'NotFound',
+        message: `The order ${describe(one)} was not found.`,
+      })),
+    } satisfies DeleteOrdersResource);
+  }
 
-  app.get<{ Params: { ids: string }; Querystring: Record<string, string | undefined> }>(
-    '/orders/:ids/label',
-    async (request, reply) => {
-      if (!admitted(request, reply)) return reply;
-      const { documentType, includeReturnsLabel } = request.query;
-      if (documentType !== 'postageLabel')
-        return refuse(
-          reply,
-          400,
-          errorBody(
-            'BadRequest',
-            'documentType must be one of postageLabel, despatchNote, CN22, CN23; this sandbox draws postageLabel.',
-          ),
-        );
-      if (includeReturnsLabel !== 'true' && includeReturnsLabel !== 'false')
-        return refuse(
-          reply,
-          400,
-          errorBody('BadRequest', "includeReturnsLabel is required when documentType is 'postageLabel'."),
-        );
-      const { found, unreadable } = ordersNamed(request.params.ids);
-      const asked = request.params.ids.split(';').length;
-      if (unreadable !== undefined)
-        return refuse(
-          reply,
-          400,
-          errorBody('BadRequest', `"${unreadable}" is neither an order identifier nor a quoted reference.`),
-        );
-      if (found.length !== asked)
-        return refuse(reply, 404, errorBody('NotFound', 'Some of the orders were not found.'));
-      const printedOn = new Date(now()).toISOString();
-      for (const order of found) order.printedOn ??= printedOn;
-      return reply.type('application/pdf').send(await labelsPdf(found));
-    },
-  );
+  /** GET /orders/{orderIdentifiers}/label: one PDF, a page per order in the order named. */
+  async function label(raw: string, request: FastifyRequest, reply: FastifyReply) {
+    const query = labelQuerySchema.safeParse(request.query);
+    if (!query.success) {
+      const issue = query.error.issues[0]!;
+      return refuse(reply, 400, [{ code: 'BadRequest', message: `${issue.path.join('.')}: ${issue.message}` }]);
+    }
+    if (query.data.documentType !== 'postageLabel')
+      return refuse(reply, 400, [{ code: 'BadRequest', message: 'This sandbox draws postageLabel documents only.' }]);
+    const named = ordersNamed(raw);
+    if ('unreadable' in named) return refuse(reply, 400, [{ code: 'BadRequest', message: named.unreadable }]);
+    // One order not held refuses the whole call: a PDF short of a label would be worse (ADR 0028).
+    if (named.missing.length > 0)
+      return refuse(reply, 404, errorBody('NotFound', `Orders not found: ${named.missing.map(describe).join(', ')}.`));
+    const printedOn = new Date(now()).toISOString();
+    for (const order of named.found) order.printedOn ??= printedOn;
+    return reply.type('application/pdf').send(await labelsPdf(named.found));
+  }
 };
+
 const FONT = fileURLToPath(new URL('../../documents/pdf/fonts/NotoSans-Regular.ttf', import.meta.url));
 const BOLD = fileURLToPath(new URL('../../documents/pdf/fonts/NotoSans-Bold.ttf', import.meta.url));
 
