@@ -115,7 +115,7 @@ function namedIn(raw: string): Named[] {
   });
 }
 
-const describe = (named: Named) =>
+const shown = (named: Named) =>
   'identifier' in named ? String(named.identifier) : 'reference' in named ? `"${named.reference}"` : named.unreadable;
 
 export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOptions> = async (app, options) => {
@@ -163,7 +163,7 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
     if (named.length > MAX_ORDER_IDENTIFIERS)
       return { unreadable: `At most ${MAX_ORDER_IDENTIFIERS} order identifiers may be given; ${named.length} were.` };
     const bad = named.find((one) => 'unreadable' in one);
-    if (bad) return { unreadable: `"${describe(bad)}" is neither an order identifier nor a quoted order reference.` };
+    if (bad) return { unreadable: `"${shown(bad)}" is neither an order identifier nor a quoted order reference.` };
     const found = new Map<number, SandboxOrder>();
     const missing: Named[] = [];
     for (const one of named) {
@@ -321,7 +321,7 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
         ...('identifier' in one ? { orderIdentifier: one.identifier } : {}),
         ...('reference' in one ? { orderReference: one.reference } : {}),
         code: 'NotFound',
-        message: `The order ${describe(one)} was not found.`,
+        message: `The order ${shown(one)} was not found.`,
       })),
     } satisfies DeleteOrdersResource);
   }
@@ -339,7 +339,7 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
     if ('unreadable' in named) return refuse(reply, 400, [{ code: 'BadRequest', message: named.unreadable }]);
     // One order not held refuses the whole call: a PDF short of a label would be worse (ADR 0028).
     if (named.missing.length > 0)
-      return refuse(reply, 404, errorBody('NotFound', `Orders not found: ${named.missing.map(describe).join(', ')}.`));
+      return refuse(reply, 404, errorBody('NotFound', `Orders not found: ${named.missing.map(shown).join(', ')}.`));
     const printedOn = new Date(now()).toISOString();
     for (const order of named.found) order.printedOn ??= printedOn;
     return reply.type('application/pdf').send(await labelsPdf(named.found));
