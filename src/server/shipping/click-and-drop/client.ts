@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { penceToDecimal } from '../../../contract/money.ts';
 import {
   CarrierRefusedError,
@@ -10,6 +11,8 @@ import {
   createOrdersResponseSchema,
   deleteOrdersResourceSchema,
   errorResponseSchema,
+  orderErrorInfoSchema,
+  orderErrorResponseSchema,
   getOrdersResponseSchema,
   orderIdentifiersOf,
   type CreateOrderRequest,
@@ -35,6 +38,9 @@ export interface ClickAndDropOptions {
   /** How long one call may take before it counts as unanswered. */
   timeoutMs?: number;
 }
+
+/** A 400's order errors, as a lookup and the label call (OrderErrorResponse) or a cancel (OrderErrorInfo) give them. */
+const orderErrorsSchema = z.array(z.union([orderErrorResponseSchema, orderErrorInfoSchema]));
 
 /** 429s waited out in a row before the call is given up. */
 const MAX_WAITS = 5;
@@ -90,15 +96,26 @@ export function createClickAndDropClient(options: ClickAndDropOptions): LabelCar
   }
 
   /** Click & Drop's own words from an error answer. */
+  /**
+   * Click & Drop's own words from an error answer: an ErrorResponse (a create call, a 500), or the
+   * array of order errors a lookup, a label call or a cancel answers its 400 with.
+   */
   async function messageOf(answer: Response): Promise<string> {
     const text = await answer.text().catch(() => '');
+    let body: unknown;
     try {
-      const error = errorResponseSchema.parse(JSON.parse(text));
-      return error.details ? `${error.message} (${error.details})` : error.message;
+      body = JSON.parse(text);
     } catch {
-      if (answer.status === 401) return 'Click & Drop refused the API key (401): check CLICK_AND_DROP_API_KEY.';
-      return `Click & Drop answered ${answer.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
+      body = undefined;
     }
+    const single = errorResponseSchema.safeParse(body);
+    if (single.success)
+      return single.data.details ? `${single.data.message} (${single.data.details})` : single.data.message;
+    const many = orderErrorsSchema.safeParse(body);
+    const words = many.success ? many.data.flatMap((error) => (error.message ? [error.message] : [])) : [];
+    if (words.length > 0) return words.join(' ');
+    if (answer.status === 401) return 'Click & Drop refused the API key (401): check CLICK_AND_DROP_API_KEY.';
+    return `Click & Drop answered ${answer.status}${text ? `: ${text.slice(0, 200)}` : ''}`;
   }
 
   async function json(answer: Response): Promise<unknown> {
