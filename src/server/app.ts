@@ -302,6 +302,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(backOfficeFeature, {
     prefix: '/api/admin',
     labelCarrier,
+    ...(deps.labels?.now ? { labelClock: deps.labels.now } : {}),
     db,
     config,
     secureCookies,

@@ -59,6 +59,8 @@ export interface BackOfficeOptions {
   settings: ShopSettingsService;
   /** Where shipping labels are bought; undefined when they are off (shipping.feature.ts). */
   labelCarrier: LabelCarrier | undefined;
+  /** The labels' clock in milliseconds (a test moves it on instead of waiting). */
+  labelClock?: () => number;
 }
 
 /**
@@ -121,5 +123,6 @@ export const backOfficeFeature: FastifyPluginAsync<BackOfficeOptions> = async (a
     mode: config.clickAndDrop.mode,
     invoiceUrl: options.invoiceUrl,
     packingSlipPdf: options.documents.packingSlipPdf,
+    ...(options.labelClock ? { clock: options.labelClock } : {}),
   });
 };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isPlainLine } from '../fields.ts';
 
 /**
  * Shipping labels in the back office (issue 38, docs/back-office.md#shipping-labels): what a
@@ -73,7 +74,8 @@ export const packagingInputSchema = z.object({
     .string({ error: 'Please enter a name' })
     .trim()
     .min(1, 'Please enter a name')
-    .max(100, 'At most 100 characters'),
+    .max(100, 'At most 100 characters')
+    .refine(isPlainLine, 'Please write the name on one line, without special characters'),
   lengthMm: side('length'),
   widthMm: side('width'),
   heightMm: side('height'),

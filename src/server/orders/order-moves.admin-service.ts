@@ -23,7 +23,7 @@ import {
   type OfferedFulfilmentAction,
 } from './order-lifecycle.ts';
 import { findPaymentOrder, findPaymentOrderLines, type PaymentOrder } from './order-payments.ts';
-import { findCancelledUnits } from './orders.admin-repository.ts';
+import { findCancelledUnits, hasLabelWaiting } from './orders.admin-repository.ts';
 import { refuseChange, staffChange, type Order, type StaffChangeContext } from './order-staff-change.ts';
 import { trackingUrlFor } from './tracking-links.ts';
 
@@ -63,6 +63,13 @@ export function createOrderMoves(
         const newAddress = details.email.trim().toLowerCase() !== order.email.trim().toLowerCase();
         if (newAddress && !staff.permissions.some((held) => ['customers', 'refund', 'cancel'].includes(held)))
           throw new RefusedError(403, errorCodes.forbidden, EMAIL_CHANGE_REFUSED, 'email');
+        // A label bought for the old address would still be printed and sent with (an outside attack).
+        if (await hasLabelWaiting(trx, order.id))
+          throw new RefusedError(
+            409,
+            errorCodes.conflict,
+            'This order has a shipping label to its address: cancel the label on the labels page first, then change the address.',
+          );
         const deliveryAddress = {
           line1: details.deliveryAddress.line1,
           line2: details.deliveryAddress.line2 ?? '',

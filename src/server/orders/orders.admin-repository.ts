@@ -834,3 +834,17 @@ export async function goodsTakenBack(db: Kysely<Database>, orderId: number, exce
   );
   return restocked + notPutBack;
 }
+
+/**
+ * Whether a shipping label is being made or waits to be sent for this order (shipping/, migration
+ * 0037): its address is printed on it, so the address is not changed under it.
+ */
+export async function hasLabelWaiting(db: Kysely<Database>, orderId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('shipping_labels')
+    .select('id')
+    .where('order_id', '=', orderId)
+    .where('status', 'in', ['creating', 'created'])
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -22,6 +22,10 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
   /** Every answer the sandbox gave, and what to do to the next create call's answer. */
   const answers: Array<{ method: string; path: string; status: number }> = [];
   let loseNextCreateAnswer = false;
+  /** A DELETE held until the test lets it go, and who is told it arrived. */
+  let holdNextDelete: Promise<void> | undefined;
+  let releaseDelete: () => void = () => undefined;
+  let holdReached: (() => void) | undefined;
   let orders = 0;
 
   beforeAll(async () => {
@@ -35,6 +39,12 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
         batchSize: 20,
         wrapFetch: (inner) =>
           (async (input: string | URL | Request, init?: RequestInit) => {
+            if (init?.method === 'DELETE' && holdNextDelete) {
+              const held = holdNextDelete;
+              holdNextDelete = undefined;
+              holdReached?.();
+              await held;
+            }
             const answer = await inner(input, init);
             const path = new URL(String(input)).pathname.replace(CLICK_AND_DROP_SANDBOX_PATH, '');
             answers.push({ method: init?.method ?? 'GET', path, status: answer.status });
@@ -101,6 +111,9 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     });
     return { orderNumber, id: row.id };
   }
+
+  const orderRow = (orderNumber: number) =>
+    t.db.kysely.selectFrom('orders').selectAll().where('order_number', '=', orderNumber).executeTakeFirstOrThrow();
 
   async function makeLabels(ids: number[]): Promise<LabelOutcome[]> {
     const answer = await admin('POST', '/labels', { orderIds: ids });
@@ -213,6 +226,15 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     const held = await sandboxOrders(order.orderNumber);
     expect(held).toHaveLength(1);
 
+    // Pressed again at once (a double click), it is left to the press that started it: no call at all.
+    answers.length = 0;
+    const [inFlight] = await makeLabels([order.id]);
+    expect(inFlight).toMatchObject({ status: 'creating', trackingNumber: null });
+    expect(inFlight!.message).toMatch(/being made now/);
+    expect(answers).toEqual([]);
+
+    // A minute on, it is looked for by its reference and found.
+    time += 60_000;
     answers.length = 0;
     const [found] = await makeLabels([order.id]);
     expect(found).toMatchObject({ status: 'created', trackingNumber: held[0]!.trackingNumber, message: null });
@@ -331,6 +353,53 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     const [second] = await makeLabels([order.id]);
     expect(second!.status).toBe('created');
     expect(second!.trackingNumber).not.toBe(first!.trackingNumber);
+  });
+
+  it('never both cancels a label and dispatches with it, when dispatch comes while Click & Drop cancels', async () => {
+    // An outside attack: both answered 200; the order went out with a label deleted in Click & Drop.
+    const order = await paidOrder();
+    time += 1000;
+    await makeLabels([order.id]);
+    time += 1000;
+    let reached!: () => void;
+    const deleting = new Promise<void>((resolve) => (reached = resolve));
+    holdNextDelete = new Promise<void>((resolve) => (releaseDelete = resolve));
+    holdReached = reached;
+    const cancelling = admin('POST', `/labels/${order.id}/cancel`);
+    await deleting;
+    const dispatched = await admin('POST', '/labels/dispatch', { orderIds: [order.id] });
+    releaseDelete();
+    const cancelled = await cancelling;
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(labelOutcomesSchema.parse(dispatched.json()).outcomes[0]).toMatchObject({ status: 'refused' });
+    const rows = await t.db.kysely
+      .selectFrom('shipping_labels')
+      .select('status')
+      .where('order_id', '=', order.id)
+      .execute();
+    expect(rows.map((row) => row.status)).toEqual(['cancelled']);
+    expect((await orderRow(order.orderNumber)).fulfilment).toBe('unfulfilled');
+  });
+
+  it('refuses a new delivery address while a label to the old one waits, until that label is cancelled', async () => {
+    // An outside attack: the list showed the new postcode while the label printed the old address.
+    const order = await paidOrder();
+    time += 1000;
+    await makeLabels([order.id]);
+    const details = {
+      deliveryAddress: { line1: '9 New Road', townCity: 'York', postcode: 'YO1 7HH' },
+      contactNumber: '01904 000000',
+      email: (await orderRow(order.orderNumber)).email,
+    };
+    const moved = await admin('PUT', `/orders/${order.orderNumber}/delivery-details`, details);
+    expect(moved.statusCode).toBe(409);
+    expect(moved.json().error.message).toBe(
+      'This order has a shipping label to its address: cancel the label on the labels page first, then change the address.',
+    );
+    time += 1000;
+    expect((await admin('POST', `/labels/${order.id}/cancel`)).statusCode).toBe(200);
+    const again = await admin('PUT', `/orders/${order.orderNumber}/delivery-details`, details);
+    expect(again.statusCode, again.body).toBe(200);
   });
 
   it('buys one label when two members press "Make labels" at the same moment', async () => {

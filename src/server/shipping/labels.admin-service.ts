@@ -57,6 +57,13 @@ function untrackedServiceOf(service: CarrierService): UntrackedService {
   return service === 'secondClass' ? 'Royal Mail 2nd Class' : 'Royal Mail 1st Class';
 }
 
+/**
+ * How long a label being made is left to the press that started it: a second press within it (a
+ * double click) neither looks it up nor makes it, which could buy a second while the first is still
+ * on its way to Click & Drop (an outside attack saw the double lookup).
+ */
+export const LABEL_IN_FLIGHT_MS = 60_000;
+
 const NO_ANSWER =
   'Click & Drop did not answer. Make the label again: it looks for the order first, so no second label is bought.';
 
@@ -274,6 +281,15 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
           continue;
         }
         const reference = plan.request.reference;
+        if (existing && Date.parse(now()) - Date.parse(existing.updated_at) < LABEL_IN_FLIGHT_MS) {
+          outcome(
+            order,
+            'creating',
+            null,
+            'This label is being made now. Give it a minute, then make it again if it stays.',
+          );
+          continue;
+        }
         if (existing) {
           toFind.set(reference, { order, labelId: existing.id, request: plan.request });
           continue;
@@ -455,22 +471,31 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
       const [label] = await findLiveLabels(db, [orderId]);
       if (!order || label?.status !== 'created' || label.carrier_order_id === null)
         throw new RefusedError(409, errorCodes.conflict, 'This order has no label waiting to be sent.');
+      // Claimed first: a dispatch pressed while Click & Drop cancels then finds no label to send with
+      // (an outside attack saw both answer 200, the order sent with a label deleted in Click & Drop).
+      if (!(await moveLabel(db, label.id, ['created'], { status: 'cancelled' }, now())))
+        throw new RefusedError(409, errorCodes.conflict, 'This label was sent or cancelled a moment ago.');
+      const undo = () => moveLabel(db, label.id, ['cancelled'], { status: 'created' }, now()).catch(() => false);
       let refusals;
       try {
         refusals = await labels.cancel([label.carrier_order_id]);
       } catch (error) {
+        await undo();
         if (error instanceof CarrierUnavailableError || error instanceof CarrierRefusedError)
           throw new RefusedError(502, errorCodes.carrier, `Click & Drop: ${error.message}`);
         throw error;
       }
-      if (refusals.length > 0)
+      if (refusals.length > 0) {
+        await undo();
         throw new RefusedError(409, errorCodes.conflict, `Click & Drop would not cancel it: ${refusals[0]!.message}`);
-      await db.transaction().execute(async (trx) => {
-        await moveLabel(trx, label.id, ['created'], { status: 'cancelled' }, now());
-        await audit(trx, staff, 'order.label-cancelled', order, {
-          carrierOrderId: label.carrier_order_id,
-          trackingNumber: label.tracking_number,
-        });
+      }
+      await recordAudit(db, {
+        staff,
+        action: 'order.label-cancelled',
+        entityType: 'order',
+        entityId: order.order_number,
+        after: { carrierOrderId: label.carrier_order_id, trackingNumber: label.tracking_number },
+        at: now(),
       });
       return {
         orderId,

@@ -63,6 +63,16 @@ describe('parcel facts in the back office', () => {
     const fields = fieldsOf(bad);
     expect(Object.keys(fields).sort()).toEqual(['heightMm', 'lengthMm', 'name', 'weightGrams', 'widthMm']);
 
+    // One plain line: the name is printed on slips and read in the CSV.
+    for (const name of ['Tabla\nbox', 'Tabla \u202e box']) {
+      const odd = await admin('POST', '/packagings', { name, lengthMm: 1, widthMm: 1, heightMm: 1, weightGrams: 0 });
+      expect({ name, status: odd.statusCode, fields: Object.keys(fieldsOf(odd)) }).toEqual({
+        name,
+        status: 400,
+        fields: ['name'],
+      });
+    }
+
     const twin = await admin('POST', '/packagings', {
       name: 'TABLA BOX',
       lengthMm: 1,

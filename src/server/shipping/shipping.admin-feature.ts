@@ -15,6 +15,8 @@ export interface ShippingAdminFeatureOptions {
   mode: LabelQueue['mode'];
   /** An order's packing slip as a PDF (the documents feature's), printed after its label. */
   packingSlipPdf: (orderNumber: number) => Promise<{ bytes: Buffer }>;
+  /** The labels' clock in milliseconds; the system's unless a test gives its own. */
+  clock?: () => number;
   /** The signed link to an order's VAT invoice (the orders service's dispatch needs it for nothing else). */
   invoiceUrl: (orderNumber: number, linkVersion: number) => string;
 }
@@ -32,6 +34,7 @@ export const shippingAdminFeature: FastifyPluginAsync<ShippingAdminFeatureOption
       mode: options.mode,
       dispatch: orders.dispatchAlongside,
       packingSlipPdf: options.packingSlipPdf,
+      ...(options.clock ? { now: () => new Date(options.clock!()) } : {}),
     }),
   });
 };
