@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { LabelStatus } from '../../contract/admin/shipping.ts';
+import { isUniqueViolation } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { waitingToDispatch } from '../orders/orders.admin-repository.ts';
 
@@ -130,8 +131,7 @@ export async function startLabel(db: Db, label: NewLabel): Promise<number | unde
       .executeTakeFirstOrThrow();
     return row.id;
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') return undefined;
+    if (isUniqueViolation(error)) return undefined;
     throw error;
   }
 }

@@ -11,6 +11,7 @@ import {
   packagingListSchema,
   packagingSchema,
 } from '../../contract/admin/shipping.ts';
+import { sendPdf } from '../documents/documents.admin-routes.ts';
 import type { StaffGuard } from '../staff/staff-guard.ts';
 import type { LabelsService } from './labels.admin-service.ts';
 import type { PackagingsAdminService } from './packagings.admin-service.ts';
@@ -54,20 +55,10 @@ export const labelsAdminRoutes: FastifyPluginAsyncZod<{ labels: LabelsService; g
     }),
   );
   app.get('/labels.pdf', { schema: { querystring: labelPdfQuerySchema } }, async (request, reply) => {
-    const pdf = await labels.labelsPdf(request.query.orders);
-    return reply
-      .type('application/pdf')
-      .header('content-disposition', `attachment; filename="${pdf.filename}"`)
-      .header('cache-control', 'no-store')
-      .send(pdf.bytes);
+    return sendPdf(reply, await labels.labelsPdf(request.query.orders), 'attachment');
   });
   app.get('/labels-and-slips.pdf', { schema: { querystring: labelPdfQuerySchema } }, async (request, reply) => {
-    const pdf = await labels.labelsAndSlipsPdf(request.query.orders);
-    return reply
-      .type('application/pdf')
-      .header('content-disposition', `attachment; filename="${pdf.filename}"`)
-      .header('cache-control', 'no-store')
-      .send(pdf.bytes);
+    return sendPdf(reply, await labels.labelsAndSlipsPdf(request.query.orders), 'attachment');
   });
   app.post(
     '/labels/dispatch',
