@@ -53,6 +53,7 @@ describe('migrations', () => {
       '0035-staff-recovery-codes',
       '0036-staff-roles',
       '0037-shipping-labels',
+      '0038-label-references',
     ]);
     expect(await migrateToLatest(db)).toEqual([]);
     const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
@@ -102,13 +103,13 @@ describe('migrations', () => {
     expect(
       runs.filter((run) =>
         run.stdout.includes(
-          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings, 0010-refunds, 0011-back-office, 0012-products-admin, 0013-product-photos, 0014-stock-vouchers-delivery, 0015-paypal-checkout, 0016-published-search-index, 0017-refund-request-restock, 0018-one-capture-per-order, 0019-staff-cancelled, 0020-search-changes, 0021-spec-titles, 0022-mail-reply-to, 0023-order-replaces, 0024-one-search-engine, 0025-order-replaced-by-index, 0026-documents, 0027-shop-notified, 0028-collection, 0029-customers-by-email, 0030-fulfilments, 0031-order-links, 0032-returns, 0033-restock-without-refund, 0034-returned-units, 0035-staff-recovery-codes, 0036-staff-roles, 0037-shipping-labels',
+          'Applied: 0001-catalogue, 0002-orders, 0003-payments, 0004-accounts, 0005-rate-limits, 0006-order-number-sequence, 0007-mail-queue, 0008-unpaid-order-limits, 0009-settings, 0010-refunds, 0011-back-office, 0012-products-admin, 0013-product-photos, 0014-stock-vouchers-delivery, 0015-paypal-checkout, 0016-published-search-index, 0017-refund-request-restock, 0018-one-capture-per-order, 0019-staff-cancelled, 0020-search-changes, 0021-spec-titles, 0022-mail-reply-to, 0023-order-replaces, 0024-one-search-engine, 0025-order-replaced-by-index, 0026-documents, 0027-shop-notified, 0028-collection, 0029-customers-by-email, 0030-fulfilments, 0031-order-links, 0032-returns, 0033-restock-without-refund, 0034-returned-units, 0035-staff-recovery-codes, 0036-staff-roles, 0037-shipping-labels, 0038-label-references',
         ),
       ),
     ).toHaveLength(1);
     const db = database.connect();
     const rows = await sql<{ n: number | string }>`select count(*) as n from schema_migrations`.execute(db.kysely);
-    expect(Number(rows.rows[0]?.n)).toBe(37);
+    expect(Number(rows.rows[0]?.n)).toBe(38);
   });
 
   it('leave stock unable to go below zero', async () => {

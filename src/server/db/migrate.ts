@@ -37,6 +37,7 @@ import * as m0034 from './migrations/0034-returned-units.ts';
 import * as m0035 from './migrations/0035-staff-recovery-codes.ts';
 import * as m0036 from './migrations/0036-staff-roles.ts';
 import * as m0037 from './migrations/0037-shipping-labels.ts';
+import * as m0038 from './migrations/0038-label-references.ts';
 
 interface Migration {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>;
@@ -81,6 +82,7 @@ const migrations: ReadonlyArray<[name: string, migration: Migration]> = [
   ['0035-staff-recovery-codes', m0035],
   ['0036-staff-roles', m0036],
   ['0037-shipping-labels', m0037],
+  ['0038-label-references', m0038],
 ];
 
 /** Same key for every instance, so two starting at once queue behind one lock. */

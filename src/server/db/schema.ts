@@ -106,6 +106,8 @@ export interface ShippingLabelTable {
   created_at: string;
   updated_at: string;
   staff_email: string | null;
+  /** Its reference in Click & Drop: the order number and a random tail (migration 0038). */
+  carrier_reference: string;
 }
 
 export interface CountryTable {

@@ -26,7 +26,12 @@ describe('migration 0036: roles', () => {
       .execute();
     await k
       .insertInto('schema_migrations')
-      .values(['0036-staff-roles', '0037-shipping-labels'].map((name) => ({ name, applied_at: 'x' })))
+      .values(
+        ['0036-staff-roles', '0037-shipping-labels', '0038-label-references'].map((name) => ({
+          name,
+          applied_at: 'x',
+        })),
+      )
       .execute();
     expect(await migrateToLatest(db)).toHaveLength(35);
     const at = '2026-11-01T09:00:00.000Z';

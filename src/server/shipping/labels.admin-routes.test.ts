@@ -22,6 +22,8 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
   /** Every answer the sandbox gave, and what to do to the next create call's answer. */
   const answers: Array<{ method: string; path: string; status: number }> = [];
   let loseNextCreateAnswer = false;
+  /** The next create call never reaches Click & Drop (the connection failed on the way). */
+  let dropNextCreate = false;
   /** A DELETE held until the test lets it go, and who is told it arrived. */
   let holdNextDelete: Promise<void> | undefined;
   let releaseDelete: () => void = () => undefined;
@@ -44,6 +46,10 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
               holdNextDelete = undefined;
               holdReached?.();
               await held;
+            }
+            if (dropNextCreate && init?.method === 'POST') {
+              dropNextCreate = false;
+              throw new TypeError('fetch failed: connect ECONNRESET');
             }
             const answer = await inner(input, init);
             const path = new URL(String(input)).pathname.replace(CLICK_AND_DROP_SANDBOX_PATH, '');
@@ -121,13 +127,24 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     return labelOutcomesSchema.parse(answer.json()).outcomes;
   }
 
-  /** What the sandbox holds under our order number, straight from its API. */
-  async function sandboxOrders(orderNumber: number) {
+  /** The reference the shop gave Click & Drop for this order's newest label. */
+  async function referenceOf(orderId: number): Promise<string> {
+    const label = await t.db.kysely
+      .selectFrom('shipping_labels')
+      .select('carrier_reference')
+      .where('order_id', '=', orderId)
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow();
+    return label.carrier_reference!;
+  }
+
+  /** What the sandbox holds under this reference, straight from its API. */
+  async function sandboxOrders(reference: string) {
     // A second of its own, so the test's look does not eat into the client's calls.
     time += 1000;
     const answer = await t.app.inject({
       method: 'GET',
-      url: `${CLICK_AND_DROP_SANDBOX_PATH}/orders/${encodeURIComponent(`"${orderNumber}"`)}`,
+      url: `${CLICK_AND_DROP_SANDBOX_PATH}/orders/${encodeURIComponent(`"${reference}"`)}`,
       headers: { authorization: `Bearer ${t.config.clickAndDrop.apiKey}` },
     });
     return answer.statusCode === 404
@@ -223,7 +240,7 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     expect(lost).toMatchObject({ status: 'creating', trackingNumber: null });
     expect(lost!.message).toMatch(/did not answer/);
     // Click & Drop made it all the same.
-    const held = await sandboxOrders(order.orderNumber);
+    const held = await sandboxOrders(await referenceOf(order.id));
     expect(held).toHaveLength(1);
 
     // Pressed again at once (a double click), it is left to the press that started it: no call at all.
@@ -239,9 +256,9 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     const [found] = await makeLabels([order.id]);
     expect(found).toMatchObject({ status: 'created', trackingNumber: held[0]!.trackingNumber, message: null });
     expect(answers.map((answer) => `${answer.method} ${answer.path}`)).toEqual([
-      `GET /orders/${encodeURIComponent(`"${order.orderNumber}"`)}`,
+      `GET /orders/${encodeURIComponent(`"${await referenceOf(order.id)}"`)}`,
     ]);
-    expect(await sandboxOrders(order.orderNumber)).toHaveLength(1);
+    expect(await sandboxOrders(await referenceOf(order.id))).toHaveLength(1);
     // A third press answers the label it has.
     expect((await makeLabels([order.id]))[0]).toMatchObject({
       status: 'created',
@@ -249,6 +266,59 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     });
     const rows = await t.db.kysely.selectFrom('shipping_labels').selectAll().where('order_id', '=', order.id).execute();
     expect(rows.map((row) => row.status)).toEqual(['created']);
+  });
+
+  it('takes as its own only the Click & Drop order it made: one keyed by hand under the order number is left alone', async () => {
+    const order = await paidOrder();
+    // Someone keyed this order into Click & Drop by hand, under its order number, before the shop's
+    // own attempt, which never arrived.
+    time += 1000;
+    const byHand = await t.app.inject({
+      method: 'POST',
+      url: `${CLICK_AND_DROP_SANDBOX_PATH}/orders`,
+      headers: { authorization: `Bearer ${t.config.clickAndDrop.apiKey}` },
+      payload: {
+        items: [
+          {
+            orderReference: String(order.orderNumber),
+            recipient: {
+              address: {
+                fullName: 'Someone Else',
+                addressLine1: '9 Other Road',
+                city: 'York',
+                postcode: 'YO1 7HH',
+                countryCode: 'GB',
+              },
+            },
+            packages: [{ weightInGrams: 500, packageFormatIdentifier: 'parcel' }],
+            orderDate: '2026-11-28T09:00:00Z',
+            subtotal: 1,
+            shippingCostCharged: 0,
+            total: 1,
+            currencyCode: 'GBP',
+            postageDetails: { serviceCode: 'TOLP24' },
+          },
+        ],
+      },
+    });
+    expect(byHand.statusCode, byHand.body).toBe(200);
+    const foreign = (byHand.json() as { createdOrders: Array<{ trackingNumber: string }> }).createdOrders[0]!;
+    dropNextCreate = true;
+    expect((await makeLabels([order.id]))[0]).toMatchObject({ status: 'creating' });
+
+    time += 60_000;
+    const [made] = await makeLabels([order.id]);
+    expect(made).toMatchObject({ status: 'created', message: null });
+    expect(made!.trackingNumber).not.toBe(foreign.trackingNumber);
+    const label = await t.db.kysely
+      .selectFrom('shipping_labels')
+      .selectAll()
+      .where('order_id', '=', order.id)
+      .executeTakeFirstOrThrow();
+    expect(label.tracking_number).toBe(made!.trackingNumber);
+    // The hand-made order and the shop's own, each under its own reference.
+    expect(await sandboxOrders(String(order.orderNumber))).toHaveLength(1);
+    expect(await sandboxOrders(label.carrier_reference!)).toMatchObject([{ trackingNumber: made!.trackingNumber }]);
   });
 
   it("shows Click & Drop's own words on the order it refused, and makes the others", async () => {
@@ -348,7 +418,7 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     const cancelled = await admin('POST', `/labels/${order.id}/cancel`);
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled', trackingNumber: first!.trackingNumber });
-    expect(await sandboxOrders(order.orderNumber)).toEqual([]);
+    expect(await sandboxOrders(await referenceOf(order.id))).toEqual([]);
     expect((await admin('POST', `/labels/${order.id}/cancel`)).statusCode).toBe(409);
     const [second] = await makeLabels([order.id]);
     expect(second!.status).toBe('created');
@@ -408,7 +478,7 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     const [a, b] = await Promise.all([makeLabels([order.id]), makeLabels([order.id])]);
     const statuses = [a![0]!.status, b![0]!.status].sort();
     expect(statuses).toContain('created');
-    expect(await sandboxOrders(order.orderNumber)).toHaveLength(1);
+    expect(await sandboxOrders(await referenceOf(order.id))).toHaveLength(1);
     const rows = await t.db.kysely
       .selectFrom('shipping_labels')
       .select('status')

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { PDFDocument } from 'pdf-lib';
 import {
@@ -28,8 +29,8 @@ import { parcelOf, type Parcel } from './parcels.ts';
 
 /**
  * Shipping labels from the orders waiting to be dispatched (docs/back-office.md#shipping-labels):
- * made in the carrier in batches, our order number as its reference so a retry after a lost answer
- * finds the order it made instead of buying a second; printed as one PDF; and dispatched, each
+ * made in the carrier in batches, each under a reference of its own (labelReference) so a retry
+ * after a lost answer finds the order it made instead of buying a second; printed as one PDF; and dispatched, each
  * order's tracking number written back as a fulfilment and its customer e-mailed, in the
  * fulfilment's own transaction. A label made by mistake is cancelled in the carrier.
  */
@@ -64,6 +65,15 @@ function untrackedServiceOf(service: CarrierService): UntrackedService {
  */
 export const LABEL_IN_FLIGHT_MS = 60_000;
 
+/**
+ * A label's reference in Click & Drop: the order number, which staff search by there, and a random
+ * tail, so a lookup after a lost answer finds only the order this label made, never one keyed in by
+ * hand (or left from an earlier label) under the bare order number (an outside attack).
+ */
+export function labelReference(orderNumber: number): string {
+  return `${orderNumber}-${randomBytes(5).toString('hex').toUpperCase()}`;
+}
+
 const NO_ANSWER =
   'Click & Drop did not answer. Make the label again: it looks for the order first, so no second label is bought.';
 
@@ -96,7 +106,7 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
     );
     return new Map(
       orders.map((order) => {
-        const plan = ((): { request: LabelRequest; parcel: Parcel } | { blocked: string } => {
+        const plan = ((): { request: Omit<LabelRequest, 'reference'>; parcel: Parcel } | { blocked: string } => {
           if (!order.waiting) return { blocked: 'It is not waiting to be dispatched.' };
           if (order.delivery_kind === 'collection')
             return { blocked: 'It is collected from the shop: it needs no label.' };
@@ -134,7 +144,6 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
           return {
             parcel: parcel.parcel,
             request: {
-              reference: String(order.order_number),
               recipient: {
                 fullName: `${order.firstname} ${order.lastname}`,
                 addressLine1: order.delivery_line1,
@@ -280,7 +289,6 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
           outcome(order, 'refused', null, plan.blocked);
           continue;
         }
-        const reference = plan.request.reference;
         if (existing && Date.parse(now()) - Date.parse(existing.updated_at) < LABEL_IN_FLIGHT_MS) {
           outcome(
             order,
@@ -291,20 +299,26 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
           continue;
         }
         if (existing) {
-          toFind.set(reference, { order, labelId: existing.id, request: plan.request });
+          toFind.set(existing.carrier_reference, {
+            order,
+            labelId: existing.id,
+            request: { ...plan.request, reference: existing.carrier_reference },
+          });
           continue;
         }
+        const reference = labelReference(order.order_number);
         const labelId = await startLabel(db, {
           order_id: order.id,
           service: order.carrier_service!,
           package_format: plan.request.packageFormat,
           weight_grams: plan.request.weightGrams,
           staff_email: staff.email,
+          carrier_reference: reference,
           at: now(),
         });
         // Another member started it this moment: theirs stands.
         if (labelId === undefined) outcome(order, 'creating', null, 'Another member is making this label now.');
-        else toMake.set(reference, { order, labelId, request: plan.request });
+        else toMake.set(reference, { order, labelId, request: { ...plan.request, reference } });
       }
 
       const made = async (

@@ -106,6 +106,8 @@ export interface NewLabel {
   package_format: string;
   weight_grams: number;
   staff_email: string;
+  /** Its own reference in the carrier (labelReference in labels.admin-service.ts). */
+  carrier_reference: string;
   at: string;
 }
 
@@ -124,6 +126,7 @@ export async function startLabel(db: Db, label: NewLabel): Promise<number | unde
         package_format: label.package_format,
         weight_grams: label.weight_grams,
         staff_email: label.staff_email,
+        carrier_reference: label.carrier_reference,
         created_at: label.at,
         updated_at: label.at,
       })
