@@ -6,6 +6,7 @@ import { checkoutFixtures } from '../../../test/helpers/checkout-fixtures.ts';
 import { paidGuestOrder } from '../../../test/helpers/paid-orders.ts';
 import { staffMember } from '../../../test/helpers/staff.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers/test-app.ts';
+import { loadConfig } from '../config.ts';
 import { CLICK_AND_DROP_SANDBOX_PATH } from './shipping.feature.ts';
 
 /**
@@ -515,5 +516,23 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     });
     expect(wrongKey.statusCode).toBe(401);
     expect(wrongKey.json()).toEqual({ code: 'Unauthorized', message: 'The API key is missing or not valid.' });
+  });
+
+  it("keeps the sandbox to the shop: its key is drawn at start, so a stranger cannot cancel the demo's labels", async () => {
+    // An outside attack: the key was a fixed string in the source, so anyone reaching a demo shop
+    // could delete the orders its labels were made for, or spend its rate limit.
+    const order = await paidOrder();
+    time += 1000;
+    await makeLabels([order.id]);
+    time += 1000;
+    for (const key of ['local-click-and-drop-sandbox-key', loadConfig({}).clickAndDrop.apiKey]) {
+      const deleted = await t.app.inject({
+        method: 'DELETE',
+        url: `${CLICK_AND_DROP_SANDBOX_PATH}/orders/${encodeURIComponent(`"${await referenceOf(order.id)}"`)}`,
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(deleted.statusCode).toBe(401);
+    }
+    expect(await sandboxOrders(await referenceOf(order.id))).toHaveLength(1);
   });
 });
