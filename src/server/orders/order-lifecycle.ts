@@ -36,7 +36,6 @@ import {
   setStaffCancelled,
   takeStockOfLines,
   useVoucher,
-  type StockUnits,
   type OrderRow,
   findOrderToInvoice,
 } from './orders.repository.ts';
@@ -133,16 +132,6 @@ export async function refuseIfPaidFor(
 /** Awaiting its payment with its reservation still running: it can be paid, handed off or recovered. */
 export function holdsReservation(order: Pick<OrderRow, 'status' | 'reserved_until'>, now: Date): boolean {
   return isOneOf(order.status, awaitingPayment) && order.reserved_until > now.toISOString();
-}
-
-/**
- * Reserves a new order's stock: one conditional decrement for all its lines, whatever their
- * number (docs/decisions/0018-checkout-in-fixed-round-trips.md). False when a line can no longer
- * be had; then some lines may have been taken, and the caller rolls back.
- */
-export async function reserveLines(trx: Kysely<Database>, lines: readonly StockUnits[]): Promise<boolean> {
-  const taken = await takeStockOfLines(trx, lines);
-  return taken.length === new Set(lines.map((line) => line.productStockId)).size;
 }
 
 /** Gives an order's stock and its voucher's use back, once it has left the unpaid statuses. */

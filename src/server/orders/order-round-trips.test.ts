@@ -34,13 +34,18 @@ describe('statements sent on the money path, by basket size', () => {
     return lines;
   }
 
-  async function commit(lines: Awaited<ReturnType<typeof basketOf>>, orderCode?: string) {
+  async function commit(
+    lines: Awaited<ReturnType<typeof basketOf>>,
+    orderCode?: string,
+    appliedVouchers?: Array<{ code: string }>,
+  ) {
     const answer = await t.app.inject({
       method: 'POST',
       url: '/api/basket',
       payload: commitBody(lines, {
         guest: { ...guest, email: `counted${++shoppers}@example.com` },
         ...(orderCode ? { orderCode } : {}),
+        ...(appliedVouchers ? { appliedVouchers } : {}),
       }),
     });
     const result = commitResponseSchema.parse(answer.json());
@@ -57,6 +62,41 @@ describe('statements sent on the money path, by basket size', () => {
     const large = await counted(() => commit(ten));
     expect(await fx.stockOf(ten[9]!.productStockId)).toBe(48);
     expectNoMoreFor10LinesThan1(small.statements, large.statements);
+  });
+
+  it('takes the stock and the voucher last, in one statement right before the commit, and numbers and writes the order with its lines in one', async () => {
+    // A popular size or a sale's voucher is a row every shopper's commit locks: held from that
+    // statement to the commit, each statement after it was one more wait for every shopper behind.
+    const code = await fx.voucher({ amount: 10 });
+    const lines = await basketOf(2);
+    const sent = (await counted(() => commit(lines, undefined, [{ code }]))).statements;
+    // The commit's transaction; a voucher's use is also counted against the client's rate limit,
+    // outside it, and the limits' sweep may run meanwhile.
+    const statements = sent
+      .slice(sent.findIndex((statement) => /^begin/i.test(statement)))
+      .filter((statement) => !statement.includes('rate_limit_hits'));
+    const writesStock = statements.findIndex((statement) => /update\s+"?product_stocks"?/i.test(statement));
+    const writesOrder = statements.filter((statement) => /insert into "?order/i.test(statement));
+    const afterStock = statements.slice(writesStock + 1);
+    expect(statements.at(-1)).toMatch(/^commit$/i);
+    if (t.db.dialect === 'postgres') {
+      // One statement takes both and only the commit follows; the order, its number and its lines
+      // are one statement too: begin, the buyer's locks, the facts, the buyer's unpaid orders, the order, the stock, commit.
+      expect(statements[writesStock], statements.join('\n')).toMatch(/update\s+"?vouchers"?/i);
+      expect(afterStock).toEqual(['commit']);
+      expect(writesOrder, statements.join('\n')).toHaveLength(1);
+      expect(writesOrder[0]).toMatch(/nextval\('order_number_seq'\)/);
+      expect(writesOrder[0]).toMatch(/insert into "order_lines"/);
+      expect(statements, statements.join('\n')).toHaveLength(7);
+    } else {
+      // SQLite has no updates in a WITH, and no round trips: the voucher's is its own statement.
+      expect(
+        afterStock.map((statement) => statement.split(' ').slice(0, 2).join(' ')),
+        statements.join('\n'),
+      ).toEqual(['update "vouchers"', 'commit']);
+      expect(writesOrder).toHaveLength(2);
+    }
+    expect(await fx.stockOf(lines[1]!.productStockId)).toBe(48);
   });
 
   it('a commit replacing the unpaid order its basket came back from', async () => {

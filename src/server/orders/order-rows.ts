@@ -30,11 +30,10 @@ export interface NewOrder {
 }
 
 /** A new order's row: the shopper's details from the request, every amount from the fresh pricing. */
-export function newOrderRow(order: NewOrder & { orderNumber: number; orderCode: string }): Insertable<OrderTable> {
+export function newOrderRow(order: NewOrder & { orderCode: string }): Omit<Insertable<OrderTable>, 'order_number'> {
   const { request, priced, buyer, reservation, at } = order;
   const { guest, billingAddress: bill, deliveryAddress: ship } = request;
   return {
-    order_number: order.orderNumber,
     order_code: order.orderCode,
     status: 'pending_payment',
     customer_id: buyer.customerId ?? null,

@@ -46,22 +46,63 @@ async function changeStock(
   source: UnitsSource,
 ): Promise<number[]> {
   if ('lines' in source && source.lines.length === 0) return [];
-  const lockInIdOrder = dialectOfHandle(trx) === 'postgres' ? sql`for update` : sql``;
-  const change =
-    direction === 'take' ? sql`product_stocks.stock - wanted.quantity` : sql`product_stocks.stock + wanted.quantity`;
-  const enough = direction === 'take' ? sql`and product_stocks.stock >= wanted.quantity` : sql``;
   const { rows } = await sql<{ id: number }>`
-    with wanted(id, quantity) as (${unitsTable(source)}),
+    with ${stockToChange(trx, source)}
+    ${stockUpdate(direction)}`.execute(trx);
+  return rows.map((row) => Number(row.id));
+}
+
+/** `wanted`, the units per entry, and `locked`, those entries locked in id order on PostgreSQL. */
+function stockToChange(trx: Kysely<Database>, source: UnitsSource) {
+  const lockInIdOrder = dialectOfHandle(trx) === 'postgres' ? sql`for update` : sql``;
+  return sql`wanted(id, quantity) as (${unitsTable(source)}),
     locked as materialized (
       select product_stocks.id from product_stocks
       where product_stocks.id in (select id from wanted)
       order by product_stocks.id ${lockInIdOrder}
-    )
-    update product_stocks set stock = ${change}
+    )`;
+}
+
+/** The update of the `wanted` entries, answering the ids it changed. */
+function stockUpdate(direction: 'take' | 'give back') {
+  const change =
+    direction === 'take' ? sql`product_stocks.stock - wanted.quantity` : sql`product_stocks.stock + wanted.quantity`;
+  const enough = direction === 'take' ? sql`and product_stocks.stock >= wanted.quantity` : sql``;
+  return sql`update product_stocks set stock = ${change}
     from wanted, locked
     where product_stocks.id = wanted.id and locked.id = wanted.id ${enough}
-    returning product_stocks.id as id`.execute(trx);
-  return rows.map((row) => Number(row.id));
+    returning product_stocks.id as id`;
+}
+
+/**
+ * A new order's stock and its voucher's use, taken last in its commit (docs/decisions/0018-checkout-in-fixed-round-trips.md):
+ * a popular size's row, or a sale voucher's, is locked from here to the commit, so nothing else is
+ * sent in between. On PostgreSQL both are one statement, the voucher's update a CTE beside the
+ * stock's; SQLite, which has no updates in a WITH and no round trips, sends two. False when a line
+ * ran out or the voucher is used up: the caller rolls back.
+ */
+export async function takeStockAndVoucher(
+  trx: Kysely<Database>,
+  lines: readonly StockUnits[],
+  voucherCode: string | null,
+): Promise<boolean> {
+  const entries = new Set(lines.map((line) => line.productStockId)).size;
+  if (dialectOfHandle(trx) !== 'postgres') {
+    if ((await takeStockOfLines(trx, lines)).length !== entries) return false;
+    return voucherCode === null || (await useVoucher(trx, voucherCode));
+  }
+  const used =
+    voucherCode === null
+      ? sql`select 1`
+      : sql`update vouchers set times_used = times_used + 1
+          where code = ${voucherCode} and (usage_limit is null or times_used < usage_limit)
+          returning 1`;
+  const { rows } = await sql<{ taken: string; used: string }>`
+    with ${stockToChange(trx, { lines })},
+    taken as (${stockUpdate('take')}),
+    used as (${used})
+    select (select count(*) from taken) as taken, (select count(*) from used) as used`.execute(trx);
+  return Number(rows[0]?.taken) === entries && Number(rows[0]?.used) === 1;
 }
 
 /**
@@ -116,6 +157,36 @@ export async function nextOrderNumber(trx: Kysely<Database>): Promise<number> {
     .returning('value')
     .executeTakeFirstOrThrow();
   return Number(row.value);
+}
+
+/**
+ * Numbers a new order and writes it with its lines; answers its number. On PostgreSQL one
+ * statement: the number from the sequence and the lines' insert in a CTE with the order's, one wait
+ * for the database inside the commit (docs/decisions/0018-checkout-in-fixed-round-trips.md). SQLite,
+ * in process, takes its counter row and sends the two inserts.
+ */
+export async function insertNewOrder(
+  trx: Kysely<Database>,
+  order: Omit<Insertable<OrderTable>, 'order_number'>,
+  lines: Array<Omit<Insertable<OrderLineTable>, 'order_id'>>,
+): Promise<number> {
+  if (dialectOfHandle(trx) !== 'postgres') {
+    const orderNumber = await nextOrderNumber(trx);
+    await insertOrder(trx, { ...order, order_number: orderNumber }, lines);
+    return orderNumber;
+  }
+  const row = await trx
+    .with('new_order', (db) =>
+      db
+        .insertInto('orders')
+        .values({ ...order, order_number: sql<number>`nextval('order_number_seq')` })
+        .returning(['id', 'order_number']),
+    )
+    .insertInto('order_lines')
+    .values(lines.map((line) => ({ ...line, order_id: (eb) => eb.selectFrom('new_order').select('id') })))
+    .returning((eb) => eb.selectFrom('new_order').select('order_number').as('order_number'))
+    .executeTakeFirstOrThrow();
+  return Number(row.order_number);
 }
 
 export async function insertOrder(

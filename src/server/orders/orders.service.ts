@@ -15,18 +15,16 @@ import {
   OrderAlreadyPaidError,
   replaceOrder,
   reservationFor,
-  reserveLines,
 } from './order-lifecycle.ts';
 import { basketOfOrder, newOrderLineRow, newOrderRow, type Buyer, type NewOrder } from './order-rows.ts';
 import {
   findExpiredReservations,
   findOrderByCode,
   findOrderLines,
-  insertOrder,
+  insertNewOrder,
   lockUnpaidOrderKeys,
-  nextOrderNumber,
   unpaidHoldings,
-  useVoucher,
+  takeStockAndVoucher,
 } from './orders.repository.ts';
 
 /** Thrown inside the commit transaction to roll it back: the shopper's basket is out of date. */
@@ -163,25 +161,33 @@ function unitsIn(priced: PricedBasket): number {
   return priced.items.reduce((sum, line) => sum + (line.requestedQty ?? 0), 0);
 }
 
-/** Takes the lines' stock and one use of the voucher; either running out since pricing is a changed basket. */
+/**
+ * Takes the lines' stock and one use of the voucher, the last step of a commit, so the rows every
+ * shopper in a sale wants stay locked only until the commit; either running out since pricing is a
+ * changed basket.
+ */
 async function reserveStockAndVoucher(trx: Kysely<Database>, priced: PricedBasket): Promise<void> {
   const lines = priced.items.map((line) => ({
     productStockId: line.productStockId,
     quantity: line.requestedQty as number,
   }));
-  if (!(await reserveLines(trx, lines))) throw new BasketChanged();
-  const voucherCode = priced.appliedVouchers[0]?.code ?? null;
-  if (voucherCode && !(await useVoucher(trx, voucherCode))) throw new BasketChanged();
+  if (!(await takeStockAndVoucher(trx, lines, priced.appliedVouchers[0]?.code ?? null))) throw new BasketChanged();
 }
 
-/** Numbers the new order and writes it with its lines: the last step of a commit. */
+/**
+ * Numbers the new order and writes it with its lines, before its stock is taken: rolled back with
+ * the rest when the stock has run out (an order number may then go unused, as a sequence's may).
+ */
 async function createOrder(
   trx: Kysely<Database>,
   order: NewOrder,
 ): Promise<{ orderNumber: number; orderCode: string }> {
-  const orderNumber = await nextOrderNumber(trx);
   const orderCode = newOrderCode();
-  await insertOrder(trx, newOrderRow({ ...order, orderNumber, orderCode }), order.priced.items.map(newOrderLineRow));
+  const orderNumber = await insertNewOrder(
+    trx,
+    newOrderRow({ ...order, orderCode }),
+    order.priced.items.map(newOrderLineRow),
+  );
   return { orderNumber, orderCode };
 }
 
@@ -244,7 +250,6 @@ export function createOrdersService(
           const priced = await priceAsSeen(trx, request, now);
           refuseUnpayableTotal(priced);
           await checkUnpaidOrderLimits(trx, buyer, unitsIn(priced), now.toISOString());
-          await reserveStockAndVoucher(trx, priced);
           const created = await createOrder(trx, {
             request,
             priced,
@@ -252,6 +257,7 @@ export function createOrdersService(
             reservation,
             at: now.toISOString(),
           });
+          await reserveStockAndVoucher(trx, priced);
           return { ok: true as const, ...created, replacedOne };
         });
         const { replacedOne, ...answer } = committed;
