@@ -1,5 +1,5 @@
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import helmet from 'helmet';
 
 /**
  * Security headers on every response (docs/rules.md#security), with a strict Content-Security-Policy:
@@ -17,7 +17,9 @@ const paymentHosts = [
 const REFERRER_POLICY = 'strict-origin-when-cross-origin';
 
 export async function registerSecurityHeaders(app: FastifyInstance, production: boolean): Promise<void> {
-  await app.register(fastifyHelmet, {
+  // Helmet's middleware is built once here: the Fastify plugin built it again for every request,
+  // parsing the policy each time (6% of the shop's main thread in a sale, bench:sale's profile).
+  const setHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -41,6 +43,9 @@ export async function registerSecurityHeaders(app: FastifyInstance, production: 
     hsts: production ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: REFERRER_POLICY },
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    setHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
+  );
 }
 
 /** For the small self-contained pages (sandboxes, local inbox) that carry their own <style>. */
