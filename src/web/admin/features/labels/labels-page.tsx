@@ -54,10 +54,11 @@ export default function LabelsPage() {
     }
   }
 
-  const summary = (outcomes: LabelOutcome[], done: LabelOutcome['status'], verb: string) => {
+  /** `verb` is said of one order and of many: "1 order has its label", "3 orders have labels". */
+  const summary = (outcomes: LabelOutcome[], done: LabelOutcome['status'], verb: [one: string, many: string]) => {
     const good = outcomes.filter((outcome) => outcome.status === done).length;
     const other = outcomes.length - good;
-    return `${good} ${good === 1 ? 'order' : 'orders'} ${verb}.${other > 0 ? ` ${other} could not be: see ${other === 1 ? 'its row' : 'their rows'}.` : ''}`;
+    return `${good} ${good === 1 ? `order ${verb[0]}` : `orders ${verb[1]}`}.${other > 0 ? ` ${other} could not be: see ${other === 1 ? 'its row' : 'their rows'}.` : ''}`;
   };
 
   return (
@@ -81,7 +82,9 @@ export default function LabelsPage() {
           className="button adm-small"
           disabled={busy || chosenIds.length === 0 || !queue.data?.enabled || !mayCall('POST /labels')}
           onClick={() =>
-            act(async () => summary((await makeLabels(chosenIds, queryClient)).outcomes, 'created', 'have labels'))
+            act(async () =>
+              summary((await makeLabels(chosenIds, queryClient)).outcomes, 'created', ['has its label', 'have labels']),
+            )
           }
         >
           Make labels
@@ -119,7 +122,10 @@ export default function LabelsPage() {
                 queryClient,
               );
               setChosen(new Set());
-              return summary(outcomes, 'dispatched', 'dispatched, their customers e-mailed');
+              return summary(outcomes, 'dispatched', [
+                'dispatched, its customer e-mailed',
+                'dispatched, their customers e-mailed',
+              ]);
             })
           }
         >
