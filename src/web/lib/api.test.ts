@@ -82,6 +82,11 @@ describe('requestJson and the CSRF token', () => {
     ]);
   });
 
+  it('answers nothing for a 204, as deleting a packaging preset answers, rather than failing to read a body', async () => {
+    answers = [() => new Response(null, { status: 204 })];
+    await expect(requestJson<void>('/api/admin/packagings/3', { method: 'DELETE' })).resolves.toBeUndefined();
+  });
+
   it('gives up with the refusal when the new token is refused too', async () => {
     document.cookie = `${CSRF_COOKIE}=stale; path=/`;
     answers = [refused, refused];

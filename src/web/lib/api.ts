@@ -106,6 +106,8 @@ export async function requestJson<T>(path: string, init: RequestInit = {}): Prom
     response = await fetch(path, { ...init, headers });
   }
   if (!response.ok) throw await requestErrorOf(response, path, init);
+  // No content (deleting a packaging preset): nothing to read, and reading it would throw.
+  if (response.status === 204) return undefined as T;
   return (await response.json()) as T;
 }
 

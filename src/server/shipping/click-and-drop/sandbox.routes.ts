@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import bwipjs from 'bwip-js';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -23,7 +24,8 @@ import {
  * served under /sandbox/click-and-drop/api/v1 outside production, as the payment sandboxes are: the
  * same paths, `Authorization: Bearer {key}`, request and answer shapes (each call's 400 in the body
  * the document gives that call), and a rate limit (429 with Retry-After), and label PDFs with the
- * address and a tracking number. Its orders live in this process's memory: a restart starts afresh.
+ * address and a tracking number. Its orders live in this process's memory: a restart starts afresh,
+ * numbering from a point of its own, so the orders of labels made before are not found.
  * What it refuses, for tests and the demo:
  *
  * - a UK address whose postcode is not a postcode, or starts "ZZ" (a failed order, with Click &
@@ -123,7 +125,10 @@ export const clickAndDropSandboxRoutes: FastifyPluginAsync<ClickAndDropSandboxOp
   const callsPerSecond = options.callsPerSecond ?? SANDBOX_CALLS_PER_SECOND;
   const orders = new Map<number, SandboxOrder>();
   const byReference = new Map<string, number>();
-  let nextIdentifier = 1_000_001;
+  // Numbered from a point drawn at each start: its orders live in memory, and numbered from the
+  // same point after a restart, an old label's order number named a new order, so an old label
+  // printed another customer's address. Now an old one is not found. (Within Click & Drop's int32.)
+  let nextIdentifier = randomInt(1, 200_000) * 10_000 + 1;
   let window = { start: 0, calls: 0 };
 
   function refuse(reply: FastifyReply, status: number, body: ErrorResponse | OrderErrorResponse[] | OrderErrorInfo[]) {

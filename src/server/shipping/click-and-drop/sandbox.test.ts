@@ -405,6 +405,25 @@ describe('the Click & Drop sandbox', () => {
       (await call('GET', `/orders/${orderIdentifiersOf([{ reference }])}`)).statusCode;
     expect([await held('A'), await held('B'), await held('D')]).toEqual([404, 200, 200]);
   });
+
+  it('numbers its orders afresh after a restart where the last start never did, so an old label is not found rather than another', async () => {
+    // A walk-through: after a restart the sandbox gave new orders the numbers old labels held, and
+    // downloading an old order's label printed another customer's address.
+    const before = await sandbox();
+    const old = created(await before.call('POST', '/orders', { payload: { items: [order('OLD')] } }))[0]!;
+    const after = await sandbox();
+    const fresh = created(await after.call('POST', '/orders', { payload: { items: [order('NEW')] } }))[0]!;
+    expect(fresh.orderIdentifier).not.toBe(old.orderIdentifier);
+    expect(fresh.trackingNumber).not.toBe(old.trackingNumber);
+    expect(
+      (
+        await after.call(
+          'GET',
+          `/orders/${old.orderIdentifier}/label?documentType=postageLabel&includeReturnsLabel=false`,
+        )
+      ).statusCode,
+    ).toBe(404);
+  });
 });
 
 /** Each page's size and text, by poppler's pdfinfo and pdftotext. */

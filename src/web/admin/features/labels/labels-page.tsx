@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { LabelOutcome, LabelQueueEntry } from '../../../../contract/admin/shipping.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
@@ -9,9 +9,9 @@ import { TableBox } from '../../ui/table-box.tsx';
 import {
   cancelLabel,
   dispatchWithLabels,
+  downloadLabels,
+  downloadLabelsAndSlips,
   labelQueueQueryOptions,
-  labelsAndSlipsPdfHref,
-  labelsPdfHref,
   makeLabels,
 } from './api/labels.ts';
 
@@ -41,23 +41,36 @@ export default function LabelsPage() {
     setChosen(next);
   }
 
-  async function act(work: () => Promise<string>) {
+  const messages = useRef<HTMLDivElement>(null);
+  /**
+   * Runs one action, saying what it is doing meanwhile (Click & Drop takes two calls a second, so
+   * twenty labels take a while) and then what became of it. The buttons are disabled meanwhile, which
+   * takes the keyboard's focus off them: it is put on the message, not left at the top of the page.
+   */
+  async function act(doing: string, work: () => Promise<string>) {
     setProblem(null);
-    setSaid('');
+    setSaid(doing);
     setBusy(true);
     try {
       setSaid(await work());
     } catch (error) {
+      setSaid('');
       setProblem(error);
     } finally {
       setBusy(false);
+      setSettled((count) => count + 1);
     }
   }
+  const [settled, setSettled] = useState(0);
+  useEffect(() => {
+    if (settled > 0) messages.current?.focus();
+  }, [settled]);
 
-  const summary = (outcomes: LabelOutcome[], done: LabelOutcome['status'], verb: string) => {
+  /** `verb` is said of one order and of many: "1 order has its label", "3 orders have labels". */
+  const summary = (outcomes: LabelOutcome[], done: LabelOutcome['status'], verb: [one: string, many: string]) => {
     const good = outcomes.filter((outcome) => outcome.status === done).length;
     const other = outcomes.length - good;
-    return `${good} ${good === 1 ? 'order' : 'orders'} ${verb}.${other > 0 ? ` ${other} could not be: see ${other === 1 ? 'its row' : 'their rows'}.` : ''}`;
+    return `${good} ${good === 1 ? `order ${verb[0]}` : `orders ${verb[1]}`}.${other > 0 ? ` ${other} could not be: see ${other === 1 ? 'its row' : 'their rows'}.` : ''}`;
   };
 
   return (
@@ -74,59 +87,75 @@ export default function LabelsPage() {
           &amp; Drop; meanwhile orders are dispatched from their own pages.
         </p>
       )}
-      <ErrorAlert error={queue.error ?? problem} />
+      <ErrorAlert error={queue.error} />
       <div className="adm-row" role="group" aria-label="With the chosen orders">
         <button
           type="button"
           className="button adm-small"
           disabled={busy || chosenIds.length === 0 || !queue.data?.enabled || !mayCall('POST /labels')}
           onClick={() =>
-            act(async () => summary((await makeLabels(chosenIds, queryClient)).outcomes, 'created', 'have labels'))
+            act(`Making ${plural(chosenIds.length, 'label')} in Click & Drop…`, async () =>
+              summary((await makeLabels(chosenIds, queryClient)).outcomes, 'created', ['has its label', 'have labels']),
+            )
           }
         >
           Make labels
         </button>
-        {withLabel.length > 0 ? (
-          <>
-            <a
-              className="button button-secondary adm-small"
-              href={labelsPdfHref(withLabel.map((order) => order.orderId))}
-              download
-            >
-              Download {withLabel.length === 1 ? 'the label' : `${withLabel.length} labels`} (PDF)
-            </a>
-            <a
-              className="button button-secondary adm-small"
-              href={labelsAndSlipsPdfHref(withLabel.map((order) => order.orderId))}
-              download
-            >
-              Labels and packing slips (PDF)
-            </a>
-          </>
-        ) : (
-          <button type="button" className="button button-secondary adm-small" disabled>
-            Download labels (PDF)
-          </button>
-        )}
+        <button
+          type="button"
+          className="button button-secondary adm-small"
+          disabled={busy || withLabel.length === 0}
+          onClick={() =>
+            act(`Fetching ${plural(withLabel.length, 'label')}…`, async () => {
+              const name = await downloadLabels(withLabel.map((order) => order.orderId));
+              return `Downloaded ${name}.`;
+            })
+          }
+        >
+          {withLabel.length === 0
+            ? 'Download labels (PDF)'
+            : withLabel.length === 1
+              ? 'Download the label (PDF)'
+              : `Download ${withLabel.length} labels (PDF)`}
+        </button>
+        <button
+          type="button"
+          className="button button-secondary adm-small"
+          disabled={busy || withLabel.length === 0}
+          onClick={() =>
+            act(`Fetching ${plural(withLabel.length, 'label')} and packing slips…`, async () => {
+              const name = await downloadLabelsAndSlips(withLabel.map((order) => order.orderId));
+              return `Downloaded ${name}.`;
+            })
+          }
+        >
+          Labels and packing slips (PDF)
+        </button>
         <button
           type="button"
           className="button button-secondary adm-small"
           disabled={busy || withLabel.length === 0 || !mayCall('POST /labels/dispatch')}
           onClick={() =>
-            act(async () => {
+            act(`Dispatching ${plural(withLabel.length, 'order')}…`, async () => {
               const { outcomes } = await dispatchWithLabels(
                 withLabel.map((order) => order.orderId),
                 queryClient,
               );
               setChosen(new Set());
-              return summary(outcomes, 'dispatched', 'dispatched, their customers e-mailed');
+              return summary(outcomes, 'dispatched', [
+                'dispatched, its customer e-mailed',
+                'dispatched, their customers e-mailed',
+              ]);
             })
           }
         >
           Mark dispatched
         </button>
       </div>
-      <div role="status">{said && <p className="adm-done">{said}</p>}</div>
+      <div ref={messages} tabIndex={-1} className="adm-messages">
+        <ErrorAlert error={problem} />
+        <div role="status">{said && <p className="adm-done">{said}</p>}</div>
+      </div>
       {queue.data && orders.length === 0 && <p>No orders are waiting to be dispatched.</p>}
       {orders.length > 0 && (
         <div className="adm-field adm-check">
@@ -162,7 +191,7 @@ export default function LabelsPage() {
                   chosen={chosen.has(order.orderId)}
                   onChoose={(on) => choose(order.orderId, on)}
                   onCancel={() =>
-                    act(async () => {
+                    act(`Cancelling the label of order ${order.orderNumber}…`, async () => {
                       await cancelLabel(order.orderId, queryClient);
                       return `The label of order ${order.orderNumber} is cancelled in Click & Drop.`;
                     })
@@ -187,6 +216,11 @@ function LabelRow(props: {
 }) {
   const { order } = props;
   const label = order.label;
+  const [confirming, setConfirming] = useState(false);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) confirmButton.current?.focus();
+  }, [confirming]);
   return (
     <tr>
       <td>
@@ -208,20 +242,46 @@ function LabelRow(props: {
         {label?.status === 'created' ? (
           <>
             Ready: <span className="adm-mono">{label.trackingNumber ?? 'no tracking number yet'}</span>{' '}
-            <button
-              type="button"
-              className="button button-secondary adm-small"
-              disabled={props.busy}
-              onClick={props.onCancel}
-            >
-              Cancel label<span className="visually-hidden"> of order {order.orderNumber}</span>
-            </button>
+            {confirming ? (
+              <span className="adm-confirm-inline">
+                A cancelled label is void.{' '}
+                <button
+                  ref={confirmButton}
+                  type="button"
+                  className="button adm-small"
+                  disabled={props.busy}
+                  onClick={() => {
+                    setConfirming(false);
+                    props.onCancel();
+                  }}
+                >
+                  Yes, cancel the label<span className="visually-hidden"> of order {order.orderNumber}</span>
+                </button>{' '}
+                <button
+                  type="button"
+                  className="button button-secondary adm-small"
+                  onClick={() => setConfirming(false)}
+                >
+                  Keep it<span className="visually-hidden"> (order {order.orderNumber})</span>
+                </button>
+              </span>
+            ) : (
+              <button
+                type="button"
+                className="button button-secondary adm-small"
+                disabled={props.busy}
+                onClick={() => setConfirming(true)}
+              >
+                Cancel label<span className="visually-hidden"> of order {order.orderNumber}</span>
+              </button>
+            )}
           </>
         ) : label?.status === 'creating' ? (
           <>Being made: make it again if this stays.</>
         ) : label?.status === 'failed' ? (
           <>
-            <strong>Refused by Click &amp; Drop:</strong> {label.message}
+            <strong>Refused by Click &amp; Drop:</strong> {label.message} Correct the address on the{' '}
+            <Link to={`/orders/${order.orderNumber}`}>order&apos;s page</Link>, then make its label again.
           </>
         ) : order.blocked ? (
           <>Cannot be made: {order.blocked}</>
@@ -233,4 +293,9 @@ function LabelRow(props: {
       </td>
     </tr>
   );
+}
+
+/** "1 label", "3 labels". */
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

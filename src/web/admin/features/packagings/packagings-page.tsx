@@ -58,7 +58,7 @@ export default function PackagingsPage() {
       {editing === 'new' && <PackagingForm onDone={() => setEditing(null)} />}
       {list.data && list.data.length === 0 && <p>No packaging yet: each size is sent in its own box.</p>}
       {list.data && list.data.length > 0 && (
-        <TableBox label="Packaging">
+        <TableBox label="Packaging presets">
           <table className="adm-table">
             <thead>
               <tr>

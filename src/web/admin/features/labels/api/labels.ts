@@ -1,6 +1,7 @@
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { LabelOutcome, LabelQueue } from '../../../../../contract/admin/shipping.ts';
 import { requestJson } from '../../../../lib/api.ts';
+import { downloadFile } from '../../../../lib/download.ts';
 
 /** The back office's label calls (docs/back-office.md#shipping-labels). */
 const labelsKey = ['admin', 'labels'] as const;
@@ -12,12 +13,13 @@ export function labelQueueQueryOptions() {
   });
 }
 
-/** Where the chosen orders' labels are downloaded, in the list's order. */
-export const labelsPdfHref = (orderIds: readonly number[]) => `/api/admin/labels.pdf?orders=${orderIds.join(',')}`;
+/** The chosen orders' labels as one PDF, in the list's order, downloaded; answers the file's name. */
+export const downloadLabels = (orderIds: readonly number[]) =>
+  downloadFile(`/api/admin/labels.pdf?orders=${orderIds.join(',')}`, 'labels.pdf');
 
-/** Each chosen order's label followed by its packing slip, in the list's order. */
-export const labelsAndSlipsPdfHref = (orderIds: readonly number[]) =>
-  `/api/admin/labels-and-slips.pdf?orders=${orderIds.join(',')}`;
+/** Each chosen order's label followed by its packing slip, in the list's order, downloaded. */
+export const downloadLabelsAndSlips = (orderIds: readonly number[]) =>
+  downloadFile(`/api/admin/labels-and-slips.pdf?orders=${orderIds.join(',')}`, 'labels-and-slips.pdf');
 
 async function changed<T>(answer: Promise<T>, queryClient: QueryClient): Promise<T> {
   try {
