@@ -7,6 +7,7 @@ import { migrateToLatest } from '../src/server/db/migrate.ts';
 import {
   addCommitPhase,
   commitTimingOn,
+  poolWaitPhase,
   commitTimingSummary,
   publishCommitPhases,
 } from '../src/server/orders/commit-timing.ts';
@@ -23,7 +24,7 @@ const db = openDatabase(config.databaseUrl, {
   // BENCH_COMMIT_TIMING=1: a commit's wait for a connection here (SQLite's one, or PostgreSQL's
   // money-path pool when the checkout thread is off) is one of its phases.
   ...(commitTimingOn
-    ? { onConnectionWait: (ms: number) => addCommitPhase('pool wait (of pool wait and BEGIN)', ms) }
+    ? { onConnectionWait: (ms: number, opened: boolean) => addCommitPhase(poolWaitPhase(opened), ms) }
     : {}),
 });
 await migrateToLatest(db);

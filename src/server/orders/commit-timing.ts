@@ -108,6 +108,14 @@ export function addCommitPhase(phase: string, ms: number): void {
   if (phases) phases[phase] = (phases[phase] ?? 0) + ms;
 }
 
+/**
+ * The pool-wait phase's name: waiting for a connection another commit holds, or for one the pool
+ * opened (node-postgres closes connections idle for 10 s and opens them again on demand).
+ */
+export function poolWaitPhase(opened: boolean): string {
+  return opened ? 'pool wait, opening a connection' : 'pool wait, for a free connection';
+}
+
 /** One step of the commit in progress, timed as `phase` when timing is on. */
 export function timedPhase<T>(phase: string, step: () => Promise<T>): Promise<T> {
   if (!current?.getStore()) return step();

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createBasketService, forgetReferenceData } from '../../basket/basket.service.ts';
 import { openDatabase } from '../../db/database.ts';
-import { addCommitPhase, commitTimingOn, timedCommit, timingNow } from '../commit-timing.ts';
+import { addCommitPhase, commitTimingOn, poolWaitPhase, timedCommit, timingNow } from '../commit-timing.ts';
 import { createOrdersService } from '../orders.service.ts';
 import { describeError } from './thread-errors.ts';
 import type { CheckoutThreadSetup, ToMain, ToThread } from './checkout-thread.ts';
@@ -15,7 +15,7 @@ const setup = workerData as CheckoutThreadSetup;
 const port = parentPort;
 if (!port) throw new Error('checkout-thread.worker.ts runs as a worker thread');
 
-const connections = (poolSize: number, onConnectionWait?: (ms: number) => void) =>
+const connections = (poolSize: number, onConnectionWait?: (ms: number, opened: boolean) => void) =>
   openDatabase(setup.databaseUrl, {
     ...(setup.pgSchema ? { pgSchema: setup.pgSchema } : {}),
     poolSize,
@@ -25,7 +25,7 @@ const connections = (poolSize: number, onConnectionWait?: (ms: number) => void) 
 // With BENCH_COMMIT_TIMING=1, a commit's wait for one of these connections is one of its phases.
 const db = connections(
   setup.poolSize,
-  commitTimingOn ? (ms) => addCommitPhase('pool wait (of pool wait and BEGIN)', ms) : undefined,
+  commitTimingOn ? (ms, opened) => addCommitPhase(poolWaitPhase(opened), ms) : undefined,
 );
 const orders = createOrdersService(db.kysely, {
   reservationMinutes: setup.reservationMinutes,
