@@ -232,6 +232,7 @@ async function openSale(
   ];
   const ordersBefore = await ordersNow();
   const cpuBefore = processStats(serverPid).cpuSeconds;
+  const started = performance.now();
   // The server's resident memory, sampled through the run: its largest is what a host must have.
   let maxRssMb = 0;
   const sampler = setInterval(() => (maxRssMb = Math.max(maxRssMb, processStats(serverPid).rssMb)), 250);
@@ -250,6 +251,8 @@ async function openSale(
   clearInterval(sampler);
   maxRssMb = Math.max(maxRssMb, processStats(serverPid).rssMb);
   const cpuSeconds = processStats(serverPid).cpuSeconds - cpuBefore;
+  // The run lasts until its last answer (or timeout), a little past `seconds`.
+  const elapsedSeconds = (performance.now() - started) / 1000;
   const committed = (await ordersNow()) - ordersBefore;
 
   const crowds: CrowdFigures[] = [];
@@ -269,8 +272,9 @@ async function openSale(
         p99: percentile(sorted, 99),
         max: sorted.at(-1) ?? 0,
         errors: part.errors,
-        // Dropped sends are the crowd's (an order dropped is its pricings and commit never sent).
-        dropped: name.startsWith('order,') || name === result.setup.crowd || name === 'pricing' ? result.dropped : 0,
+        // Sends dropped over the bound, shown against the crowd's first request (an order dropped
+        // is its first pricing never sent, and so its second pricing and commit) and the whole order.
+        dropped: name === result.setup.crowd || name === 'pricing' || name.startsWith('order,') ? result.dropped : 0,
       });
     }
   }
@@ -282,7 +286,7 @@ async function openSale(
     crowds,
     committedPerSecond: committed / seconds,
     cpuMsPerRequest: answered ? (cpuSeconds * 1000) / answered : 0,
-    cpuCores: cpuSeconds / seconds,
+    cpuCores: cpuSeconds / elapsedSeconds,
     maxRssMb,
     maxLateMs: Math.max(...results.map((result) => result.maxLateMs)),
     observed,
