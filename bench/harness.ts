@@ -34,8 +34,31 @@ export async function seedDatabase(databaseUrl: string, products: number): Promi
   await db.destroy();
 }
 
+/**
+ * VACUUM ANALYZE of every table of one schema, after a seed: this machine's PostgreSQL runs with
+ * autovacuum off, so a fresh catalogue would otherwise have no visibility map (no index-only scans)
+ * and no statistics. Only the schema's own tables: a bare VACUUM would take the whole database.
+ */
+export async function vacuumSchema(serverUrl: string, schema: string): Promise<void> {
+  const started = Date.now();
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ tablename: string }>(
+      'select tablename from pg_tables where schemaname = $1 order by tablename',
+      [schema],
+    );
+    for (const { tablename } of rows) await client.query(`vacuum analyze "${schema}"."${tablename}"`);
+  } finally {
+    await client.end();
+  }
+  console.log(`vacuumed and analysed ${schema} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
 /** A schema of its own on a PostgreSQL server, as a DATABASE_URL, and a way to drop it. */
-export async function freshPostgresSchema(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgresSchema(
+  serverUrl: string,
+): Promise<{ url: string; schema: string; drop(): Promise<void> }> {
   const schema = `bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -43,6 +66,7 @@ export async function freshPostgresSchema(serverUrl: string): Promise<{ url: str
   await admin.end();
   return {
     url: `${serverUrl}${serverUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    schema,
     async drop() {
       const client = new pg.Client({ connectionString: serverUrl });
       await client.connect();
@@ -146,6 +170,59 @@ export async function pacedRequests(
   return { total: latencies.length + errors, p50: at(0.5), p975: at(0.975), p99: at(0.99), errors };
 }
 
+/**
+ * An open loop with a bound (bench:sale): the i-th of `perSecond * seconds` sends is due at
+ * `started + i / perSecond` and is sent then, whether or not the sends before it were answered, so
+ * a slow server cannot slow the offered load down and hide its own slowness (coordinated
+ * omission); each `send` measures its latency from `due`, not from when the timer fired. A send due
+ * while `maxInFlight` are still unanswered is not made and is counted as dropped: the client has
+ * given up, as a shopper would, and the bench does not pile up connections without end.
+ */
+export async function openLoop(options: {
+  perSecond: number;
+  seconds: number;
+  maxInFlight: number;
+  send: (i: number, due: number) => Promise<void>;
+}): Promise<{ scheduled: number; dropped: number; sent: number; maxLateMs: number }> {
+  const { perSecond, seconds, maxInFlight, send } = options;
+  const scheduled = Math.round(perSecond * seconds);
+  const sends: Array<Promise<void>> = [];
+  let inFlight = 0;
+  let dropped = 0;
+  let maxLateMs = 0;
+  const started = performance.now();
+  for (let i = 0; i < scheduled; i++) {
+    const due = started + (i * 1000) / perSecond;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    // How late the timer fired: the load generator's own lag, already counted in each latency.
+    maxLateMs = Math.max(maxLateMs, performance.now() - due);
+    if (inFlight >= maxInFlight) {
+      dropped++;
+      continue;
+    }
+    inFlight++;
+    sends.push(send(i, due).finally(() => inFlight--));
+  }
+  await Promise.all(sends);
+  return { scheduled, dropped, sent: scheduled - dropped, maxLateMs };
+}
+
+/** A client address of its own for the n-th shopper of a crowd, in `first`.0.0.0/8 (X-Forwarded-For). */
+export function clientAddress(first: number, n: number): string {
+  return `${first}.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+/** A process's CPU seconds so far (user and system, all its threads) and resident memory, from /proc. */
+export function processStats(pid: number): { cpuSeconds: number; rssMb: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; in clock ticks (100 Hz).
+  const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / 100;
+  const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return { cpuSeconds, rssMb: Number(rss ?? 0) / 1024 };
+}
+
 /** The types the crowd benches (soak, sale) browse and filter by. */
 export const crowdTypes = [2010, 1002, 1003, 1001, 2017, 1004];
 
@@ -155,23 +232,20 @@ export const crowdTypes = [2010, 1002, 1003, 1001, 2017, 1004];
  * ten keywords, every other one filtered by a type, pages 1 to 3.
  */
 export function browseAndSearchMix(products: Array<{ id: number; urlKey: string }>) {
-  const nextBrowse = rotate(
-    products.flatMap((product, i) => [
-      `/api/products/${product.urlKey}`,
-      `/api/products/random/${crowdTypes[i % crowdTypes.length]}/8`,
-      `/api/offers/${product.id}`,
-      i % 4 === 0 ? '/api/product-types' : `/api/products/${product.urlKey}/4`,
-    ]),
-  );
+  const browsePaths = products.flatMap((product, i) => [
+    `/api/products/${product.urlKey}`,
+    `/api/products/random/${crowdTypes[i % crowdTypes.length]}/8`,
+    `/api/offers/${product.id}`,
+    i % 4 === 0 ? '/api/product-types' : `/api/products/${product.urlKey}/4`,
+  ]);
+  const nextBrowse = rotate(browsePaths);
   const words = ['dhol', 'tabla', 'harmonium', 'sitar', 'baja', 'bansuri', 'wood', 'student', 'case', 'brass'];
-  const nextSearch = rotate(
-    words.flatMap((title, i) =>
-      [1, 2, 3].map((pageNumber) =>
-        JSON.stringify({ title, typeId: i % 2 ? [crowdTypes[i % crowdTypes.length]] : [], pageNumber }),
-      ),
+  const searchBodies = words.flatMap((title, i) =>
+    [1, 2, 3].map((pageNumber) =>
+      JSON.stringify({ title, typeId: i % 2 ? [crowdTypes[i % crowdTypes.length]] : [], pageNumber }),
     ),
   );
-  return { nextBrowse, nextSearch };
+  return { nextBrowse, nextSearch: rotate(searchBodies), browsePaths, searchBodies };
 }
 
 /**

@@ -5,36 +5,72 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { browseAndSearchMix, freshPostgresSchema, jsonHeaders, seedDatabase, startBenchServer } from './harness.ts';
+import {
+  browseAndSearchMix,
+  freshPostgresSchema,
+  jsonHeaders,
+  processStats,
+  seedDatabase,
+  startBenchServer,
+  vacuumSchema,
+} from './harness.ts';
+import type { CrowdResult, CrowdSetup } from './sale-crowd.ts';
 
 /**
- * A sale on one instance (npm run bench:sale): a sale-day crowd at once, at 100,000 products,
- * caches at their defaults: 70 connections browsing (product pages, related products, offers,
- * random picks, the type tree), 20 searching, and 10 shoppers checking out, each pricing a
- * two-line basket twice and then committing it, every order with its own e-mail address. Run on
- * SQLite, on PostgreSQL on this machine, and on PostgreSQL behind a TCP proxy (bench/delay-proxy.ts)
- * that adds --delay-ms in each direction, as a database on another host in the same region would
- * (the bench measures and prints the round trip it really adds). Checkouts come through the bench
- * as through the shop's proxy, each shopper from an address of their own. Prints, per database: browse and search req/s and p99, orders
- * committed per second (counted in the database), the commit's p50 and p99, and errors.
+ * A sale on one instance (npm run bench:sale), at 100,000 products, caches at their defaults, on
+ * SQLite and on PostgreSQL on this machine (and, asked for, on PostgreSQL behind a TCP proxy,
+ * bench/delay-proxy.ts, that adds --delay-ms each way, as a database on another host in the same
+ * region would; the bench measures and prints the round trip it really adds). PostgreSQL's schema
+ * is vacuumed and analysed after the seed: this machine's PostgreSQL has autovacuum off.
  *
- *   npm run bench:sale -- [--products 100000] [--duration 60]
- *                         [--databases sqlite,postgres,postgres-remote] [--delay-ms 0.5]
- *                         [--postgres postgres://postgres@127.0.0.1:5432/test]
+ * Open loop (the default; issue 39): the crowds arrive at fixed rates whatever the shop's answers,
+ * as a sale's shoppers do: --views product views (product pages, related products, offers, random
+ * picks, the type tree), --searches searches and --orders orders a second, each order two pricings
+ * and a commit. A closed loop cannot say whether a shopper waits: there, when browsing gets faster it
+ * sends more and takes checkout's share of the two cores. Each request's latency counts from when it
+ * was due (bench/harness.ts, openLoop), so a slow answer cannot hide behind the requests it held
+ * back; past --max-in-flight unanswered requests a crowd drops its sends and counts them. Prints,
+ * per crowd, the offered and achieved rates, p50, p99, max and errors; the server's CPU per request
+ * and its largest resident memory; and where the commits' time went (src/server/orders/commit-timing.ts,
+ * BENCH_COMMIT_TIMING=1; --commit-timing off leaves it out).
+ *
+ * Closed loop (--mode closed, the earlier bench): 70 connections browsing, 20 searching and 10
+ * shoppers checking out, each as fast as the shop answers.
+ *
+ * Every order has its own e-mail address and client address, and in the open loop every view and
+ * search its own client address: the bench plays the shop's proxy (TRUST_PROXY, X-Forwarded-For).
+ *
+ *   npm run bench:sale -- [--mode open|closed] [--products 100000] [--duration 60] [--warmup 10]
+ *                         [--views 800] [--searches 120] [--orders 60] [--max-in-flight 256]
+ *                         [--commit-timing on|off] [--databases sqlite,postgres[,postgres-remote]]
+ *                         [--delay-ms 0.5] [--postgres postgres://postgres@127.0.0.1:5432/test]
  */
 
 const { values } = parseArgs({
   options: {
+    mode: { type: 'string', default: 'open' },
     products: { type: 'string', default: '100000' },
     duration: { type: 'string', default: '60' },
-    databases: { type: 'string', default: 'sqlite,postgres,postgres-remote' },
+    warmup: { type: 'string', default: '10' },
+    views: { type: 'string', default: '800' },
+    searches: { type: 'string', default: '120' },
+    orders: { type: 'string', default: '60' },
+    'max-in-flight': { type: 'string', default: '256' },
+    'commit-timing': { type: 'string', default: 'on' },
+    databases: { type: 'string', default: 'sqlite,postgres' },
     'delay-ms': { type: 'string', default: '0.5' },
     postgres: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/test' },
     port: { type: 'string', default: '3781' },
   },
 });
+if (values.mode !== 'open' && values.mode !== 'closed') throw new Error('--mode is open or closed');
+const openMode = values.mode === 'open';
 const products = Number(values.products);
 const duration = Number(values.duration);
+const warmup = Number(values.warmup);
+const rates = { views: Number(values.views), searches: Number(values.searches), orders: Number(values.orders) };
+const maxInFlight = Number(values['max-in-flight']);
+const commitTiming = openMode && values['commit-timing'] !== 'off';
 const delayMs = Number(values['delay-ms']);
 const port = Number(values.port);
 const base = `http://127.0.0.1:${port}`;
@@ -73,8 +109,12 @@ async function prepare(stockIds: number[]) {
   return { ...browseAndSearchMix(found.results), stockIds };
 }
 
-/** The whole crowd for `seconds`: browse and search through autocannon, checkouts in bench/sale-shoppers.ts. */
-async function sale(work: Awaited<ReturnType<typeof prepare>>, seconds: number, ordersNow: () => Promise<number>) {
+/** The closed loop's crowd for `seconds`: browse and search through autocannon, checkouts in bench/sale-shoppers.ts. */
+async function closedSale(
+  work: Awaited<ReturnType<typeof prepare>>,
+  seconds: number,
+  ordersNow: () => Promise<number>,
+) {
   const before = await ordersNow();
   const shoppers = new Worker(new URL('./sale-shoppers.ts', import.meta.url), {
     workerData: { base, stockIds: work.stockIds, seconds, shoppers: crowd.checkout, firstShopper: shopperCount },
@@ -124,6 +164,136 @@ async function sale(work: Awaited<ReturnType<typeof prepare>>, seconds: number, 
   };
 }
 
+/** Per crowd: what was offered and what came of it. */
+interface CrowdFigures {
+  crowd: string;
+  offered: number;
+  achieved: number;
+  p50: number;
+  p99: number;
+  max: number;
+  errors: number;
+  dropped: number;
+}
+
+interface OpenFigures {
+  database: string;
+  crowds: CrowdFigures[];
+  committedPerSecond: number;
+  cpuMsPerRequest: number;
+  cpuCores: number;
+  maxRssMb: number;
+  maxLateMs: number;
+  observed: Record<string, number>;
+  commitTiming: CommitTiming | null;
+}
+
+interface CommitTiming {
+  phases: Array<{ phase: string; count: number; p50: number; p99: number; max: number }>;
+  eventLoops: Array<{ thread: string; p50: number; p99: number; max: number }>;
+}
+
+/** Each crowd's next shopper, across runs: no address or e-mail address is used twice. */
+const nextShopperOf = { views: 1, searches: 1, orders: 1 };
+
+/** The open loop's crowds, each in a thread of its own (bench/sale-crowd.ts), for `seconds`. */
+async function openSale(
+  work: Awaited<ReturnType<typeof prepare>>,
+  seconds: number,
+  serverPid: number,
+  ordersNow: () => Promise<number>,
+): Promise<Omit<OpenFigures, 'database'>> {
+  const common = { base, seconds, maxInFlight };
+  const setups: CrowdSetup[] = [
+    {
+      ...common,
+      crowd: 'views',
+      perSecond: rates.views,
+      addressOctet: 11,
+      firstShopper: nextShopperOf.views,
+      paths: work.browsePaths,
+    },
+    {
+      ...common,
+      crowd: 'searches',
+      perSecond: rates.searches,
+      addressOctet: 12,
+      firstShopper: nextShopperOf.searches,
+      bodies: work.searchBodies,
+    },
+    {
+      ...common,
+      crowd: 'orders',
+      perSecond: rates.orders,
+      addressOctet: 10,
+      firstShopper: nextShopperOf.orders,
+      stockIds: work.stockIds,
+    },
+  ];
+  const ordersBefore = await ordersNow();
+  const cpuBefore = processStats(serverPid).cpuSeconds;
+  const started = performance.now();
+  // The server's resident memory, sampled through the run: its largest is what a host must have.
+  let maxRssMb = 0;
+  const sampler = setInterval(() => (maxRssMb = Math.max(maxRssMb, processStats(serverPid).rssMb)), 250);
+  const results = await Promise.all(
+    setups
+      .filter((setup) => setup.perSecond > 0)
+      .map(
+        (setup) =>
+          new Promise<CrowdResult & { setup: CrowdSetup }>((resolve, reject) => {
+            const worker = new Worker(new URL('./sale-crowd.ts', import.meta.url), { workerData: setup });
+            worker.once('message', (result: CrowdResult) => resolve({ ...result, setup }));
+            worker.once('error', reject);
+          }),
+      ),
+  );
+  clearInterval(sampler);
+  maxRssMb = Math.max(maxRssMb, processStats(serverPid).rssMb);
+  const cpuSeconds = processStats(serverPid).cpuSeconds - cpuBefore;
+  // The run lasts until its last answer (or timeout), a little past `seconds`.
+  const elapsedSeconds = (performance.now() - started) / 1000;
+  const committed = (await ordersNow()) - ordersBefore;
+
+  const crowds: CrowdFigures[] = [];
+  let answered = 0;
+  for (const result of results) {
+    nextShopperOf[result.setup.crowd] = result.nextShopper;
+    for (const [name, part] of Object.entries(result.parts)) {
+      const sorted = part.latencies.sort((a, b) => a - b);
+      answered += name.startsWith('order,') ? 0 : sorted.length;
+      // Offered: the crowd's rate; an order's pricings are two for each order offered.
+      const offered = name === 'pricing' ? 2 * result.setup.perSecond : result.setup.perSecond;
+      crowds.push({
+        crowd: name,
+        offered,
+        achieved: sorted.length / seconds,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        max: sorted.at(-1) ?? 0,
+        errors: part.errors,
+        // Sends dropped over the bound, shown against the crowd's first request (an order dropped
+        // is its first pricing never sent, and so its second pricing and commit) and the whole order.
+        dropped: name === result.setup.crowd || name === 'pricing' || name.startsWith('order,') ? result.dropped : 0,
+      });
+    }
+  }
+  const observed = (await (
+    await fetch(`${base}/bench/observed`, { method: 'POST', headers: jsonHeaders, body: '{}' })
+  ).json()) as Record<string, number>;
+  const timing = commitTiming ? ((await (await fetch(`${base}/bench/commit-timing`)).json()) as CommitTiming) : null;
+  return {
+    crowds,
+    committedPerSecond: committed / seconds,
+    cpuMsPerRequest: answered ? (cpuSeconds * 1000) / answered : 0,
+    cpuCores: cpuSeconds / elapsedSeconds,
+    maxRssMb,
+    maxLateMs: Math.max(...results.map((result) => result.maxLateMs)),
+    observed,
+    commitTiming: timing,
+  };
+}
+
 /** The delaying proxy (bench/delay-proxy.ts) in a worker thread, and the port it listens on. */
 async function delayingProxy(target: { host: string; port: number }, delay: number) {
   const worker = new Worker(new URL('./delay-proxy.ts', import.meta.url), {
@@ -165,6 +335,7 @@ let shopperCount = 1;
 
 const wanted = values.databases.split(',').map((name) => name.trim());
 const rows: Figures[] = [];
+const openRows: OpenFigures[] = [];
 const notes: string[] = [];
 
 async function measure(name: string, databaseUrl: string, ordersUrl: string, env: Record<string, string> = {}) {
@@ -172,6 +343,7 @@ async function measure(name: string, databaseUrl: string, ordersUrl: string, env
     // The bench is the proxy in front: each checkout says whose it is in X-Forwarded-For. The caps on
     // unpaid orders per e-mail address and per client stay as shipped.
     TRUST_PROXY: 'true',
+    ...(commitTiming ? { BENCH_COMMIT_TIMING: '1' } : {}),
     ...env,
   });
   try {
@@ -179,9 +351,17 @@ async function measure(name: string, databaseUrl: string, ordersUrl: string, env
     const ordersNow = await databaseReader(ordersUrl);
     const work = await prepare(await ordersNow.stockIds());
     try {
-      console.log(`${name}: warming up for 10 s, then the sale for ${duration} s…`);
-      await sale(work, 10, ordersNow.count);
-      rows.push({ database: name, ...(await sale(work, duration, ordersNow.count)) });
+      console.log(`${name}: warming up for ${warmup} s, then the sale for ${duration} s…`);
+      if (openMode) {
+        await openSale(work, warmup, server.pid as number, ordersNow.count);
+        // What the warm-up left in the server's counters is not the sale's.
+        await fetch(`${base}/bench/commit-timing`);
+        await fetch(`${base}/bench/observed`, { method: 'POST', headers: jsonHeaders, body: '{}' });
+        openRows.push({ database: name, ...(await openSale(work, duration, server.pid as number, ordersNow.count)) });
+      } else {
+        await closedSale(work, warmup, ordersNow.count);
+        rows.push({ database: name, ...(await closedSale(work, duration, ordersNow.count)) });
+      }
     } finally {
       await ordersNow.close();
     }
@@ -245,6 +425,7 @@ if (wanted.some((name) => name.startsWith('postgres'))) {
   const schema = await freshPostgresSchema(values.postgres);
   try {
     await seedDatabase(schema.url, products);
+    await vacuumSchema(values.postgres, schema.schema);
     if (wanted.includes('postgres')) {
       notes.push(`PostgreSQL on this machine: select 1 round trip ${(await roundTrip(schema.url)).toFixed(2)} ms`);
       await measure('PostgreSQL', schema.url, schema.url);
@@ -268,16 +449,61 @@ if (wanted.some((name) => name.startsWith('postgres'))) {
 }
 
 const ms = (value: number) => Math.round(value);
-console.log(
-  [
-    `\nA sale: ${products} products, ${crowd.browse} browsing, ${crowd.search} searching, ${crowd.checkout} checking out, ${duration} s\n`,
-    '| database | browse req/s, p99 | search req/s, p99 | orders committed/s | commit p50, p99 | pricing p50, p99 | errors |',
-    '|---|---|---|---:|---|---|---:|',
-    ...rows.map(
-      (r) =>
-        `| ${r.database} | ${ms(r.browse.perSecond)}, ${ms(r.browse.p99)} ms | ${ms(r.search.perSecond)}, ${ms(r.search.p99)} ms | ${r.committedPerSecond.toFixed(1)} | ${ms(r.commitP50)} ms, ${ms(r.commitP99)} ms | ${ms(r.verifyP50)} ms, ${ms(r.verifyP99)} ms | ${r.browse.errors + r.search.errors + r.checkoutErrors} |`,
+const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+if (openMode) printOpen();
+else printClosed();
+
+function printClosed(): void {
+  console.log(
+    [
+      `\nA sale, closed loop (${date} UTC): ${products} products, ${crowd.browse} browsing, ${crowd.search} searching, ${crowd.checkout} checking out, ${duration} s\n`,
+      '| database | browse req/s, p99 | search req/s, p99 | orders committed/s | commit p50, p99 | pricing p50, p99 | errors |',
+      '|---|---|---|---:|---|---|---:|',
+      ...rows.map(
+        (r) =>
+          `| ${r.database} | ${ms(r.browse.perSecond)}, ${ms(r.browse.p99)} ms | ${ms(r.search.perSecond)}, ${ms(r.search.p99)} ms | ${r.committedPerSecond.toFixed(1)} | ${ms(r.commitP50)} ms, ${ms(r.commitP99)} ms | ${ms(r.verifyP50)} ms, ${ms(r.verifyP99)} ms | ${r.browse.errors + r.search.errors + r.checkoutErrors} |`,
+      ),
+      '',
+      ...notes,
+    ].join('\n'),
+  );
+}
+
+function printOpen(): void {
+  const lines = [
+    `\nA sale, open loop (${date} UTC): ${products} products, offered ${rates.views} views, ${rates.searches} searches and ${rates.orders} orders a second, ${duration} s after ${warmup} s unmeasured, at most ${maxInFlight} in flight a crowd\n`,
+    '| database | crowd | offered/s | achieved/s | p50 ms | p99 ms | max ms | errors | dropped |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...openRows.flatMap((r) =>
+      r.crowds.map(
+        (c) =>
+          `| ${r.database} | ${c.crowd} | ${c.crowd.startsWith('order,') ? '' : c.offered} | ${c.achieved.toFixed(1)} | ${ms(c.p50)} | ${ms(c.p99)} | ${ms(c.max)} | ${c.errors} | ${c.dropped} |`,
+      ),
     ),
     '',
-    ...notes,
-  ].join('\n'),
-);
+    '| database | orders committed/s | server CPU per request | server CPU, cores | max RSS | event loop p99, max | GC pauses p99, max | load generator late, max |',
+    '|---|---:|---:|---:|---:|---|---|---:|',
+    ...openRows.map(
+      (r) =>
+        `| ${r.database} | ${r.committedPerSecond.toFixed(1)} | ${r.cpuMsPerRequest.toFixed(2)} ms | ${r.cpuCores.toFixed(2)} | ${ms(r.maxRssMb)} MB | ${r.observed.loopDelayP99} ms, ${r.observed.loopDelayMax} ms | ${r.observed.gcP99} ms, ${r.observed.gcMax} ms | ${ms(r.maxLateMs)} ms |`,
+    ),
+  ];
+  for (const r of openRows) {
+    if (!r.commitTiming) continue;
+    lines.push(
+      '',
+      `Where ${r.database}'s commits spent their time (BENCH_COMMIT_TIMING=1; each phase's own percentiles, so they do not add up):`,
+      '',
+      '| phase | count | p50 ms | p99 ms | max ms |',
+      '|---|---:|---:|---:|---:|',
+      ...r.commitTiming.phases.map(
+        (p) => `| ${p.phase} | ${p.count} | ${p.p50.toFixed(2)} | ${p.p99.toFixed(2)} | ${p.max.toFixed(2)} |`,
+      ),
+      ...r.commitTiming.eventLoops.map(
+        (loop) =>
+          `| event-loop delay, ${loop.thread} (median second's p50 / p99; worst) | | ${loop.p50.toFixed(2)} | ${loop.p99.toFixed(2)} | ${loop.max.toFixed(2)} |`,
+      ),
+    );
+  }
+  console.log([...lines, '', ...notes].join('\n'));
+}

@@ -4,6 +4,13 @@ import { buildApp } from '../src/server/app.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/database.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
+import {
+  addCommitPhase,
+  commitTimingOn,
+  poolWaitPhase,
+  commitTimingSummary,
+  publishCommitPhases,
+} from '../src/server/orders/commit-timing.ts';
 import { jsonHeaders } from './harness.ts';
 
 /**
@@ -14,6 +21,11 @@ const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', SEED_DEMO: 'false
 const db = openDatabase(config.databaseUrl, {
   poolSize: config.databasePoolSize,
   checkoutPoolSize: config.databaseCheckoutPoolSize,
+  // BENCH_COMMIT_TIMING=1: a commit's wait for a connection here (SQLite's one, or PostgreSQL's
+  // money-path pool when the checkout thread is off) is one of its phases.
+  ...(commitTimingOn
+    ? { onConnectionWait: (ms: number, opened: boolean) => addCommitPhase(poolWaitPhase(opened), ms) }
+    : {}),
 });
 await migrateToLatest(db);
 const app = await buildApp({ config, db });
@@ -56,6 +68,24 @@ app.server.prependListener(
     response.once('finish', () => productPageMs.push(performance.now() - arrived));
   },
 );
+/**
+ * With BENCH_COMMIT_TIMING=1, where checkout commits spent their time (src/server/orders/commit-timing.ts),
+ * including the main thread's whole part: from the request's arrival to the end of its answer.
+ */
+if (commitTimingOn) {
+  app.server.prependListener(
+    'request',
+    (request: { url?: string; method?: string }, response: { once(event: 'finish', then: () => void): void }) => {
+      if (request.method !== 'POST' || request.url !== '/api/basket') return;
+      const arrived = performance.now();
+      response.once('finish', () =>
+        publishCommitPhases({ 'server: request arrived to answer sent': performance.now() - arrived }),
+      );
+    },
+  );
+}
+app.get('/bench/commit-timing', () => (commitTimingOn ? commitTimingSummary() : null));
+
 const quantile = (values: number[], q: number) =>
   Number(
     ([...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0).toFixed(1),

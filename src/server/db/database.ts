@@ -77,14 +77,22 @@ class ImmediateSqliteDriver extends SqliteDriver {
   readonly usage: PoolUsage = { size: 1, inUse: 0, waiting: 0 };
   #held: Promise<void> | undefined;
   #release: (() => void) | undefined;
+  readonly #onWait: OpenOptions['onConnectionWait'];
+
+  constructor(config: ConstructorParameters<typeof SqliteDriver>[0], onWait: OpenOptions['onConnectionWait']) {
+    super(config);
+    this.#onWait = onWait;
+  }
 
   override async acquireConnection(): Promise<DatabaseConnection> {
+    const asked = this.#onWait ? performance.now() : 0;
     this.usage.waiting++;
     try {
       while (this.#held) await this.#held;
     } finally {
       this.usage.waiting--;
     }
+    this.#onWait?.(performance.now() - asked, false);
     this.#held = new Promise((resolve) => (this.#release = resolve));
     this.usage.inUse = 1;
     return super.acquireConnection();
@@ -113,10 +121,10 @@ class SelfLendingSqliteAdapter extends SqliteAdapter {
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
   readonly driver: ImmediateSqliteDriver;
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], onWait?: OpenOptions['onConnectionWait']) {
     super(config);
     this.#config = config;
-    this.driver = new ImmediateSqliteDriver(this.#config);
+    this.driver = new ImmediateSqliteDriver(this.#config, onWait);
   }
   override createDriver(): Driver {
     return this.driver;
@@ -223,6 +231,12 @@ export interface OpenOptions {
    * (src/server/tracing/). Unset, Kysely does no timing or logging at all.
    */
   log?: (event: LogEvent) => void;
+  /**
+   * Told how long each caller waited for a connection, in ms, and whether the wait opened a new
+   * one (PostgreSQL's pool opens them as needed and closes those idle for 10 s), for bench:sale's
+   * commit timing (src/server/orders/commit-timing.ts). Unset, the clock is not read.
+   */
+  onConnectionWait?: (ms: number, opened: boolean) => void;
 }
 
 /**
@@ -295,11 +309,18 @@ async function ping(kysely: Kysely<Database>, timeoutMs: number): Promise<boolea
  * (node-postgres' query_timeout): such a connection still waits for that answer, and every query
  * given to it after would queue behind it.
  */
-function discardingTimedOutClients(pool: pg.Pool): PostgresPool {
+function discardingTimedOutClients(pool: pg.Pool, onWait: OpenOptions['onConnectionWait']): PostgresPool {
+  // The clients lent before, to tell a wait for a free one from one that opened a connection.
+  const lent = onWait ? new WeakSet<pg.PoolClient>() : undefined;
   return {
     options: pool.options,
     async connect(): Promise<PostgresPoolClient> {
+      const asked = onWait ? performance.now() : 0;
       const client = await pool.connect();
+      if (onWait && lent) {
+        onWait(performance.now() - asked, !lent.has(client));
+        lent.add(client);
+      }
       let broken = false;
       return {
         get processID() {
@@ -352,7 +373,10 @@ export function openDatabase(databaseUrl: string, options: OpenOptions = {}): Db
     useWriteAheadLog(sqlite);
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('synchronous = NORMAL');
-    const dialect = new ImmediateSqliteDialect({ database: withStatementCache(sqlite, busyMs) });
+    const dialect = new ImmediateSqliteDialect(
+      { database: withStatementCache(sqlite, busyMs) },
+      options.onConnectionWait,
+    );
     const kysely = new Kysely<Database>({ dialect, ...(options.log ? { log: options.log } : {}) });
     const refreshStatistics = async () => {
       // Sampled, so a large table costs tens of milliseconds, not hundreds; fewer rows than this
@@ -420,7 +444,7 @@ function postgresPool(databaseUrl: string, options: OpenOptions, size: number) {
   // A dropped idle connection must not take the process down; the pool replaces it.
   pool.on('error', () => {});
   const kysely = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool) }),
+    dialect: new PostgresDialect({ pool: discardingTimedOutClients(pool, options.onConnectionWait) }),
     ...(options.log ? { log: options.log } : {}),
   });
   return {

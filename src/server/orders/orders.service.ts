@@ -8,6 +8,7 @@ import { gatherFacts, gatherFactsAtOnce } from '../basket/basket.service.ts';
 import { mergeLines, priceBasket, type PricingFacts } from '../basket/pricing.ts';
 import type { Database } from '../db/schema.ts';
 import { BadRequestError, NotFoundError, RefusedError } from '../errors.ts';
+import { addCommitPhase, commitTimingOn, timedCommit, timedPhase } from './commit-timing.ts';
 import { emailKeyOf } from './email-key.ts';
 import {
   expireOrder,
@@ -236,38 +237,49 @@ export function createOrdersService(
      * corrected basket.
      */
     async commit(request: BasketCommit, customerId?: number, clientAddress?: string): Promise<CommitResponse> {
-      const now = clock();
-      const buyer = buyerOf(request, customerId, clientAddress);
-      try {
-        const committed = await db.transaction().execute(async (trx) => {
-          await waitForSameBuyer(trx, buyer);
-          const { replacedOne, ...reservation } = await reservationOf(
-            trx,
-            request.orderCode,
-            now,
-            options.reservationMinutes,
-          );
-          const priced = await priceAsSeen(trx, request, now);
-          refuseUnpayableTotal(priced);
-          await checkUnpaidOrderLimits(trx, buyer, unitsIn(priced), now.toISOString());
-          const created = await createOrder(trx, {
-            request,
-            priced,
-            buyer,
-            reservation,
-            at: now.toISOString(),
+      // Each step is one round trip on PostgreSQL (ADR 0018); with BENCH_COMMIT_TIMING=1 each is
+      // timed for bench:sale (commit-timing.ts), otherwise timedPhase only calls it.
+      return timedCommit(async () => {
+        const now = clock();
+        const buyer = buyerOf(request, customerId, clientAddress);
+        const asked = commitTimingOn ? performance.now() : 0;
+        let ended = 0;
+        try {
+          const committed = await db.transaction().execute(async (trx) => {
+            // The connection's wait (database.ts tells it) and BEGIN's round trip.
+            if (commitTimingOn) addCommitPhase('pool wait and BEGIN', performance.now() - asked);
+            await timedPhase('unpaid-order locks (advisory)', () => waitForSameBuyer(trx, buyer));
+            const { replacedOne, ...reservation } = await timedPhase('replaced order', () =>
+              reservationOf(trx, request.orderCode, now, options.reservationMinutes),
+            );
+            const priced = await timedPhase('pricing facts and pricing', () => priceAsSeen(trx, request, now));
+            refuseUnpayableTotal(priced);
+            await timedPhase('unpaid holdings count', () =>
+              checkUnpaidOrderLimits(trx, buyer, unitsIn(priced), now.toISOString()),
+            );
+            const created = await timedPhase('order insert', () =>
+              createOrder(trx, {
+                request,
+                priced,
+                buyer,
+                reservation,
+                at: now.toISOString(),
+              }),
+            );
+            await timedPhase('stock and voucher (row locks)', () => reserveStockAndVoucher(trx, priced));
+            if (commitTimingOn) ended = performance.now();
+            return { ok: true as const, ...created, replacedOne };
           });
-          await reserveStockAndVoucher(trx, priced);
-          return { ok: true as const, ...created, replacedOne };
-        });
-        const { replacedOne, ...answer } = committed;
-        if (replacedOne) options.onOrderEvent?.('cancelled');
-        options.onOrderEvent?.('created');
-        return answer;
-      } catch (error) {
-        if (!(error instanceof BasketChanged)) throw error;
-        return { ok: false, basket: await reprice(request) };
-      }
+          if (commitTimingOn) addCommitPhase('COMMIT', performance.now() - ended);
+          const { replacedOne, ...answer } = committed;
+          if (replacedOne) options.onOrderEvent?.('cancelled');
+          options.onOrderEvent?.('created');
+          return answer;
+        } catch (error) {
+          if (!(error instanceof BasketChanged)) throw error;
+          return { ok: false, basket: await timedPhase('repricing a changed basket', () => reprice(request)) };
+        }
+      });
     },
 
     /** GET /api/recover-basket/{code}: an unpaid order still holding its stock, as a basket. */

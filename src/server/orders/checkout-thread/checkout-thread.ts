@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { BasketCommit, BasketQuery, CommitResponse, PricedBasket } from '../../../contract/basket.ts';
 import type { OpenOptions } from '../../db/database.ts';
+import { commitTimingOn, publishCommitPhases, timingNow } from '../commit-timing.ts';
 import { rebuildError, type ThreadError } from './thread-errors.ts';
 
 /**
@@ -35,19 +36,23 @@ export type ToThread =
       request: BasketCommit;
       customerId: number | undefined;
       clientAddress: string | undefined;
+      /** When the main thread sent it (timingNow), with BENCH_COMMIT_TIMING=1 only. */
+      sentAt?: number;
     }
   | { type: 'verify'; id: number; request: BasketQuery }
   | { type: 'forget-reference-data' }
   | { type: 'close' };
 
 export type ToMain =
-  | { type: 'answer'; id: number; answer: CommitResponse | PricedBasket }
-  | { type: 'answer'; id: number; error: ThreadError }
+  | { type: 'answer'; id: number; answer: CommitResponse | PricedBasket; answeredAt?: number }
+  | { type: 'answer'; id: number; error: ThreadError; answeredAt?: number }
   | { type: 'event'; event: 'created' | 'cancelled' | 'expired' };
 
 interface Waiting {
   resolve: (answer: never) => void;
   reject: (error: Error) => void;
+  /** When a timed commit was sent (timingNow), with BENCH_COMMIT_TIMING=1 only. */
+  sentAt?: number;
 }
 
 /** What the error handler answers 503 "try again shortly" for (isDatabaseUnavailable). */
@@ -85,6 +90,13 @@ export function startCheckoutThread(
       const wait = waiting.get(message.id);
       if (!wait) return;
       waiting.delete(message.id);
+      if (wait.sentAt !== undefined && message.answeredAt !== undefined) {
+        const now = timingNow();
+        publishCommitPhases({
+          'answer back to the main thread': now - message.answeredAt,
+          'checkout thread round trip, seen by the main thread': now - wait.sentAt,
+        });
+      }
       if ('error' in message) wait.reject(rebuildError(message.error));
       else wait.resolve(message.answer as never);
     });
@@ -103,8 +115,10 @@ export function startCheckoutThread(
     if (closing) return Promise.reject(threadStopped('the shop is stopping'));
     const id = nextId++;
     return new Promise<T>((resolve, reject) => {
-      waiting.set(id, { resolve: resolve as (answer: never) => void, reject });
-      thread().postMessage(message(id));
+      const sent = message(id);
+      const sentAt = commitTimingOn && sent.type === 'commit' ? timingNow() : undefined;
+      waiting.set(id, { resolve: resolve as (answer: never) => void, reject, ...(sentAt ? { sentAt } : {}) });
+      thread().postMessage(sentAt ? { ...sent, sentAt } : sent);
     });
   }
 
