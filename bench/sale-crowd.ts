@@ -58,7 +58,9 @@ function exchange(method: 'GET' | 'POST', path: string, body: string | undefined
         method,
         path,
         timeout: TIMEOUT_MS,
-        headers: { ...(body === undefined ? {} : jsonHeaders), 'x-forwarded-for': from },
+        // A view carries the CSRF cookie as a browser does once the shop has set it: without it,
+        // every answer would be given a new token, which a shopper's second page never costs.
+        headers: { ...(body === undefined ? { cookie: jsonHeaders.cookie } : jsonHeaders), 'x-forwarded-for': from },
       },
       (response) => {
         response.on('error', reject);
