@@ -1,14 +1,25 @@
 import { awaitingPayment } from '../../contract/order-status.ts';
-import type { Kysely } from 'kysely';
-import { jsonArrayFrom as postgresJsonArrayFrom } from 'kysely/helpers/postgres';
-import { jsonArrayFrom as sqliteJsonArrayFrom } from 'kysely/helpers/sqlite';
+import { sql, type Kysely } from 'kysely';
+import {
+  jsonArrayFrom as postgresJsonArrayFrom,
+  jsonObjectFrom as postgresJsonObjectFrom,
+} from 'kysely/helpers/postgres';
+import { jsonArrayFrom as sqliteJsonArrayFrom, jsonObjectFrom as sqliteJsonObjectFrom } from 'kysely/helpers/sqlite';
 import { loadStockRows, stockRowsQuery } from '../catalog/catalog.repository.ts';
 import { dialectOfHandle } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { paidOrderOfChain } from '../orders/orders.repository.ts';
+import {
+  holdingsFrom,
+  paidOrderOfChain,
+  unpaidHoldingsQuery,
+  type UnpaidHolder,
+  type UnpaidHoldings,
+} from '../orders/orders.repository.ts';
 import type { DeliveryMethodFact, StockFact, VoucherFact } from './pricing.ts';
 
 /** The facts a basket is priced from. Takes a transaction or the database alike. */
+
+const sqlNull = sql<null>`null`;
 
 type StockRow = Awaited<ReturnType<typeof loadStockRows>>[number];
 
@@ -152,6 +163,8 @@ export interface PricingFactRows {
   countryNames: Map<number, string>;
   titleIds: Set<number>;
   held: Array<{ productStockId: number; quantity: number }>;
+  /** The buyer's unpaid orders and units, when asked for (a commit's limits). */
+  holdings?: UnpaidHoldings;
 }
 
 /**
@@ -162,9 +175,20 @@ export interface PricingFactRows {
  */
 export async function loadPricingFactsAtOnce(
   db: Kysely<Database>,
-  wanted: { stockIds: number[]; countryId: number; voucherCodes: string[]; orderCode: string | undefined; now: string },
+  wanted: {
+    stockIds: number[];
+    countryId: number;
+    voucherCodes: string[];
+    orderCode: string | undefined;
+    now: string;
+    /** Whose unpaid orders to count with the facts (orders.repository.ts unpaidHoldingsQuery). */
+    holdingsOf?: UnpaidHolder;
+  },
 ): Promise<PricingFactRows> {
-  const jsonArrayFrom = dialectOfHandle(db) === 'postgres' ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
+  const postgres = dialectOfHandle(db) === 'postgres';
+  const jsonArrayFrom = postgres ? postgresJsonArrayFrom : sqliteJsonArrayFrom;
+  const jsonObjectFrom = postgres ? postgresJsonObjectFrom : sqliteJsonObjectFrom;
+  const { holdingsOf } = wanted;
   const row = await db
     .selectNoFrom([
       jsonArrayFrom(stockRowsQuery(db, wanted.stockIds)).as('stocks'),
@@ -173,6 +197,7 @@ export async function loadPricingFactsAtOnce(
       jsonArrayFrom(countriesQuery(db)).as('countries'),
       jsonArrayFrom(titlesQuery(db)).as('titles'),
       jsonArrayFrom(heldByOrderQuery(db, wanted.orderCode, wanted.now)).as('held'),
+      (holdingsOf ? jsonObjectFrom(unpaidHoldingsQuery(db, holdingsOf, wanted.now)) : sqlNull).as('holdings'),
     ])
     .executeTakeFirstOrThrow();
   // PostgreSQL's driver parses JSON; SQLite answers it as text.
@@ -189,5 +214,15 @@ export async function loadPricingFactsAtOnce(
       productStockId: r.product_stock_id,
       quantity: r.quantity,
     })),
+    ...(holdingsOf && row.holdings
+      ? {
+          holdings: holdingsFrom(
+            (typeof row.holdings === 'string' ? JSON.parse(row.holdings) : row.holdings) as Parameters<
+              typeof holdingsFrom
+            >[0],
+            holdingsOf,
+          ),
+        }
+      : {}),
   };
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { BasketQuery, DeliveryMethodRate, PricedBasket } from '../../contract/basket.ts';
 import type { Database } from '../db/schema.ts';
+import type { UnpaidHolder, UnpaidHoldings } from '../orders/orders.repository.ts';
 import {
   loadCountryNames,
   loadDeliveryMethods,
@@ -85,17 +86,24 @@ export async function gatherFacts(db: Kysely<Database>, request: BasketQuery, no
 
 /**
  * Reads what pricing needs inside a caller's transaction (a commit), all afresh and in one
- * statement (docs/decisions/0018-checkout-in-fixed-round-trips.md).
+ * statement (docs/decisions/0018-checkout-in-fixed-round-trips.md), with the buyer's unpaid orders
+ * counted in it when `holdingsOf` is given.
  */
-export async function gatherFactsAtOnce(trx: Kysely<Database>, request: BasketQuery, now: Date): Promise<PricingFacts> {
+export async function gatherFactsAtOnce(
+  trx: Kysely<Database>,
+  request: BasketQuery,
+  now: Date,
+  holdingsOf?: UnpaidHolder,
+): Promise<{ facts: PricingFacts; holdings: UnpaidHoldings | undefined }> {
   const rows = await loadPricingFactsAtOnce(trx, {
     stockIds: mergeLines(request.items).map((item) => item.productStockId),
     countryId: deliveryCountryId(request),
     voucherCodes: voucherCodesOf(request),
     orderCode: request.orderCode ?? undefined,
     now: now.toISOString(),
+    ...(holdingsOf ? { holdingsOf } : {}),
   });
-  return factsFrom(rows, now);
+  return { facts: factsFrom(rows, now), holdings: rows.holdings };
 }
 
 export function createBasketService(db: Kysely<Database>, clock: () => Date = () => new Date()) {

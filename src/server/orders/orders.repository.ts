@@ -307,22 +307,27 @@ export async function lockUnpaidOrderKeys(trx: Kysely<Database>, keys: string[])
   await sql`select ${sql.join(locks)}`.execute(trx);
 }
 
-interface Holdings {
+export interface Holdings {
   orders: number;
   units: number;
 }
 
+/** Who a commit's unpaid-order limits count for: its e-mail key, and its client when known. */
+export interface UnpaidHolder {
+  emailKey: string;
+  clientAddress: string | undefined;
+}
+
+export type UnpaidHoldings = { byEmail: Holdings; byClient: Holdings | undefined };
+
 /**
  * Unpaid orders still holding stock for an e-mail key and for a client (when known), and the units
- * they hold: both counts in one statement.
+ * they hold: both counts in one query, which a commit reads with its pricing facts
+ * (basket.repository.ts loadPricingFactsAtOnce) after taking the buyer's locks.
  */
-export async function unpaidHoldings(
-  trx: Kysely<Database>,
-  who: { emailKey: string; clientAddress: string | undefined },
-  now: string,
-): Promise<{ byEmail: Holdings; byClient: Holdings | undefined }> {
+export function unpaidHoldingsQuery(trx: Kysely<Database>, who: UnpaidHolder, now: string) {
   const { emailKey, clientAddress } = who;
-  const row = await trx
+  return trx
     .selectFrom('orders')
     .innerJoin('order_lines', 'order_lines.order_id', 'orders.id')
     .select((eb) => {
@@ -352,12 +357,23 @@ export async function unpaidHoldings(
         : eb.or([eb('orders.email_key', '=', emailKey), eb('orders.client_address', '=', clientAddress)]),
     )
     .where('orders.status', 'in', awaitingPayment)
-    .where('orders.reserved_until', '>', now)
-    .executeTakeFirstOrThrow();
+    .where('orders.reserved_until', '>', now);
+}
+
+/** The counts unpaidHoldingsQuery answered, as numbers (the databases answer counts as text or numbers). */
+export function holdingsFrom(
+  row: {
+    emailOrders: number | string;
+    emailUnits: number | string | null;
+    clientOrders: number | string;
+    clientUnits: number | string | null;
+  },
+  who: UnpaidHolder,
+): UnpaidHoldings {
   return {
     byEmail: { orders: Number(row.emailOrders), units: Number(row.emailUnits ?? 0) },
     byClient:
-      clientAddress === undefined
+      who.clientAddress === undefined
         ? undefined
         : { orders: Number(row.clientOrders), units: Number(row.clientUnits ?? 0) },
   };

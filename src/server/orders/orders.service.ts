@@ -24,7 +24,7 @@ import {
   findOrderLines,
   insertNewOrder,
   lockUnpaidOrderKeys,
-  unpaidHoldings,
+  type UnpaidHoldings,
   takeStockAndVoucher,
 } from './orders.repository.ts';
 
@@ -143,13 +143,26 @@ function refuseUnknownChoices(request: BasketCommit, facts: PricingFacts): void 
   }
 }
 
-/** The basket priced afresh from the database, as long as that is what the shopper saw. */
-async function priceAsSeen(trx: Kysely<Database>, request: BasketCommit, now: Date): Promise<PricedBasket> {
-  const facts = await gatherFactsAtOnce(trx, request, now);
+/**
+ * The basket priced afresh from the database, as long as that is what the shopper saw; with the
+ * buyer's unpaid orders counted in the same statement when their limits are to be checked.
+ */
+async function priceAsSeen(
+  trx: Kysely<Database>,
+  request: BasketCommit,
+  now: Date,
+  holdingsOf: Buyer | undefined,
+): Promise<{ priced: PricedBasket; holdings: UnpaidHoldings | undefined }> {
+  const { facts, holdings } = await gatherFactsAtOnce(
+    trx,
+    request,
+    now,
+    holdingsOf && { emailKey: holdingsOf.emailKey, clientAddress: holdingsOf.clientAddress },
+  );
   refuseUnknownChoices(request, facts);
   const priced = priceBasket(request, facts);
   if (changedSinceSeen(request, priced)) throw new BasketChanged();
-  return priced;
+  return { priced, holdings };
 }
 
 /** The total to be paid must be one a provider can take: above £0.00 and at most MAX_ORDER_TOTAL. */
@@ -209,16 +222,11 @@ export function createOrdersService(
    * Refuses a new order when, with it, its e-mail address or client would hold more unpaid orders,
    * or more units in them, than it may (docs/rules.md#limits-on-one-client; three orders once held the whole shop).
    */
-  async function checkUnpaidOrderLimits(
-    trx: Kysely<Database>,
-    who: Pick<Buyer, 'emailKey' | 'clientAddress'>,
-    units: number,
-    now: string,
-  ): Promise<void> {
+  function checkUnpaidOrderLimits(holdings: UnpaidHoldings | undefined, units: number): void {
     const limits = options.unpaidOrderLimits;
-    if (!limits) return;
+    if (!limits || !holdings) return;
     if (units > Math.min(limits.unitsPerEmail, limits.unitsPerClient)) throw new UnpaidOrderTooLargeError();
-    const { byEmail, byClient } = await unpaidHoldings(trx, who, now);
+    const { byEmail, byClient } = holdings;
     if (byEmail.orders + 1 > limits.perEmail || byEmail.units + units > limits.unitsPerEmail)
       throw new TooManyUnpaidOrdersError();
     if (byClient === undefined) return;
@@ -252,11 +260,12 @@ export function createOrdersService(
             const { replacedOne, ...reservation } = await timedPhase('replaced order', () =>
               reservationOf(trx, request.orderCode, now, options.reservationMinutes),
             );
-            const priced = await timedPhase('pricing facts and pricing', () => priceAsSeen(trx, request, now));
-            refuseUnpayableTotal(priced);
-            await timedPhase('unpaid holdings count', () =>
-              checkUnpaidOrderLimits(trx, buyer, unitsIn(priced), now.toISOString()),
+            // The buyer's unpaid orders are counted in the facts' statement, after their locks.
+            const { priced, holdings } = await timedPhase('pricing facts, unpaid holdings and pricing', () =>
+              priceAsSeen(trx, request, now, options.unpaidOrderLimits ? buyer : undefined),
             );
+            refuseUnpayableTotal(priced);
+            checkUnpaidOrderLimits(holdings, unitsIn(priced));
             const created = await timedPhase('order insert', () =>
               createOrder(trx, {
                 request,
