@@ -55,6 +55,10 @@ test.describe('shipping labels', () => {
       page.getByRole('row', { name: new RegExp(`Tabla box ${stamp} 450 × 450 × 350 mm 900 g`) }),
     ).toBeVisible();
 
+    // The delivery list says which service each method's labels are bought for.
+    await openFromNav(page, 'Delivery');
+    await expect(page.getByRole('row', { name: /^Express/ }).first()).toContainText('Royal Mail Tracked 24');
+
     await openFromNav(page, 'Labels', 'Shipping labels');
     await expect(page.getByText(/shop's own Click & Drop sandbox/)).toBeVisible();
     const rowOf = (orderNumber: number) =>

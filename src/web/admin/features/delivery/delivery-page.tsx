@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { countryInputSchema, type CountryInput, type DeliveryMethod } from '../../../../contract/admin/delivery.ts';
+import { carrierServices } from '../../../../contract/admin/shipping.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { formatPence } from '../../lib/format.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
@@ -116,6 +117,7 @@ function MethodTable(props: {
             <th scope="col" className="adm-num">
               Transit days
             </th>
+            <th scope="col">Labels sent by</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -128,6 +130,7 @@ function MethodTable(props: {
               <td>{method.active ? 'Yes' : 'No'}</td>
               <td>{method.kind === 'collection' ? 'Collection' : 'Delivery'}</td>
               <td className="adm-num">{method.transitDays}</td>
+              <td>{method.labels ? carrierServices[method.labels.service].label : 'No labels'}</td>
               <td>
                 <div className="adm-row">
                   <button
