@@ -97,6 +97,15 @@ test.describe('shipping labels', () => {
     }
     await expectNoAxeViolations(page);
 
+    // On a phone, the actions stay in view as the list scrolls to the last order.
+    const desk = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 480 });
+    await rowOf(orders[2]!).scrollIntoViewIfNeeded();
+    await page.mouse.wheel(0, 2000);
+    await expect(page.getByRole('heading', { level: 1, name: 'Shipping labels' })).not.toBeInViewport();
+    await expect(page.getByRole('button', { name: 'Mark dispatched' })).toBeInViewport();
+    await page.setViewportSize(desk);
+
     // One PDF, a label each, in the list's order, each with its address and tracking number.
     // Click & Drop down: the page says so, where a plain link's download was dropped without a word.
     await page.route('**/api/admin/labels.pdf*', (route) =>

@@ -88,7 +88,7 @@ export default function LabelsPage() {
         </p>
       )}
       <ErrorAlert error={queue.error} />
-      <div className="adm-row" role="group" aria-label="With the chosen orders">
+      <div className="adm-row adm-sticky-actions" role="group" aria-label="With the chosen orders">
         <button
           type="button"
           className="button adm-small"
