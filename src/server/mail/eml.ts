@@ -38,10 +38,27 @@ export async function readStoredMail(dir: string): Promise<StoredMail[]> {
   return Promise.all(
     files.slice(0, 200).map(async (file) => {
       const raw = await readFile(join(dir, file), 'utf8');
-      const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
+      const header = (name: string) =>
+        decodeHeader(new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, 'mi').exec(raw)?.[1] ?? '');
       return { file, to: header('To'), subject: header('Subject'), date: header('Date'), raw };
     }),
   );
+}
+
+/**
+ * A header's value as its words: unfolded, and its encoded words (RFC 2047, "=?UTF-8?Q?...?=" or
+ * "?B?", which the mail program writes for anything past ASCII) decoded. The shop writes UTF-8 only.
+ */
+export function decodeHeader(value: string): string {
+  return value
+    .replace(/\r?\n[ \t]/g, ' ')
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=/g, (_, encoding: string, text: string) =>
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text.replaceAll('_', ' ')),
+    )
+    .trim();
 }
 
 /** The plain-text part of a message, decoded. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { decodeQuotedPrintable, deliveredMail, readOutbox } from '../../../test/
 import { testMailBrand } from '../../../test/helpers/mail-brand.ts';
 import { loadConfig } from '../config.ts';
 import { createMailTransport, renderBodies } from './mailer.ts';
+import { readStoredMail } from './eml.ts';
 
 describe('the mail transport without SMTP', () => {
   const dirs: string[] = [];
@@ -65,6 +66,19 @@ describe('the mail transport without SMTP', () => {
     } finally {
       await t.close();
     }
+  });
+
+  it('shows a subject the mail program wrote encoded and folded as its words (the local inbox)', async () => {
+    // A walk-through saw "=?UTF-8?Q?3_new_orders…" on the inbox page.
+    const outbox = mkdtempSync(join(tmpdir(), 'inbox-'));
+    writeFileSync(
+      join(outbox, '2026-11-29-one.eml'),
+      'To: owner@example.com\r\nSubject: =?UTF-8?Q?3_new_orders_=E2=80=94_Raag?=\r\n =?UTF-8?B?IEluc3RydW1lbnRz?=\r\nDate: today\r\n\r\nBody',
+    );
+    const [mail] = await readStoredMail(outbox);
+    expect(mail!.subject).toBe('3 new orders — Raag Instruments');
+    expect(mail!.to).toBe('owner@example.com');
+    rmSync(outbox, { recursive: true, force: true });
   });
 
   it('escapes what a customer typed in the HTML body', () => {
