@@ -282,3 +282,25 @@ export async function signInBenchStaff(
   const token = csrfTokenFor(BENCH_SESSION_SECRET, [undefined, session]);
   return { ...https, cookie: `__Host-admin=${session}; XSRF-TOKEN=${token}`, 'x-xsrf-token': token };
 }
+
+const saleAddress = { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 };
+
+/**
+ * A sale shopper's order (bench:sale, both loops): a two-line basket to price, and the same with
+ * their details to price again and commit; shopper `n` has an e-mail address of their own.
+ */
+export function saleOrder(n: number, nextStock: () => number) {
+  const basket = {
+    items: [nextStock(), nextStock()].map((productStockId) => ({ productStockId, requestedQty: 1 })),
+    deliveryAddress: saleAddress,
+    deliveryMethodRateId: 3,
+  };
+  const guest = {
+    titleId: 1,
+    firstname: 'Sale',
+    lastname: 'Day',
+    email: `sale.${n}@example.com`,
+    contactNumber: '0121 496 0000',
+  };
+  return { basket, withDetails: { ...basket, guest, billingAddress: saleAddress } };
+}

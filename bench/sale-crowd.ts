@@ -1,6 +1,6 @@
 import { Agent, request } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
-import { clientAddress, jsonHeaders, openLoop, rotate } from './harness.ts';
+import { clientAddress, jsonHeaders, openLoop, rotate, saleOrder } from './harness.ts';
 
 /**
  * One of bench:sale's crowds at a fixed rate (the open loop, bench/sale.ts), in a worker thread of
@@ -103,8 +103,6 @@ async function timed(
   }
 }
 
-const address = { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 };
-
 function sendOne(due: number): Promise<void> {
   const n = nextShopper++;
   const from = clientAddress(setup.addressOctet, n);
@@ -116,19 +114,9 @@ function sendOne(due: number): Promise<void> {
 
 /** An order: priced, priced with the shopper's details, committed; each step only if the one before was fine. */
 async function order(n: number, due: number, from: string): Promise<void> {
-  const basket = {
-    items: [nextStock(), nextStock()].map((productStockId) => ({ productStockId, requestedQty: 1 })),
-    deliveryAddress: address,
-    deliveryMethodRateId: 3,
-  };
-  const guest = {
-    titleId: 1,
-    firstname: 'Sale',
-    lastname: 'Day',
-    email: `sale.${n}@example.com`,
-    contactNumber: '0121 496 0000',
-  };
-  const withDetails = JSON.stringify({ ...basket, guest, billingAddress: address });
+  const made = saleOrder(n, nextStock);
+  const basket = made.basket;
+  const withDetails = JSON.stringify(made.withDetails);
   if (!(await timed('pricing', due, 'POST', '/api/verify-basket', JSON.stringify(basket), from))) return;
   if (!(await timed('pricing', performance.now(), 'POST', '/api/verify-basket', withDetails, from))) return;
   const committed = await timed(

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { jsonHeaders, rotate } from './harness.ts';
+import { jsonHeaders, rotate, saleOrder } from './harness.ts';
 
 /**
  * bench:sale's shoppers checking out, in a worker thread of their own: in the thread that runs
@@ -18,7 +18,6 @@ const { base, stockIds, seconds, shoppers, firstShopper } = workerData as {
 };
 const nextStock = rotate(stockIds);
 let nextShopper = firstShopper;
-const address = { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'West Bromwich', countryId: 1 };
 const commits: number[] = [];
 const verifies: number[] = [];
 let problems = 0;
@@ -34,21 +33,10 @@ function post(path: string, body: unknown, headers: Record<string, string>): Pro
 async function shopper(until: number): Promise<void> {
   while (Date.now() < until) {
     const n = nextShopper++;
-    const basket = {
-      items: [nextStock(), nextStock()].map((productStockId) => ({ productStockId, requestedQty: 1 })),
-      deliveryAddress: address,
-      deliveryMethodRateId: 3,
-    };
-    const guest = {
-      titleId: 1,
-      firstname: 'Sale',
-      lastname: 'Day',
-      email: `sale.${n}@example.com`,
-      contactNumber: '0121 496 0000',
-    };
+    const { basket, withDetails } = saleOrder(n, nextStock);
     const from = { 'x-forwarded-for': `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` };
     try {
-      for (const body of [basket, { ...basket, guest, billingAddress: address }]) {
+      for (const body of [basket, withDetails]) {
         const asked = performance.now();
         const priced = await post('/api/verify-basket', body, from);
         await priced.arrayBuffer();
@@ -56,7 +44,7 @@ async function shopper(until: number): Promise<void> {
         if (!priced.ok) problems++;
       }
       const started = performance.now();
-      const committed = await post('/api/basket', { ...basket, guest, billingAddress: address }, from);
+      const committed = await post('/api/basket', withDetails, from);
       await committed.arrayBuffer();
       commits.push(performance.now() - started);
       // 409 is a basket the shop corrected (a size sold out meanwhile): an answer, not an error.

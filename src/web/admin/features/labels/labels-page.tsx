@@ -42,6 +42,8 @@ export default function LabelsPage() {
   }
 
   const messages = useRef<HTMLDivElement>(null);
+  // Counts ended actions: each end moves the keyboard's focus to the message.
+  const [settled, setSettled] = useState(0);
   /**
    * Runs one action, saying what it is doing meanwhile (Click & Drop takes two calls a second, so
    * twenty labels take a while) and then what became of it. The buttons are disabled meanwhile, which
@@ -61,7 +63,6 @@ export default function LabelsPage() {
       setSettled((count) => count + 1);
     }
   }
-  const [settled, setSettled] = useState(0);
   useEffect(() => {
     if (settled > 0) messages.current?.focus();
   }, [settled]);
