@@ -287,11 +287,12 @@ const saleAddress = { line1: '1 High Street', postcode: 'B70 7NJ', townCity: 'We
 
 /**
  * A sale shopper's order (bench:sale, both loops): a two-line basket to price, and the same with
- * their details to price again and commit; shopper `n` has an e-mail address of their own.
+ * their details to price again and commit; shopper `n` has an e-mail address of their own. The
+ * first line is drawn by `firstStock` (bench:sale --hot: a popular size), the second by `nextStock`.
  */
-export function saleOrder(n: number, nextStock: () => number) {
+export function saleOrder(n: number, nextStock: () => number, firstStock: () => number = nextStock) {
   const basket = {
-    items: [nextStock(), nextStock()].map((productStockId) => ({ productStockId, requestedQty: 1 })),
+    items: [firstStock(), nextStock()].map((productStockId) => ({ productStockId, requestedQty: 1 })),
     deliveryAddress: saleAddress,
     deliveryMethodRateId: 3,
   };

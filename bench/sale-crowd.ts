@@ -28,12 +28,16 @@ export type CrowdSetup = {
 } & (
   | { crowd: 'views'; paths: string[] }
   | { crowd: 'searches'; bodies: string[] }
-  | { crowd: 'orders'; stockIds: number[] }
+  | {
+      crowd: 'orders';
+      stockIds: number[];
+      /** --hot: each order's first line is one of these. */ hotStockIds: number[];
+    }
 );
 
 export interface CrowdResult {
   /** Per part (views, searches; for orders: pricing, commit and the whole order): latencies and errors. */
-  parts: Record<string, { latencies: number[]; errors: number }>;
+  parts: Record<string, { latencies: number[]; errors: number; slowAt: number[] }>;
   scheduled: number;
   dropped: number;
   maxLateMs: number;
@@ -75,7 +79,15 @@ function exchange(method: 'GET' | 'POST', path: string, body: string | undefined
 }
 
 const parts: CrowdResult['parts'] = {};
-const part = (name: string) => (parts[name] ??= { latencies: [], errors: 0 });
+const part = (name: string) => (parts[name] ??= { latencies: [], errors: 0, slowAt: [] });
+/** An answer slower than this is remembered with the second of the run it was due in, to tell a stall from a tail. */
+const SLOW_MS = 200;
+let runStarted = performance.now();
+function record(name: string, since: number): void {
+  const latency = performance.now() - since;
+  part(name).latencies.push(latency);
+  if (latency > SLOW_MS) part(name).slowAt.push(Math.floor((since - runStarted) / 1000));
+}
 let nextShopper = setup.firstShopper;
 
 /** Sends one request and records it under `name`: its latency from `since` if answered well, else an error. */
@@ -95,7 +107,7 @@ async function timed(
       part(name).errors++;
       return false;
     }
-    part(name).latencies.push(performance.now() - since);
+    record(name, since);
     return true;
   } catch {
     part(name).errors++;
@@ -114,7 +126,7 @@ function sendOne(due: number): Promise<void> {
 
 /** An order: priced, priced with the shopper's details, committed; each step only if the one before was fine. */
 async function order(n: number, due: number, from: string): Promise<void> {
-  const made = saleOrder(n, nextStock);
+  const made = saleOrder(n, nextStock, nextHot);
   const basket = made.basket;
   const withDetails = JSON.stringify(made.withDetails);
   if (!(await timed('pricing', due, 'POST', '/api/verify-basket', JSON.stringify(basket), from))) return;
@@ -128,13 +140,15 @@ async function order(n: number, due: number, from: string): Promise<void> {
     from,
     (status) => (status >= 200 && status < 300) || status === 409,
   );
-  if (committed) part('order, from due to committed').latencies.push(performance.now() - due);
+  if (committed) record('order, from due to committed', due);
 }
 
 const nextPath = setup.crowd === 'views' ? rotate(setup.paths) : () => '';
 const nextBody = setup.crowd === 'searches' ? rotate(setup.bodies) : () => '';
 const nextStock = setup.crowd === 'orders' ? rotate(setup.stockIds) : () => 0;
+const nextHot = setup.crowd === 'orders' && setup.hotStockIds.length > 0 ? rotate(setup.hotStockIds) : nextStock;
 
+runStarted = performance.now();
 const loop = await openLoop({
   perSecond: setup.perSecond,
   seconds: setup.seconds,

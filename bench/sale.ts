@@ -37,11 +37,15 @@ import type { CrowdResult, CrowdSetup } from './sale-crowd.ts';
  * Closed loop (--mode closed, the earlier bench): 70 connections browsing, 20 searching and 10
  * shoppers checking out, each as fast as the shop answers.
  *
+ * --hot N (open loop): every order's first line is one of N popular sizes, given stock enough for
+ * the whole run, so that commits queue for those sizes' row locks as a sale's best-seller's do; 0
+ * (the default) spreads both lines over 5,000 sizes, where row locks are seldom waited for.
+ *
  * Every order has its own e-mail address and client address, and in the open loop every view and
  * search its own client address: the bench plays the shop's proxy (TRUST_PROXY, X-Forwarded-For).
  *
  *   npm run bench:sale -- [--mode open|closed] [--products 100000] [--duration 60] [--warmup 10]
- *                         [--views 800] [--searches 120] [--orders 60] [--max-in-flight 256]
+ *                         [--views 800] [--searches 120] [--orders 60] [--max-in-flight 256] [--hot 0]
  *                         [--commit-timing on|off] [--databases sqlite,postgres[,postgres-remote]]
  *                         [--delay-ms 0.5] [--postgres postgres://postgres@127.0.0.1:5432/test]
  */
@@ -56,6 +60,7 @@ const { values } = parseArgs({
     searches: { type: 'string', default: '120' },
     orders: { type: 'string', default: '60' },
     'max-in-flight': { type: 'string', default: '256' },
+    hot: { type: 'string', default: '0' },
     'commit-timing': { type: 'string', default: 'on' },
     databases: { type: 'string', default: 'sqlite,postgres' },
     'delay-ms': { type: 'string', default: '0.5' },
@@ -70,6 +75,8 @@ const duration = Number(values.duration);
 const warmup = Number(values.warmup);
 const rates = { views: Number(values.views), searches: Number(values.searches), orders: Number(values.orders) };
 const maxInFlight = Number(values['max-in-flight']);
+const hot = Number(values.hot);
+if (!Number.isInteger(hot) || hot < 0) throw new Error('--hot is a whole number of sizes, 0 or more');
 const commitTiming = openMode && values['commit-timing'] !== 'off';
 const delayMs = Number(values['delay-ms']);
 const port = Number(values.port);
@@ -106,7 +113,8 @@ async function prepare(stockIds: number[]) {
   const found = (await (await post('/api/search', { pageSize: 100 })).json()) as {
     results: Array<{ id: number; urlKey: string }>;
   };
-  return { ...browseAndSearchMix(found.results), stockIds };
+  // The popular sizes (--hot) are the first few drawn; the others stay for the orders' second line.
+  return { ...browseAndSearchMix(found.results), stockIds: stockIds.slice(hot), hotStockIds: stockIds.slice(0, hot) };
 }
 
 /** The closed loop's crowd for `seconds`: browse and search through autocannon, checkouts in bench/sale-shoppers.ts. */
@@ -184,6 +192,8 @@ interface OpenFigures {
   cpuCores: number;
   maxRssMb: number;
   maxLateMs: number;
+  /** Requests answered after more than 200 ms, counted by the second of the run they were due in. */
+  slowBySecond: Map<number, number>;
   observed: Record<string, number>;
   commitTiming: CommitTiming | null;
 }
@@ -228,6 +238,7 @@ async function openSale(
       addressOctet: 10,
       firstShopper: nextShopperOf.orders,
       stockIds: work.stockIds,
+      hotStockIds: work.hotStockIds,
     },
   ];
   const ordersBefore = await ordersNow();
@@ -257,9 +268,12 @@ async function openSale(
 
   const crowds: CrowdFigures[] = [];
   let answered = 0;
+  const slowBySecond = new Map<number, number>();
   for (const result of results) {
     nextShopperOf[result.setup.crowd] = result.nextShopper;
     for (const [name, part] of Object.entries(result.parts)) {
+      if (!name.startsWith('order,'))
+        for (const second of part.slowAt) slowBySecond.set(second, (slowBySecond.get(second) ?? 0) + 1);
       const sorted = part.latencies.sort((a, b) => a - b);
       answered += name.startsWith('order,') ? 0 : sorted.length;
       // Offered: the crowd's rate; an order's pricings are two for each order offered.
@@ -289,6 +303,7 @@ async function openSale(
     cpuCores: cpuSeconds / elapsedSeconds,
     maxRssMb,
     maxLateMs: Math.max(...results.map((result) => result.maxLateMs)),
+    slowBySecond,
     observed,
     commitTiming: timing,
   };
@@ -350,6 +365,9 @@ async function measure(name: string, databaseUrl: string, ordersUrl: string, env
     await searchIndexAnswers();
     const ordersNow = await databaseReader(ordersUrl);
     const work = await prepare(await ordersNow.stockIds());
+    // Enough of each popular size for every order of the run to take one; the product cache may
+    // still say less, which matters not: the commit reads the stock row it locks.
+    if (hot > 0) await ordersNow.restock(work.hotStockIds, 1_000_000);
     try {
       console.log(`${name}: warming up for ${warmup} s, then the sale for ${duration} s…`);
       if (openMode) {
@@ -395,10 +413,14 @@ async function databaseReader(url: string) {
     where p.status = 'published' and s.stock >= 10 order by random() limit 5000`;
   if (url.startsWith('sqlite:')) {
     const { default: Sqlite } = await import('better-sqlite3');
-    const db = new Sqlite(url.slice('sqlite:'.length), { readonly: true });
+    const db = new Sqlite(url.slice('sqlite:'.length));
     return {
       count: async () => (db.prepare('select count(*) as n from orders').get() as { n: number }).n,
       stockIds: async () => (db.prepare(stockSql).all() as Array<{ id: number }>).map((row) => row.id),
+      restock: async (ids: number[], units: number) => {
+        const update = db.prepare('update product_stocks set stock = ? where id = ?');
+        for (const id of ids) update.run(units, id);
+      },
       close: async () => void db.close(),
     };
   }
@@ -407,6 +429,8 @@ async function databaseReader(url: string) {
   return {
     count: async () => Number((await client.query('select count(*) as n from orders')).rows[0].n),
     stockIds: async () => (await client.query<{ id: number }>(stockSql)).rows.map((row) => row.id),
+    restock: async (ids: number[], units: number) =>
+      void (await client.query('update product_stocks set stock = $1 where id = any($2::int[])', [units, ids])),
     close: () => client.end(),
   };
 }
@@ -471,7 +495,7 @@ function printClosed(): void {
 
 function printOpen(): void {
   const lines = [
-    `\nA sale, open loop (${date} UTC): ${products} products, offered ${rates.views} views, ${rates.searches} searches and ${rates.orders} orders a second, ${duration} s after ${warmup} s unmeasured, at most ${maxInFlight} in flight a crowd\n`,
+    `\nA sale, open loop (${date} UTC): ${products} products, offered ${rates.views} views, ${rates.searches} searches and ${rates.orders} orders a second${hot ? `, each order's first line one of ${hot} popular sizes` : ''}, ${duration} s after ${warmup} s unmeasured, at most ${maxInFlight} in flight a crowd\n`,
     '| database | crowd | offered/s | achieved/s | p50 ms | p99 ms | max ms | errors | dropped |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|',
     ...openRows.flatMap((r) =>
@@ -487,6 +511,15 @@ function printOpen(): void {
       (r) =>
         `| ${r.database} | ${r.committedPerSecond.toFixed(1)} | ${r.cpuMsPerRequest.toFixed(2)} ms | ${r.cpuCores.toFixed(2)} | ${ms(r.maxRssMb)} MB | ${r.observed.loopDelayP99} ms, ${r.observed.loopDelayMax} ms | ${r.observed.gcP99} ms, ${r.observed.gcMax} ms | ${ms(r.maxLateMs)} ms |`,
     ),
+    '',
+    // A stall shows as many slow answers in one second; a tail as a few in many seconds.
+    '| database | answers over 200 ms (views, searches, pricings, commits), by the second of the run they were due in |',
+    '|---|---|',
+    ...openRows.map((r) => {
+      const seconds = [...r.slowBySecond].sort(([a], [b]) => a - b);
+      const total = seconds.reduce((sum, [, count]) => sum + count, 0);
+      return `| ${r.database} | ${total ? `${total}: ${seconds.map(([second, count]) => `${count} in second ${second}`).join(', ')}` : 'none'} |`;
+    }),
   ];
   for (const r of openRows) {
     if (!r.commitTiming) continue;
