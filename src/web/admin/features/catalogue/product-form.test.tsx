@@ -78,7 +78,7 @@ describe('the product form', () => {
     expect(onSave).not.toHaveBeenCalled();
 
     // Sent in the preset, the sides typed before are not sent (and not asked for).
-    await userEvent.selectOptions(screen.getByLabelText('Size 1: sent in'), 'Tabla box');
+    await userEvent.selectOptions(screen.getByLabelText('Size 1: sent in'), '7');
     expect(screen.queryByLabelText('Size 1: width (mm)')).toBeNull();
     await userEvent.type(screen.getByLabelText('Size 1: weight (g)'), '.5');
     await userEvent.click(screen.getByRole('button', { name: 'Add the product' }));
@@ -96,6 +96,25 @@ describe('the product form', () => {
         ],
       }),
     );
+  });
+
+  it("names each packaging preset with its size, and says the chosen one's size and empty weight beside the field", async () => {
+    const packagings = [
+      { id: 7, name: 'Tabla box', lengthMm: 450, widthMm: 450, heightMm: 350, weightGrams: 900, sizes: 0 },
+      { id: 8, name: 'Harmonium crate', lengthMm: 600, widthMm: 350, heightMm: 400, weightGrams: 2500, sizes: 3 },
+    ];
+    inDataRouter(
+      <ProductForm product={undefined} types={types} brands={brands} packagings={packagings} onSave={vi.fn()} />,
+    );
+    const sentIn = screen.getByLabelText('Size 1: sent in');
+    expect(screen.getByRole('option', { name: 'Tabla box, 450 × 450 × 350 mm' })).toBeTruthy();
+    expect(screen.getByRole('option', { name: 'Harmonium crate, 600 × 350 × 400 mm' })).toBeTruthy();
+    await userEvent.selectOptions(sentIn, '8');
+    expect(sentIn.getAttribute('aria-describedby')).toBeTruthy();
+    const hint = document.getElementById(sentIn.getAttribute('aria-describedby')!.split(' ')[0]!);
+    expect(hint?.textContent).toBe('600 × 350 × 400 mm, 2500 g empty: added to the weight above.');
+    await userEvent.selectOptions(sentIn, '');
+    expect(screen.queryByText(/g empty/)).toBeNull();
   });
 
   // The limits are the contract's, the ones the server holds to: the form does not state its own.

@@ -26,6 +26,18 @@ import { typeOptions } from './type-options.ts';
  * typed in pounds and turned into integer pence. An existing size's stock is shown, never edited:
  * stock changes are adjustments (docs/back-office.md#stock).
  */
+/** A box's three sides as the packagings page writes them. */
+const sides = (box: Packaging) => `${box.lengthMm} × ${box.widthMm} × ${box.heightMm} mm`;
+
+/**
+ * What the chosen preset is, beside the field: two presets of one name are told apart by size, and
+ * its empty weight is what the label adds to the goods' (a phone's select shows only the name).
+ */
+function presetHint(packagings: Packaging[] | undefined, chosenId: string | undefined): string | undefined {
+  const chosen = packagings?.find((packaging) => String(packaging.id) === chosenId);
+  return chosen && `${sides(chosen)}, ${chosen.weightGrams} g empty: added to the weight above.`;
+}
+
 /** A size's parcel facts as typed: numbers as text, the packaging's id ('' for its own box). */
 interface ParcelValues {
   weightGrams: string;
@@ -408,12 +420,13 @@ export function ProductForm(props: {
                     id={`size-${index}-packaging`}
                     label={`Size ${index + 1}: sent in`}
                     error={sizeErrors?.parcel?.packagingId?.message}
+                    hint={presetHint(props.packagings, typed?.parcel?.packagingId)}
                     {...form.register(`sizes.${index}.parcel.packagingId`)}
                   >
                     <option value="">Its own box</option>
                     {(props.packagings ?? []).map((packaging) => (
                       <option key={packaging.id} value={packaging.id}>
-                        {packaging.name}
+                        {packaging.name}, {sides(packaging)}
                       </option>
                     ))}
                   </SelectField>
