@@ -393,10 +393,7 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
     const early = await paidOrder({ postcode: 'ZZ1 1ZZ' });
     const reweighed = await paidOrder({ postcode: 'ZZ1 1ZZ' });
     time += 1000;
-    expect((await makeLabels([moved.id, reweighed.id])).map((outcome) => outcome.status)).toEqual([
-      'failed',
-      'failed',
-    ]);
+    expect((await makeLabels([moved.id, reweighed.id])).map((outcome) => outcome.status)).toEqual(['failed', 'failed']);
     // Its address changed before it was refused (the postcode still wrong), though after the others were: that fixed nothing.
     await changeDetails(early.orderNumber, { line1: '2 High Street' });
     time += 1000;
@@ -448,7 +445,11 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
       .values({ name: `Tabla box ${orders}`, length_mm: 450, width_mm: 450, height_mm: 350, weight_grams: 900 })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await t.db.kysely.updateTable('product_stocks').set({ weight_grams: 1200 }).where('id', '=', heavy.stockId).execute();
+    await t.db.kysely
+      .updateTable('product_stocks')
+      .set({ weight_grams: 1200 })
+      .where('id', '=', heavy.stockId)
+      .execute();
     await t.db.kysely
       .updateTable('product_stocks')
       .set({ weight_grams: 2500, packaging_id: box.id })
