@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, expectNoAxeViolations, expectTapTargets, paidOrderOf, test } from './fixtures.ts';
 import { createOwner, openFromNav, setPassword, signIn } from './staff-pages.ts';
+import type { LabelQueue } from '../../src/contract/admin/shipping.ts';
 
 /**
  * Shipping labels (issue 38's browser acceptance): an owner chooses three paid orders, makes their
@@ -160,5 +161,73 @@ test.describe('shipping labels', () => {
       await expect(page.getByText(tracking[i]!).first()).toBeVisible();
       await expect(page.getByText('Dispatched', { exact: true }).first()).toBeVisible();
     }
+  });
+
+  test('each row says what its parcel holds and weighs; a refusal says when the address was changed since', async ({
+    page,
+    browser,
+  }) => {
+    // A give-up bound, not a speed target: a checkout and the back office on a busy 2-core machine.
+    test.setTimeout(180_000);
+    const stamp = Date.now();
+    const ownerEmail = `owner.refused.${stamp}@example.com`;
+    await setPassword(page, createOwner(ownerEmail));
+    await signIn(page, ownerEmail);
+
+    // A guest pays for two of one thing and one of another, to a postcode Click & Drop refuses.
+    const shopper = await browser.newContext();
+    const { orderNumber, lines } = await paidOrderOf(
+      await shopper.newPage(),
+      'ZZ1 1ZZ',
+      `refused.${stamp}@example.com`,
+      [
+        { typeId: 2030, quantity: 2 },
+        { typeId: 2031, quantity: 1 },
+      ],
+    );
+    await shopper.close();
+
+    await openFromNav(page, 'Labels', 'Shipping labels');
+    const row = page.locator('tr', {
+      has: page.getByRole('checkbox', { name: `Choose order ${orderNumber}`, exact: true }),
+    });
+    // What the label would be bought for, as the API works it out (the units, each preset's box).
+    const queue = (await (await page.request.get('/api/admin/labels')).json()) as LabelQueue;
+    const parcel = queue.orders.find((entry) => entry.orderNumber === String(orderNumber))!.parcel!;
+    const [first, second] = lines.map((line) => `${line.product.title} (${line.stock.productSizeName})`);
+    const parcelCell = row.getByRole('cell').nth(4);
+    await expect(parcelCell).toContainText(`2 × ${first}, 1 × ${second}`);
+    await expect(parcelCell).toContainText(
+      parcel.weightGrams < 1000 ? `${parcel.weightGrams} g` : `${parcel.weightGrams / 1000} kg`,
+    );
+    await expect(page.getByRole('columnheader', { name: 'Parcel' })).toBeVisible();
+
+    await row.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Make labels' }).click();
+    await expect(page.getByRole('status')).toHaveText('0 orders have labels. 1 could not be: see its row.');
+    const refusal = 'The postcode "ZZ1 1ZZ" is not a valid postcode for the United Kingdom.';
+    await expect(row).toContainText(`Refused by Click & Drop: ${refusal} Correct the address`);
+
+    // The owner corrects the postcode on the order's page.
+    await row.getByRole('link', { name: "order's page" }).click();
+    await page.getByRole('button', { name: 'Change delivery details…' }).click();
+    const form = page.getByRole('form', { name: 'Change delivery details' });
+    await form.getByLabel('Postcode').fill('LS1 4DY');
+    await form.getByRole('button', { name: 'Save delivery details' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Delivery details changed.' })).toBeVisible();
+
+    // Back on the labels page the old refusal no longer reads as the order's state.
+    await openFromNav(page, 'Labels', 'Shipping labels');
+    await expect(row).toContainText(
+      `Refused before the address was changed: make the label again. Click & Drop had said: ${refusal}`,
+    );
+    await expect(row).not.toContainText('Correct the address');
+    await expectNoAxeViolations(page);
+    await expectTapTargets(page);
+
+    await row.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Make labels' }).click();
+    await expect(page.getByRole('status')).toHaveText('1 order has its label.');
+    await expect(row).toContainText(/Ready: [A-Z]{2}\d{9}GB/);
   });
 });

@@ -161,6 +161,10 @@ export const labelOutcomesSchema = z.object({ outcomes: z.array(labelOutcomeSche
 
 export const packagingIdParamsSchema = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
 
+/** What may have been put right since a label was refused. */
+export const labelChanges = ['address', 'weight'] as const;
+export type LabelChange = (typeof labelChanges)[number];
+
 /** One order on the labels page: where it goes, how, and its label as it stands. */
 export const labelQueueEntrySchema = z.object({
   orderId: z.number().int(),
@@ -172,11 +176,26 @@ export const labelQueueEntrySchema = z.object({
   service: z.string().nullable(),
   /** Why no label can be made for it now (no service, no weight, too heavy); null when one can. */
   blocked: z.string().nullable(),
+  /** The parcel its label would be bought for: the units still to send and what they weigh; null when blocked. */
+  parcel: z
+    .object({
+      /** Each line's units still to send: "Dhol (Large)". */
+      contents: z.array(z.object({ name: z.string(), quantity: z.number().int() })),
+      /** With the empty weight of each preset box its units go in (parcels.ts). */
+      weightGrams: z.number().int(),
+    })
+    .nullable(),
   label: z
     .object({
       status: z.enum(labelStatuses),
       trackingNumber: z.string().nullable(),
       message: z.string().nullable(),
+      /**
+       * A failed label's: what was changed after Click & Drop refused it, so the refusal may be out
+       * of date: the delivery address (by staff, on the order's page), or what the parcel weighs
+       * (the label was asked for another weight). Empty otherwise.
+       */
+      changedSince: z.array(z.enum(labelChanges)),
     })
     .nullable(),
 });

@@ -345,8 +345,156 @@ describe('shipping labels from the orders waiting to be dispatched', () => {
       status: 'failed',
       trackingNumber: null,
       message: 'The postcode "ZZ1 1ZZ" is not a valid postcode for the United Kingdom.',
+      changedSince: [],
     });
     expect(queue.orders.find((entry) => entry.orderId === unweighed.id)?.blocked).toMatch(/has no weight/);
+  });
+
+  /**
+   * New delivery details for an order, as staff give them on its page. The orders service keeps
+   * the system's clock and this suite's labels the test's: the change's audit entry is put at the
+   * test's time, so which came first does not hang on the machine's date.
+   */
+  async function changeDetails(
+    orderNumber: number,
+    change: { line1?: string; postcode?: string; contactNumber?: string },
+  ): Promise<void> {
+    const row = await orderRow(orderNumber);
+    const moved = await admin('PUT', `/orders/${orderNumber}/delivery-details`, {
+      deliveryAddress: {
+        line1: change.line1 ?? row.delivery_line1,
+        townCity: row.delivery_town_city,
+        postcode: change.postcode ?? row.delivery_postcode,
+      },
+      contactNumber: change.contactNumber ?? row.contact_number,
+      email: row.email,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    time += 1000;
+    const entry = await t.db.kysely
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .where('entity_type', '=', 'order')
+      .where('entity_id', '=', String(orderNumber))
+      .where('action', '=', 'order.delivery-details')
+      .executeTakeFirstOrThrow();
+    await t.db.kysely
+      .updateTable('audit_log')
+      .set({ at: new Date(time).toISOString() })
+      .where('id', '=', entry.id)
+      .execute();
+  }
+
+  const entryOf = async (orderId: number) =>
+    labelQueueSchema.parse((await admin('GET', '/labels')).json()).orders.find((entry) => entry.orderId === orderId);
+
+  it('tells when a refused label may be made now: its address was changed since, or what its parcel weighs', async () => {
+    const moved = await paidOrder({ postcode: 'ZZ1 1ZZ' });
+    const early = await paidOrder({ postcode: 'ZZ1 1ZZ' });
+    const reweighed = await paidOrder({ postcode: 'ZZ1 1ZZ' });
+    time += 1000;
+    expect((await makeLabels([moved.id, reweighed.id])).map((outcome) => outcome.status)).toEqual(['failed', 'failed']);
+    // Its address changed before it was refused (the postcode still wrong), though after the others were: that fixed nothing.
+    await changeDetails(early.orderNumber, { line1: '2 High Street' });
+    time += 1000;
+    expect((await makeLabels([early.id]))[0]?.status).toBe('failed');
+    const refusal = 'The postcode "ZZ1 1ZZ" is not a valid postcode for the United Kingdom.';
+    expect((await entryOf(moved.id))?.label).toEqual({
+      status: 'failed',
+      trackingNumber: null,
+      message: refusal,
+      changedSince: [],
+    });
+
+    // A new contact number only: the address the label was refused for is the same.
+    await changeDetails(moved.orderNumber, { contactNumber: '0113 496 0000' });
+    expect((await entryOf(moved.id))?.label?.changedSince).toEqual([]);
+    await changeDetails(moved.orderNumber, { postcode: 'LS1 4DY' });
+    expect((await entryOf(moved.id))?.label).toEqual({
+      status: 'failed',
+      trackingNumber: null,
+      message: refusal,
+      changedSince: ['address'],
+    });
+    expect((await entryOf(early.id))?.label?.changedSince).toEqual([]);
+
+    // The parcel weighs otherwise than the label asked for was weighed.
+    const [line] = await t.db.kysely
+      .selectFrom('order_lines')
+      .select('product_stock_id')
+      .where('order_id', '=', reweighed.id)
+      .execute();
+    await t.db.kysely
+      .updateTable('product_stocks')
+      .set({ weight_grams: 1500 })
+      .where('id', '=', line!.product_stock_id)
+      .execute();
+    expect((await entryOf(reweighed.id))?.label?.changedSince).toEqual(['weight']);
+
+    // Made again, to the new address: the refusal is behind it.
+    time += 1000;
+    expect((await makeLabels([moved.id]))[0]?.status).toBe('created');
+    expect((await entryOf(moved.id))?.label).toMatchObject({ status: 'created', message: null, changedSince: [] });
+  });
+
+  it("says what each order's parcel holds and weighs as its label would be bought; a blocked one says why instead", async () => {
+    const heavy = await fx.product(4500, 10);
+    const boxed = await fx.product(2500, 10);
+    const box = await t.db.kysely
+      .insertInto('packagings')
+      .values({ name: `Tabla box ${orders}`, length_mm: 450, width_mm: 450, height_mm: 350, weight_grams: 900 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await t.db.kysely
+      .updateTable('product_stocks')
+      .set({ weight_grams: 1200 })
+      .where('id', '=', heavy.stockId)
+      .execute();
+    await t.db.kysely
+      .updateTable('product_stocks')
+      .set({ weight_grams: 2500, packaging_id: box.id })
+      .where('id', '=', boxed.stockId)
+      .execute();
+    orders += 1;
+    const { row } = await paidGuestOrder(
+      t,
+      [
+        { stockId: heavy.stockId, quantity: 2 },
+        { stockId: boxed.stockId, quantity: 1 },
+      ],
+      {
+        email: `labels${orders}@example.com`,
+        remoteAddress: `10.38.${Math.floor(orders / 250)}.${orders % 250}`,
+        provider: 'paypal',
+        providerStatus: 'Completed',
+        paidAt: new Date(time).toISOString(),
+      },
+    );
+    const unweighed = await paidOrder({ weighed: false });
+
+    const entry = await entryOf(row.id);
+    // Two units of 1.2 kg, and one of 2.5 kg in its 0.9 kg box.
+    expect(entry?.parcel).toEqual({
+      contents: [
+        { name: `${heavy.title} (Size 1)`, quantity: 2 },
+        { name: `${boxed.title} (Size 1)`, quantity: 1 },
+      ],
+      weightGrams: 2 * 1200 + 2500 + 900,
+    });
+    expect(entry?.blocked).toBeNull();
+    const blocked = await entryOf(unweighed.id);
+    expect(blocked?.parcel).toBeNull();
+    expect(blocked?.blocked).toMatch(/has no weight/);
+
+    // The label is bought for that weight.
+    time += 1000;
+    await makeLabels([row.id]);
+    const label = await t.db.kysely
+      .selectFrom('shipping_labels')
+      .select('weight_grams')
+      .where('order_id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(label.weight_grams).toBe(2 * 1200 + 2500 + 900);
   });
 
   it('prints the labels as one PDF in the order asked, and refuses an order without one', async () => {

@@ -4,6 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import {
   carrierServices,
   type CarrierService,
+  type LabelChange,
   type LabelOutcome,
   type LabelQueue,
   type LabelQueueEntry,
@@ -18,6 +19,7 @@ import { findLinesWithUnits } from '../orders/orders.admin-repository.ts';
 import type { Staff } from '../staff/staff.service.ts';
 import { CarrierRefusedError, CarrierUnavailableError, type LabelCarrier, type LabelRequest } from './label-carrier.ts';
 import {
+  findDeliveryDetailChanges,
   findLiveLabels,
   findNewestLabels,
   findOrdersForLabels,
@@ -36,6 +38,29 @@ import { parcelOf, type Parcel } from './parcels.ts';
  */
 
 type Order = Awaited<ReturnType<typeof findOrdersForLabels>>[number];
+type Label = Awaited<ReturnType<typeof findNewestLabels>>[number];
+
+/**
+ * Whether a change of delivery details (its audit entry's `after`, order-moves.admin-service.ts)
+ * moved the address, not only the contact number or e-mail. An entry that does not say is taken
+ * as one that did: the refusal then only may be out of date, which is all the page says.
+ */
+function addressMoved(after: string | null): boolean {
+  type Address = Record<'line1' | 'line2' | 'line3' | 'townCity' | 'postcode', string | null | undefined>;
+  type Entry = { deliveryAddress?: Address; was?: { deliveryAddress?: Address } } | null;
+  let entry: Entry;
+  try {
+    entry = after === null ? null : (JSON.parse(after) as Entry);
+  } catch {
+    return true;
+  }
+  const to = entry?.deliveryAddress;
+  const from = entry?.was?.deliveryAddress;
+  if (!to || !from) return true;
+  return (['line1', 'line2', 'line3', 'townCity', 'postcode'] as const).some(
+    (field) => (to[field] ?? '') !== (from[field] ?? ''),
+  );
+}
 
 export interface LabelsServiceOptions {
   /** The carrier, or undefined when labels are off (CLICK_AND_DROP_MODE). */
@@ -213,6 +238,46 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
     }
   }
 
+  /**
+   * For each order whose newest label Click & Drop refused, what was changed after it refused: its
+   * address by staff (the change's audit entry is later than the refusal), or its parcel's weight
+   * (the label was asked for another). The refusal may then be out of date (docs/back-office.md#shipping-labels).
+   */
+  async function changesSinceRefusal(
+    orders: readonly Order[],
+    labelOf: ReadonlyMap<number, Label>,
+    plans: Awaited<ReturnType<typeof plansOf>>,
+  ): Promise<Map<number, LabelChange[]>> {
+    const refused = orders.filter((order) => labelOf.get(order.id)?.status === 'failed');
+    if (refused.length === 0) return new Map();
+    // A failed label is never moved again: its updated_at is when it was refused.
+    const refusedAt = (order: Order) => labelOf.get(order.id)!.updated_at;
+    const since = refused.map(refusedAt).reduce((earliest, at) => (at < earliest ? at : earliest));
+    const changes = await findDeliveryDetailChanges(
+      db,
+      refused.map((order) => order.order_number),
+      since,
+    );
+    return new Map(
+      refused.map((order) => {
+        const changed: LabelChange[] = [];
+        if (
+          changes.some(
+            (change) =>
+              change.entity_id === String(order.order_number) &&
+              change.at > refusedAt(order) &&
+              addressMoved(change.after),
+          )
+        )
+          changed.push('address');
+        const plan = plans.get(order.id)!;
+        if ('request' in plan && plan.request.weightGrams !== labelOf.get(order.id)!.weight_grams)
+          changed.push('weight');
+        return [order.id, changed];
+      }),
+    );
+  }
+
   const audit = (trx: Kysely<Database>, staff: Staff, action: string, order: Order, after: unknown) =>
     recordAudit(trx, { staff, action, entityType: 'order', entityId: order.order_number, after, at: now() });
 
@@ -228,6 +293,7 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
         ),
       ]);
       const labelOf = new Map(labels.map((label) => [label.order_id, label]));
+      const changed = await changesSinceRefusal(orders, labelOf, plans);
       return {
         enabled: options.carrier !== undefined,
         mode: options.mode,
@@ -243,7 +309,21 @@ export function createLabelsService(db: Kysely<Database>, options: LabelsService
             deliveryMethod: order.delivery_method_name,
             service: service && service in carrierServices ? carrierServices[service].label : null,
             blocked: 'blocked' in plan ? plan.blocked : null,
-            label: label ? { status: label.status, trackingNumber: label.tracking_number, message: label.error } : null,
+            parcel:
+              'blocked' in plan
+                ? null
+                : {
+                    contents: plan.request.contents.map((unit) => ({ name: unit.name, quantity: unit.quantity })),
+                    weightGrams: plan.request.weightGrams,
+                  },
+            label: label
+              ? {
+                  status: label.status,
+                  trackingNumber: label.tracking_number,
+                  message: label.error,
+                  changedSince: changed.get(order.id) ?? [],
+                }
+              : null,
           };
         }),
       };

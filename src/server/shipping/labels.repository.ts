@@ -100,6 +100,22 @@ export function findNewestLabels(db: Db, orderIds: readonly number[]) {
     .execute();
 }
 
+/**
+ * Staff's changes of these orders' delivery details made after `since` (their audit entries,
+ * order-moves.admin-service.ts's `order.delivery-details`): what each was changed to and from.
+ */
+export function findDeliveryDetailChanges(db: Db, orderNumbers: readonly number[], since: string) {
+  if (orderNumbers.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('audit_log')
+    .select(['entity_id', 'at', 'after'])
+    .where('entity_type', '=', 'order')
+    .where('entity_id', 'in', orderNumbers.map(String))
+    .where('action', '=', 'order.delivery-details')
+    .where('at', '>', since)
+    .execute();
+}
+
 export interface NewLabel {
   order_id: number;
   service: string;

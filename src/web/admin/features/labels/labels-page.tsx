@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import type { LabelOutcome, LabelQueueEntry } from '../../../../contract/admin/shipping.ts';
+import type { LabelChange, LabelOutcome, LabelQueueEntry } from '../../../../contract/admin/shipping.ts';
 import { AdminPage } from '../../lib/admin-page.tsx';
 import { useMayCall } from '../../lib/access.ts';
 import { ErrorAlert } from '../../ui/error-alert.tsx';
@@ -181,6 +181,7 @@ export default function LabelsPage() {
                 <th scope="col">Order</th>
                 <th scope="col">Customer</th>
                 <th scope="col">Sent by</th>
+                <th scope="col">Parcel</th>
                 <th scope="col">Label</th>
               </tr>
             </thead>
@@ -217,6 +218,8 @@ function LabelRow(props: {
 }) {
   const { order } = props;
   const label = order.label;
+  // Refused, but the address or the weight was changed since: the refusal may be out of date.
+  const stale = label?.status === 'failed' && label.changedSince.length > 0;
   const [confirming, setConfirming] = useState(false);
   const confirmButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -239,6 +242,15 @@ function LabelRow(props: {
         {order.customerName}, {order.postcode}
       </td>
       <td>{order.service ?? `${order.deliveryMethod} (no carrier service)`}</td>
+      <td>
+        {order.parcel && (
+          <>
+            {order.parcel.contents.map((unit) => `${unit.quantity} × ${unit.name}`).join(', ')}
+            <br />
+            {weight(order.parcel.weightGrams)}
+          </>
+        )}
+      </td>
       <td>
         {label?.status === 'created' ? (
           <>
@@ -279,7 +291,15 @@ function LabelRow(props: {
           </>
         ) : label?.status === 'creating' ? (
           <>Being made: make it again if this stays.</>
-        ) : label?.status === 'failed' ? (
+        ) : stale && !order.blocked ? (
+          <>
+            <strong>
+              Refused before the {label.changedSince.map((change) => changeNames[change]).join(' and the ')}{' '}
+              {label.changedSince.length === 1 ? 'was' : 'were'} changed:
+            </strong>{' '}
+            make the label again. <span className="adm-hint">Click &amp; Drop had said: {label.message}</span>
+          </>
+        ) : label?.status === 'failed' && !stale ? (
           <>
             <strong>Refused by Click &amp; Drop:</strong> {label.message} Correct the address on the{' '}
             <Link to={`/orders/${order.orderNumber}`}>order&apos;s page</Link>, then make its label again.
@@ -294,6 +314,14 @@ function LabelRow(props: {
       </td>
     </tr>
   );
+}
+
+/** What may have put a refusal right, as the page names it. */
+const changeNames: Record<LabelChange, string> = { address: 'address', weight: 'weight' };
+
+/** "850 g", "5.8 kg", "1.255 kg": to the gram, as the label is bought. */
+function weight(grams: number): string {
+  return grams < 1000 ? `${grams} g` : `${grams / 1000} kg`;
 }
 
 /** "1 label", "3 labels". */

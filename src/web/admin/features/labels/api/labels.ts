@@ -9,6 +9,9 @@ const labelsKey = ['admin', 'labels'] as const;
 export function labelQueueQueryOptions() {
   return queryOptions({
     queryKey: labelsKey,
+    // Asked again each time the page is opened: the queue is changed from other pages (an order's
+    // new address, a size's weight), whose features cannot reach this key to invalidate it.
+    staleTime: 0,
     queryFn: ({ signal }) => requestJson<LabelQueue>('/api/admin/labels', { signal }),
   });
 }
