@@ -137,13 +137,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandling(app);
   // close() also waits for handlers whose clients hung up, so the database outlives them.
   waitForHandlersOnClose(app, 10_000);
-  registerNulCharacterGuard(app);
   // Prometheus metrics on their own listener when METRICS_PORT is set; the features are handed
   // these hooks, and with metrics off are handed none (src/server/metrics/).
   const metrics = await registerMetrics(app, db, config);
   // Answers over 1 kB are compressed for clients that ask; built assets come precompressed.
   await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await registerSecurityHeaders(app, config.env === 'production');
+  // After the security headers' hook, so its refusals carry them too.
+  registerNulCharacterGuard(app);
   await app.register(fastifyCookie);
   // Answers name their request id, so a shopper's report can be matched to the log.
   app.addHook('onSend', async (request, reply) => {
