@@ -6,14 +6,15 @@ import { linksIn, plainText, readStoredMail } from './eml.ts';
 /**
  * The local inbox (docs/rules.md#mail): outside production, without SMTP, the outbox's messages
  * listed newest first with their links, so a verification or reset link is one click away. A link
- * as long as a token makes it breaks anywhere, so a phone reads it without scrolling sideways.
+ * as long as a token makes it, or an address, breaks anywhere, so a phone reads it without
+ * scrolling sideways.
  */
 export const inboxRoutes: FastifyPluginAsync<{ outboxDir: string }> = async (app, { outboxDir }) => {
   const page = (title: string, body: string) => `<!doctype html><html lang="en-GB"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><link rel="icon" href="data:,">
 <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;color:#1b1f24}
 article{border-bottom:1px solid #ccd;padding:.75rem 0}pre{white-space:pre-wrap;background:#f4f6f8;padding:1rem}
-a,pre{overflow-wrap:anywhere}</style></head>
+body{overflow-wrap:anywhere}</style></head>
 <body><p role="note"><strong>Local inbox</strong>: mail the shop wrote to ${escapeHtml(outboxDir)} (not shown in production).</p>
 <h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 
