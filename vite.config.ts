@@ -15,6 +15,10 @@ export default defineConfig(({ mode, isSsrBuild }): UserConfig => ({
   // browser's build has the files.
   ...(isSsrBuild ? { publicDir: false } : {}),
   plugins: [react()],
+  // The browser's zod never tries eval, which the pages' policy forbids (src/web/lib/zod-without-eval.ts).
+  ...(isSsrBuild
+    ? {}
+    : { resolve: { alias: [{ find: /^zod$/, replacement: resolve(web, 'lib/zod-without-eval.ts') }] } }),
   build: {
     outDir: '../../dist/web',
     emptyOutDir: mode !== 'admin',

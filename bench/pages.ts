@@ -168,7 +168,12 @@ try {
       const failing = Object.values(audits).filter(
         (audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode === 'binary',
       );
-      for (const audit of failing) console.log(`  ${name}: ${audit.id} - ${audit.title}`);
+      for (const audit of failing) {
+        console.log(`  ${name}: ${audit.id} - ${audit.title}`);
+        // What it found, so a lost point can be traced without opening Lighthouse's report.
+        const items = (audit.details as { items?: unknown[] } | undefined)?.items ?? [];
+        for (const item of items.slice(0, 3)) console.log(`    ${JSON.stringify(item).slice(0, 300)}`);
+      }
     }
     rows.push(best as Row);
   }
