@@ -8,6 +8,14 @@ import type { SearchFilters } from './search-filters.ts';
  */
 export const PAGE_DATA_ELEMENT_ID = 'shop-page-data';
 
+/**
+ * The id of the JSON script element the server writes the shop's identity into (shop.ts's
+ * ShopIdentity). Kept here, in a module without schemas, and not beside the identity's schema:
+ * every page's first load reads it, and a constant taken from a module of schemas brings the
+ * schema library with it (test/e2e/first-load.spec.ts).
+ */
+export const SHOP_CONFIG_ELEMENT_ID = 'shop-config';
+
 export interface PageDataEntry {
   key: readonly unknown[];
   data: unknown;

@@ -24,6 +24,3 @@ export type PaymentMark = 'paypal' | 'card';
 export function paymentMarksOf(provider: 'paypal' | 'opayo'): PaymentMark[] {
   return provider === 'opayo' ? ['card'] : ['paypal', 'card'];
 }
-
-/** The id of the JSON script element the server writes the identity into. */
-export const SHOP_CONFIG_ELEMENT_ID = 'shop-config';

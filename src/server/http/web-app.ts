@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorCodes } from '../../contract/error-codes.ts';
-import { PAGE_DATA_ELEMENT_ID } from '../../contract/page-data.ts';
+import { PAGE_DATA_ELEMENT_ID, SHOP_CONFIG_ELEMENT_ID } from '../../contract/page-data.ts';
 import {
   isPageRoute,
   isSecretAddress,
@@ -14,7 +14,7 @@ import {
   pageAddress,
   serverRenderedLocation,
 } from '../../contract/routes.ts';
-import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
+import type { ShopIdentity } from '../../contract/shop.ts';
 import type { PageHead } from '../seo/page-head.ts';
 import { escapeHtml, scriptJson } from './html.ts';
 import { LRUCache } from 'lru-cache';

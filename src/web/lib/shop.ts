@@ -1,4 +1,5 @@
-import { SHOP_CONFIG_ELEMENT_ID, type ShopIdentity } from '../../contract/shop.ts';
+import { SHOP_CONFIG_ELEMENT_ID } from '../../contract/page-data.ts';
+import type { ShopIdentity } from '../../contract/shop.ts';
 
 const fallback: ShopIdentity = {
   name: 'Raag Instruments',
