@@ -201,7 +201,8 @@ export async function loadPricingFactsAtOnce(
     ])
     .executeTakeFirstOrThrow();
   // PostgreSQL's driver parses JSON; SQLite answers it as text.
-  const rows = <T>(value: T[] | string): T[] => (typeof value === 'string' ? (JSON.parse(value) as T[]) : value);
+  const parsed = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+  const rows = <T>(value: T[] | string): T[] => parsed(value);
   return {
     stocks: rows(row.stocks as StockRow[] | string).map(stockFactOf),
     deliveryMethods: rows(row.deliveryMethods as DeliveryMethodRow[] | string).map(deliveryMethodFactOf),
@@ -216,12 +217,7 @@ export async function loadPricingFactsAtOnce(
     })),
     ...(holdingsOf && row.holdings
       ? {
-          holdings: holdingsFrom(
-            (typeof row.holdings === 'string' ? JSON.parse(row.holdings) : row.holdings) as Parameters<
-              typeof holdingsFrom
-            >[0],
-            holdingsOf,
-          ),
+          holdings: holdingsFrom(parsed(row.holdings as Parameters<typeof holdingsFrom>[0] | string), holdingsOf),
         }
       : {}),
   };

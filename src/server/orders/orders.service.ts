@@ -153,12 +153,7 @@ async function priceAsSeen(
   now: Date,
   holdingsOf: Buyer | undefined,
 ): Promise<{ priced: PricedBasket; holdings: UnpaidHoldings | undefined }> {
-  const { facts, holdings } = await gatherFactsAtOnce(
-    trx,
-    request,
-    now,
-    holdingsOf && { emailKey: holdingsOf.emailKey, clientAddress: holdingsOf.clientAddress },
-  );
+  const { facts, holdings } = await gatherFactsAtOnce(trx, request, now, holdingsOf);
   refuseUnknownChoices(request, facts);
   const priced = priceBasket(request, facts);
   if (changedSinceSeen(request, priced)) throw new BasketChanged();
